@@ -1,0 +1,207 @@
+//! The whole-app test harness: the reference server with demo data serving the release
+//! build of the console on a free loopback port, ChromeDriver on another, and headless
+//! Chromium driven through WebDriver. Every test ends with a screenshot in `target/e2e/`.
+
+use anyhow::{bail, Context, Result};
+use gpudeck_server::{Config, RunningServer};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use thirtyfour::prelude::*;
+use tokio::process::{Child, Command};
+
+pub use gpudeck_server::demo;
+pub use thirtyfour::prelude::{By, WebDriver, WebElement};
+
+/// Flags that keep Chromium quiet on a closed network and inside a container.
+const CHROMIUM_ARGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1280,900",
+];
+
+/// How long to wait for the console to show something before failing.
+pub const PATIENCE: Duration = Duration::from_secs(15);
+
+pub struct Harness {
+    name: &'static str,
+    pub server: RunningServer,
+    pub driver: WebDriver,
+    _chromedriver: Child,
+}
+
+impl Harness {
+    /// Starts everything for the test `name` (used for the screenshot's file name).
+    pub async fn start(name: &'static str) -> Result<Self> {
+        let dist = dist_dir()?;
+        let server = gpudeck_server::start(Config {
+            addr: "127.0.0.1:0".parse()?,
+            demo: true,
+            static_dir: Some(dist),
+            ..Config::default()
+        })
+        .await
+        .context("starting the reference server")?;
+
+        let port = free_port()?;
+        let chromedriver_path = env_or("CHROMEDRIVER", "/usr/bin/chromedriver");
+        let chromedriver = Command::new(&chromedriver_path)
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| {
+                format!("starting {chromedriver_path} (install Debian's chromium-driver, or run `cargo xtask test`)")
+            })?;
+        wait_for_port(port).await?;
+
+        let mut caps = DesiredCapabilities::chrome();
+        caps.set_binary(&env_or("CHROMIUM", "/usr/bin/chromium"))?;
+        for arg in CHROMIUM_ARGS {
+            caps.add_arg(arg)?;
+        }
+        let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps)
+            .await
+            .context("opening a Chromium session through ChromeDriver")?;
+        Ok(Self {
+            name,
+            server,
+            driver,
+            _chromedriver: chromedriver,
+        })
+    }
+
+    /// The console's address for `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.server.url(), path)
+    }
+
+    pub async fn open(&self, path: &str) -> Result<()> {
+        self.driver.goto(self.url(path)).await?;
+        Ok(())
+    }
+
+    /// Waits for the first element matching `css`.
+    pub async fn find(&self, css: &str) -> Result<WebElement> {
+        self.driver
+            .query(By::Css(css))
+            .wait(PATIENCE, Duration::from_millis(50))
+            .first()
+            .await
+            .with_context(|| format!("waiting for {css}"))
+    }
+
+    /// Waits until the element matching `css` contains `text`.
+    pub async fn wait_for_text(&self, css: &str, text: &str) -> Result<String> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            if let Ok(Some(element)) = self.driver.query(By::Css(css)).nowait().first_opt().await {
+                let shown = element.text().await.unwrap_or_default();
+                if shown.contains(text) {
+                    return Ok(shown);
+                }
+                if tokio::time::Instant::now() > deadline {
+                    bail!("{css} shows {shown:?}, not {text:?}");
+                }
+            } else if tokio::time::Instant::now() > deadline {
+                bail!("nothing matches {css}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the address (path and query) is `expected`.
+    pub async fn wait_for_address(&self, expected: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let address = self.address().await?;
+            if address == expected {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("the address is {address}, not {expected}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Path and query of the current page.
+    pub async fn address(&self) -> Result<String> {
+        let url = self.driver.current_url().await?;
+        Ok(match url.query() {
+            Some(query) => format!("{}?{query}", url.path()),
+            None => url.path().to_owned(),
+        })
+    }
+
+    /// Runs `script` in the page and returns its JSON result.
+    pub async fn eval(&self, script: &str) -> Result<serde_json::Value> {
+        Ok(self.driver.execute(script, vec![]).await?.json().clone())
+    }
+
+    /// Fills in the sign-in form and submits it.
+    pub async fn sign_in(&self, key: &str) -> Result<()> {
+        let field = self.find("#api-key").await?;
+        field.clear().await?;
+        field.send_keys(key).await?;
+        self.find("form button[type=submit]").await?.click().await?;
+        Ok(())
+    }
+
+    /// Saves a screenshot as `target/e2e/<test name>.png`, then ends the browser session.
+    pub async fn finish(self) -> Result<()> {
+        let dir = workspace_root().join("target/e2e");
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join(format!("{}.png", self.name));
+        self.driver.screenshot(&path).await?;
+        self.driver.quit().await?;
+        self.server.shutdown().await?;
+        Ok(())
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn dist_dir() -> Result<PathBuf> {
+    let dist = std::env::var_os("GPUDECK_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("dist"));
+    if !dist.join("index.html").exists() {
+        bail!(
+            "no built console in {}: run `trunk build --release` first (`cargo xtask test` does)",
+            dist.display()
+        );
+    }
+    Ok(dist)
+}
+
+fn env_or(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_owned())
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+async fn wait_for_port(port: u16) -> Result<()> {
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    bail!("ChromeDriver did not start listening on port {port}")
+}

@@ -1,0 +1,97 @@
+//! Sign-in, identity, sign-out and deep links, in the real console against the demo server.
+
+use gpudeck_e2e::{demo, Harness};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> {
+    let app = Harness::start("sign_in_shows_identity").await?;
+    app.open("/").await?;
+    app.wait_for_address("/sign-in?next=%2F").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    let identity = app.wait_for_text("[data-testid=identity]", "alice").await?;
+    assert!(identity.contains("user #1"), "{identity}");
+    app.wait_for_address("/machines/maintenance").await?;
+    let current = app.find("nav a[aria-current=page]").await?;
+    assert_eq!(current.text().await?, "Maintenance");
+    let stored = app
+        .eval("return sessionStorage.getItem('gpudeck.session')")
+        .await?;
+    assert!(stored
+        .as_str()
+        .unwrap_or_default()
+        .contains(demo::ALICE_KEY));
+    let local = app.eval("return JSON.stringify(localStorage)").await?;
+    assert!(!local.as_str().unwrap_or_default().contains(demo::ALICE_KEY));
+    assert!(!app
+        .driver
+        .current_url()
+        .await?
+        .as_str()
+        .contains(demo::ALICE_KEY));
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_key_shows_the_servers_message_and_stores_nothing() -> anyhow::Result<()> {
+    let app = Harness::start("sign_in_wrong_key").await?;
+    app.open("/sign-in").await?;
+    app.sign_in("not-a-real-key").await?;
+    let shown = app
+        .wait_for_text("#sign-in-error", "Invalid user key")
+        .await?;
+    assert!(shown.contains("401"), "{shown}");
+    let stored = app.eval("return sessionStorage.length").await?;
+    assert_eq!(stored, 0);
+    assert!(app.address().await?.starts_with("/sign-in"));
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sign_out_returns_to_sign_in_and_forgets_the_key() -> anyhow::Result<()> {
+    let app = Harness::start("sign_out").await?;
+    app.open("/sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_text("[data-testid=identity]", "alice").await?;
+    app.find("header button").await?.click().await?;
+    app.find("#api-key").await?;
+    assert!(app.address().await?.starts_with("/sign-in"));
+    let stored = app.eval("return sessionStorage.length").await?;
+    assert_eq!(stored, 0);
+    // Back in history the pages still need a session.
+    app.driver.back().await?;
+    app.find("#api-key").await?;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deep_link_leads_through_sign_in_back_to_the_page() -> anyhow::Result<()> {
+    let app = Harness::start("deep_link").await?;
+    app.open("/team/roles/manager?view=grid").await?;
+    app.wait_for_address("/sign-in?next=%2Fteam%2Froles%2Fmanager%3Fview%3Dgrid")
+        .await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/team/roles/manager?view=grid")
+        .await?;
+    app.wait_for_text("main", "manager").await?;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_revoked_key_sends_the_user_through_sign_in_and_back() -> anyhow::Result<()> {
+    let app = Harness::start("revoked_key").await?;
+    app.open("/sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_text("[data-testid=identity]", "alice").await?;
+    // The key stops working while the session is open.
+    app.eval(
+        "const s = JSON.parse(sessionStorage.getItem('gpudeck.session'));
+         s.api_key = 'revoked-key'; sessionStorage.setItem('gpudeck.session', JSON.stringify(s));",
+    )
+    .await?;
+    app.open("/volumes").await?;
+    app.wait_for_text(".notice", "Invalid user key").await?;
+    app.wait_for_address("/sign-in?next=%2Fvolumes").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/volumes").await?;
+    app.finish().await
+}

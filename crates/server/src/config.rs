@@ -1,0 +1,107 @@
+//! Server configuration and the clock.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Where the SQLite database lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DbLocation {
+    /// A file, created (with its schema) when missing.
+    File(PathBuf),
+    /// A private in-memory database that lives as long as the server.
+    Memory,
+}
+
+/// Everything [`crate::start`] needs. [`Config::default`] is a local server on
+/// `127.0.0.1:8787` with an in-memory database and no demo data.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Address to bind; port 0 picks a free port (see [`crate::RunningServer::addr`]).
+    pub addr: SocketAddr,
+    pub db: DbLocation,
+    /// Seed the demo data of [`crate::demo`] when the database is empty.
+    pub demo: bool,
+    /// Serve the built console from this directory, with an SPA fallback to `index.html`.
+    pub static_dir: Option<PathBuf>,
+    /// Forward every `/api/v0/...` request to this base URL instead of answering locally.
+    pub upstream: Option<String>,
+    /// Origins allowed to call the API from a browser.
+    pub cors_origins: Vec<String>,
+    /// Largest accepted request body, in bytes.
+    pub body_limit: usize,
+    /// Longest a request may take before it is answered with 503.
+    pub request_timeout: Duration,
+    /// The clock; [`Clock::System`] unless a test fixes "now".
+    pub clock: Clock,
+}
+
+/// Origins `trunk serve` uses.
+pub const DEFAULT_CORS_ORIGINS: [&str; 2] = ["http://127.0.0.1:8080", "http://localhost:8080"];
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8787";
+pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            addr: DEFAULT_ADDR.parse().expect("valid default address"),
+            db: DbLocation::Memory,
+            demo: false,
+            static_dir: None,
+            upstream: None,
+            cors_origins: DEFAULT_CORS_ORIGINS.iter().map(|o| o.to_string()).collect(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            clock: Clock::System,
+        }
+    }
+}
+
+/// "Now" in Unix seconds. Tests use [`Clock::fixed`] so that expiry is exact.
+#[derive(Debug, Clone, Default)]
+pub enum Clock {
+    #[default]
+    System,
+    /// A settable time, shared by every clone (f64 bits).
+    Fixed(Arc<AtomicU64>),
+}
+
+impl Clock {
+    pub fn fixed(now: f64) -> Self {
+        Clock::Fixed(Arc::new(AtomicU64::new(now.to_bits())))
+    }
+
+    pub fn now(&self) -> f64 {
+        match self {
+            Clock::System => SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or(0.0),
+            Clock::Fixed(bits) => f64::from_bits(bits.load(Ordering::SeqCst)),
+        }
+    }
+
+    /// Moves a fixed clock; does nothing to the system clock.
+    pub fn set(&self, now: f64) {
+        if let Clock::Fixed(bits) = self {
+            bits.store(now.to_bits(), Ordering::SeqCst);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixed_clock_is_shared_by_clones() {
+        let clock = Clock::fixed(10.0);
+        let other = clock.clone();
+        clock.set(20.5);
+        assert_eq!(other.now(), 20.5);
+        assert!(Clock::System.now() > 1.7e9);
+    }
+}

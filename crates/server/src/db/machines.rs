@@ -1,0 +1,132 @@
+//! Machines: maintenance windows and GPU slot defragmentation.
+
+use super::{placeholders, write_tx};
+use crate::defrag::{self, Contract};
+use crate::error::ApiError;
+use gpudeck_wire::{DefragResult, MaintenanceCategory, MaintenanceWindow};
+use rusqlite::{params, params_from_iter, Connection};
+
+/// Of `ids`, which exist and which of those `owner_id` owns (in the order asked).
+fn owned_among(
+    conn: &Connection,
+    owner_id: i64,
+    ids: &[i64],
+) -> Result<(usize, Vec<i64>), ApiError> {
+    let mut statement = conn.prepare(&format!(
+        "SELECT id, owner_id FROM machines WHERE id IN ({})",
+        placeholders(ids.len())
+    ))?;
+    let found: Vec<(i64, i64)> = statement
+        .query_map(params_from_iter(ids), |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let owned = ids
+        .iter()
+        .copied()
+        .filter(|id| found.iter().any(|(m, o)| m == id && *o == owner_id))
+        .collect();
+    Ok((found.len(), owned))
+}
+
+/// Active windows (not cancelled, `end_time > now`) of `owner_id`'s machines among `ids`,
+/// by start time then id. Machines of others are left out without a word.
+pub fn maintenances(
+    conn: &Connection,
+    owner_id: i64,
+    ids: &[i64],
+    now: f64,
+) -> Result<Vec<MaintenanceWindow>, ApiError> {
+    let (existing, owned) = owned_among(conn, owner_id, ids)?;
+    if existing == 0 {
+        return Err(ApiError::not_found("the machine_ids do not exist"));
+    }
+    if owned.is_empty() {
+        return Err(ApiError::not_found(
+            "Include only machine_ids that exist and are owned by you",
+        ));
+    }
+    let mut statement = conn.prepare(&format!(
+        "SELECT id, machine_id, start_time, duration_hours, category, reason, created_at,
+                cancelled_at
+         FROM maintenances
+         WHERE machine_id IN ({}) AND cancelled_at IS NULL
+           AND start_time + duration_hours * 3600.0 > ?
+         ORDER BY start_time, id",
+        placeholders(owned.len())
+    ))?;
+    let mut values: Vec<rusqlite::types::Value> = owned.iter().map(|id| (*id).into()).collect();
+    values.push(now.into());
+    let rows = statement.query_map(params_from_iter(values), |r| {
+        let start_time: f64 = r.get(2)?;
+        let duration_hours: i64 = r.get(3)?;
+        Ok(MaintenanceWindow {
+            id: r.get(0)?,
+            machine_id: r.get(1)?,
+            start_time,
+            duration_hours,
+            maintenance_category: MaintenanceCategory::from_stored(&r.get::<_, String>(4)?),
+            maintenance_reason: r.get(5)?,
+            created_at: r.get(6)?,
+            cancelled_at: r.get(7)?,
+            end_time: MaintenanceWindow::computed_end(start_time, duration_hours),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Defragments `owner_id`'s machines among `ids` in one IMMEDIATE transaction.
+/// `{success: false, defragmented: null}` when none of them is the caller's.
+pub fn defragment(
+    conn: &mut Connection,
+    owner_id: i64,
+    ids: &[i64],
+) -> Result<DefragResult, ApiError> {
+    let tx = write_tx(conn)?;
+    let (_, owned) = owned_among(&tx, owner_id, ids)?;
+    if owned.is_empty() {
+        return Ok(DefragResult::nothing_valid());
+    }
+    let (mut moved, mut before, mut after) = (0i64, 0i64, 0i64);
+    let mut changed = Vec::new();
+    for machine_id in owned {
+        let num_gpus: u32 = tx.query_row(
+            "SELECT num_gpus FROM machines WHERE id = ?1",
+            [machine_id],
+            |r| r.get(0),
+        )?;
+        let contracts: Vec<Contract> = tx
+            .prepare(
+                "SELECT id, slot_start, gpu_count FROM contracts WHERE machine_id = ?1 ORDER BY id",
+            )?
+            .query_map([machine_id], |r| {
+                Ok(Contract {
+                    id: r.get(0)?,
+                    slot_start: r.get(1)?,
+                    gpu_count: r.get(2)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        let outcome = defrag::defragment(num_gpus, &contracts);
+        for (old, new) in contracts.iter().zip(&outcome.contracts) {
+            if old.slot_start != new.slot_start {
+                tx.execute(
+                    "UPDATE contracts SET slot_start = ?1 WHERE id = ?2",
+                    params![new.slot_start, new.id],
+                )?;
+            }
+        }
+        if outcome.changed {
+            changed.push(machine_id);
+        }
+        moved += outcome.moved as i64;
+        before += outcome.offers_before as i64;
+        after += outcome.offers_after as i64;
+    }
+    tx.commit()?;
+    Ok(DefragResult {
+        success: true,
+        defragmented: Some(changed),
+        n0: Some(moved),
+        n1: Some(before),
+        n2: Some(after),
+    })
+}

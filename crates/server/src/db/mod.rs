@@ -1,0 +1,209 @@
+//! The SQLite database: a connection pool, the schema migrations and one module of
+//! queries per resource. Handlers run queries through [`Db::run`], which moves the work to
+//! tokio's blocking pool.
+
+pub mod machines;
+pub mod team;
+pub mod users;
+pub mod volumes;
+
+use crate::config::DbLocation;
+use crate::error::ApiError;
+use crate::keys;
+use anyhow::Context;
+use r2d2::Pool;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite_migration::{Migrations, M};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The schema, oldest first. A migration, once released, is never edited: add a new one.
+const MIGRATIONS: &[M<'static>] = &[M::up(include_str!("../../migrations/0001_init.sql"))];
+
+/// How long a writer waits for another writer's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A pool of connections to one database.
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool<SqliteConnectionManager>,
+    /// Keeps an in-memory database alive while the pool recycles connections.
+    _anchor: Option<Arc<Mutex<Connection>>>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("state", &self.pool.state())
+            .finish()
+    }
+}
+
+fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(())
+}
+
+impl Db {
+    /// Opens (creating if needed) the database and brings its schema up to date.
+    ///
+    /// A file database uses WAL so readers never wait for the writer. An in-memory
+    /// database is a named shared-cache database reached through a single pooled
+    /// connection: shared-cache locks are table-level and do not honour the busy timeout,
+    /// so one connection (writes serialised by the pool) is the robust choice.
+    pub fn open(location: &DbLocation) -> anyhow::Result<Db> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let (manager, max_size, anchor) = match location {
+            DbLocation::File(path) => {
+                {
+                    let conn = Connection::open_with_flags(path, flags)
+                        .with_context(|| format!("opening database {}", path.display()))?;
+                    conn.pragma_update(None, "journal_mode", "WAL")?;
+                }
+                (SqliteConnectionManager::file(path), 8, None)
+            }
+            DbLocation::Memory => {
+                let uri = format!(
+                    "file:gpudeck_mem_{}?mode=memory&cache=shared",
+                    keys::generate_key()
+                );
+                let anchor = Connection::open_with_flags(&uri, flags)?;
+                (
+                    SqliteConnectionManager::file(uri),
+                    1,
+                    Some(Arc::new(Mutex::new(anchor))),
+                )
+            }
+        };
+        let manager = manager.with_flags(flags).with_init(configure);
+        let pool = Pool::builder()
+            .max_size(max_size)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connection_timeout(Duration::from_secs(30))
+            .build(manager)
+            .context("opening the connection pool")?;
+        let db = Db {
+            pool,
+            _anchor: anchor,
+        };
+        db.with_conn(|conn| {
+            Migrations::from_slice(MIGRATIONS)
+                .to_latest(conn)
+                .map_err(|e| ApiError::internal(format!("migrating: {e}")))?;
+            ensure_secret(conn)
+        })
+        .map_err(|e| anyhow::anyhow!("preparing the database: {e}"))?;
+        Ok(db)
+    }
+
+    /// Runs `work` on a pooled connection, on the current thread (blocking).
+    pub fn with_conn<T>(
+        &self,
+        work: impl FnOnce(&mut Connection) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let mut conn = self.pool.get()?;
+        work(&mut conn)
+    }
+
+    /// Runs `work` on a pooled connection in tokio's blocking pool.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let db = self.clone();
+        tokio::task::spawn_blocking(move || db.with_conn(work))
+            .await
+            .map_err(|e| ApiError::internal(format!("database task failed: {e}")))?
+    }
+
+    /// The secret subaccount keys are derived from.
+    pub fn secret(&self) -> Result<Vec<u8>, ApiError> {
+        self.with_conn(|conn| {
+            Ok(
+                conn.query_row("SELECT secret FROM server_secret WHERE id = 1", [], |r| {
+                    r.get(0)
+                })?,
+            )
+        })
+    }
+}
+
+fn ensure_secret(conn: &mut Connection) -> Result<(), ApiError> {
+    let present: Option<i64> = conn
+        .query_row("SELECT id FROM server_secret WHERE id = 1", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    if present.is_none() {
+        conn.execute(
+            "INSERT INTO server_secret (id, secret) VALUES (1, ?1)",
+            [keys::generate_secret().to_vec()],
+        )?;
+    }
+    Ok(())
+}
+
+/// Starts a write transaction that takes the write lock at once, so two requests can
+/// never both read a state and then both act on it.
+pub fn write_tx(conn: &mut Connection) -> Result<Transaction<'_>, ApiError> {
+    Ok(conn.transaction_with_behavior(TransactionBehavior::Immediate)?)
+}
+
+/// `?,?,?` for `n` parameters.
+pub fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_databases_are_private_and_migrated() {
+        let a = Db::open(&DbLocation::Memory).unwrap();
+        let b = Db::open(&DbLocation::Memory).unwrap();
+        a.with_conn(|c| {
+            c.execute(
+                "INSERT INTO users (email, username, created_at) VALUES ('x', 'x', 0)",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+        let count = |db: &Db| {
+            db.with_conn(|c| {
+                Ok(c.query_row("SELECT COUNT(*) FROM users", [], |r| r.get::<_, i64>(0))?)
+            })
+            .unwrap()
+        };
+        assert_eq!(count(&a), 1);
+        assert_eq!(count(&b), 0);
+        assert_eq!(a.secret().unwrap().len(), 32);
+        assert_ne!(a.secret().unwrap(), b.secret().unwrap());
+    }
+
+    #[test]
+    fn file_databases_keep_their_secret_and_use_wal() {
+        let dir = tempfile::tempdir().unwrap();
+        let location = DbLocation::File(dir.path().join("t.sqlite"));
+        let first = Db::open(&location).unwrap().secret().unwrap();
+        let db = Db::open(&location).unwrap();
+        assert_eq!(db.secret().unwrap(), first);
+        let mode: String = db
+            .with_conn(|c| Ok(c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = db
+            .with_conn(|c| Ok(c.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(fk, 1);
+    }
+}

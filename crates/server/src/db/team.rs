@@ -1,0 +1,146 @@
+//! Teams: the caller's current team, its roles and its members.
+
+use crate::auth::Caller;
+use crate::error::{quote, ApiError};
+use gpudeck_wire::{TeamMember, TeamRole};
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A team, as the messages name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Team {
+    pub id: i64,
+    pub name: String,
+}
+
+/// The permission objects of `user_id`'s roles in `team_id`, or `None` when the user is
+/// not an active member. The team's owner is always a member.
+pub fn member_role_permissions(
+    conn: &Connection,
+    team_id: i64,
+    user_id: i64,
+) -> Result<Option<Vec<serde_json::Value>>, ApiError> {
+    let member: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM team_members
+             WHERE team_id = ?1 AND user_id = ?2 AND removed_at IS NULL
+             ORDER BY id LIMIT 1",
+            params![team_id, user_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(member) = member else {
+        return Ok(None);
+    };
+    let mut statement = conn.prepare(
+        "SELECT r.permissions FROM team_member_roles mr JOIN team_roles r ON r.id = mr.role_id
+         WHERE mr.member_id = ?1 ORDER BY r.id",
+    )?;
+    let texts = statement
+        .query_map([member], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut roles = Vec::with_capacity(texts.len());
+    for text in texts {
+        roles.push(serde_json::from_str(&text)?);
+    }
+    Ok(Some(roles))
+}
+
+/// The caller's current team: the key's team, else the team the user owns, else the first
+/// team where the user is an active member.
+pub fn current_team(conn: &Connection, caller: &Caller) -> Result<Team, ApiError> {
+    let row = |r: &rusqlite::Row<'_>| {
+        Ok(Team {
+            id: r.get(0)?,
+            name: r.get(1)?,
+        })
+    };
+    let team = match caller.team_id {
+        Some(id) => conn
+            .query_row("SELECT id, name FROM teams WHERE id = ?1", [id], row)
+            .optional()?,
+        None => match conn
+            .query_row(
+                "SELECT id, name FROM teams WHERE owner_id = ?1 ORDER BY id LIMIT 1",
+                [caller.user_id],
+                row,
+            )
+            .optional()?
+        {
+            Some(owned) => Some(owned),
+            None => conn
+                .query_row(
+                    "SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id
+                     WHERE m.user_id = ?1 AND m.removed_at IS NULL ORDER BY t.id LIMIT 1",
+                    [caller.user_id],
+                    row,
+                )
+                .optional()?,
+        },
+    };
+    team.ok_or_else(|| {
+        ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "no_team",
+            "you are not a member of any team",
+        )
+    })
+}
+
+/// The role called `name` in `team`.
+pub fn role_by_name(conn: &Connection, team: &Team, name: &str) -> Result<TeamRole, ApiError> {
+    let row: Option<(i64, String, String)> = conn
+        .query_row(
+            "SELECT id, name, permissions FROM team_roles WHERE team_id = ?1 AND name = ?2",
+            params![team.id, name],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let (id, name_found, permissions) = row.ok_or_else(|| {
+        ApiError::not_found(format!(
+            "no role named \"{}\" in team {}",
+            quote(name, 64),
+            team.name
+        ))
+    })?;
+    Ok(TeamRole {
+        id,
+        name: name_found,
+        permissions: serde_json::from_str(&permissions)?,
+    })
+}
+
+/// Active members of `team` with their role names (sorted), by user id.
+pub fn members(conn: &Connection, team: &Team) -> Result<Vec<TeamMember>, ApiError> {
+    let mut statement = conn.prepare(
+        "SELECT m.id, u.id, u.username, u.email, u.fullname
+         FROM team_members m JOIN users u ON u.id = m.user_id
+         WHERE m.team_id = ?1 AND m.removed_at IS NULL
+         ORDER BY u.id, m.id",
+    )?;
+    let rows = statement
+        .query_map([team.id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                TeamMember {
+                    id: r.get(1)?,
+                    username: r.get(2)?,
+                    email: r.get(3)?,
+                    fullname: r.get(4)?,
+                    roles: Vec::new(),
+                },
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut roles_of = conn.prepare(
+        "SELECT r.name FROM team_member_roles mr JOIN team_roles r ON r.id = mr.role_id
+         WHERE mr.member_id = ?1 ORDER BY r.name",
+    )?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (member_id, mut member) in rows {
+        member.roles = roles_of
+            .query_map([member_id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        out.push(member);
+    }
+    Ok(out)
+}

@@ -1,0 +1,627 @@
+//! Demo data (`--demo`): a deterministic little marketplace that shows every state the
+//! console can display. Keys and ids are constants so tests, the README and the console's
+//! own tests can rely on them.
+//!
+//! Times are relative to "now" at seeding (the server's clock), so the windows are
+//! upcoming, ongoing, expired or cancelled whenever the demo starts.
+//!
+//! | who | key | what for |
+//! |---|---|---|
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120, owner of team "Alice Compute", templates 501-505, 4 subaccounts |
+//! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs"): proves isolation |
+//! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
+//! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
+//! | erin (id 5) | [`ERIN_TEAM_KEY`] | team key of a removed member: always 401 |
+//! | frank (id 6) | [`FRANK_TEAM_KEY`] | team key, roles `member` + `manager` |
+//! | gustav (id 7) | [`GUSTAV_KEY`] | a renter in no team: team operations answer 404 `no_team` |
+
+use crate::db::users::{create_user, insert_key, NewUser};
+use crate::error::ApiError;
+use gpudeck_wire::PermissionGroup;
+use rusqlite::{params, Connection};
+use serde_json::{json, Map, Value};
+
+/// alice: host of machines 1001-1120 and owner of team "Alice Compute". Personal key.
+pub const ALICE_KEY: &str = "demo-alice-host-and-team-owner-0000000000000001";
+/// bob: a second host with his own team; proves that hosts cannot see each other.
+pub const BOB_KEY: &str = "demo-bob-second-host-000000000000000000000000002";
+/// carol's key scoped to Alice Compute, role `member` (instance_read, instance_write).
+pub const CAROL_TEAM_KEY: &str = "demo-carol-alice-compute-member-team-key-0000003";
+/// dave's personal key (every permission; current team: Alice Compute as a member).
+pub const DAVE_KEY: &str = "demo-dave-personal-key-0000000000000000000000004";
+/// dave's key scoped to Alice Compute, role `manager` (every group).
+pub const DAVE_TEAM_KEY: &str = "demo-dave-alice-compute-manager-team-key-0000004";
+/// erin's key scoped to Alice Compute; erin was removed from the team, so it is refused.
+pub const ERIN_TEAM_KEY: &str = "demo-erin-removed-member-team-key-00000000000005";
+/// frank's key scoped to Alice Compute, roles `member` and `manager`.
+pub const FRANK_TEAM_KEY: &str = "demo-frank-alice-compute-member-manager-key-0006";
+/// gustav's personal key: a renter who belongs to no team.
+pub const GUSTAV_KEY: &str = "demo-gustav-renter-without-team-0000000000000007";
+
+pub const ALICE_ID: i64 = 1;
+pub const BOB_ID: i64 = 2;
+pub const CAROL_ID: i64 = 3;
+pub const DAVE_ID: i64 = 4;
+pub const ERIN_ID: i64 = 5;
+pub const FRANK_ID: i64 = 6;
+pub const GUSTAV_ID: i64 = 7;
+pub const HEIDI_ID: i64 = 8;
+pub const IVAN_ID: i64 = 9;
+
+/// alice's subaccounts (the last has markup in its e-mail address).
+pub const ALICE_SUBACCOUNTS: [i64; 4] = [11, 12, 13, 14];
+pub const BOB_SUBACCOUNT: i64 = 21;
+
+/// alice's machines.
+pub const ALICE_MACHINES: std::ops::RangeInclusive<i64> = 1001..=1120;
+/// bob's machines.
+pub const BOB_MACHINES: std::ops::RangeInclusive<i64> = 2001..=2005;
+/// 8 GPUs, 1-GPU contracts at slots 1, 3 and 6: defrag moves all three to 0, 1, 2.
+pub const FRAGMENTED_MACHINE: i64 = 1001;
+/// 8 GPUs, a 2-GPU contract at slot 2 and a 1-GPU contract at slot 5: defrag moves both.
+pub const FRAGMENTED_MACHINE_2: i64 = 1002;
+/// 8 GPUs, contracts at 0-3 and 4-5: already canonical, defrag changes nothing.
+pub const TIDY_MACHINE: i64 = 1003;
+/// Machines 1001-1012 carry windows in every state and category.
+pub const SHOWCASE_MACHINES: std::ops::RangeInclusive<i64> = 1001..=1012;
+
+/// alice's template with no other users: deletable.
+pub const TEMPLATE_FREE: i64 = 501;
+/// alice's template used actively by 2 other users: deletion answers 409 `in_use`.
+pub const TEMPLATE_IN_USE: i64 = 502;
+/// alice's template with only an inactive relationship: deletable.
+pub const TEMPLATE_INACTIVE_USE: i64 = 503;
+/// alice's template whose name carries markup: deletable.
+pub const TEMPLATE_MARKUP: i64 = 504;
+/// alice's template that is already deleted: 404.
+pub const TEMPLATE_DELETED: i64 = 505;
+/// bob's template: alice gets 403 "not yours".
+pub const BOB_TEMPLATE: i64 = 601;
+
+/// Volume ask with 100 GB, 70 GB used: 30 GB left.
+pub const ASK_30_LEFT: i64 = 7;
+/// Volume ask with 500 GB free.
+pub const ASK_500_FREE: i64 = 8;
+/// Volume ask with no space left.
+pub const ASK_FULL: i64 = 9;
+
+pub const ALICE_TEAM_ID: i64 = 1;
+pub const ALICE_TEAM: &str = "Alice Compute";
+pub const BOB_TEAM_ID: i64 = 2;
+pub const BOB_TEAM: &str = "Bob Labs";
+
+/// Markup that must show as text wherever it is displayed.
+pub const MARKUP: &str = "<img src=x onerror=alert(1)>";
+/// Unicode that must survive the whole trip.
+pub const UNICODE_REASON: &str = "Wartung – Lüfter 🌀";
+/// A role name with unicode, in Alice Compute.
+pub const UNICODE_ROLE: &str = "Wartung – Nacht 🌙";
+/// A role name with markup, in Alice Compute.
+pub const MARKUP_ROLE: &str = "<b>auditor</b>";
+
+/// Each demo key with who it is, for the start-up banner.
+pub const KEYS: [(&str, &str); 8] = [
+    ("alice (host, owner of team Alice Compute)", ALICE_KEY),
+    ("bob (second host, team Bob Labs)", BOB_KEY),
+    ("carol (team key, member of Alice Compute)", CAROL_TEAM_KEY),
+    ("dave (personal key)", DAVE_KEY),
+    ("dave (team key, manager of Alice Compute)", DAVE_TEAM_KEY),
+    (
+        "erin (team key, removed from Alice Compute: refused)",
+        ERIN_TEAM_KEY,
+    ),
+    (
+        "frank (team key, member + manager of Alice Compute)",
+        FRANK_TEAM_KEY,
+    ),
+    ("gustav (renter, no team)", GUSTAV_KEY),
+];
+
+const CATEGORIES: [&str; 6] = ["power", "internet", "disk", "gpu", "software", "other"];
+const HOUR: f64 = 3600.0;
+const DAY: f64 = 86_400.0;
+
+/// A small deterministic generator (Knuth's MMIX LCG), so the demo is the same every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound
+    }
+}
+
+/// Whether the database has no users yet (the demo seeds only an empty database).
+pub fn is_empty(conn: &Connection) -> Result<bool, ApiError> {
+    let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+    Ok(users == 0)
+}
+
+/// The permissions object granting `groups`, plus `routes` entries at the top level.
+fn permissions(groups: &[PermissionGroup], routes: &[(&str, Value)]) -> String {
+    let api: Map<String, Value> = groups
+        .iter()
+        .map(|g| (g.as_str().to_owned(), json!({})))
+        .collect();
+    let mut top = Map::new();
+    top.insert("api".into(), Value::Object(api));
+    for (name, value) in routes {
+        top.insert((*name).to_owned(), value.clone());
+    }
+    Value::Object(top).to_string()
+}
+
+/// What the default `member` role may do: instances only.
+const MEMBER_GROUPS: [PermissionGroup; 2] = [
+    PermissionGroup::InstanceRead,
+    PermissionGroup::InstanceWrite,
+];
+
+/// Creates the default roles of a team (`owner`, `manager`, `member`) starting at
+/// `first_id`; returns their ids in that order.
+fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64; 3], ApiError> {
+    let roles = [
+        (
+            "owner",
+            permissions(&PermissionGroup::ALL, &[("api.team.delete", json!({}))]),
+        ),
+        ("manager", permissions(&PermissionGroup::ALL, &[])),
+        (
+            "member",
+            permissions(
+                &MEMBER_GROUPS,
+                &[(
+                    "api.instance.request_logs",
+                    json!({"constraints": {"id": {"eq": 1227}}}),
+                )],
+            ),
+        ),
+    ];
+    for (offset, (name, perms)) in roles.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO team_roles (id, team_id, name, permissions) VALUES (?1, ?2, ?3, ?4)",
+            params![first_id + offset as i64, team_id, name, perms],
+        )?;
+    }
+    Ok([first_id, first_id + 1, first_id + 2])
+}
+
+fn add_member(
+    conn: &Connection,
+    member_id: i64,
+    team_id: i64,
+    user_id: i64,
+    roles: &[i64],
+    removed_at: Option<f64>,
+) -> Result<(), ApiError> {
+    conn.execute(
+        "INSERT INTO team_members (id, team_id, user_id, removed_at) VALUES (?1, ?2, ?3, ?4)",
+        params![member_id, team_id, user_id, removed_at],
+    )?;
+    for role in roles {
+        conn.execute(
+            "INSERT INTO team_member_roles (member_id, role_id) VALUES (?1, ?2)",
+            params![member_id, role],
+        )?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn window(
+    conn: &Connection,
+    machine_id: i64,
+    start: f64,
+    hours: i64,
+    category: &str,
+    reason: Option<&str>,
+    created_at: f64,
+    cancelled_at: Option<f64>,
+) -> Result<(), ApiError> {
+    conn.execute(
+        "INSERT INTO maintenances
+             (machine_id, start_time, duration_hours, category, reason, created_at, cancelled_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            machine_id,
+            start,
+            hours,
+            category,
+            reason,
+            created_at,
+            cancelled_at
+        ],
+    )?;
+    Ok(())
+}
+
+fn contract(
+    conn: &Connection,
+    id: Option<i64>,
+    machine_id: i64,
+    renter_id: i64,
+    slot_start: i64,
+    gpu_count: i64,
+) -> Result<(), ApiError> {
+    conn.execute(
+        "INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, machine_id, renter_id, slot_start, gpu_count],
+    )?;
+    Ok(())
+}
+
+/// GPUs of alice's machine `id`: mostly 8, some 4, 2 or 1.
+pub fn alice_gpus(id: i64) -> i64 {
+    let i = id - 1000;
+    match i {
+        _ if i % 30 == 29 => 1,
+        _ if i % 20 == 13 => 2,
+        _ if i % 10 == 7 => 4,
+        _ => 8,
+    }
+}
+
+/// Seeds the demo into an empty database, in one transaction. `now` anchors the windows.
+pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), ApiError> {
+    let tx = crate::db::write_tx(conn)?;
+    seed_people(&tx, secret, now)?;
+    seed_teams(&tx)?;
+    seed_keys(&tx, now)?;
+    seed_machines(&tx, now)?;
+    seed_templates_and_volumes(&tx, now)?;
+    tx.commit()?;
+    Ok(())
+}
+
+fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), ApiError> {
+    let frank_fullname = format!("Frank {MARKUP}");
+    let people: [(i64, &str, &str, &str, f64); 9] = [
+        (
+            ALICE_ID,
+            "alice@example.com",
+            "alice",
+            "Alice Liddell",
+            4200.5,
+        ),
+        (BOB_ID, "bob@example.com", "bob", "Bob Okafor", 310.0),
+        (
+            CAROL_ID,
+            "carol@example.com",
+            "carol",
+            "Zoë Ångström",
+            57.25,
+        ),
+        (DAVE_ID, "dave@example.com", "dave", "Dave Nakamura", 12.0),
+        (ERIN_ID, "erin@example.com", "erin", "Erin Walsh", 0.0),
+        (
+            FRANK_ID,
+            "frank@example.com",
+            "frank",
+            &frank_fullname,
+            99.99,
+        ),
+        (
+            GUSTAV_ID,
+            "gustav@example.com",
+            "gustav",
+            "Gustav Łukasiewicz",
+            8.0,
+        ),
+        (HEIDI_ID, "heidi@example.com", "heidi", "Heidi 田中", 15.0),
+        (IVAN_ID, "ivan@example.com", "ivan", "Ivan Petrov", 3.5),
+    ];
+    for (id, email, username, fullname, balance) in people {
+        create_user(
+            conn,
+            secret,
+            &NewUser {
+                id: Some(id),
+                email,
+                username,
+                fullname,
+                balance,
+                parent_id: None,
+            },
+            now,
+        )?;
+    }
+    let subaccounts: [(i64, &str, f64, i64); 5] = [
+        (11, "render-farm@alice.example", 25.5, ALICE_ID),
+        (12, "ci-runner@alice.example", 0.0, ALICE_ID),
+        (13, "training@alice.example", 1200.75, ALICE_ID),
+        (14, "<b>sub</b>@alice.example", 5.0, ALICE_ID),
+        (BOB_SUBACCOUNT, "lab-intern@bob.example", 10.0, BOB_ID),
+    ];
+    for (id, email, balance, parent) in subaccounts {
+        let username = email.split('@').next().unwrap_or(email);
+        create_user(
+            conn,
+            secret,
+            &NewUser {
+                id: Some(id),
+                email,
+                username,
+                fullname: "",
+                balance,
+                parent_id: Some(parent),
+            },
+            now,
+        )?;
+    }
+    Ok(())
+}
+
+/// After the teams, which team keys refer to.
+fn seed_keys(conn: &Connection, now: f64) -> Result<(), ApiError> {
+    let keys: [(&str, i64, Option<i64>); 8] = [
+        (ALICE_KEY, ALICE_ID, None),
+        (BOB_KEY, BOB_ID, None),
+        (CAROL_TEAM_KEY, CAROL_ID, Some(ALICE_TEAM_ID)),
+        (DAVE_KEY, DAVE_ID, None),
+        (DAVE_TEAM_KEY, DAVE_ID, Some(ALICE_TEAM_ID)),
+        (ERIN_TEAM_KEY, ERIN_ID, Some(ALICE_TEAM_ID)),
+        (FRANK_TEAM_KEY, FRANK_ID, Some(ALICE_TEAM_ID)),
+        (GUSTAV_KEY, GUSTAV_ID, None),
+    ];
+    for (key, user, team) in keys {
+        insert_key(conn, key, user, team, now)?;
+    }
+    Ok(())
+}
+
+fn seed_teams(conn: &Connection) -> Result<(), ApiError> {
+    conn.execute(
+        "INSERT INTO teams (id, name, owner_id) VALUES (?1, ?2, ?3), (?4, ?5, ?6)",
+        params![
+            ALICE_TEAM_ID,
+            ALICE_TEAM,
+            ALICE_ID,
+            BOB_TEAM_ID,
+            BOB_TEAM,
+            BOB_ID
+        ],
+    )?;
+    let [owner, manager, member] = default_roles(conn, ALICE_TEAM_ID, 1)?;
+    conn.execute(
+        "INSERT INTO team_roles (id, team_id, name, permissions) VALUES (?1, ?2, ?3, ?4), (?5, ?6, ?7, ?8)",
+        params![
+            4,
+            ALICE_TEAM_ID,
+            UNICODE_ROLE,
+            permissions(&[PermissionGroup::MachineRead, PermissionGroup::InstanceRead], &[]),
+            5,
+            ALICE_TEAM_ID,
+            MARKUP_ROLE,
+            permissions(
+                &[PermissionGroup::UserRead, PermissionGroup::TeamRead, PermissionGroup::BillingRead],
+                &[]
+            ),
+        ],
+    )?;
+    add_member(conn, 1, ALICE_TEAM_ID, ALICE_ID, &[owner], None)?;
+    add_member(conn, 2, ALICE_TEAM_ID, DAVE_ID, &[manager], None)?;
+    add_member(conn, 3, ALICE_TEAM_ID, CAROL_ID, &[member], None)?;
+    add_member(conn, 4, ALICE_TEAM_ID, FRANK_ID, &[member, manager], None)?;
+    add_member(conn, 5, ALICE_TEAM_ID, ERIN_ID, &[member], Some(1.0))?;
+    let [bob_owner, _, _] = default_roles(conn, BOB_TEAM_ID, 6)?;
+    add_member(conn, 6, BOB_TEAM_ID, BOB_ID, &[bob_owner], None)?;
+    Ok(())
+}
+
+fn seed_machines(conn: &Connection, now: f64) -> Result<(), ApiError> {
+    for id in ALICE_MACHINES {
+        conn.execute(
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                id,
+                ALICE_ID,
+                format!("alice-gpu-{:03}", id - 1000),
+                alice_gpus(id)
+            ],
+        )?;
+    }
+    for id in BOB_MACHINES {
+        conn.execute(
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)",
+            params![id, BOB_ID, format!("bob-node-{}", id - 2000)],
+        )?;
+    }
+
+    // Contracts: two fragmented machines, one tidy one, then a mix.
+    let renter = GUSTAV_ID;
+    for (id, machine, slot, gpus) in [
+        (9001, FRAGMENTED_MACHINE, 1, 1),
+        (9002, FRAGMENTED_MACHINE, 3, 1),
+        (9003, FRAGMENTED_MACHINE, 6, 1),
+        (9004, FRAGMENTED_MACHINE_2, 2, 2),
+        (9005, FRAGMENTED_MACHINE_2, 5, 1),
+        (9006, TIDY_MACHINE, 0, 4),
+        (9007, TIDY_MACHINE, 4, 2),
+    ] {
+        contract(conn, Some(id), machine, renter, slot, gpus)?;
+    }
+    for id in 1004..=*ALICE_MACHINES.end() {
+        let gpus = alice_gpus(id);
+        match id % 4 {
+            // Tidy: half the machine from slot 0.
+            0 if gpus >= 2 => contract(conn, None, id, HEIDI_ID, 0, gpus / 2)?,
+            // Fragmented: a 1-GPU contract in slot 1.
+            1 if gpus >= 4 => contract(conn, None, id, HEIDI_ID, 1, 1)?,
+            // Full.
+            2 => contract(conn, None, id, renter, 0, gpus)?,
+            _ => {}
+        }
+    }
+    contract(conn, None, 2001, ALICE_ID, 2, 2)?;
+    contract(conn, None, 2002, GUSTAV_ID, 0, 8)?;
+
+    // Windows in every state and category on the showcase machines.
+    let created = now - 7.0 * DAY;
+    let upcoming_reasons: [Option<&str>; 6] = [
+        Some("Utility work on feed B"),
+        Some(MARKUP),
+        Some(UNICODE_REASON),
+        None,
+        Some("Driver 550 → 560 upgrade"),
+        None,
+    ];
+    let ongoing_reasons: [Option<&str>; 6] = [
+        None,
+        Some("Uplink swap at the colo"),
+        Some("Replacing NVMe in bay 3"),
+        Some("GPU 5 reseat"),
+        None,
+        Some("Rack move"),
+    ];
+    for (k, category) in CATEGORIES.iter().enumerate() {
+        let k64 = k as i64;
+        let first = 1001 + k64;
+        let second = 1007 + k64;
+        // Upcoming: starts k+1 days from now.
+        window(
+            conn,
+            first,
+            now + (k64 + 1) as f64 * DAY,
+            2 + k64,
+            category,
+            upcoming_reasons[k],
+            created,
+            None,
+        )?;
+        // Ongoing: started k+1 hours ago, ends 2 hours from now.
+        window(
+            conn,
+            second,
+            now - (k64 + 1) as f64 * HOUR,
+            k64 + 3,
+            category,
+            ongoing_reasons[k],
+            created,
+            None,
+        )?;
+        // Expired ten days ago.
+        window(
+            conn,
+            first,
+            now - 10.0 * DAY,
+            4,
+            category,
+            Some("Finished long ago"),
+            created - 7.0 * DAY,
+            None,
+        )?;
+        // Cancelled, would have been upcoming.
+        window(
+            conn,
+            second,
+            now + 2.0 * DAY,
+            3,
+            category,
+            Some("Cancelled: parts late"),
+            created,
+            Some(now - HOUR),
+        )?;
+    }
+    // Ends exactly now: expired, never listed.
+    window(
+        conn,
+        1012,
+        now - 2.0 * HOUR,
+        2,
+        "software",
+        Some("Ended just now"),
+        created,
+        None,
+    )?;
+
+    // Spread over the fleet so a 100-machine timeline is meaningful.
+    let mut lcg = Lcg(20_118_481);
+    for machine in 1013..=1100 {
+        for _ in 0..(1 + lcg.next(3)) {
+            let start = now + (lcg.next(32 * 24) as f64 - 48.0) * HOUR;
+            let hours = 1 + lcg.next(12) as i64;
+            let category = CATEGORIES[lcg.next(6) as usize];
+            let reason = match lcg.next(3) {
+                0 => None,
+                1 => Some("Scheduled check"),
+                _ => Some("Firmware rollout"),
+            };
+            window(conn, machine, start, hours, category, reason, created, None)?;
+        }
+    }
+    for (i, machine) in BOB_MACHINES.enumerate() {
+        let i = i as f64;
+        window(
+            conn,
+            machine,
+            now + (i + 1.0) * DAY,
+            6,
+            "power",
+            Some("Bob's PDU swap"),
+            created,
+            None,
+        )?;
+    }
+    window(conn, 2001, now - HOUR, 4, "gpu", None, created, None)?;
+    Ok(())
+}
+
+fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), ApiError> {
+    let markup_name = format!("{MARKUP} notebook");
+    let templates: [(i64, i64, &str, Option<f64>); 6] = [
+        (TEMPLATE_FREE, ALICE_ID, "pytorch-base", None),
+        (TEMPLATE_IN_USE, ALICE_ID, "comfyui", None),
+        (TEMPLATE_INACTIVE_USE, ALICE_ID, "old-jupyter", None),
+        (TEMPLATE_MARKUP, ALICE_ID, &markup_name, None),
+        (
+            TEMPLATE_DELETED,
+            ALICE_ID,
+            "retired-tf1",
+            Some(now - 30.0 * DAY),
+        ),
+        (BOB_TEMPLATE, BOB_ID, "bob-llama", None),
+    ];
+    for (id, owner, name, deleted_at) in templates {
+        conn.execute(
+            "INSERT INTO templates (id, owner_id, name, deleted_at) VALUES (?1, ?2, ?3, ?4)",
+            params![id, owner, name, deleted_at],
+        )?;
+    }
+    for (template, user, active) in [
+        (TEMPLATE_FREE, ALICE_ID, true), // the owner's own use does not block deletion
+        (TEMPLATE_IN_USE, GUSTAV_ID, true),
+        (TEMPLATE_IN_USE, HEIDI_ID, true),
+        (TEMPLATE_INACTIVE_USE, IVAN_ID, false),
+        (BOB_TEMPLATE, HEIDI_ID, true),
+    ] {
+        conn.execute(
+            "INSERT INTO template_usage (template_id, user_id, active) VALUES (?1, ?2, ?3)",
+            params![template, user, active],
+        )?;
+    }
+    for (id, machine, disk) in [
+        (ASK_30_LEFT, 2001, 100),
+        (ASK_500_FREE, 1004, 500),
+        (ASK_FULL, 2002, 50),
+    ] {
+        conn.execute(
+            "INSERT INTO volume_asks (id, machine_id, disk_space) VALUES (?1, ?2, ?3)",
+            params![id, machine, disk],
+        )?;
+    }
+    for (ask, owner, size) in [
+        (ASK_30_LEFT, BOB_ID, 40),
+        (ASK_30_LEFT, GUSTAV_ID, 30),
+        (ASK_FULL, HEIDI_ID, 50),
+    ] {
+        conn.execute(
+            "INSERT INTO volumes (ask_id, owner_id, size, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![ask, owner, size, now - DAY],
+        )?;
+    }
+    Ok(())
+}

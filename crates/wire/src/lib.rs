@@ -1,0 +1,24 @@
+//! The wire format of the marketplace REST interface.
+//!
+//! This crate is the one definition of every request and response body, shared by the
+//! console (compiled to wasm), the reference server and the tests. Fields follow
+//! `shared/spec/marketplace-api.md`; unknown fields in responses are ignored so that the
+//! console keeps working against the public service, which adds fields of its own.
+
+pub mod accounts;
+pub mod error;
+pub mod machine_ids;
+pub mod machines;
+pub mod paths;
+pub mod permissions;
+pub mod team;
+
+pub use accounts::{
+    AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DeleteTemplateRequest,
+    DeleteTemplateResponse, Subaccount, SubaccountList,
+};
+pub use error::ErrorBody;
+pub use machine_ids::{parse_machine_ids, MachineIdsError, MachineIdsInput, MAX_MACHINE_IDS};
+pub use machines::{DefragRequest, DefragResult, MaintenanceCategory, MaintenanceWindow};
+pub use permissions::{Permission, PermissionGroup, PermissionsView};
+pub use team::{TeamMember, TeamRole};

@@ -1,0 +1,300 @@
+//! `machine_ids`: the one parser for every form in which machine identifiers arrive.
+//!
+//! The server reads them from query strings (`[1, 2]`, `1,2`, `7`, repeated parameters
+//! joined with commas) and from JSON bodies (an integer, a comma string or an array); the
+//! console reads them from a text field where people also type spaces, new lines and
+//! ranges like `100-110`. All of these go through [`parse_machine_ids`].
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::fmt;
+
+/// The most identifiers one request may name. Hosts schedule maintenance for up to 100
+/// machines at a time; ten times that leaves room for large fleets while bounding the
+/// work one request can cause.
+pub const MAX_MACHINE_IDS: usize = 1000;
+
+/// Longest piece of a bad token quoted back in an error, so huge inputs give short errors.
+const QUOTE_LIMIT: usize = 32;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MachineIdsError {
+    #[error("machine_ids cannot be empty")]
+    Empty,
+    #[error("\"{0}\" is not a machine id (a whole number from 1) or a range like 100-110")]
+    BadToken(String),
+    #[error("the range \"{0}\" runs backwards; write the smaller id first")]
+    ReversedRange(String),
+    #[error("at most {max} machine ids per request; {count} were given")]
+    TooMany { count: usize, max: usize },
+}
+
+/// Parses machine identifiers from text.
+///
+/// Accepts a JSON array (`[1, 2]`), or ids separated by commas, spaces or new lines, with
+/// inclusive ranges (`100-110`). Ids are whole numbers from 1. Duplicates are dropped and
+/// the first-seen order is kept. Returns an error naming the first bad token.
+pub fn parse_machine_ids(text: &str) -> Result<Vec<i64>, MachineIdsError> {
+    let trimmed = text.trim();
+    let body = match trimmed.strip_prefix('[') {
+        Some(rest) => rest
+            .strip_suffix(']')
+            .ok_or_else(|| MachineIdsError::BadToken(quote(trimmed)))?,
+        None => trimmed,
+    };
+    let mut ids = Vec::new();
+    let mut seen = HashSet::new();
+    let mut named = 0usize;
+    for token in body
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+    {
+        let (first, last) = parse_token(token)?;
+        named += (last - first + 1) as usize;
+        if named > MAX_MACHINE_IDS {
+            return Err(MachineIdsError::TooMany {
+                count: named,
+                max: MAX_MACHINE_IDS,
+            });
+        }
+        for id in first..=last {
+            if seen.insert(id) {
+                ids.push(id);
+            }
+        }
+    }
+    if ids.is_empty() {
+        return Err(MachineIdsError::Empty);
+    }
+    Ok(ids)
+}
+
+/// One token: an id, or an inclusive range `a-b`.
+fn parse_token(token: &str) -> Result<(i64, i64), MachineIdsError> {
+    match token.split_once('-') {
+        Some((a, b)) => {
+            let (first, last) = (parse_id(a, token)?, parse_id(b, token)?);
+            if first > last {
+                return Err(MachineIdsError::ReversedRange(quote(token)));
+            }
+            // Checked before expanding, so `1-999999999` costs nothing.
+            if (last - first) as u64 >= MAX_MACHINE_IDS as u64 {
+                return Err(MachineIdsError::TooMany {
+                    count: (last - first + 1) as usize,
+                    max: MAX_MACHINE_IDS,
+                });
+            }
+            Ok((first, last))
+        }
+        None => parse_id(token, token).map(|id| (id, id)),
+    }
+}
+
+fn parse_id(digits: &str, token: &str) -> Result<i64, MachineIdsError> {
+    let bad = || MachineIdsError::BadToken(quote(token));
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    match digits.parse::<i64>() {
+        Ok(id) if id >= 1 => Ok(id),
+        _ => Err(bad()),
+    }
+}
+
+fn quote(token: &str) -> String {
+    match token.char_indices().nth(QUOTE_LIMIT) {
+        Some((cut, _)) => format!("{}…", &token[..cut]),
+        None => token.to_owned(),
+    }
+}
+
+/// Writes ids compactly, runs of consecutive ids as ranges: `1,2,3,7` → `1-3,7`.
+/// The output parses back to the same ids with [`parse_machine_ids`].
+pub fn format_machine_ids(ids: &[i64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(match j - i {
+            0 => ids[i].to_string(),
+            1 => format!("{},{}", ids[i], ids[j]),
+            _ => format!("{}-{}", ids[i], ids[j]),
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// `machine_ids` as it may appear in a JSON body: an integer, a comma-separated string
+/// or an array of integers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum MachineIdsInput {
+    One(i64),
+    Text(String),
+    List(Vec<i64>),
+}
+
+impl MachineIdsInput {
+    /// The ids this input names, under the same rules as [`parse_machine_ids`].
+    pub fn resolve(&self) -> Result<Vec<i64>, MachineIdsError> {
+        match self {
+            MachineIdsInput::One(id) => parse_machine_ids(&id.to_string()),
+            MachineIdsInput::Text(text) => parse_machine_ids(text),
+            MachineIdsInput::List(ids) => {
+                if ids.len() > MAX_MACHINE_IDS {
+                    return Err(MachineIdsError::TooMany {
+                        count: ids.len(),
+                        max: MAX_MACHINE_IDS,
+                    });
+                }
+                parse_machine_ids(&format_machine_ids(ids))
+            }
+        }
+    }
+}
+
+impl fmt::Display for MachineIdsInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MachineIdsInput::One(id) => write!(f, "{id}"),
+            MachineIdsInput::Text(text) => f.write_str(text),
+            MachineIdsInput::List(ids) => f.write_str(&format_machine_ids(ids)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ok(text: &str) -> Vec<i64> {
+        parse_machine_ids(text).unwrap()
+    }
+
+    #[test]
+    fn every_wire_form_parses() {
+        assert_eq!(ok("[1, 2]"), vec![1, 2]);
+        assert_eq!(ok("[1,2]"), vec![1, 2]);
+        assert_eq!(ok("1,2"), vec![1, 2]);
+        assert_eq!(ok("7"), vec![7]);
+        assert_eq!(ok(" 1 2\n3\t4 "), vec![1, 2, 3, 4]);
+        assert_eq!(ok("100-103, 7"), vec![100, 101, 102, 103, 7]);
+    }
+
+    #[test]
+    fn duplicates_are_dropped_in_first_seen_order() {
+        assert_eq!(ok("3,1,3,2-4"), vec![3, 1, 2, 4]);
+    }
+
+    #[test]
+    fn empty_forms_are_refused() {
+        for text in ["", "   ", "[]", "[ ]", ",,", "\n"] {
+            assert_eq!(
+                parse_machine_ids(text),
+                Err(MachineIdsError::Empty),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            MachineIdsError::Empty.to_string(),
+            "machine_ids cannot be empty"
+        );
+    }
+
+    #[test]
+    fn bad_tokens_are_named() {
+        let cases = [
+            ("1,x,3", "x"),
+            ("1.5", "1.5"),
+            ("-4", "-4"),
+            ("0", "0"),
+            ("5-", "5-"),
+            ("1-2-3", "1-2-3"),
+            ("[1, 2", "[1, 2"),
+            ("<b>1</b>", "<b>1</b>"),
+            ("٣", "٣"),
+            ("99999999999999999999", "99999999999999999999"),
+        ];
+        for (text, token) in cases {
+            assert_eq!(
+                parse_machine_ids(text),
+                Err(MachineIdsError::BadToken(token.into())),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn reversed_ranges_are_refused() {
+        assert_eq!(
+            parse_machine_ids("10-2"),
+            Err(MachineIdsError::ReversedRange("10-2".into()))
+        );
+    }
+
+    #[test]
+    fn huge_inputs_are_bounded_without_expanding() {
+        assert_eq!(
+            parse_machine_ids("1-1000000000000"),
+            Err(MachineIdsError::TooMany {
+                count: 1_000_000_000_000,
+                max: MAX_MACHINE_IDS
+            })
+        );
+        assert_eq!(ok("1-1000").len(), 1000);
+        assert!(matches!(
+            parse_machine_ids("1-1000,1001"),
+            Err(MachineIdsError::TooMany { count: 1001, .. })
+        ));
+        let long_token = "x".repeat(100_000);
+        let Err(MachineIdsError::BadToken(quoted)) = parse_machine_ids(&long_token) else {
+            panic!("expected a bad token");
+        };
+        assert_eq!(quoted.chars().count(), QUOTE_LIMIT + 1);
+    }
+
+    #[test]
+    fn body_forms_resolve_through_the_same_rules() {
+        let one: MachineIdsInput = serde_json::from_str("5").unwrap();
+        let text: MachineIdsInput = serde_json::from_str("\"1,2\"").unwrap();
+        let list: MachineIdsInput = serde_json::from_str("[3, 4]").unwrap();
+        assert_eq!(one.resolve().unwrap(), vec![5]);
+        assert_eq!(text.resolve().unwrap(), vec![1, 2]);
+        assert_eq!(list.resolve().unwrap(), vec![3, 4]);
+        let negative: MachineIdsInput = serde_json::from_str("[-3]").unwrap();
+        assert!(negative.resolve().is_err());
+        assert!(serde_json::from_str::<MachineIdsInput>("[1.5]").is_err());
+        assert!(serde_json::from_str::<MachineIdsInput>("{\"a\":1}").is_err());
+    }
+
+    #[test]
+    fn format_compacts_runs() {
+        assert_eq!(format_machine_ids(&[1, 2, 3, 7, 9, 10]), "1-3,7,9,10");
+        assert_eq!(format_machine_ids(&[]), "");
+    }
+
+    proptest! {
+        #[test]
+        fn format_round_trips(ids in proptest::collection::btree_set(1i64..5000, 1..200)) {
+            let ids: Vec<i64> = ids.into_iter().collect();
+            prop_assert_eq!(parse_machine_ids(&format_machine_ids(&ids)).unwrap(), ids);
+        }
+
+        #[test]
+        fn any_text_either_parses_or_names_a_reason(text in "\\PC{0,64}") {
+            match parse_machine_ids(&text) {
+                Ok(ids) => {
+                    prop_assert!(!ids.is_empty() && ids.len() <= MAX_MACHINE_IDS);
+                    prop_assert!(ids.iter().all(|id| *id >= 1));
+                }
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Paths of the interface, relative to the base URL. The reference server routes them and
+//! the console requests them, so both read them from here.
+
+pub const PREFIX: &str = "/api/v0";
+pub const CURRENT_USER: &str = "/api/v0/users/current";
+pub const MAINTENANCES: &str = "/api/v0/machines/maintenances";
+pub const DEFRAG_OFFERS: &str = "/api/v0/machines/defrag_offers";
+/// The specified template path; `{user_id}` is the caller's own id.
+pub const USER_TEMPLATES: &str = "/api/v0/users/{user_id}/templates";
+/// The alias the official client uses for the same deletion.
+pub const TEMPLATE_ALIAS: &str = "/api/v0/template";
+pub const VOLUMES: &str = "/api/v0/volumes";
+pub const SUBACCOUNTS: &str = "/api/v0/subaccounts";
+/// `{name}` is the role's name, not a number.
+pub const TEAM_ROLE: &str = "/api/v0/team/roles/{name}";
+pub const TEAM_MEMBERS: &str = "/api/v0/team/members";
+pub const OPENAPI: &str = "/api/v0/openapi.json";
+
+/// `USER_TEMPLATES` for one user.
+pub fn user_templates(user_id: i64) -> String {
+    format!("{PREFIX}/users/{user_id}/templates")
+}
+
+/// `TEAM_ROLE` for one role name, percent-encoded so any name is a single path segment.
+pub fn team_role(name: &str) -> String {
+    format!("{PREFIX}/team/roles/{}", encode_path_segment(name))
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters.
+pub fn encode_path_segment(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for byte in segment.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_names_are_one_encoded_segment() {
+        assert_eq!(team_role("owner"), "/api/v0/team/roles/owner");
+        assert_eq!(team_role("a/b c"), "/api/v0/team/roles/a%2Fb%20c");
+        assert_eq!(team_role("ü"), "/api/v0/team/roles/%C3%BC");
+    }
+
+    #[test]
+    fn template_path_carries_the_user() {
+        assert_eq!(user_templates(42), "/api/v0/users/42/templates");
+    }
+}

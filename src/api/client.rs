@@ -1,0 +1,175 @@
+//! Transport: base URL, key, abort signal, and the retry policy.
+
+use super::ApiError;
+use gloo_net::http::{Request, RequestBuilder, Response};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::rc::Rc;
+use web_sys::AbortSignal;
+
+/// A read is tried at most this many times; writes exactly once, because a write whose
+/// answer was lost may still have happened.
+pub const MAX_GET_ATTEMPTS: u32 = 3;
+
+/// Milliseconds to wait before attempt `attempt + 1` (after attempt `attempt` failed):
+/// 400 ms, then 1.2 s.
+pub fn backoff_ms(attempt: u32) -> u32 {
+    400 * 3u32.pow(attempt.saturating_sub(1))
+}
+
+/// What a 401 answer triggers (sign-out and a detour through sign-in).
+pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
+
+/// Holds what every request needs. Cheap to clone.
+#[derive(Clone)]
+pub struct ApiClient {
+    base_url: Rc<str>,
+    api_key: Rc<str>,
+    signal: Option<AbortSignal>,
+    on_unauthorised: Option<UnauthorisedHook>,
+}
+
+enum Method {
+    Get,
+    Put,
+    Delete,
+}
+
+impl ApiClient {
+    pub fn new(base_url: impl Into<String>, api_key: impl Into<String>) -> Self {
+        let base_url: String = base_url.into();
+        Self {
+            base_url: base_url.trim_end_matches('/').into(),
+            api_key: api_key.into().into(),
+            signal: None,
+            on_unauthorised: None,
+        }
+    }
+
+    /// Requests abort when this signal fires (the page that made them was left).
+    pub fn with_abort_signal(mut self, signal: Option<AbortSignal>) -> Self {
+        self.signal = signal;
+        self
+    }
+
+    /// Called once for any 401 answer, before the error is returned.
+    pub fn on_unauthorised(mut self, callback: UnauthorisedHook) -> Self {
+        self.on_unauthorised = Some(callback);
+        self
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// `base_url + path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+
+    /// A GET, retried on rate limits, gateway errors and network failures.
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> Result<T, ApiError> {
+        let url = self.url(path);
+        let mut attempt = 1;
+        loop {
+            let result = self.send(Method::Get, &url, query, None::<&()>).await;
+            match result {
+                Err(error) if error.is_transient() && attempt < MAX_GET_ATTEMPTS => {
+                    gloo_timers::future::TimeoutFuture::new(backoff_ms(attempt)).await;
+                    if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                        return Err(ApiError::Aborted);
+                    }
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    pub async fn put<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        self.send(Method::Put, &self.url(path), &[], Some(body))
+            .await
+    }
+
+    pub async fn delete<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        self.send(Method::Delete, &self.url(path), &[], Some(body))
+            .await
+    }
+
+    async fn send<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        url: &str,
+        query: &[(&str, &str)],
+        body: Option<&B>,
+    ) -> Result<T, ApiError> {
+        let builder: RequestBuilder = match method {
+            Method::Get => Request::get(url),
+            Method::Put => Request::put(url),
+            Method::Delete => Request::delete(url),
+        };
+        // gloo-net adds a stray `&` unless query pairs go through `query`.
+        let builder = if query.is_empty() {
+            builder
+        } else {
+            builder.query(query.iter().copied())
+        };
+        let builder = builder
+            .header("Accept", "application/json")
+            .header("Authorization", &format!("Bearer {}", self.api_key))
+            .abort_signal(self.signal.as_ref());
+        let request = match body {
+            Some(body) => builder
+                .json(body)
+                .map_err(|e| ApiError::Decode(e.to_string()))?,
+            None => builder
+                .build()
+                .map_err(|e| ApiError::Network(e.to_string()))?,
+        };
+        let result = match request.send().await {
+            Ok(response) => read_response(response).await,
+            Err(_) if self.signal.as_ref().is_some_and(|s| s.aborted()) => Err(ApiError::Aborted),
+            // The browser hides the reason (CORS, refused, offline) from scripts on
+            // purpose; say what can be checked.
+            Err(_) => Err(ApiError::Network(format!(
+                "no answer from {}; check the base URL and that the server is running",
+                self.base_url
+            ))),
+        };
+        let result = result.map_err(|e| e.redact(&self.api_key));
+        if let (Err(error), Some(callback)) = (&result, &self.on_unauthorised) {
+            if error.is_unauthorised() {
+                callback(error);
+            }
+        }
+        result
+    }
+}
+
+async fn read_response<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
+    let status = response.status();
+    let text = response
+        .text()
+        .await
+        .map_err(|e| ApiError::Network(e.to_string()))?;
+    if !(200..300).contains(&status) {
+        return Err(ApiError::from_response(
+            status,
+            &response.status_text(),
+            &text,
+        ));
+    }
+    serde_json::from_str(&text).map_err(|e| ApiError::Decode(e.to_string()))
+}

@@ -1,0 +1,127 @@
+//! The router and the page shell: navigation, who is signed in, sign-out.
+
+use crate::api::use_api;
+use crate::pages;
+use crate::session::{provide_session, use_session};
+use leptos::prelude::*;
+use leptos_router::components::{Outlet, ParentRoute, Redirect, Route, Router, Routes, A};
+use leptos_router::hooks::use_location;
+use leptos_router::path;
+
+/// Where a person lands after signing in when they did not ask for a page.
+pub const HOME: &str = "/machines/maintenance";
+
+/// A message for the sign-in page, e.g. why the last session ended. Not stored anywhere.
+#[derive(Clone, Copy)]
+pub struct SignInNotice(pub RwSignal<Option<String>>);
+
+/// `/sign-in?next=<here>`: sign-in, then back to `here`.
+pub fn sign_in_path(here: &str) -> String {
+    format!("/sign-in?next={}", js_sys::encode_uri_component(here))
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_session();
+    provide_context(SignInNotice(RwSignal::new(None)));
+    view! {
+        <Router>
+            <Routes fallback=pages::not_found::NotFoundPage>
+                <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
+                <ParentRoute path=path!("") view=SignedInShell>
+                    <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
+                    <Route path=path!("machines/maintenance") view=pages::maintenance::MaintenancePage/>
+                    <Route path=path!("machines/defrag") view=pages::defrag::DefragPage/>
+                    <Route path=path!("templates") view=pages::templates::TemplatesPage/>
+                    <Route path=path!("volumes") view=pages::volumes::VolumesPage/>
+                    <Route path=path!("subaccounts") view=pages::subaccounts::SubaccountsPage/>
+                    <Route path=path!("team/members") view=pages::team_members::TeamMembersPage/>
+                    <Route path=path!("team/roles") view=|| view! { <Redirect path="/team/roles/owner"/> }/>
+                    <Route path=path!("team/roles/:name") view=pages::team_roles::TeamRolePage/>
+                </ParentRoute>
+            </Routes>
+        </Router>
+    }
+}
+
+/// Every page but sign-in: reachable only with a session, otherwise a detour through
+/// sign-in that comes back to the same address.
+#[component]
+fn SignedInShell() -> impl IntoView {
+    let session = use_session();
+    let location = use_location();
+    let back_here = move || {
+        let path = location.pathname.get_untracked();
+        // The router's `search` comes without its `?`.
+        let here = match location.search.get_untracked() {
+            query if query.is_empty() => path,
+            query => format!("{path}?{query}"),
+        };
+        sign_in_path(&here)
+    };
+    view! {
+        <Show
+            when=move || session.is_signed_in()
+            fallback=move || view! { <Redirect path=back_here()/> }
+        >
+            <div class="shell">
+                <Header/>
+                <Nav/>
+                <main id="main" class="page">
+                    <Outlet/>
+                </main>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn Header() -> impl IntoView {
+    let session = use_session();
+    // Refresh who is signed in (the balance changes) and find out early if the stored
+    // key was revoked: a 401 here signs out like any other.
+    let api = use_api();
+    leptos::task::spawn_local(async move {
+        if let Ok(user) = api.current_user().await {
+            session.update_user(user);
+        }
+    });
+    let user = move || session.get().map(|s| s.user).unwrap_or_default();
+    let base_url = move || session.get().map(|s| s.base_url).unwrap_or_default();
+    let on_own_origin = move || base_url() == crate::session::own_origin();
+    view! {
+        <header class="topbar">
+            <a class="skip-link" href="#main">"Skip to content"</a>
+            <span class="brand">"gpudeck"</span>
+            <div class="identity" data-testid="identity">
+                <span class="identity-name">{move || user().username}</span>
+                <span class="identity-email">{move || user().email}</span>
+                <span class="identity-id">{move || format!("user #{}", user().id)}</span>
+                <Show when=move || !on_own_origin()>
+                    <span class="identity-base" title="REST base URL">{base_url}</span>
+                </Show>
+            </div>
+            <button class="button secondary" type="button" on:click=move |_| session.sign_out()>
+                "Sign out"
+            </button>
+        </header>
+    }
+}
+
+#[component]
+fn Nav() -> impl IntoView {
+    view! {
+        <nav class="sidenav" aria-label="Areas">
+            <h2>"Machines"</h2>
+            <A href="/machines/maintenance">"Maintenance"</A>
+            <A href="/machines/defrag">"Defragment"</A>
+            <h2>"Account"</h2>
+            <A href="/templates">"Templates"</A>
+            <A href="/volumes">"Volumes"</A>
+            <A href="/subaccounts">"Subaccounts"</A>
+            <h2>"Team"</h2>
+            <A href="/team/members">"Members"</A>
+            <A href="/team/roles">"Roles"</A>
+        </nav>
+    }
+}

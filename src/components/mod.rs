@@ -1,0 +1,3 @@
+//! Views shared by several pages.
+
+pub mod planned;

@@ -1,0 +1,10 @@
+//! gpudeck: an admin console for the GPU-marketplace REST interface.
+//!
+//! The modules are public so that the browser test suites in `tests/` can mount any
+//! component on its own.
+
+pub mod api;
+pub mod app;
+pub mod components;
+pub mod pages;
+pub mod session;

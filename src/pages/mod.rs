@@ -1,0 +1,11 @@
+//! One module per area of the console.
+
+pub mod defrag;
+pub mod maintenance;
+pub mod not_found;
+pub mod sign_in;
+pub mod subaccounts;
+pub mod team_members;
+pub mod team_roles;
+pub mod templates;
+pub mod volumes;

@@ -1,0 +1,15 @@
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_location;
+
+#[component]
+pub fn NotFoundPage() -> impl IntoView {
+    let location = use_location();
+    view! {
+        <main class="not-found" id="main">
+            <h1>"Page not found"</h1>
+            <p>"There is no page at " <code>{move || location.pathname.get()}</code> "."</p>
+            <p><A href=crate::app::HOME>"Go to maintenance windows"</A></p>
+        </main>
+    }
+}

@@ -1,0 +1,131 @@
+//! The signed-in session: API key, REST base URL and who the key belongs to.
+//!
+//! It lives in `sessionStorage` only, so it ends with the tab and never reaches
+//! `localStorage`, the URL or a log. [`Session`] is the reactive handle the pages share.
+
+use gpudeck_wire::CurrentUser;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+const STORAGE_KEY: &str = "gpudeck.session";
+
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionData {
+    pub api_key: String,
+    /// Without a trailing slash, e.g. `https://console.example` or the console's origin.
+    pub base_url: String,
+    pub user: CurrentUser,
+}
+
+// Hand-written so that a stray `{:?}` can never print the key.
+impl std::fmt::Debug for SessionData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionData")
+            .field("api_key", &"<redacted>")
+            .field("base_url", &self.base_url)
+            .field("user", &self.user)
+            .finish()
+    }
+}
+
+/// The current session, shared through context by [`provide_session`].
+#[derive(Clone, Copy)]
+pub struct Session(RwSignal<Option<SessionData>>);
+
+impl Session {
+    pub fn get(&self) -> Option<SessionData> {
+        self.0.get()
+    }
+
+    pub fn get_untracked(&self) -> Option<SessionData> {
+        self.0.get_untracked()
+    }
+
+    pub fn is_signed_in(&self) -> bool {
+        self.0.with(Option::is_some)
+    }
+
+    /// Stores a session that the server has just accepted.
+    pub fn sign_in(&self, data: SessionData) {
+        if let Some(storage) = storage() {
+            if let Ok(json) = serde_json::to_string(&data) {
+                let _ = storage.set_item(STORAGE_KEY, &json);
+            }
+        }
+        self.0.set(Some(data));
+    }
+
+    /// Replaces who the key belongs to with a fresher copy from the server.
+    pub fn update_user(&self, user: CurrentUser) {
+        if let Some(mut data) = self.get_untracked() {
+            if data.user != user {
+                data.user = user;
+                self.sign_in(data);
+            }
+        }
+    }
+
+    /// Forgets the key everywhere it was kept.
+    pub fn sign_out(&self) {
+        if let Some(storage) = storage() {
+            let _ = storage.remove_item(STORAGE_KEY);
+        }
+        self.0.set(None);
+    }
+}
+
+/// Reads any stored session and shares it with every component below.
+pub fn provide_session() -> Session {
+    let session = Session(RwSignal::new(load()));
+    provide_context(session);
+    session
+}
+
+pub fn use_session() -> Session {
+    expect_context::<Session>()
+}
+
+fn load() -> Option<SessionData> {
+    let json = storage()?.get_item(STORAGE_KEY).ok()??;
+    serde_json::from_str(&json).ok()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// The console's own origin, the default REST base URL.
+pub fn own_origin() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default()
+}
+
+/// Checks and normalises a base URL typed by a person: empty means the console's origin;
+/// otherwise an absolute `http(s)://` URL without query or fragment.
+pub fn normalise_base_url(input: &str) -> Result<String, String> {
+    let trimmed = input.trim();
+    if trimmed.is_empty() {
+        return Ok(own_origin());
+    }
+    let url = web_sys::Url::new(trimmed)
+        .map_err(|_| format!("\"{trimmed}\" is not a URL; write it like https://host:port"))?;
+    if url.protocol() != "http:" && url.protocol() != "https:" {
+        return Err("the base URL must start with http:// or https://".into());
+    }
+    if !url.search().is_empty() || !url.hash().is_empty() || !url.username().is_empty() {
+        return Err("the base URL must not carry a query, a fragment or credentials".into());
+    }
+    Ok(trimmed.trim_end_matches('/').to_owned())
+}
+
+/// Where to go after signing in: only paths inside the console, so a crafted link can
+/// not send a person elsewhere.
+pub fn safe_next(next: Option<String>) -> String {
+    match next {
+        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
+            path
+        }
+        _ => crate::app::HOME.to_owned(),
+    }
+}

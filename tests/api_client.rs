@@ -1,0 +1,265 @@
+//! The typed fetch layer against a scripted `fetch`: what is sent, how failures become
+//! one `ApiError`, which requests are retried, and what a 401 does.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::api::{backoff_ms, ApiClient, ApiError, MAX_GET_ATTEMPTS};
+use std::cell::Cell;
+use std::rc::Rc;
+use support::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KEY: &str = "secret-key-1234567890";
+
+fn client() -> ApiClient {
+    ApiClient::new("http://api.test/", KEY)
+}
+
+#[wasm_bindgen_test]
+async fn get_sends_bearer_key_and_decodes() {
+    let fetch = FakeFetch::install(vec![json(
+        200,
+        r#"{"id": 7, "email": "a@x.test", "username": "ann", "balance": 3.5, "extra": true}"#,
+    )]);
+    let user = client().current_user().await.unwrap();
+    assert_eq!(
+        (user.id, user.username.as_str(), user.balance),
+        (7, "ann", 3.5)
+    );
+    let calls = fetch.calls();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].method, "GET");
+    assert_eq!(calls[0].url, "http://api.test/api/v0/users/current");
+    assert_eq!(calls[0].authorization, format!("Bearer {KEY}"));
+    assert!(
+        !calls[0].url.contains(KEY),
+        "the key must never be in a URL"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn maintenance_ids_go_as_a_json_array_in_the_query() {
+    let fetch = FakeFetch::install(vec![json(200, "[]")]);
+    let windows = client().maintenances(&[1, 2]).await.unwrap();
+    assert!(windows.is_empty());
+    assert_eq!(
+        fetch.calls()[0].url,
+        "http://api.test/api/v0/machines/maintenances?owner=me&machine_ids=%5B1%2C2%5D"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn writes_send_json_bodies() {
+    let fetch = FakeFetch::install(vec![
+        json(200, r#"{"success": true, "volume_name": "V.20118481"}"#),
+        json(200, r#"{"success": true, "msg": "Template 5 deleted"}"#),
+        json(200, r#"{"success": false, "defragmented": null}"#),
+    ]);
+    let api = client();
+    assert_eq!(
+        api.accept_volume_ask(7, 20).await.unwrap().volume_name,
+        "V.20118481"
+    );
+    assert_eq!(
+        api.delete_template(42, 5).await.unwrap().msg,
+        "Template 5 deleted"
+    );
+    assert_eq!(api.defrag_offers(&[3, 4]).await.unwrap().defragmented, None);
+    let calls = fetch.calls();
+    assert_eq!(
+        (calls[0].method.as_str(), calls[0].url.as_str()),
+        ("PUT", "http://api.test/api/v0/volumes")
+    );
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&calls[0].body).unwrap(),
+        serde_json::json!({"id": 7, "size": 20})
+    );
+    assert_eq!(
+        (calls[1].method.as_str(), calls[1].url.as_str()),
+        ("DELETE", "http://api.test/api/v0/users/42/templates")
+    );
+    assert_eq!(calls[1].body, r#"{"template_id":5}"#);
+    assert_eq!(calls[2].body, r#"{"machine_ids":[3,4]}"#);
+}
+
+#[wasm_bindgen_test]
+async fn role_names_are_encoded_into_one_path_segment() {
+    let fetch = FakeFetch::install(vec![json(
+        404,
+        r#"{"error": "not_found", "msg": "no role"}"#,
+    )]);
+    let _ = client().team_role("a/b ü").await;
+    assert_eq!(
+        fetch.calls()[0].url,
+        "http://api.test/api/v0/team/roles/a%2Fb%20%C3%BC"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn json_error_bodies_become_status_error_and_msg() {
+    let _fetch = FakeFetch::install(vec![json(
+        404,
+        r#"{"success": false, "error": "invalid_args", "msg": "machine_ids do not exist"}"#,
+    )]);
+    let error = client().maintenances(&[9]).await.unwrap_err();
+    assert_eq!(
+        error,
+        ApiError::Http {
+            status: 404,
+            error: Some("invalid_args".into()),
+            msg: "machine_ids do not exist".into()
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "404 invalid_args: machine_ids do not exist"
+    );
+}
+
+#[wasm_bindgen_test]
+fn error_bodies_of_every_observed_shape() {
+    let only_msg = ApiError::from_response(400, "Bad Request", r#"{"msg": "bad"}"#);
+    assert_eq!(
+        only_msg,
+        ApiError::Http {
+            status: 400,
+            error: None,
+            msg: "bad".into()
+        }
+    );
+    let only_error = ApiError::from_response(400, "", r#"{"error": "invalid_args"}"#);
+    assert_eq!(only_error.message(), "invalid_args");
+    let plain =
+        ApiError::from_response(429, "Too Many Requests", "Rate limit exceeded, slow down\n");
+    assert_eq!(plain.message(), "Rate limit exceeded, slow down");
+    let empty = ApiError::from_response(502, "Bad Gateway", "");
+    assert_eq!(empty.message(), "Bad Gateway");
+    let huge = ApiError::from_response(500, "", &"<html>".repeat(1000));
+    assert!(huge.message().chars().count() <= 301);
+    let other_json = ApiError::from_response(500, "Oops", r#"["not", "an", "error"]"#);
+    assert_eq!(other_json.message(), r#"["not", "an", "error"]"#);
+}
+
+#[wasm_bindgen_test]
+async fn echoed_keys_are_redacted() {
+    let _fetch = FakeFetch::install(vec![json(
+        400,
+        r#"{"error": "bad", "msg": "key secret-key-1234567890 is odd"}"#,
+    )]);
+    let error = client().subaccounts().await.unwrap_err();
+    assert_eq!(error.message(), "key [redacted] is odd");
+}
+
+#[wasm_bindgen_test]
+async fn gets_are_retried_on_plain_text_429_and_gateway_errors() {
+    let fetch = FakeFetch::install(vec![
+        text(429, "Too many requests"),
+        json(503, r#"{"error": "busy", "msg": "try later"}"#),
+        json(200, r#"{"users": [], "msg": "0 subaccounts"}"#),
+    ]);
+    let list = client().subaccounts().await.unwrap();
+    assert_eq!(list.msg, "0 subaccounts");
+    assert_eq!(fetch.calls().len(), 3);
+}
+
+#[wasm_bindgen_test]
+async fn gets_give_up_after_three_attempts_with_the_last_error() {
+    let fetch = FakeFetch::install(vec![
+        network_failure(),
+        text(502, "bad gateway"),
+        text(429, "Rate limited"),
+        json(200, "[]"),
+    ]);
+    let error = client().team_members().await.unwrap_err();
+    assert_eq!(fetch.calls().len() as u32, MAX_GET_ATTEMPTS);
+    assert_eq!(
+        error,
+        ApiError::Http {
+            status: 429,
+            error: None,
+            msg: "Rate limited".into()
+        }
+    );
+}
+
+#[wasm_bindgen_test]
+async fn network_failures_are_network_errors() {
+    let _fetch = FakeFetch::install(vec![
+        network_failure(),
+        network_failure(),
+        network_failure(),
+    ]);
+    let error = client().team_members().await.unwrap_err();
+    assert!(matches!(error, ApiError::Network(_)), "{error:?}");
+    assert!(error.message().contains("http://api.test"));
+}
+
+#[wasm_bindgen_test]
+async fn writes_are_never_retried() {
+    let fetch = FakeFetch::install(vec![text(503, "unavailable"), json(200, "{}")]);
+    let error = client().accept_volume_ask(1, 1).await.unwrap_err();
+    assert_eq!(error.status(), Some(503));
+    assert_eq!(fetch.calls().len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn client_errors_are_not_retried() {
+    let fetch = FakeFetch::install(vec![
+        json(404, r#"{"error":"not_found","msg":"gone"}"#),
+        json(200, "[]"),
+    ]);
+    assert_eq!(
+        client().team_members().await.unwrap_err().status(),
+        Some(404)
+    );
+    assert_eq!(fetch.calls().len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_401_calls_the_unauthorised_hook_once() {
+    let _fetch = FakeFetch::install(vec![json(
+        401,
+        r#"{"error":"auth_error","msg":"Invalid user key"}"#,
+    )]);
+    let seen = Rc::new(Cell::new(0));
+    let counter = seen.clone();
+    let api = client().on_unauthorised(Rc::new(move |error: &ApiError| {
+        assert_eq!(error.message(), "Invalid user key");
+        counter.set(counter.get() + 1);
+    }));
+    assert!(api.team_members().await.unwrap_err().is_unauthorised());
+    assert_eq!(seen.get(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_2xx_of_the_wrong_shape_is_a_decode_error() {
+    let _fetch = FakeFetch::install(vec![json(200, r#"{"users": "nope"}"#)]);
+    assert!(matches!(
+        client().subaccounts().await.unwrap_err(),
+        ApiError::Decode(_)
+    ));
+}
+
+#[wasm_bindgen_test]
+async fn aborted_requests_report_aborted() {
+    real_fetch();
+    let controller = web_sys::AbortController::new().unwrap();
+    controller.abort();
+    // The real fetch honours the signal before any network activity.
+    let error = client()
+        .with_abort_signal(Some(controller.signal()))
+        .team_members()
+        .await
+        .unwrap_err();
+    assert_eq!(error, ApiError::Aborted);
+}
+
+#[wasm_bindgen_test]
+fn backoff_grows() {
+    assert_eq!(backoff_ms(1), 400);
+    assert_eq!(backoff_ms(2), 1200);
+    assert!(backoff_ms(3) > backoff_ms(2));
+}

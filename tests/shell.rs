@@ -1,0 +1,245 @@
+//! The page shell and sign-in, mounted whole: redirects, session storage, navigation,
+//! sign-out and what a 401 does.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::app::App;
+use support::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KEY: &str = "demo-key-for-shell-tests";
+const USER: &str =
+    r#"{"id": 1, "email": "alice@example.test", "username": "alice", "balance": 10}"#;
+
+fn forget_session() {
+    session_storage().clear().unwrap();
+}
+
+fn stored_session() -> Option<String> {
+    session_storage().get_item("gpudeck.session").unwrap()
+}
+
+async fn sign_in_through_the_form(page: &Mounted, key: &str) {
+    page.type_into("#api-key", key);
+    page.click("button[type=submit]");
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn signed_out_deep_link_goes_through_sign_in_and_back() {
+    forget_session();
+    go_to("/machines/defrag?ids=1-3");
+    // Sign-in, then the header's refresh of who is signed in.
+    let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    assert_eq!(
+        current_path(),
+        "/sign-in?next=%2Fmachines%2Fdefrag%3Fids%3D1-3"
+    );
+    assert_eq!(
+        page.get("#api-key").get_attribute("type").as_deref(),
+        Some("password")
+    );
+
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(
+        wait_until(2000, || current_path() == "/machines/defrag?ids=1-3").await,
+        "{}",
+        current_path()
+    );
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    assert!(page.text("[data-testid=identity]").contains("alice"));
+    assert_eq!(
+        page.get("nav a[aria-current=page]").text_content().unwrap(),
+        "Defragment"
+    );
+    let call = &fetch.calls()[0];
+    assert!(call.url.ends_with("/api/v0/users/current"));
+    assert_eq!(call.authorization, format!("Bearer {KEY}"));
+    assert!(stored_session().unwrap().contains(KEY));
+    assert!(!current_path().contains(KEY));
+    for i in 0..local_storage().length().unwrap() {
+        let name = local_storage().key(i).unwrap().unwrap();
+        let value = local_storage().get_item(&name).unwrap().unwrap_or_default();
+        assert!(!value.contains(KEY), "localStorage {name} holds the key");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn wrong_key_shows_the_servers_message_and_stores_nothing() {
+    forget_session();
+    go_to("/sign-in");
+    let _fetch = FakeFetch::install(vec![json(
+        401,
+        r#"{"error": "auth_error", "msg": "Invalid user key"}"#,
+    )]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, "wrong").await;
+    assert!(
+        wait_until(2000, || page
+            .text("#sign-in-error")
+            .contains("Invalid user key"))
+        .await
+    );
+    assert_eq!(page.text("#sign-in-error"), "Invalid user key (401)");
+    assert_eq!(
+        page.get("#api-key")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(stored_session(), None);
+    assert!(current_path().starts_with("/sign-in"));
+}
+
+#[wasm_bindgen_test]
+async fn form_checks_before_sending() {
+    forget_session();
+    go_to("/sign-in");
+    let fetch = FakeFetch::install(vec![]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, "   ").await;
+    assert_eq!(page.text("#sign-in-error"), "Enter your API key.");
+    page.type_into("#base-url", "ftp://files.example");
+    sign_in_through_the_form(&page, KEY).await;
+    assert_eq!(
+        page.text("#sign-in-error"),
+        "the base URL must start with http:// or https://"
+    );
+    page.type_into("#base-url", "https://x.example/?api_key=1");
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(page
+        .text("#sign-in-error")
+        .contains("must not carry a query"));
+    assert!(fetch.calls().is_empty());
+    assert_eq!(stored_session(), None);
+}
+
+#[wasm_bindgen_test]
+async fn base_url_is_used_and_remembered_without_trailing_slash() {
+    forget_session();
+    go_to("/sign-in?next=//evil.example/steal");
+    let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.type_into("#base-url", "https://api.example.test:8443/");
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(
+        wait_until(2000, || current_path() == "/machines/maintenance").await,
+        "{}",
+        current_path()
+    );
+    assert_eq!(
+        fetch.calls()[0].url,
+        "https://api.example.test:8443/api/v0/users/current"
+    );
+    assert!(stored_session()
+        .unwrap()
+        .contains(r#""base_url":"https://api.example.test:8443""#));
+}
+
+#[wasm_bindgen_test]
+async fn sign_out_forgets_the_key() {
+    forget_session();
+    go_to("/sign-in");
+    let _fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    page.click("header button");
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    assert_eq!(stored_session(), None);
+    assert_eq!(session_storage().length().unwrap(), 0);
+    assert!(current_path().starts_with("/sign-in"));
+}
+
+#[wasm_bindgen_test]
+async fn every_area_has_a_page_and_unknown_paths_say_so() {
+    forget_session();
+    go_to("/sign-in");
+    let _fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || page.find("nav").is_some()).await);
+    let links: Vec<String> = page
+        .all("nav a")
+        .iter()
+        .map(|a| a.get_attribute("href").unwrap())
+        .collect();
+    assert_eq!(
+        links,
+        [
+            "/machines/maintenance",
+            "/machines/defrag",
+            "/templates",
+            "/volumes",
+            "/subaccounts",
+            "/team/members",
+            "/team/roles"
+        ]
+    );
+    page.click("nav a[href='/team/roles']");
+    assert!(
+        wait_until(2000, || current_path() == "/team/roles/owner").await,
+        "{}",
+        current_path()
+    );
+    assert!(
+        wait_until(2000, || page
+            .find("nav a[aria-current=page]")
+            .is_some_and(|a| a.text_content().unwrap() == "Roles"))
+        .await
+    );
+    drop(page);
+
+    go_to("/no/such/page");
+    let page = mount(App);
+    settle().await;
+    assert!(page.text("h1").contains("Page not found"));
+    assert!(page.text("main").contains("/no/such/page"));
+}
+
+#[wasm_bindgen_test]
+async fn a_revoked_key_signs_out_and_comes_back_after_sign_in() {
+    forget_session();
+    session_storage()
+        .set_item(
+            "gpudeck.session",
+            &format!(
+                r#"{{"api_key": "revoked", "base_url": "{}", "user": {USER}}}"#,
+                gpudeck::session::own_origin()
+            ),
+        )
+        .unwrap();
+    go_to("/subaccounts?sort=email");
+    let fetch = FakeFetch::install(vec![
+        json(401, r#"{"error": "auth_error", "msg": "Invalid user key"}"#),
+        json(200, USER),
+        json(200, USER),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("#api-key").is_some()).await);
+    assert_eq!(
+        current_path(),
+        "/sign-in?next=%2Fsubaccounts%3Fsort%3Demail"
+    );
+    assert!(page.text(".notice").contains("Invalid user key"));
+    assert_eq!(stored_session(), None);
+
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(
+        wait_until(3000, || current_path() == "/subaccounts?sort=email").await,
+        "{}",
+        current_path()
+    );
+    assert_eq!(fetch.calls()[0].authorization, "Bearer revoked");
+    assert_eq!(fetch.calls()[1].authorization, format!("Bearer {KEY}"));
+}

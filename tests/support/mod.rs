@@ -1,0 +1,266 @@
+//! Helpers shared by the browser test suites: mounting, waiting, and a scripted `fetch`.
+#![allow(dead_code)]
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlElement};
+
+pub fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// A fresh container in the page; the mounted view is removed when this is dropped.
+pub struct Mounted {
+    pub root: HtmlElement,
+    handle: Option<leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>,
+    owner: Owner,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.handle.take();
+        // Unmounting alone leaves the reactive owner alive while any task still holds it,
+        // and with it the router's window listeners; the next test would share them.
+        self.owner.cleanup();
+        self.root.remove();
+    }
+}
+
+impl Mounted {
+    pub fn find(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).unwrap()
+    }
+
+    pub fn get(&self, selector: &str) -> Element {
+        self.find(selector).unwrap_or_else(|| {
+            panic!(
+                "no element matches {selector}; page: {}",
+                self.root.inner_html()
+            )
+        })
+    }
+
+    pub fn all(&self, selector: &str) -> Vec<Element> {
+        let list = self.root.query_selector_all(selector).unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .map(|n| n.unchecked_into())
+            .collect()
+    }
+
+    pub fn text(&self, selector: &str) -> String {
+        self.get(selector).text_content().unwrap_or_default()
+    }
+
+    pub fn click(&self, selector: &str) {
+        self.get(selector).unchecked_into::<HtmlElement>().click();
+    }
+
+    /// Types `value` into an input as a person would: sets it and fires `input`.
+    pub fn type_into(&self, selector: &str, value: &str) {
+        let input: web_sys::HtmlInputElement = self.get(selector).unchecked_into();
+        input.set_value(value);
+        let event = web_sys::Event::new_with_event_init_dict("input", &{
+            let init = web_sys::EventInit::new();
+            init.set_bubbles(true);
+            init
+        })
+        .unwrap();
+        input.dispatch_event(&event).unwrap();
+    }
+}
+
+pub fn mount<F, N>(view: F) -> Mounted
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&root).unwrap();
+    let owner = Owner::new();
+    let handle = owner.with(|| leptos::mount::mount_to(root.clone(), move || view().into_any()));
+    Mounted {
+        root,
+        handle: Some(handle),
+        owner,
+    }
+}
+
+/// Lets effects, the router and pending futures run.
+pub async fn settle() {
+    for _ in 0..5 {
+        leptos::task::tick().await;
+        gloo_timers::future::TimeoutFuture::new(0).await;
+    }
+}
+
+/// Waits until `check` holds, up to about `ms` milliseconds.
+pub async fn wait_until(ms: u32, mut check: impl FnMut() -> bool) -> bool {
+    for _ in 0..(ms / 10).max(1) {
+        if check() {
+            return true;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+        leptos::task::tick().await;
+    }
+    check()
+}
+
+/// One scripted answer of the fake `fetch`.
+pub struct Reply {
+    pub status: u16,
+    pub body: &'static str,
+    pub content_type: &'static str,
+}
+
+pub fn json(status: u16, body: &'static str) -> Reply {
+    Reply {
+        status,
+        body,
+        content_type: "application/json",
+    }
+}
+
+pub fn text(status: u16, body: &'static str) -> Reply {
+    Reply {
+        status,
+        body,
+        content_type: "text/plain",
+    }
+}
+
+/// Status 0 stands for a network failure: `fetch` rejects.
+pub fn network_failure() -> Reply {
+    Reply {
+        status: 0,
+        body: "",
+        content_type: "",
+    }
+}
+
+/// A recorded request: method, URL, Authorization header and body.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub method: String,
+    pub url: String,
+    pub authorization: String,
+    pub body: String,
+}
+
+/// Puts the browser's own `fetch` back and returns it. A test that panics never runs
+/// `Drop` (wasm aborts), so the real one is kept aside once and restored from there.
+pub fn real_fetch() -> JsValue {
+    let window = web_sys::window().unwrap();
+    let saved = js_sys::Reflect::get(&window, &"__realFetch".into()).unwrap();
+    let real = if saved.is_undefined() {
+        let current = js_sys::Reflect::get(&window, &"fetch".into()).unwrap();
+        js_sys::Reflect::set(&window, &"__realFetch".into(), &current).unwrap();
+        current
+    } else {
+        saved
+    };
+    js_sys::Reflect::set(&window, &"fetch".into(), &real).unwrap();
+    real
+}
+
+/// Replaces `window.fetch` with one that answers `replies` in order and records calls.
+/// Dropping the returned guard restores the real `fetch`.
+pub struct FakeFetch {
+    original: JsValue,
+}
+
+impl FakeFetch {
+    pub fn install(replies: Vec<Reply>) -> Self {
+        let original = real_fetch();
+        let window = web_sys::window().unwrap();
+        let script = js_sys::Array::new();
+        for reply in replies {
+            let entry = js_sys::Object::new();
+            js_sys::Reflect::set(&entry, &"status".into(), &reply.status.into()).unwrap();
+            js_sys::Reflect::set(&entry, &"body".into(), &reply.body.into()).unwrap();
+            js_sys::Reflect::set(&entry, &"type".into(), &reply.content_type.into()).unwrap();
+            script.push(&entry);
+        }
+        js_sys::Reflect::set(&window, &"__fakeReplies".into(), &script).unwrap();
+        js_sys::Reflect::set(&window, &"__fakeCalls".into(), &js_sys::Array::new()).unwrap();
+        let fake = js_sys::Function::new_with_args(
+            "request",
+            r#"
+            return request.clone().text().then((body) => {
+                window.__fakeCalls.push({
+                    method: request.method,
+                    url: request.url,
+                    authorization: request.headers.get('Authorization') || '',
+                    body: body,
+                });
+                const reply = window.__fakeReplies.shift();
+                if (!reply) { return Promise.reject(new TypeError('no scripted reply left')); }
+                if (reply.status === 0) { return Promise.reject(new TypeError('Failed to fetch')); }
+                return new Response(reply.body, { status: reply.status, headers: { 'Content-Type': reply.type } });
+            });
+            "#,
+        );
+        js_sys::Reflect::set(&window, &"fetch".into(), &fake).unwrap();
+        FakeFetch { original }
+    }
+
+    pub fn calls(&self) -> Vec<Call> {
+        let window = web_sys::window().unwrap();
+        let calls: js_sys::Array = js_sys::Reflect::get(&window, &"__fakeCalls".into())
+            .unwrap()
+            .unchecked_into();
+        let field = |call: &JsValue, name: &str| {
+            js_sys::Reflect::get(call, &name.into())
+                .unwrap()
+                .as_string()
+                .unwrap_or_default()
+        };
+        calls
+            .iter()
+            .map(|call| Call {
+                method: field(&call, "method"),
+                url: field(&call, "url"),
+                authorization: field(&call, "authorization"),
+                body: field(&call, "body"),
+            })
+            .collect()
+    }
+}
+
+impl Drop for FakeFetch {
+    fn drop(&mut self) {
+        let window = web_sys::window().unwrap();
+        js_sys::Reflect::set(&window, &"fetch".into(), &self.original).unwrap();
+    }
+}
+
+pub fn session_storage() -> web_sys::Storage {
+    web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap()
+}
+
+pub fn local_storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+/// Sets the page's address without reloading, as the router would.
+pub fn go_to(path: &str) {
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(path))
+        .unwrap();
+}
+
+pub fn current_path() -> String {
+    let location = web_sys::window().unwrap().location();
+    format!(
+        "{}{}",
+        location.pathname().unwrap(),
+        location.search().unwrap()
+    )
+}

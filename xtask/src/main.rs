@@ -1,0 +1,42 @@
+//! `cargo xtask <command>`: the project's set-up, run and test commands.
+//!
+//! Every command first installs what is missing (and skips what is present), so the
+//! README needs exactly two commands: `cargo xtask run` and `cargo xtask test`.
+
+mod setup;
+mod shell;
+mod tasks;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+  run         install what is missing, build the console (release), start the reference
+              server with demo data serving it, print the URL and the demo keys
+  test        install what is missing (also Chromium), run every test suite, print a summary
+  setup       only install what is missing (add --browser for Chromium and ChromeDriver)
+  serve-api   start only the reference server with demo data on 127.0.0.1:8787,
+              for `trunk serve` live-reload development
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => tasks::run(&args[1..]),
+        Some("test") => tasks::test(&args[1..]),
+        Some("setup") => setup::ensure_all(args.iter().any(|a| a == "--browser")),
+        Some("serve-api") => tasks::serve_api(),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("\nxtask: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Installs what the build and the tests need, skipping whatever is already present.
+//! Only the package registries are reachable, so every tool comes from crates.io or
+//! Debian's packages (see shared/TOOLCHAIN.md for why these exact versions).
+
+use crate::shell::{cargo, exec, output_of, root, step};
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::Command;
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// trunk 0.22 needs a newer rustc than this machine has.
+const TRUNK_VERSION: &str = "0.21.14";
+const BINARYEN_VERSION: &str = "132";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Everything `run` needs; with `browser`, also what the browser tests need.
+pub fn ensure_all(browser: bool) -> Result<()> {
+    ensure_wasm_target()?;
+    ensure_trunk()?;
+    ensure_wasm_bindgen()?;
+    ensure_wasm_opt()?;
+    if browser {
+        ensure_browser()?;
+    }
+    step("fetching crates (so that offline builds find them)");
+    exec(cargo().args(["fetch", "--locked"]))
+}
+
+fn ensure_wasm_target() -> Result<()> {
+    let installed = output_of("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if installed.lines().any(|t| t.trim() == WASM_TARGET) {
+        return Ok(());
+    }
+    step(&format!("adding the Rust target {WASM_TARGET}"));
+    exec(Command::new("rustup").args(["target", "add", WASM_TARGET]))
+        .context("the wasm target is needed to build the console")
+}
+
+fn ensure_trunk() -> Result<()> {
+    if output_of("trunk", &["--version"]).as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing trunk {TRUNK_VERSION} from crates.io (about 10 minutes on 2 cores, once)"
+    ));
+    exec(cargo().args(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
+        .context("trunk builds the console")
+}
+
+/// The wasm-bindgen CLI must match the `wasm-bindgen` crate in Cargo.lock exactly.
+fn ensure_wasm_bindgen() -> Result<()> {
+    let wanted = locked_version("wasm-bindgen")?;
+    let have = |tool: &str| output_of(tool, &["--version"]).unwrap_or_default();
+    let matches = |line: String| line.split_whitespace().nth(1) == Some(wanted.as_str());
+    if matches(have("wasm-bindgen")) && matches(have("wasm-bindgen-test-runner")) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing wasm-bindgen-cli {wanted} from crates.io (about 6 minutes on 2 cores, once)"
+    ));
+    // Without --locked: its lock file names a crate version this registry lacks.
+    exec(cargo().args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &wanted,
+        "--force",
+    ]))
+    .context("wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock")
+}
+
+/// wasm-opt from npm's binaryen 132. Debian's binaryen 108 runs, but its output breaks
+/// the externref table wasm-bindgen emits for Rust 1.95 (`WebAssembly.Table.set(): Argument
+/// 1 is invalid`), whatever feature flags it gets.
+fn ensure_wasm_opt() -> Result<()> {
+    let bin = wasm_opt_dir();
+    let wasm_opt = bin.join("wasm-opt");
+    let version = output_of(&wasm_opt.to_string_lossy(), &["--version"]).unwrap_or_default();
+    if version.contains(&format!("version_{BINARYEN_VERSION}")) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing wasm-opt (npm package binaryen@{BINARYEN_VERSION})"
+    ));
+    let prefix = tools_dir().join(format!("binaryen-{BINARYEN_VERSION}"));
+    std::fs::create_dir_all(&prefix)?;
+    exec(Command::new("npm").args([
+        "install",
+        "--prefix",
+        &prefix.to_string_lossy(),
+        "--no-audit",
+        "--no-fund",
+        "--silent",
+        &format!("binaryen@{BINARYEN_VERSION}"),
+    ]))
+    .context("wasm-opt shrinks the release bundle; npm (Node.js) is needed to install it")
+}
+
+/// Where the tools installed outside cargo live, shared by every clone of the project.
+fn tools_dir() -> std::path::PathBuf {
+    let home = std::env::var_os("HOME").unwrap_or_else(|| ".".into());
+    Path::new(&home).join(".cache/gpudeck")
+}
+
+/// The directory holding the `wasm-opt` that release builds must use.
+pub fn wasm_opt_dir() -> std::path::PathBuf {
+    tools_dir().join(format!(
+        "binaryen-{BINARYEN_VERSION}/node_modules/binaryen/bin"
+    ))
+}
+
+/// `PATH` with our wasm-opt first, for running trunk.
+pub fn path_with_tools() -> std::ffi::OsString {
+    let mut dirs = vec![wasm_opt_dir()];
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(dirs).expect("PATH entries are valid")
+}
+
+fn ensure_browser() -> Result<()> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return Ok(());
+    }
+    step("installing Chromium and ChromeDriver (Debian packages chromium, chromium-driver)");
+    apt_install(&["chromium", "chromium-driver"])
+        .context("the browser tests drive Debian's Chromium through ChromeDriver")
+}
+
+/// `apt-get install`, refreshing the package lists once if the first try fails.
+fn apt_install(packages: &[&str]) -> Result<()> {
+    let prefix: Vec<&str> = if output_of("id", &["-u"]).as_deref() == Some("0") {
+        vec![]
+    } else if Command::new("sudo")
+        .args(["-n", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        vec!["sudo", "-n"]
+    } else {
+        bail!(
+            "missing {}: install it with `sudo apt-get install -y {}` and run this again",
+            packages.join(", "),
+            packages.join(" ")
+        );
+    };
+    let apt = |args: &[&str]| {
+        let mut all: Vec<&str> = prefix.clone();
+        all.push("apt-get");
+        all.extend_from_slice(args);
+        let mut cmd = Command::new(all[0]);
+        cmd.args(&all[1..]).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd
+    };
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend_from_slice(packages);
+    if exec(&mut apt(&install)).is_ok() {
+        return Ok(());
+    }
+    exec(&mut apt(&["update"]))?;
+    exec(&mut apt(&install))
+}
+
+/// The version of `package` in Cargo.lock.
+pub fn locked_version(package: &str) -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).context("reading Cargo.lock")?;
+    let marker = format!("name = \"{package}\"\nversion = \"");
+    let start = lock
+        .find(&marker)
+        .with_context(|| format!("{package} is not in Cargo.lock"))?
+        + marker.len();
+    let end = lock[start..].find('"').context("malformed Cargo.lock")? + start;
+    Ok(lock[start..end].to_owned())
+}

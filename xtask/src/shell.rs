@@ -1,0 +1,63 @@
+//! Running commands with visible progress and clear failures.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The workspace root (xtask lives one level below it).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits inside the workspace")
+        .to_path_buf()
+}
+
+pub fn step(title: &str) {
+    println!("\n==> {title}");
+}
+
+/// Runs `cmd` with inherited output; fails naming the command when it fails.
+pub fn exec(cmd: &mut Command) -> Result<()> {
+    let shown = describe(cmd);
+    let started = Instant::now();
+    let status = cmd
+        .status()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    if !status.success() {
+        bail!(
+            "`{shown}` failed ({status}) after {}",
+            elapsed(started.elapsed().as_secs())
+        );
+    }
+    Ok(())
+}
+
+/// The trimmed standard output of `program args`, or `None` when it can not run.
+pub fn output_of(program: &str, args: &[&str]) -> Option<String> {
+    let output = Command::new(program).args(args).output().ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+pub fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+pub fn elapsed(seconds: u64) -> String {
+    if seconds >= 60 {
+        format!("{}m{:02}s", seconds / 60, seconds % 60)
+    } else {
+        format!("{seconds}s")
+    }
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut parts = vec![cmd.get_program().to_string_lossy().into_owned()];
+    parts.extend(cmd.get_args().map(|a| a.to_string_lossy().into_owned()));
+    parts.join(" ")
+}

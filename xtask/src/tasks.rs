@@ -1,0 +1,214 @@
+//! The commands the README names.
+
+use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
+use crate::shell::{cargo, elapsed, exec, root, step};
+use anyhow::{bail, Context, Result};
+use std::process::Command;
+use std::time::Instant;
+
+const DEFAULT_PORT: u16 = 8787;
+
+/// Set up, build the console in release mode and serve it with the demo data.
+pub fn run(args: &[String]) -> Result<()> {
+    let port = match args {
+        [] => DEFAULT_PORT,
+        [flag, value] if flag == "--port" => value.parse().context("--port takes a number")?,
+        _ => bail!("usage: cargo xtask run [--port N]"),
+    };
+    setup::ensure_all(false)?;
+    build_console()?;
+    step("building and starting the reference server with demo data");
+    let db = root().join("target/demo/gpudeck.sqlite");
+    reset_demo_db(&db)?;
+    println!("    the console and the API will be on http://127.0.0.1:{port}/");
+    println!("    sign in with one of the demo keys printed below; Ctrl-C stops the server");
+    exec(
+        cargo()
+            .args(["run", "--quiet", "-p", "gpudeck-server", "--"])
+            .args([
+                "--addr",
+                &format!("127.0.0.1:{port}"),
+                "--db",
+                &db.to_string_lossy(),
+                "--demo",
+                "--static-dir",
+                &root().join("dist").to_string_lossy(),
+            ]),
+    )
+}
+
+/// Only the API, for `trunk serve` (whose proxy forwards /api/ to port 8787).
+pub fn serve_api() -> Result<()> {
+    let db = root().join("target/demo/gpudeck-dev.sqlite");
+    reset_demo_db(&db)?;
+    exec(
+        cargo()
+            .args(["run", "--quiet", "-p", "gpudeck-server", "--"])
+            .args([
+                "--addr",
+                &format!("127.0.0.1:{DEFAULT_PORT}"),
+                "--db",
+                &db.to_string_lossy(),
+                "--demo",
+            ]),
+    )
+}
+
+fn reset_demo_db(db: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(db.parent().expect("db path has a parent"))?;
+    for suffix in ["", "-wal", "-shm"] {
+        let path = format!("{}{suffix}", db.display());
+        if std::path::Path::new(&path).exists() {
+            std::fs::remove_file(&path).with_context(|| format!("removing {path}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn build_console() -> Result<()> {
+    step("building the console (release: trunk, wasm-opt -Oz)");
+    exec(
+        Command::new("trunk")
+            .args(["build", "--release"])
+            .env("PATH", setup::path_with_tools())
+            .current_dir(root()),
+    )
+}
+
+struct Suite {
+    name: &'static str,
+    what: &'static str,
+    run: fn() -> Result<()>,
+}
+
+const SUITES: &[Suite] = &[
+    Suite {
+        name: "format",
+        what: "cargo fmt --check",
+        run: || exec(cargo().args(["fmt", "--all", "--", "--check"])),
+    },
+    Suite {
+        name: "lint",
+        what: "clippy, native and wasm, warnings are errors",
+        run: || {
+            exec(cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))?;
+            exec(cargo().args([
+                "clippy",
+                "-p",
+                "gpudeck",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))
+        },
+    },
+    Suite {
+        name: "native",
+        what: "unit and server tests (wire, server, xtask)",
+        run: || {
+            exec(cargo().args([
+                "test",
+                "--workspace",
+                "--exclude",
+                "gpudeck",
+                "--exclude",
+                "gpudeck-e2e",
+            ]))
+        },
+    },
+    Suite {
+        name: "wasm",
+        what: "console tests in headless Chromium (wasm-bindgen-test)",
+        run: || {
+            exec(
+                cargo()
+                    .args([
+                        "test",
+                        "-p",
+                        "gpudeck",
+                        "--target",
+                        "wasm32-unknown-unknown",
+                    ])
+                    .env("CHROMEDRIVER", CHROMEDRIVER)
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120"),
+            )
+        },
+    },
+    Suite {
+        name: "e2e",
+        what: "whole-app tests: release console + demo server, driven by WebDriver",
+        run: || {
+            build_console()?;
+            exec(
+                cargo()
+                    .args(["test", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
+                    .env("GPUDECK_DIST", root().join("dist"))
+                    .env("CHROMEDRIVER", CHROMEDRIVER)
+                    .env("CHROMIUM", CHROMIUM),
+            )
+        },
+    },
+];
+
+/// Runs every suite (or those named after `--only`), then prints a summary.
+pub fn test(args: &[String]) -> Result<()> {
+    let only: Vec<&str> = match args {
+        [] => vec![],
+        [flag, rest @ ..] if flag == "--only" && !rest.is_empty() => {
+            rest.iter().map(String::as_str).collect()
+        }
+        _ => bail!("usage: cargo xtask test [--only SUITE...]"),
+    };
+    for name in &only {
+        if !SUITES.iter().any(|s| s.name == *name) {
+            bail!("no suite named {name}");
+        }
+    }
+    let started = Instant::now();
+    setup::ensure_all(true)?;
+    let mut results = Vec::new();
+    for suite in SUITES
+        .iter()
+        .filter(|s| only.is_empty() || only.contains(&s.name))
+    {
+        step(&format!("{}: {}", suite.name, suite.what));
+        let suite_started = Instant::now();
+        let outcome = (suite.run)();
+        if let Err(error) = &outcome {
+            eprintln!("xtask: {error:#}");
+        }
+        results.push((suite, outcome.is_ok(), suite_started.elapsed().as_secs()));
+    }
+
+    println!("\n==> summary");
+    for (suite, passed, seconds) in &results {
+        let verdict = if *passed { "ok    " } else { "FAILED" };
+        println!(
+            "    {verdict} {:<7} {:>7}  {}",
+            suite.name,
+            elapsed(*seconds),
+            suite.what
+        );
+    }
+    let failed: Vec<&str> = results
+        .iter()
+        .filter(|(_, passed, _)| !passed)
+        .map(|(suite, _, _)| suite.name)
+        .collect();
+    println!("    total {}", elapsed(started.elapsed().as_secs()));
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        bail!("failed: {}", failed.join(", "))
+    }
+}
