@@ -1,6 +1,8 @@
 //! The router and the page shell: navigation, who is signed in, sign-out.
 
 use crate::api::use_api;
+use crate::components::time::provide_time_preference;
+use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::pages;
 use crate::session::{provide_session, use_session};
 use leptos::prelude::*;
@@ -24,6 +26,8 @@ pub fn sign_in_path(here: &str) -> String {
 pub fn App() -> impl IntoView {
     provide_session();
     provide_context(SignInNotice(RwSignal::new(None)));
+    provide_toasts();
+    provide_time_preference();
     view! {
         <Router>
             <Routes fallback=pages::not_found::NotFoundPage>
@@ -70,6 +74,7 @@ fn SignedInShell() -> impl IntoView {
                 <main id="main" class="page">
                     <Outlet/>
                 </main>
+                <ToastRegion/>
             </div>
         </Show>
     }

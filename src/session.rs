@@ -65,10 +65,11 @@ impl Session {
         }
     }
 
-    /// Forgets the key everywhere it was kept.
+    /// Forgets the key and everything else this tab kept (preferences, recent ids):
+    /// the next person at this browser starts clean.
     pub fn sign_out(&self) {
         if let Some(storage) = storage() {
-            let _ = storage.remove_item(STORAGE_KEY);
+            let _ = storage.clear();
         }
         self.0.set(None);
     }

@@ -1,14 +1,317 @@
-use crate::components::planned::PlannedArea;
+//! Maintenance windows of the host's machines: ids in, a table and a timeline out.
+//! The ids, category and status filters, sort and text filter all live in the URL.
+
+use crate::api::{use_api, ApiError};
+use crate::components::data_table::{Column, DataTable, RowFilter};
+use crate::components::error_panel::ErrorPanel;
+use crate::components::machine_ids_field::{parsed, MachineIdsField, SavedSets};
+use crate::components::time::{
+    format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
+};
+use crate::components::timeline::{category_class, MaintenanceTimeline};
+use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::{MachineIdsError, MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
+use leptos_router::hooks::query_signal;
+use std::sync::Arc;
+
+/// How often relative times ("in 3 h") are brought up to date.
+const CLOCK_TICK_MS: u64 = 30_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Upcoming,
+    Ongoing,
+}
+
+impl Status {
+    /// Active windows only come in two kinds; finished ones are not listed.
+    pub fn of(window: &MaintenanceWindow, now: f64) -> Status {
+        Status::of_times(window.start_time, now)
+    }
+
+    fn of_times(start: f64, now: f64) -> Status {
+        if now < start {
+            Status::Upcoming
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Upcoming => "Upcoming",
+            Status::Ongoing => "Ongoing",
+        }
+    }
+
+    fn param(self) -> &'static str {
+        match self {
+            Status::Upcoming => "upcoming",
+            Status::Ongoing => "ongoing",
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Loaded {
+    windows: Vec<MaintenanceWindow>,
+    at: f64,
+}
 
 #[component]
 pub fn MaintenancePage() -> impl IntoView {
-    view! {
-        <PlannedArea
-            title="Maintenance windows"
-            method="GET"
-            path="/api/v0/machines/maintenances"
-            summary="List the active maintenance windows of your machines by machine id, as a table and a timeline."
-        />
+    let api = use_api();
+    let utc = use_utc();
+    let (ids_param, set_ids_param) = query_signal::<String>("ids");
+    let (categories_param, set_categories_param) = query_signal::<String>("cat");
+    let (status_param, set_status_param) = query_signal::<String>("status");
+
+    let text = RwSignal::new(ids_param.get_untracked().unwrap_or_default());
+    let input_problem = RwSignal::new(None::<String>);
+    // Back/forward changes the ids in the URL: show them in the field too.
+    Effect::new(move |_| {
+        if let Some(ids) = ids_param.get() {
+            if parsed(&text.get_untracked()) != parsed(&ids) {
+                text.set(ids);
+            }
+        }
+    });
+
+    let now = RwSignal::new(now_seconds());
+    if let Ok(handle) = set_interval_with_handle(
+        move || now.set(now_seconds()),
+        std::time::Duration::from_millis(CLOCK_TICK_MS),
+    ) {
+        on_cleanup(move || handle.clear());
     }
+
+    let data = LocalResource::new(move || {
+        let api = api.clone();
+        let ids = ids_param.get().map(|text| parsed(&text));
+        async move {
+            match ids {
+                None => Ok(None),
+                Some(Err(e)) => Err(ApiError::Http {
+                    status: 400,
+                    error: Some("invalid_args".into()),
+                    msg: e.to_string(),
+                }),
+                Some(Ok(ids)) => api.maintenances(&ids).await.map(|windows| {
+                    Some(Loaded {
+                        windows,
+                        at: now_seconds(),
+                    })
+                }),
+            }
+        }
+    });
+
+    // The interface's own refusals about the ids belong next to the field.
+    let refusal = move || match data.get() {
+        Some(Err(
+            error @ ApiError::Http {
+                status: 400 | 404, ..
+            },
+        )) => Some(error.message()),
+        _ => None,
+    };
+    let problem = Signal::derive(move || input_problem.get().or_else(refusal));
+
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        input_problem.set(None);
+        match parsed(&text.get_untracked()) {
+            Ok(ids) => {
+                let compact = format_machine_ids(&ids);
+                if ids_param.get_untracked().as_deref() == Some(compact.as_str()) {
+                    data.refetch();
+                } else {
+                    set_ids_param.set(Some(compact));
+                }
+            }
+            Err(MachineIdsError::Empty) => {
+                input_problem.set(Some("Enter at least one machine id.".into()))
+            }
+            // The field already names the bad token.
+            Err(_) => {}
+        }
+    };
+
+    let selected_categories = move || -> Vec<String> {
+        categories_param
+            .get()
+            .map(|c| {
+                c.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let toggle_category = move |value: &'static str| {
+        let mut chosen = selected_categories();
+        match chosen.iter().position(|c| c == value) {
+            Some(i) => {
+                chosen.remove(i);
+            }
+            None => chosen.push(value.to_owned()),
+        }
+        set_categories_param.set(Some(chosen.join(",")).filter(|s| !s.is_empty()));
+    };
+    let status_filter = move || match status_param.get().as_deref() {
+        Some("upcoming") => Some(Status::Upcoming),
+        Some("ongoing") => Some(Status::Ongoing),
+        _ => None,
+    };
+    let row_filter = Signal::derive(move || {
+        let categories = selected_categories();
+        let status = status_filter();
+        if categories.is_empty() && status.is_none() {
+            return None;
+        }
+        let now = now.get();
+        let keep: RowFilter<MaintenanceWindow> = Arc::new(move |w: &MaintenanceWindow| {
+            (categories.is_empty()
+                || categories
+                    .iter()
+                    .any(|c| c == w.maintenance_category.as_str()))
+                && status.is_none_or(|s| Status::of(w, now) == s)
+        });
+        Some(keep)
+    });
+
+    let windows = Signal::derive(move || {
+        data.get()
+            .and_then(Result::ok)
+            .flatten()
+            .map(|l| l.windows)
+            .unwrap_or_default()
+    });
+    let filtered_windows = Signal::derive(move || {
+        let keep = row_filter.get();
+        windows.with(|all| {
+            all.iter()
+                .filter(|w| keep.as_ref().is_none_or(|k| k(w)))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+
+    view! {
+        <section class="maintenance">
+            <h1>"Maintenance windows"</h1>
+            <p class="lede">"Active (upcoming and ongoing) maintenance windows of your machines. Cancelled and finished windows are not listed."</p>
+            <form class="ids-form" on:submit=submit novalidate>
+                <MachineIdsField text=text problem=problem/>
+                <SavedSets text=text/>
+                <div class="form-actions">
+                    <button type="submit" class="button primary">"Show maintenance"</button>
+                    {move || data.get().and_then(Result::ok).flatten().map(|loaded| view! {
+                        <span class="hint">
+                            "Loaded " {format_absolute(loaded.at, utc.get())} " · "
+                        </span>
+                        <button type="button" class="button" on:click=move |_| data.refetch()>"Reload"</button>
+                    })}
+                </div>
+            </form>
+            <Transition fallback=|| view! { <p class="loading" role="status">"Loading maintenance windows…"</p> }>
+                {move || match data.get() {
+                    None => ().into_any(),
+                    Some(Ok(None)) => view! {
+                        <p class="empty-state">"Enter the ids of your machines to see their maintenance windows."</p>
+                    }.into_any(),
+                    Some(Err(ApiError::Http { status: 400 | 404, .. })) | Some(Err(ApiError::Aborted)) => ().into_any(),
+                    Some(Err(error)) => view! {
+                        <ErrorPanel error=error on_retry=Callback::new(move |_| data.refetch())/>
+                    }.into_any(),
+                    Some(Ok(Some(_))) => view! {
+                        <div class="filters" role="group" aria-label="Filter windows">
+                            <span class="filter-label">"Category"</span>
+                            {MaintenanceCategory::KNOWN.into_iter().map(|category| {
+                                let value: &'static str = match category {
+                                    MaintenanceCategory::Power => "power",
+                                    MaintenanceCategory::Internet => "internet",
+                                    MaintenanceCategory::Disk => "disk",
+                                    MaintenanceCategory::Gpu => "gpu",
+                                    MaintenanceCategory::Software => "software",
+                                    _ => "other",
+                                };
+                                let pressed = move || selected_categories().iter().any(|c| c == value);
+                                view! {
+                                    <button
+                                        type="button"
+                                        class=format!("chip badge cat-{value}")
+                                        aria-pressed=move || pressed().to_string()
+                                        on:click=move |_| toggle_category(value)
+                                    >
+                                        {category.label().to_owned()}
+                                    </button>
+                                }
+                            }).collect_view()}
+                            <label class="filter-label" for="status-filter">"Status"</label>
+                            <select
+                                id="status-filter"
+                                prop:value=move || status_filter().map(Status::param).unwrap_or("")
+                                on:change=move |ev| {
+                                    let value = event_target_value(&ev);
+                                    set_status_param.set(Some(value).filter(|v| !v.is_empty()));
+                                }
+                            >
+                                <option value="">"Any"</option>
+                                <option value="upcoming">"Upcoming"</option>
+                                <option value="ongoing">"Ongoing"</option>
+                            </select>
+                            <UtcToggle/>
+                        </div>
+                        <MaintenanceTimeline windows=filtered_windows now=now/>
+                        <DataTable
+                            rows=windows
+                            columns=columns(now.into(), utc.into())
+                            row_key=|w: &MaintenanceWindow| w.id.to_string()
+                            empty="None of these machines has an active maintenance window."
+                            csv_name="maintenance-windows"
+                            caption="Active maintenance windows"
+                            also_filter=row_filter
+                        />
+                    }.into_any(),
+                }}
+            </Transition>
+        </section>
+    }
+}
+
+fn columns(now: Signal<f64>, utc: Signal<bool>) -> Vec<Column<MaintenanceWindow>> {
+    let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
+    vec![
+        Column::number("machine", "Machine", |w: &MaintenanceWindow| w.machine_id as f64, |w| w.machine_id.to_string()),
+        Column::text("category", "Category", |w: &MaintenanceWindow| w.maintenance_category.label().to_owned())
+            .with_cell(|w| {
+                view! { <span class=format!("badge {}", category_class(w))>{w.maintenance_category.label().to_owned()}</span> }.into_any()
+            }),
+        Column::text("status", "Status", move |w: &MaintenanceWindow| Status::of(w, now.get_untracked()).label().to_owned())
+            .with_cell(move |w| {
+                let (start, end) = (w.start_time, w.end_time);
+                let status = move || Status::of_times(start, now.get());
+                view! {
+                    <span class=move || format!("status {}", status().param())>{move || status().label()}</span>
+                    <span class="relative">{move || relative_window(now.get(), start, end)}</span>
+                }
+                .into_any()
+            }),
+        Column::number("start", "Start", |w: &MaintenanceWindow| w.start_time, move |w| time_text(w.start_time))
+            .with_cell(|w| view! { <Time unix_seconds=w.start_time/> }.into_any()),
+        Column::number("end", "End", |w: &MaintenanceWindow| w.end_time, move |w| time_text(w.end_time))
+            .with_cell(|w| view! { <Time unix_seconds=w.end_time/> }.into_any()),
+        Column::number("duration", "Duration", |w: &MaintenanceWindow| w.duration_hours as f64, |w| {
+            format_span(w.duration_hours as f64 * 3600.0)
+        }),
+        Column::text("reason", "Reason", |w: &MaintenanceWindow| w.maintenance_reason.clone().unwrap_or_default())
+            .with_cell(|w| match &w.maintenance_reason {
+                Some(reason) => view! { <span class="reason" title=reason.clone()>{reason.clone()}</span> }.into_any(),
+                None => view! { <span class="muted">"—"</span> }.into_any(),
+            }),
+        Column::number("created", "Created", |w: &MaintenanceWindow| w.created_at, move |w| time_text(w.created_at))
+            .with_cell(|w| view! { <Time unix_seconds=w.created_at/> }.into_any()),
+    ]
 }

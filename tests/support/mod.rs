@@ -5,10 +5,6 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement};
 
-pub fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
 /// A fresh container in the page; the mounted view is removed when this is dropped.
 pub struct Mounted {
     pub root: HtmlElement,
@@ -23,7 +19,14 @@ impl Drop for Mounted {
         // and with it the router's window listeners; the next test would share them.
         self.owner.cleanup();
         self.root.remove();
+        LIVE.with_borrow_mut(|live| live.retain(|(root, _)| root != &self.root));
     }
+}
+
+thread_local! {
+    /// Views still mounted. A test that panics never drops its `Mounted` (wasm aborts
+    /// instead of unwinding), so the next `mount` clears what it left behind.
+    static LIVE: std::cell::RefCell<Vec<(HtmlElement, Owner)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Mounted {
@@ -75,10 +78,15 @@ where
     F: FnOnce() -> N + 'static,
     N: IntoView,
 {
+    for (root, owner) in LIVE.with_borrow_mut(std::mem::take) {
+        owner.cleanup();
+        root.remove();
+    }
     let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&root).unwrap();
     let owner = Owner::new();
     let handle = owner.with(|| leptos::mount::mount_to(root.clone(), move || view().into_any()));
+    LIVE.with_borrow_mut(|live| live.push((root.clone(), owner.clone())));
     Mounted {
         root,
         handle: Some(handle),

@@ -1,0 +1,449 @@
+//! The table every list page uses: sortable columns, a text filter, shown/total counts,
+//! empty states, CSV export of the shown rows, sort and filter kept in the URL, and
+//! windowing, so that only the rows in view are in the DOM even with 10,000 rows.
+
+use super::csv;
+use leptos::prelude::*;
+use leptos_router::hooks::query_signal_with_options;
+use leptos_router::NavigateOptions;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// Every row is this tall (CSS keeps it so); windowing depends on it.
+pub const ROW_HEIGHT: f64 = 36.0;
+/// Rows rendered above and below the visible ones, so fast scrolling shows no gaps.
+const OVERSCAN: usize = 8;
+/// How long typing must pause before the filter is written to the URL.
+const URL_DEBOUNCE_MS: u64 = 300;
+
+/// What a column sorts by.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SortKey {
+    Number(f64),
+    Text(String),
+}
+
+impl SortKey {
+    fn compare(&self, other: &SortKey) -> Ordering {
+        match (self, other) {
+            (SortKey::Number(a), SortKey::Number(b)) => a.total_cmp(b),
+            (SortKey::Text(a), SortKey::Text(b)) => a
+                .to_lowercase()
+                .cmp(&b.to_lowercase())
+                .then_with(|| a.cmp(b)),
+            (SortKey::Number(_), SortKey::Text(_)) => Ordering::Less,
+            (SortKey::Text(_), SortKey::Number(_)) => Ordering::Greater,
+        }
+    }
+}
+
+type TextFn<R> = Arc<dyn Fn(&R) -> String + Send + Sync>;
+type SortFn<R> = Arc<dyn Fn(&R) -> SortKey + Send + Sync>;
+type CellFn<R> = Arc<dyn Fn(&R) -> AnyView + Send + Sync>;
+/// A filter a page adds to the table's own text filter (categories, roles, ...).
+pub type RowFilter<R> = Arc<dyn Fn(&R) -> bool + Send + Sync>;
+
+/// One column: its text (for the filter, the CSV and the default cell), its sort key,
+/// and optionally a richer cell.
+pub struct Column<R> {
+    pub key: &'static str,
+    pub label: &'static str,
+    text: TextFn<R>,
+    sort: SortFn<R>,
+    cell: Option<CellFn<R>>,
+    numeric: bool,
+    searchable: bool,
+    /// `None`: always in the CSV; otherwise only while the signal is true.
+    csv_when: Option<Signal<bool>>,
+}
+
+impl<R> Clone for Column<R> {
+    fn clone(&self) -> Self {
+        Self {
+            key: self.key,
+            label: self.label,
+            text: self.text.clone(),
+            sort: self.sort.clone(),
+            cell: self.cell.clone(),
+            numeric: self.numeric,
+            searchable: self.searchable,
+            csv_when: self.csv_when,
+        }
+    }
+}
+
+impl<R: 'static> Column<R> {
+    /// A column of text, sorted alphabetically (case-insensitive).
+    pub fn text(
+        key: &'static str,
+        label: &'static str,
+        text: impl Fn(&R) -> String + Send + Sync + 'static,
+    ) -> Self {
+        let text: TextFn<R> = Arc::new(text);
+        let sort_text = text.clone();
+        Self {
+            key,
+            label,
+            text,
+            sort: Arc::new(move |r| SortKey::Text(sort_text(r))),
+            cell: None,
+            numeric: false,
+            searchable: true,
+            csv_when: None,
+        }
+    }
+
+    /// A column sorted by a number, shown as `text`.
+    pub fn number(
+        key: &'static str,
+        label: &'static str,
+        value: impl Fn(&R) -> f64 + Send + Sync + 'static,
+        text: impl Fn(&R) -> String + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            key,
+            label,
+            text: Arc::new(text),
+            sort: Arc::new(move |r| SortKey::Number(value(r))),
+            cell: None,
+            numeric: true,
+            searchable: true,
+            csv_when: None,
+        }
+    }
+
+    /// Renders cells with `cell` instead of plain text.
+    pub fn with_cell(mut self, cell: impl Fn(&R) -> AnyView + Send + Sync + 'static) -> Self {
+        self.cell = Some(Arc::new(cell));
+        self
+    }
+
+    /// Leaves the column out of the text filter (e.g. secrets).
+    pub fn not_searchable(mut self) -> Self {
+        self.searchable = false;
+        self
+    }
+
+    /// Puts the column in the CSV only while `include` is true.
+    pub fn csv_only_when(mut self, include: Signal<bool>) -> Self {
+        self.csv_when = Some(include);
+        self
+    }
+
+    pub fn text_of(&self, row: &R) -> String {
+        (self.text)(row)
+    }
+
+    fn in_csv(&self) -> bool {
+        self.csv_when.is_none_or(|s| s.get_untracked())
+    }
+}
+
+/// The CSV of `rows` (already filtered and ordered) with the columns meant for export.
+pub fn csv_of<R: 'static>(columns: &[Column<R>], rows: &[&R]) -> String {
+    let included: Vec<&Column<R>> = columns.iter().filter(|c| c.in_csv()).collect();
+    let header: Vec<String> = included.iter().map(|c| c.label.to_owned()).collect();
+    let lines: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| included.iter().map(|c| c.text_of(row)).collect())
+        .collect();
+    csv::document(&header, &lines)
+}
+
+/// Row order after sorting by `column` (stable; ties keep their order).
+pub fn sorted_order<R: 'static>(
+    rows: &[R],
+    column: Option<&Column<R>>,
+    descending: bool,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    if let Some(column) = column {
+        let keys: Vec<SortKey> = rows.iter().map(|r| (column.sort)(r)).collect();
+        order.sort_by(|a, b| {
+            let ordering = keys[*a].compare(&keys[*b]);
+            if descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
+    }
+    order
+}
+
+#[component]
+pub fn DataTable<R>(
+    /// The rows; the table sorts and filters its own view of them.
+    #[prop(into)]
+    rows: Signal<Vec<R>>,
+    columns: Vec<Column<R>>,
+    /// A stable identity per row, for keeping DOM rows across updates.
+    row_key: fn(&R) -> String,
+    /// Shown when there are no rows at all.
+    #[prop(into)]
+    empty: String,
+    /// File name of the CSV export, without `.csv`.
+    csv_name: &'static str,
+    /// An extra filter from the page; rows it rejects are counted as filtered out.
+    #[prop(optional, into)]
+    also_filter: Option<Signal<Option<RowFilter<R>>>>,
+    /// A caption for screen readers and the CSV button.
+    #[prop(into)]
+    caption: String,
+    /// Render every row (for comparisons in benchmarks); windowing is on by default.
+    #[prop(optional)]
+    render_all: bool,
+    /// Controls shown in the toolbar after the filter.
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView
+where
+    R: Clone + Send + Sync + 'static,
+{
+    let url_options = NavigateOptions {
+        replace: true,
+        scroll: false,
+        ..Default::default()
+    };
+    let (sort_param, set_sort_param) =
+        query_signal_with_options::<String>("sort", url_options.clone());
+    let (dir_param, set_dir_param) =
+        query_signal_with_options::<String>("dir", url_options.clone());
+    let (filter_param, set_filter_param) = query_signal_with_options::<String>("q", url_options);
+
+    let columns = StoredValue::new(columns);
+    let filter_text = RwSignal::new(filter_param.get_untracked().unwrap_or_default());
+    let pending_url_write = StoredValue::new(None::<TimeoutHandle>);
+
+    let sort_column = move || {
+        let key = sort_param.get()?;
+        columns.with_value(|cols| cols.iter().position(|c| c.key == key))
+    };
+    let descending = move || dir_param.get().as_deref() == Some("desc");
+
+    // Lower-cased text of each row, computed once per data change, not per keystroke.
+    let haystacks = Memo::new(move |_| {
+        rows.with(|rows| {
+            columns.with_value(|cols| {
+                rows.iter()
+                    .map(|row| {
+                        cols.iter()
+                            .filter(|c| c.searchable)
+                            .map(|c| c.text_of(row).to_lowercase())
+                            .collect::<Vec<_>>()
+                            .join("\u{1f}")
+                    })
+                    .collect::<Vec<String>>()
+            })
+        })
+    });
+    let order = Memo::new(move |_| {
+        let column = sort_column();
+        let descending = descending();
+        rows.with(|rows| {
+            columns.with_value(|cols| sorted_order(rows, column.map(|i| &cols[i]), descending))
+        })
+    });
+    let shown = Memo::new(move |_| {
+        let needle = filter_text.get().trim().to_lowercase();
+        let extra = also_filter.and_then(|f| f.get());
+        rows.with(|rows| {
+            haystacks.with(|hay| {
+                order.with(|order| {
+                    order
+                        .iter()
+                        .copied()
+                        .filter(|&i| needle.is_empty() || hay[i].contains(&needle))
+                        .filter(|&i| extra.as_ref().is_none_or(|keep| keep(&rows[i])))
+                        .collect::<Vec<usize>>()
+                })
+            })
+        })
+    });
+    let total = move || rows.with(Vec::len);
+
+    // Windowing: which slice of `shown` is in view.
+    let scroll_top = RwSignal::new(0.0f64);
+    let view_height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(900.0);
+    let slice = move || {
+        let count = shown.with(Vec::len);
+        if render_all {
+            return (0, count, count);
+        }
+        let first = ((scroll_top.get() / ROW_HEIGHT) as usize)
+            .saturating_sub(OVERSCAN)
+            .min(count);
+        let visible = (view_height / ROW_HEIGHT).ceil() as usize + 2 * OVERSCAN;
+        (first, (first + visible).min(count), count)
+    };
+    let visible_rows = move || {
+        let (first, last, _) = slice();
+        shown.with(|shown| {
+            rows.with(|rows| {
+                shown[first..last]
+                    .iter()
+                    .enumerate()
+                    .map(|(offset, &i)| (first + offset, rows[i].clone()))
+                    .collect::<Vec<(usize, R)>>()
+            })
+        })
+    };
+
+    let on_filter_input = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        filter_text.set(value.clone());
+        if let Some(handle) = pending_url_write.get_value() {
+            handle.clear();
+        }
+        let handle = set_timeout_with_handle(
+            move || set_filter_param.set(Some(value).filter(|v| !v.is_empty())),
+            std::time::Duration::from_millis(URL_DEBOUNCE_MS),
+        )
+        .ok();
+        pending_url_write.set_value(handle);
+    };
+    let clear_filter = move |_| {
+        filter_text.set(String::new());
+        set_filter_param.set(None);
+    };
+    let sort_by = move |key: &'static str| {
+        let same = sort_param.get_untracked().as_deref() == Some(key);
+        let next_desc = same && dir_param.get_untracked().as_deref() != Some("desc");
+        set_sort_param.set(Some(key.to_owned()));
+        set_dir_param.set(Some(if next_desc { "desc" } else { "asc" }.to_owned()));
+    };
+    let caption_for_csv = caption.clone();
+    let export = move |_| {
+        let text = columns.with_value(|cols| {
+            rows.with_untracked(|rows| {
+                shown.with_untracked(|shown| {
+                    let picked: Vec<&R> = shown.iter().map(|&i| &rows[i]).collect();
+                    csv_of(cols, &picked)
+                })
+            })
+        });
+        if let Err(problem) = csv::download(&format!("{csv_name}.csv"), &text) {
+            leptos::logging::warn!("CSV export of {caption_for_csv} failed: {problem}");
+        }
+    };
+
+    let header = move || {
+        columns.with_value(|cols| {
+            cols.iter()
+                .enumerate()
+                .map(|(index, column)| {
+                    let key = column.key;
+                    let label = column.label;
+                    let aria_sort = move || match (sort_column() == Some(index), descending()) {
+                        (true, false) => "ascending",
+                        (true, true) => "descending",
+                        _ => "none",
+                    };
+                    let arrow = move || match aria_sort() {
+                        "ascending" => " ▲",
+                        "descending" => " ▼",
+                        _ => "",
+                    };
+                    view! {
+                        <th scope="col" aria-sort=aria_sort class:numeric=column.numeric data-key=key>
+                            <button type="button" class="sort" on:click=move |_| sort_by(key)>
+                                {label}<span aria-hidden="true">{arrow}</span>
+                            </button>
+                        </th>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let render_row = move |(position, row): (usize, R)| {
+        let cells = columns.with_value(|cols| {
+            cols.iter()
+                .map(|column| {
+                    let content = match &column.cell {
+                        Some(cell) => cell(&row),
+                        None => column.text_of(&row).into_any(),
+                    };
+                    view! { <td class:numeric=column.numeric>{content}</td> }
+                })
+                .collect_view()
+        });
+        view! { <tr aria-rowindex=position + 2>{cells}</tr> }
+    };
+
+    let column_count = columns.with_value(Vec::len);
+    view! {
+        <div class="data-table">
+            <div class="table-toolbar">
+                <label class="filter">
+                    <span class="visually-hidden">"Filter rows of " {caption.clone()}</span>
+                    <input
+                        type="search"
+                        placeholder="Filter…"
+                        prop:value=filter_text
+                        on:input=on_filter_input
+                    />
+                </label>
+                <span class="row-count" aria-live="polite">
+                    {move || {
+                        let (shown_count, all) = (shown.with(Vec::len), total());
+                        if shown_count == all {
+                            format!("{all} rows")
+                        } else {
+                            format!("{shown_count} of {all} rows")
+                        }
+                    }}
+                </span>
+                {children.map(|c| c())}
+                <button type="button" class="button" on:click=export disabled=move || shown.with(Vec::is_empty)>
+                    "Export CSV"
+                </button>
+            </div>
+            {move || {
+                if total() == 0 {
+                    view! { <p class="empty-state">{empty.clone()}</p> }.into_any()
+                } else if shown.with(Vec::is_empty) {
+                    view! {
+                        <div class="empty-state">
+                            <p>"No rows match the filters."</p>
+                            <button type="button" class="button" on:click=clear_filter>"Clear the text filter"</button>
+                        </div>
+                    }
+                    .into_any()
+                } else {
+                    ().into_any()
+                }
+            }}
+            <div
+                class="table-scroll"
+                hidden=move || shown.with(Vec::is_empty)
+                on:scroll=move |ev| {
+                    let target: web_sys::Element = event_target(&ev);
+                    scroll_top.set(target.scroll_top() as f64);
+                }
+            >
+                <table aria-rowcount=move || shown.with(Vec::len) + 1>
+                    <caption class="visually-hidden">{caption.clone()}</caption>
+                    <thead>
+                        <tr aria-rowindex="1">{header}</tr>
+                    </thead>
+                    <tbody>
+                        <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice().0 as f64 * ROW_HEIGHT)>
+                            <td colspan=column_count></td>
+                        </tr>
+                        <For each=visible_rows key=move |(position, row)| format!("{position}:{}", row_key(row)) children=render_row/>
+                        <tr class="spacer" aria-hidden="true" style:height=move || {
+                            let (_, last, count) = slice();
+                            format!("{}px", (count - last) as f64 * ROW_HEIGHT)
+                        }>
+                            <td colspan=column_count></td>
+                        </tr>
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,149 @@
+//! The machine-ids field and named sets of ids kept in localStorage.
+//!
+//! Parsing is `gpudeck_wire::parse_machine_ids`, the function the server uses too.
+
+use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::{parse_machine_ids, MachineIdsError};
+use leptos::prelude::*;
+use std::collections::BTreeMap;
+
+const SETS_KEY: &str = "gpudeck.machine-sets";
+
+/// What the field holds, parsed.
+pub fn parsed(text: &str) -> Result<Vec<i64>, MachineIdsError> {
+    parse_machine_ids(text)
+}
+
+#[component]
+pub fn MachineIdsField(
+    /// The text as typed.
+    text: RwSignal<String>,
+    /// A refusal about these ids (from the server, or "enter some ids"); shown under the field.
+    #[prop(into)]
+    problem: Signal<Option<String>>,
+    #[prop(default = "machine-ids")] id: &'static str,
+) -> impl IntoView {
+    let parse = Memo::new(move |_| parsed(&text.get()));
+    let own_error = move || match parse.get() {
+        Err(MachineIdsError::Empty) => None,
+        Err(e) => Some(e.to_string()),
+        Ok(_) => None,
+    };
+    let invalid = move || own_error().is_some() || problem.get().is_some();
+    let status_id = format!("{id}-status");
+    let error_id = format!("{id}-error");
+    view! {
+        <div class="machine-ids">
+            <label for=id>"Machine ids"</label>
+            <textarea
+                id=id
+                rows="2"
+                spellcheck="false"
+                autocomplete="off"
+                placeholder="e.g. 1001, 1002 1005-1010"
+                aria-invalid=move || invalid().to_string()
+                aria-describedby=format!("{status_id} {error_id}")
+                prop:value=text
+                on:input=move |ev| text.set(event_target_value(&ev))
+            ></textarea>
+            <p id=status_id class="hint" aria-live="polite">
+                {move || match parse.get() {
+                    Ok(ids) if ids.len() == 1 => "1 machine".to_owned(),
+                    Ok(ids) => format!("{} machines", ids.len()),
+                    Err(_) => "Separate ids with commas, spaces or new lines; ranges like 100-110 work too.".to_owned(),
+                }}
+            </p>
+            <p id=error_id class="form-error" role="alert">
+                {move || own_error().or_else(|| problem.get())}
+            </p>
+        </div>
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// The saved sets: name → ids in compact form (`1001-1010,1042`). Only ids, never keys.
+pub fn load_sets() -> BTreeMap<String, String> {
+    local_storage()
+        .and_then(|s| s.get_item(SETS_KEY).ok().flatten())
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default()
+}
+
+fn store_sets(sets: &BTreeMap<String, String>) {
+    if let (Some(storage), Ok(json)) = (local_storage(), serde_json::to_string(sets)) {
+        let _ = storage.set_item(SETS_KEY, &json);
+    }
+}
+
+/// Pick, save and delete named sets of machine ids.
+#[component]
+pub fn SavedSets(text: RwSignal<String>) -> impl IntoView {
+    let sets = RwSignal::new(load_sets());
+    let chosen = RwSignal::new(String::new());
+    let new_name = RwSignal::new(String::new());
+    let message = RwSignal::new(None::<String>);
+
+    let pick = move |ev: leptos::ev::Event| {
+        let name = event_target_value(&ev);
+        if let Some(ids) = sets.with(|s| s.get(&name).cloned()) {
+            text.set(ids);
+        }
+        chosen.set(name);
+    };
+    let save = move |_| {
+        let name = new_name.get_untracked().trim().to_owned();
+        match (name.is_empty(), parsed(&text.get_untracked())) {
+            (true, _) => message.set(Some("Name the set first.".into())),
+            (false, Err(e)) => message.set(Some(format!("Nothing saved: {e}"))),
+            (false, Ok(ids)) => {
+                sets.update(|s| {
+                    s.insert(name.clone(), format_machine_ids(&ids));
+                });
+                sets.with_untracked(store_sets);
+                chosen.set(name.clone());
+                new_name.set(String::new());
+                message.set(Some(format!("Saved \"{name}\" ({} machines).", ids.len())));
+            }
+        }
+    };
+    let delete = move |_| {
+        let name = chosen.get_untracked();
+        sets.update(|s| {
+            s.remove(&name);
+        });
+        sets.with_untracked(store_sets);
+        chosen.set(String::new());
+        message.set(Some(format!("Deleted \"{name}\".")));
+    };
+
+    let set_list = move || sets.get().into_iter().collect::<Vec<(String, String)>>();
+    view! {
+        <fieldset class="saved-sets">
+            <legend>"Saved sets"</legend>
+            <label for="saved-set-pick" class="visually-hidden">"Saved set"</label>
+            <select id="saved-set-pick" on:change=pick prop:value=chosen>
+                <option value="">"Choose a saved set…"</option>
+                <For each=set_list key=|(name, ids)| format!("{name}={ids}") let:set>
+                    <option value=set.0.clone()>{format!("{} ({})", set.0, set.1)}</option>
+                </For>
+            </select>
+            <button type="button" class="button" on:click=delete disabled=move || chosen.with(String::is_empty)>
+                "Delete set"
+            </button>
+            <label for="saved-set-name" class="visually-hidden">"Name for the current ids"</label>
+            <input
+                id="saved-set-name"
+                type="text"
+                maxlength="60"
+                placeholder="Name for these ids"
+                prop:value=new_name
+                on:input=move |ev| new_name.set(event_target_value(&ev))
+            />
+            <button type="button" class="button" on:click=save>"Save set"</button>
+            <span class="hint" role="status">{move || message.get()}</span>
+        </fieldset>
+    }
+}

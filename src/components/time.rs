@@ -1,0 +1,142 @@
+//! Times as people read them: absolute in their own time zone (or UTC, a choice kept for
+//! the session) and relative to now ("in 3 h", "ongoing, 2 h left").
+
+use leptos::prelude::*;
+
+const UTC_KEY: &str = "gpudeck.utc";
+
+/// Whether times show in UTC; shared by every time on the page.
+#[derive(Clone, Copy)]
+pub struct UtcPreference(pub RwSignal<bool>);
+
+pub fn provide_time_preference() {
+    let stored = session_storage()
+        .and_then(|s| s.get_item(UTC_KEY).ok().flatten())
+        .is_some_and(|v| v == "1");
+    let utc = RwSignal::new(stored);
+    // Written only when it changes, so an untouched preference leaves no trace.
+    Effect::new(move |previous: Option<bool>| {
+        let now = utc.get();
+        if previous.is_some_and(|was| was != now) {
+            if let Some(storage) = session_storage() {
+                let _ = storage.set_item(UTC_KEY, if now { "1" } else { "0" });
+            }
+        }
+        now
+    });
+    provide_context(UtcPreference(utc));
+}
+
+pub fn use_utc() -> RwSignal<bool> {
+    use_context::<UtcPreference>()
+        .map(|p| p.0)
+        .unwrap_or_else(|| RwSignal::new(false))
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn now_seconds() -> f64 {
+    js_sys::Date::now() / 1000.0
+}
+
+/// `2026-11-22 14:05` in the browser's zone, or `2026-11-22 13:05 UTC`.
+pub fn format_absolute(unix_seconds: f64, utc: bool) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_seconds * 1000.0));
+    if date.get_time().is_nan() {
+        return "—".into();
+    }
+    let (y, mo, d, h, mi) = if utc {
+        (
+            date.get_utc_full_year(),
+            date.get_utc_month() + 1,
+            date.get_utc_date(),
+            date.get_utc_hours(),
+            date.get_utc_minutes(),
+        )
+    } else {
+        (
+            date.get_full_year(),
+            date.get_month() + 1,
+            date.get_date(),
+            date.get_hours(),
+            date.get_minutes(),
+        )
+    };
+    let zone = if utc { " UTC" } else { "" };
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}{zone}")
+}
+
+/// A span of seconds in the largest unit that keeps it short: `45 min`, `3 h`, `2 d 4 h`.
+pub fn format_span(seconds: f64) -> String {
+    let minutes = (seconds.abs() / 60.0).round() as i64;
+    match minutes {
+        0 => "less than a minute".into(),
+        m if m < 60 => format!("{m} min"),
+        m if m < 48 * 60 => {
+            let (h, rest) = (m / 60, m % 60);
+            if rest == 0 || h >= 10 {
+                format!("{} h", (m as f64 / 60.0).round() as i64)
+            } else {
+                format!("{h} h {rest} min")
+            }
+        }
+        m => {
+            let (d, h) = (m / (24 * 60), (m % (24 * 60)) / 60);
+            if h == 0 {
+                format!("{d} d")
+            } else {
+                format!("{d} d {h} h")
+            }
+        }
+    }
+}
+
+/// Where a window stands relative to `now`: `in 3 h`, `ongoing, 2 h left`, `ended 1 h ago`.
+pub fn relative_window(now: f64, start: f64, end: f64) -> String {
+    if now < start {
+        format!("in {}", format_span(start - now))
+    } else if now < end {
+        format!("ongoing, {} left", format_span(end - now))
+    } else {
+        format!("ended {} ago", format_span(now - end))
+    }
+}
+
+/// An absolute time with the exact UTC instant in its tooltip, following the UTC choice.
+#[component]
+pub fn Time(unix_seconds: f64) -> impl IntoView {
+    let utc = use_utc();
+    let exact = format_absolute(unix_seconds, true);
+    view! {
+        <time datetime=iso(unix_seconds) title=exact>
+            {move || format_absolute(unix_seconds, utc.get())}
+        </time>
+    }
+}
+
+fn iso(unix_seconds: f64) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_seconds * 1000.0));
+    if date.get_time().is_nan() {
+        return String::new();
+    }
+    date.to_iso_string().into()
+}
+
+/// The switch between local time and UTC.
+#[component]
+pub fn UtcToggle() -> impl IntoView {
+    let utc = use_utc();
+    view! {
+        <label class="toggle">
+            <input
+                type="checkbox"
+                prop:checked=utc
+                on:change=move |ev| utc.set(event_target_checked(&ev))
+            />
+            " Show times in UTC"
+        </label>
+    }
+}

@@ -1,0 +1,465 @@
+//! The machines area's shared pieces in a real browser: the machine-ids field, the data
+//! table (sort, filter, empty states, CSV, windowing at 10,000 rows) and the timeline.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::components::data_table::{csv_of, Column, DataTable};
+use gpudeck::components::machine_ids_field::{MachineIdsField, SavedSets};
+use gpudeck::components::timeline::{Layout, MaintenanceTimeline};
+use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
+use leptos::prelude::*;
+use leptos_router::components::Router;
+use support::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn machine_ids_field_counts_ranges_and_names_bad_tokens() {
+    let text = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    let page = mount(move || view! { <MachineIdsField text=text problem=problem/> });
+    page.type_into("textarea", "1001, 1002\n1005-1010");
+    settle().await;
+    assert_eq!(page.text(".hint"), "8 machines");
+    assert_eq!(
+        page.get("textarea")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("false")
+    );
+    assert_eq!(page.text(".form-error"), "");
+
+    page.type_into("textarea", "1001, 10x2, 5");
+    settle().await;
+    assert_eq!(
+        page.get("textarea")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(
+        page.text(".form-error")
+            .contains("\"10x2\" is not a machine id"),
+        "{}",
+        page.text(".form-error")
+    );
+
+    page.type_into("textarea", "9-3");
+    settle().await;
+    assert!(page.text(".form-error").contains("runs backwards"));
+
+    page.type_into("textarea", "1-5000");
+    settle().await;
+    assert!(page.text(".form-error").contains("at most 1000"));
+
+    page.type_into("textarea", "7");
+    problem.set(Some("the machine_ids do not exist".into()));
+    settle().await;
+    assert_eq!(page.text(".hint"), "1 machine");
+    assert_eq!(page.text(".form-error"), "the machine_ids do not exist");
+    assert_eq!(
+        page.get("textarea")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn saved_sets_keep_ids_only_in_local_storage() {
+    local_storage().remove_item("gpudeck.machine-sets").unwrap();
+    let text = RwSignal::new(String::new());
+    let page = mount(move || view! { <SavedSets text=text/> });
+    text.set("1001 1002 1003 1010".into());
+    page.type_into("#saved-set-name", "rack A");
+    page.click(".saved-sets button:last-of-type");
+    settle().await;
+    assert_eq!(
+        local_storage()
+            .get_item("gpudeck.machine-sets")
+            .unwrap()
+            .as_deref(),
+        Some(r#"{"rack A":"1001-1003,1010"}"#)
+    );
+    text.set(String::new());
+    let select: web_sys::HtmlSelectElement =
+        wasm_bindgen::JsCast::unchecked_into(page.get("select"));
+    select.set_value("rack A");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(text.get_untracked(), "1001-1003,1010");
+
+    // A set is not saved from ids that do not parse.
+    text.set("1, x".into());
+    page.type_into("#saved-set-name", "broken");
+    page.click(".saved-sets button:last-of-type");
+    settle().await;
+    assert!(page
+        .text(".saved-sets [role=status]")
+        .contains("Nothing saved"));
+    assert!(!local_storage()
+        .get_item("gpudeck.machine-sets")
+        .unwrap()
+        .unwrap()
+        .contains("broken"));
+    local_storage().remove_item("gpudeck.machine-sets").unwrap();
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Host {
+    id: i64,
+    name: String,
+    gpus: i64,
+}
+
+fn hosts(n: i64) -> Vec<Host> {
+    (1..=n)
+        .map(|id| Host {
+            id,
+            name: format!("host-{:05}", (id * 7919) % 100_000),
+            gpus: id % 8 + 1,
+        })
+        .collect()
+}
+
+fn host_columns() -> Vec<Column<Host>> {
+    vec![
+        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+        Column::text("name", "Name", |h: &Host| h.name.clone()),
+        Column::number(
+            "gpus",
+            "GPUs",
+            |h: &Host| h.gpus as f64,
+            |h| h.gpus.to_string(),
+        ),
+    ]
+}
+
+fn mount_table(rows: RwSignal<Vec<Host>>) -> Mounted {
+    mount(move || {
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows
+                    columns=host_columns()
+                    row_key=|h: &Host| h.id.to_string()
+                    empty="No hosts yet."
+                    csv_name="hosts"
+                    caption="Hosts"
+                />
+            </Router>
+        }
+    })
+}
+
+fn first_column(page: &Mounted) -> Vec<String> {
+    page.all("tbody tr:not(.spacer) td:first-child")
+        .iter()
+        .map(|td| td.text_content().unwrap())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn data_table_sorts_by_clicked_column_and_keeps_it_in_the_url() {
+    go_to("/table");
+    let rows = RwSignal::new(vec![
+        Host {
+            id: 3,
+            name: "beta".into(),
+            gpus: 8,
+        },
+        Host {
+            id: 1,
+            name: "Alpha".into(),
+            gpus: 2,
+        },
+        Host {
+            id: 2,
+            name: "gamma".into(),
+            gpus: 4,
+        },
+    ]);
+    let page = mount_table(rows);
+    settle().await;
+    assert_eq!(first_column(&page), ["3", "1", "2"]);
+    assert_eq!(
+        page.get("th[data-key=name]")
+            .get_attribute("aria-sort")
+            .as_deref(),
+        Some("none")
+    );
+
+    page.click("th[data-key=name] button");
+    assert!(wait_until(1000, || first_column(&page) == ["1", "3", "2"]).await);
+    assert_eq!(
+        page.get("th[data-key=name]")
+            .get_attribute("aria-sort")
+            .as_deref(),
+        Some("ascending")
+    );
+    assert!(
+        current_path().contains("sort=name") && current_path().contains("dir=asc"),
+        "{}",
+        current_path()
+    );
+
+    page.click("th[data-key=name] button");
+    assert!(wait_until(1000, || first_column(&page) == ["2", "3", "1"]).await);
+    assert_eq!(
+        page.get("th[data-key=name]")
+            .get_attribute("aria-sort")
+            .as_deref(),
+        Some("descending")
+    );
+
+    page.click("th[data-key=gpus] button");
+    assert!(wait_until(1000, || first_column(&page) == ["1", "2", "3"]).await);
+    assert_eq!(
+        page.get("th[data-key=name]")
+            .get_attribute("aria-sort")
+            .as_deref(),
+        Some("none")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn data_table_reads_sort_and_filter_from_the_url() {
+    go_to("/table?sort=id&dir=desc&q=gamma");
+    let rows = RwSignal::new(vec![
+        Host {
+            id: 1,
+            name: "alpha".into(),
+            gpus: 1,
+        },
+        Host {
+            id: 2,
+            name: "gamma".into(),
+            gpus: 1,
+        },
+        Host {
+            id: 3,
+            name: "gamma ray".into(),
+            gpus: 1,
+        },
+    ]);
+    let page = mount_table(rows);
+    settle().await;
+    assert_eq!(first_column(&page), ["3", "2"]);
+    assert_eq!(page.text(".row-count"), "2 of 3 rows");
+}
+
+#[wasm_bindgen_test]
+async fn data_table_filter_and_both_empty_states() {
+    go_to("/table");
+    let rows = RwSignal::new(Vec::<Host>::new());
+    let page = mount_table(rows);
+    settle().await;
+    assert_eq!(page.text(".empty-state"), "No hosts yet.");
+    assert!(page
+        .get("button.button:last-child")
+        .has_attribute("disabled"));
+
+    rows.set(hosts(5));
+    settle().await;
+    assert_eq!(page.text(".row-count"), "5 rows");
+    page.type_into("input[type=search]", "no such host");
+    settle().await;
+    assert!(page
+        .text(".empty-state")
+        .contains("No rows match the filters."));
+    assert_eq!(page.text(".row-count"), "0 of 5 rows");
+
+    page.click(".empty-state button");
+    settle().await;
+    assert_eq!(page.text(".row-count"), "5 rows");
+    assert_eq!(first_column(&page).len(), 5);
+
+    // Matching ignores case, and the URL learns the filter once typing pauses.
+    page.type_into("input[type=search]", "HOST-07919");
+    settle().await;
+    assert_eq!(first_column(&page), ["1"]);
+    assert!(
+        wait_until(1500, || current_path().contains("q=HOST-07919")).await,
+        "{}",
+        current_path()
+    );
+}
+
+#[wasm_bindgen_test]
+fn csv_quotes_defuses_and_follows_the_shown_order() {
+    let rows = [
+        Host {
+            id: 1,
+            name: "plain".into(),
+            gpus: 1,
+        },
+        Host {
+            id: 2,
+            name: "comma, \"quoted\"".into(),
+            gpus: 2,
+        },
+        Host {
+            id: 3,
+            name: "=HYPERLINK(\"x\")".into(),
+            gpus: 3,
+        },
+    ];
+    let picked: Vec<&Host> = vec![&rows[2], &rows[0], &rows[1]];
+    assert_eq!(
+        csv_of(&host_columns(), &picked),
+        "Id,Name,GPUs\r\n3,\"'=HYPERLINK(\"\"x\"\")\",3\r\n1,plain,1\r\n2,\"comma, \"\"quoted\"\"\",2\r\n"
+    );
+    let hidden = RwSignal::new(false);
+    let columns = vec![
+        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+        Column::text("name", "Name", |h: &Host| h.name.clone()).csv_only_when(hidden.into()),
+    ];
+    assert_eq!(csv_of(&columns, &[&rows[0]]), "Id\r\n1\r\n");
+    hidden.set(true);
+    assert_eq!(csv_of(&columns, &[&rows[0]]), "Id,Name\r\n1,plain\r\n");
+}
+
+#[wasm_bindgen_test]
+async fn windowing_keeps_the_dom_small_at_ten_thousand_rows() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(10_000));
+    let page = mount_table(rows);
+    settle().await;
+    let rendered = page.all("tbody tr:not(.spacer)").len();
+    assert!(
+        rendered > 10 && rendered < 100,
+        "{rendered} rows in the DOM"
+    );
+    assert_eq!(page.text(".row-count"), "10000 rows");
+    assert_eq!(
+        page.get("table").get_attribute("aria-rowcount").as_deref(),
+        Some("10001")
+    );
+    assert_eq!(first_column(&page)[0], "1");
+
+    // Scrolling shows later rows, still only a window of them.
+    let scroller: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::unchecked_into(page.get(".table-scroll"));
+    // The stylesheet is not loaded in tests; give the scroller the size it has in the app.
+    scroller
+        .style()
+        .set_property("max-height", "500px")
+        .unwrap();
+    scroller.style().set_property("overflow", "auto").unwrap();
+    scroller.set_scroll_top(36 * 5000);
+    scroller
+        .dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    settle().await;
+    let ids = first_column(&page);
+    assert!(ids.iter().any(|id| id == "5001"), "{ids:?}");
+    assert!(page.all("tbody tr:not(.spacer)").len() < 100);
+
+    // Filtering 10,000 rows narrows the window's source.
+    page.type_into("input[type=search]", "host-0791");
+    settle().await;
+    assert!(page.text(".row-count").ends_with("of 10000 rows"));
+}
+
+fn window(
+    id: i64,
+    machine: i64,
+    category: MaintenanceCategory,
+    start: f64,
+    hours: i64,
+) -> MaintenanceWindow {
+    MaintenanceWindow {
+        id,
+        machine_id: machine,
+        start_time: start,
+        duration_hours: hours,
+        maintenance_category: category,
+        maintenance_reason: Some(format!("<b>reason {id}</b>")),
+        created_at: start - 86_400.0,
+        cancelled_at: None,
+        end_time: start + hours as f64 * 3600.0,
+    }
+}
+
+#[wasm_bindgen_test]
+async fn timeline_draws_one_bar_per_window_in_its_lane_and_colour() {
+    let now = 1_800_000_000.0;
+    let windows = vec![
+        window(1, 1002, MaintenanceCategory::Gpu, now + 3600.0, 4),
+        window(2, 1001, MaintenanceCategory::Power, now - 3600.0, 2),
+        window(3, 1002, MaintenanceCategory::Software, now + 36_000.0, 1),
+    ];
+    let layout = Layout::of(&windows, now);
+    assert_eq!(layout.machines, vec![1001, 1002]);
+    let page = mount({
+        let windows = windows.clone();
+        move || view! { <MaintenanceTimeline windows=windows now=now/> }
+    });
+    settle().await;
+    let bars = page.all("rect.bar");
+    assert_eq!(bars.len(), 3);
+    let bar = |id: i64| page.get(&format!("rect.bar[data-window-id='{id}']"));
+    let attr = |id: i64, name: &str| bar(id).get_attribute(name).unwrap().parse::<f64>().unwrap();
+
+    assert!(bar(1).get_attribute("class").unwrap().contains("cat-gpu"));
+    assert!(bar(2).get_attribute("class").unwrap().contains("cat-power"));
+    assert!(bar(3)
+        .get_attribute("class")
+        .unwrap()
+        .contains("cat-software"));
+    // Lanes: 1001 first, then 1002; windows 1 and 3 share a lane.
+    assert!(attr(2, "y") < attr(1, "y"));
+    assert_eq!(attr(1, "y"), attr(3, "y"));
+    // Position and length follow time: window 1 is 4 h long, window 3 1 h.
+    assert!((attr(1, "x") - layout.x(now + 3600.0)).abs() < 0.01);
+    assert!((attr(1, "width") / attr(3, "width") - 4.0).abs() < 0.01);
+    // The now line sits between the ongoing window's start and its end.
+    let now_x = page
+        .get("line.now-line")
+        .get_attribute("x1")
+        .unwrap()
+        .parse::<f64>()
+        .unwrap();
+    assert!(attr(2, "x") < now_x && now_x < attr(2, "x") + attr(2, "width"));
+    // Tooltips and the text alternative, with markup kept as text.
+    let tooltip = bar(1).text_content().unwrap();
+    assert!(tooltip.starts_with("Machine 1002 · GPU · "), "{tooltip}");
+    assert!(tooltip.ends_with("(4 h) · <b>reason 1</b>"), "{tooltip}");
+    assert!(page.find("b").is_none());
+    assert!(page
+        .text("desc")
+        .starts_with("3 active maintenance windows on 2 machines"));
+    assert!(page.text("desc").ends_with("1 ongoing now."));
+}
+
+#[wasm_bindgen_test]
+async fn timeline_stays_readable_at_a_hundred_machines() {
+    let now = 1_800_000_000.0;
+    let windows: Vec<MaintenanceWindow> = (0..100)
+        .map(|i| {
+            window(
+                i,
+                2000 + i,
+                MaintenanceCategory::Disk,
+                now + i as f64 * 1800.0,
+                2,
+            )
+        })
+        .collect();
+    let page = mount({
+        let windows = windows.clone();
+        move || view! { <MaintenanceTimeline windows=windows now=now/> }
+    });
+    settle().await;
+    assert_eq!(page.all("rect.bar").len(), 100);
+    assert_eq!(page.all("text.lane-label").len(), 100);
+    let ticks = page.all("g.tick").len();
+    assert!((2..=11).contains(&ticks), "{ticks} ticks");
+    // Lanes keep their height: the drawing grows instead of squeezing them.
+    let view_box = page.get("svg").get_attribute("viewBox").unwrap();
+    assert_eq!(view_box, "0 0 1000 1624");
+}
