@@ -1,0 +1,164 @@
+//! Browser-side security promises, checked in the real console against the demo server:
+//! server strings are text (no markup, no script), the API key stays out of URLs, history,
+//! localStorage, the console log, resource timings and the page, sign-out forgets it, and
+//! a second tab must sign in on its own.
+
+use gpudeck_e2e::{demo, Harness};
+use thirtyfour::extensions::cdp::ChromeDevTools;
+
+/// Installed before any page script: records console output and any `alert` call.
+const WATCHER: &str = r#"
+    window.__consoleText = [];
+    window.__alerts = 0;
+    for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+        const original = console[level].bind(console);
+        console[level] = (...args) => {
+            window.__consoleText.push(args.map(String).join(' '));
+            original(...args);
+        };
+    }
+    window.alert = () => { window.__alerts += 1; };
+"#;
+
+/// Pages that render server strings, among them the demo data's markup.
+const PAGES: [&str; 7] = [
+    "/machines/maintenance?ids=1001-1012",
+    "/machines/defrag",
+    "/templates",
+    "/volumes",
+    "/subaccounts",
+    "/team/members",
+    "/team/roles/%3Cb%3Eauditor%3C%2Fb%3E",
+];
+
+async fn watched(name: &'static str) -> anyhow::Result<Harness> {
+    let app = Harness::start(name).await?;
+    ChromeDevTools::new(app.driver.handle.clone())
+        .execute_cdp_with_params(
+            "Page.addScriptToEvaluateOnNewDocument",
+            serde_json::json!({ "source": WATCHER }),
+        )
+        .await?;
+    Ok(app)
+}
+
+/// Everything the page could leak the key into, as one text.
+async fn observable_surfaces(app: &Harness) -> anyhow::Result<String> {
+    let surfaces = app
+        .eval(
+            "return JSON.stringify({
+                url: location.href,
+                history: (window.navigation ? navigation.entries().map(e => e.url) : []),
+                local: Object.assign({}, localStorage),
+                console: window.__consoleText || [],
+                resources: performance.getEntriesByType('resource').map(e => e.name),
+                title: document.title,
+                page: document.documentElement.outerHTML,
+            })",
+        )
+        .await?;
+    Ok(surfaces.as_str().unwrap_or_default().to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn server_strings_render_as_text_and_no_script_runs() -> anyhow::Result<()> {
+    let app = watched("markup_is_text").await?;
+    app.open("/sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("[data-testid=identity]").await?;
+    for path in PAGES {
+        app.open(path).await?;
+        app.find("main h1").await?;
+        tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+        let injected = app
+            .eval("return document.querySelectorAll('main img, main b, main script, main iframe').length")
+            .await?;
+        assert_eq!(
+            injected, 0,
+            "markup from the server became elements on {path}"
+        );
+    }
+    // The demo reasons carry `<img src=x onerror=alert(1)>`: it shows as text.
+    app.open("/machines/maintenance?ids=1001-1012").await?;
+    app.find("rect.bar").await?;
+    let titles = app
+        .eval("return [...document.querySelectorAll('rect.bar title')].map(t => t.textContent).join('\\n')")
+        .await?;
+    assert!(
+        titles.as_str().unwrap_or_default().contains(demo::MARKUP),
+        "the markup reason is shown as text"
+    );
+    assert_eq!(app.eval("return window.__alerts").await?, 0);
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_key_stays_out_of_urls_history_storage_logs_and_the_page() -> anyhow::Result<()> {
+    let app = watched("key_hygiene").await?;
+    app.open("/machines/maintenance?ids=1001-1003").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("rect.bar").await?;
+    for path in PAGES {
+        app.open(path).await?;
+        app.find("main h1").await?;
+    }
+    // A refused request, so error paths have run too.
+    app.open("/machines/maintenance?ids=999999").await?;
+    app.wait_for_text("#machine-ids-error", "do not exist")
+        .await?;
+    let surfaces = observable_surfaces(&app).await?;
+    assert!(
+        !surfaces.contains(demo::ALICE_KEY),
+        "the key leaked: {surfaces:.2000}"
+    );
+    assert!(
+        surfaces.contains("/api/v0/"),
+        "the resource timings were read"
+    );
+
+    // A wrong key typed at sign-in is not echoed anywhere either.
+    app.find("header button").await?.click().await?;
+    app.sign_in("wrong-key-that-must-not-echo").await?;
+    app.wait_for_text("#sign-in-error", "Invalid user key")
+        .await?;
+    let surfaces = observable_surfaces(&app).await?;
+    assert!(!surfaces.contains("wrong-key-that-must-not-echo"));
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sign_out_empties_session_storage_and_a_new_tab_needs_its_own_sign_in() -> anyhow::Result<()>
+{
+    let app = watched("session_per_tab").await?;
+    app.open("/sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("[data-testid=identity]").await?;
+
+    let url = app.url("/team/members");
+    let second_tab = app
+        .driver
+        .in_new_tab(|| async {
+            app.driver.goto(&url).await?;
+            let field = app
+                .find("#api-key")
+                .await
+                .map_err(|e| thirtyfour::error::WebDriverError::FatalError(e.to_string()))?;
+            let stored = app
+                .driver
+                .execute("return sessionStorage.length", vec![])
+                .await?;
+            Ok((field.attr("type").await?, stored.json().clone()))
+        })
+        .await?;
+    assert_eq!(
+        second_tab.0.as_deref(),
+        Some("password"),
+        "the new tab asks for a key"
+    );
+    assert_eq!(second_tab.1, 0, "the new tab has no session");
+
+    app.find("header button").await?.click().await?;
+    app.find("#api-key").await?;
+    assert_eq!(app.eval("return sessionStorage.length").await?, 0);
+    app.finish().await
+}
