@@ -22,6 +22,19 @@ fn stored_session() -> Option<String> {
     session_storage().get_item("gpudeck.session").unwrap()
 }
 
+/// The app mounted at sign-in and signed in through the form; the fake `fetch` answers
+/// the sign-in and the shell's refresh of who is signed in.
+async fn signed_in_app() -> (Mounted, FakeFetch) {
+    forget_session();
+    go_to("/sign-in");
+    let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    (page, fetch)
+}
+
 async fn sign_in_through_the_form(page: &Mounted, key: &str) {
     page.type_into("#api-key", key);
     page.click("button[type=submit]");
@@ -146,13 +159,7 @@ async fn base_url_is_used_and_remembered_without_trailing_slash() {
 
 #[wasm_bindgen_test]
 async fn sign_out_forgets_the_key() {
-    forget_session();
-    go_to("/sign-in");
-    let _fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    let (page, _fetch) = signed_in_app().await;
     page.click("header button");
     assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
     assert_eq!(stored_session(), None);
@@ -162,13 +169,7 @@ async fn sign_out_forgets_the_key() {
 
 #[wasm_bindgen_test]
 async fn every_area_has_a_page_and_unknown_paths_say_so() {
-    forget_session();
-    go_to("/sign-in");
-    let _fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
-    assert!(wait_until(2000, || page.find("nav").is_some()).await);
+    let (page, _fetch) = signed_in_app().await;
     let links: Vec<String> = page
         .all("nav a")
         .iter()

@@ -97,6 +97,30 @@ impl Harness {
             .with_context(|| format!("waiting for {css}"))
     }
 
+    /// Clicks the first element matching `css` once it is there.
+    pub async fn click(&self, css: &str) -> Result<()> {
+        self.find(css).await?.click().await?;
+        Ok(())
+    }
+
+    /// Replaces the text of the field matching `css` by typing `text`.
+    pub async fn fill(&self, css: &str, text: &str) -> Result<()> {
+        let field = self.find(css).await?;
+        field.clear().await?;
+        field.send_keys(text).await?;
+        Ok(())
+    }
+
+    /// The current value of the field matching `css`.
+    pub async fn value_of(&self, css: &str) -> Result<String> {
+        Ok(self
+            .find(css)
+            .await?
+            .prop("value")
+            .await?
+            .unwrap_or_default())
+    }
+
     /// Waits until the element matching `css` contains `text`.
     pub async fn wait_for_text(&self, css: &str, text: &str) -> Result<String> {
         let deadline = tokio::time::Instant::now() + PATIENCE;
@@ -147,11 +171,8 @@ impl Harness {
 
     /// Fills in the sign-in form and submits it.
     pub async fn sign_in(&self, key: &str) -> Result<()> {
-        let field = self.find("#api-key").await?;
-        field.clear().await?;
-        field.send_keys(key).await?;
-        self.find("form button[type=submit]").await?.click().await?;
-        Ok(())
+        self.fill("#api-key", key).await?;
+        self.click("form button[type=submit]").await
     }
 
     /// Saves a screenshot as `target/e2e/<test name>.png`, then ends the browser session.

@@ -5,6 +5,8 @@
 use gpudeck_e2e::{demo, Harness};
 use std::collections::BTreeSet;
 
+const SUBMIT: &str = "form.ids-form button[type=submit]";
+
 /// Windows of `machines` as the database holds them: (active, excluded) ids, where
 /// excluded ones are cancelled or already over.
 async fn windows_in_db(
@@ -58,12 +60,8 @@ async fn signed_in(name: &'static str, path: &str) -> anyhow::Result<Harness> {
 async fn maintenance_shows_exactly_the_active_windows_in_table_and_timeline() -> anyhow::Result<()>
 {
     let app = signed_in("maintenance_active_windows", "/machines/maintenance").await?;
-    let field = app.find("#machine-ids").await?;
-    field.send_keys("1001-1012").await?;
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
+    app.fill("#machine-ids", "1001-1012").await?;
+    app.click(SUBMIT).await?;
     app.wait_for_address("/machines/maintenance?ids=1001-1012")
         .await?;
 
@@ -110,35 +108,16 @@ async fn refusals_show_the_servers_message_next_to_the_ids() -> anyhow::Result<(
     .await?;
     app.wait_for_text("#machine-ids-error", "the machine_ids do not exist")
         .await?;
-    assert_eq!(
-        app.find("#machine-ids")
-            .await?
-            .prop("value")
-            .await?
-            .as_deref(),
-        Some("999998-999999")
-    );
+    assert_eq!(app.value_of("#machine-ids").await?, "999998-999999");
 
-    let field = app.find("#machine-ids").await?;
-    field.clear().await?;
-    field.send_keys("2001, 2002").await?;
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
+    app.fill("#machine-ids", "2001, 2002").await?;
+    app.click(SUBMIT).await?;
     app.wait_for_text(
         "#machine-ids-error",
         "Include only machine_ids that exist and are owned by you",
     )
     .await?;
-    assert_eq!(
-        app.find("#machine-ids")
-            .await?
-            .prop("value")
-            .await?
-            .as_deref(),
-        Some("2001, 2002")
-    );
+    assert_eq!(app.value_of("#machine-ids").await?, "2001, 2002");
     let invalid = app.find("#machine-ids").await?.attr("aria-invalid").await?;
     assert_eq!(invalid.as_deref(), Some("true"));
 
@@ -151,18 +130,9 @@ async fn refusals_show_the_servers_message_next_to_the_ids() -> anyhow::Result<(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_saved_set_reproduces_the_view() -> anyhow::Result<()> {
     let app = signed_in("maintenance_saved_set", "/machines/maintenance").await?;
-    app.find("#machine-ids")
-        .await?
-        .send_keys("1003 1001 1002")
-        .await?;
-    app.find("#saved-set-name")
-        .await?
-        .send_keys("rack A")
-        .await?;
-    app.find(".saved-sets button:last-of-type")
-        .await?
-        .click()
-        .await?;
+    app.fill("#machine-ids", "1003 1001 1002").await?;
+    app.fill("#saved-set-name", "rack A").await?;
+    app.click(".saved-sets button:last-of-type").await?;
     app.wait_for_text(".saved-sets [role=status]", "Saved \"rack A\" (3 machines)")
         .await?;
     let stored = app
@@ -172,45 +142,34 @@ async fn a_saved_set_reproduces_the_view() -> anyhow::Result<()> {
 
     app.open("/machines/maintenance").await?;
     app.find("#saved-set-pick option[value='rack A']").await?;
-    app.driver
-        .execute(
-            "const s = document.querySelector('#saved-set-pick'); s.value = 'rack A'; s.dispatchEvent(new Event('change'));",
-            vec![],
-        )
-        .await?;
-    assert_eq!(
-        app.find("#machine-ids")
-            .await?
-            .prop("value")
-            .await?
-            .as_deref(),
-        Some("1003,1001,1002")
-    );
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
+    app.eval(
+        "const s = document.querySelector('#saved-set-pick');
+         s.value = 'rack A'; s.dispatchEvent(new Event('change'));",
+    )
+    .await?;
+    assert_eq!(app.value_of("#machine-ids").await?, "1003,1001,1002");
+    app.click(SUBMIT).await?;
     app.wait_for_address("/machines/maintenance?ids=1003%2C1001%2C1002")
         .await?;
     app.find("rect.bar").await?;
     app.finish().await
 }
 
+/// Types `ids` on the defrag page and confirms in the dialog.
+async fn defragment(app: &Harness, ids: &str) -> anyhow::Result<String> {
+    app.fill("#machine-ids", ids).await?;
+    app.click(SUBMIT).await?;
+    let dialog = app.find("dialog.confirm[open]").await?.text().await?;
+    app.click("dialog.confirm .button.primary").await?;
+    Ok(dialog)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn defragmenting_a_fragmented_machine_shows_what_changed() -> anyhow::Result<()> {
     let app = signed_in("defrag_fragmented", "/machines/defrag").await?;
     let ids = format!("{}, {}", demo::FRAGMENTED_MACHINE, demo::TIDY_MACHINE);
-    app.find("#machine-ids").await?.send_keys(&ids).await?;
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
-    let dialog = app.wait_for_text("dialog.confirm", "1001, 1003").await?;
-    assert!(dialog.contains("2 machines"), "{dialog}");
-    app.find("dialog.confirm .button.primary")
-        .await?
-        .click()
-        .await?;
+    let dialog = defragment(&app, &ids).await?;
+    assert!(dialog.contains("2 machines: 1001, 1003"), "{dialog}");
 
     let result = app
         .wait_for_text("[data-testid=defrag-result]", "Defragmented (1): 1001")
@@ -221,14 +180,7 @@ async fn defragmenting_a_fragmented_machine_shows_what_changed() -> anyhow::Resu
         .await?;
 
     // Machine 1001's layout is canonical now: a second run changes nothing.
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
-    app.find("dialog.confirm .button.primary")
-        .await?
-        .click()
-        .await?;
+    defragment(&app, &ids).await?;
     app.wait_for_text("[data-testid=defrag-result]", "Defragmented (0): none")
         .await?;
     app.finish().await
@@ -237,25 +189,14 @@ async fn defragmenting_a_fragmented_machine_shows_what_changed() -> anyhow::Resu
 #[tokio::test(flavor = "multi_thread")]
 async fn defragmenting_nothing_of_yours_says_so_plainly() -> anyhow::Result<()> {
     let app = signed_in("defrag_nothing_valid", "/machines/defrag").await?;
-    app.find("#machine-ids").await?.send_keys("2001").await?;
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
-    app.find("dialog.confirm .button.primary")
-        .await?
-        .click()
-        .await?;
+    defragment(&app, "2001").await?;
     app.wait_for_text(
         "[data-testid=defrag-result]",
         "None of these machines could be defragmented",
     )
     .await?;
     // Escape closes the confirmation without sending anything.
-    app.find("form.ids-form button[type=submit]")
-        .await?
-        .click()
-        .await?;
+    app.click(SUBMIT).await?;
     app.find("dialog.confirm[open]").await?;
     app.driver
         .action_chain()
