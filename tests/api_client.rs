@@ -263,3 +263,31 @@ fn backoff_grows() {
     assert_eq!(backoff_ms(2), 1200);
     assert!(backoff_ms(3) > backoff_ms(2));
 }
+
+/// Starts a request from a page-bound client and never gets an answer.
+#[leptos::component]
+fn WaitingPage() -> impl leptos::IntoView {
+    let api = gpudeck::api::use_api();
+    leptos::task::spawn_local(async move {
+        let _ = api.team_members().await;
+    });
+    "waiting"
+}
+
+#[wasm_bindgen_test]
+async fn leaving_a_page_aborts_its_requests() {
+    use leptos::prelude::*;
+    let _fetch = FakeFetch::install(vec![no_answer()]);
+    let page = mount(|| {
+        gpudeck::session::provide_session();
+        provide_context(gpudeck::app::SignInNotice(RwSignal::new(None)));
+        view! { <WaitingPage/> }
+    });
+    settle().await;
+    assert!(!request_aborted(0), "still wanted while the page is shown");
+    drop(page);
+    assert!(
+        request_aborted(0),
+        "the request is aborted once the page is gone"
+    );
+}

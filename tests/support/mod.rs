@@ -146,6 +146,25 @@ pub fn network_failure() -> Reply {
     }
 }
 
+/// Status 1 stands for a server that never answers: `fetch` stays pending.
+pub fn no_answer() -> Reply {
+    Reply {
+        status: 1,
+        body: "",
+        content_type: "",
+    }
+}
+
+/// Whether the signal of the `index`th request the fake saw has fired.
+pub fn request_aborted(index: u32) -> bool {
+    let window = web_sys::window().unwrap();
+    let requests: js_sys::Array = js_sys::Reflect::get(&window, &"__fakeRequests".into())
+        .unwrap()
+        .unchecked_into();
+    let request: web_sys::Request = requests.get(index).unchecked_into();
+    request.signal().aborted()
+}
+
 /// A recorded request: method, URL, Authorization header and body.
 #[derive(Debug, Clone)]
 pub struct Call {
@@ -191,9 +210,11 @@ impl FakeFetch {
         }
         js_sys::Reflect::set(&window, &"__fakeReplies".into(), &script).unwrap();
         js_sys::Reflect::set(&window, &"__fakeCalls".into(), &js_sys::Array::new()).unwrap();
+        js_sys::Reflect::set(&window, &"__fakeRequests".into(), &js_sys::Array::new()).unwrap();
         let fake = js_sys::Function::new_with_args(
             "request",
             r#"
+            window.__fakeRequests.push(request);
             return request.clone().text().then((body) => {
                 window.__fakeCalls.push({
                     method: request.method,
@@ -204,6 +225,7 @@ impl FakeFetch {
                 const reply = window.__fakeReplies.shift();
                 if (!reply) { return Promise.reject(new TypeError('no scripted reply left')); }
                 if (reply.status === 0) { return Promise.reject(new TypeError('Failed to fetch')); }
+                if (reply.status === 1) { return new Promise(() => {}); }
                 return new Response(reply.body, { status: reply.status, headers: { 'Content-Type': reply.type } });
             });
             "#,
