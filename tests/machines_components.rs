@@ -463,3 +463,19 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
     let view_box = page.get("svg").get_attribute("viewBox").unwrap();
     assert_eq!(view_box, "0 0 1000 1624");
 }
+
+#[wasm_bindgen_test]
+async fn show_all_rows_turns_windowing_off_for_find_and_print() {
+    go_to("/table?rows=all");
+    let rows = RwSignal::new(hosts(1000));
+    let page = mount_table(rows);
+    settle().await;
+    assert_eq!(page.all("tbody tr:not(.spacer)").len(), 1000);
+    let toggle: web_sys::HtmlInputElement =
+        wasm_bindgen::JsCast::unchecked_into(page.get(".table-toolbar input[type=checkbox]"));
+    assert!(toggle.checked());
+    toggle.click();
+    settle().await;
+    assert!(page.all("tbody tr:not(.spacer)").len() < 100);
+    assert!(!current_path().contains("rows=all"), "{}", current_path());
+}

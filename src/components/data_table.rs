@@ -190,9 +190,6 @@ pub fn DataTable<R>(
     /// A caption for screen readers and the CSV button.
     #[prop(into)]
     caption: String,
-    /// Render every row (for comparisons in benchmarks); windowing is on by default.
-    #[prop(optional)]
-    render_all: bool,
     /// Controls shown in the toolbar after the filter.
     #[prop(optional)]
     children: Option<Children>,
@@ -209,7 +206,11 @@ where
         query_signal_with_options::<String>("sort", url_options.clone());
     let (dir_param, set_dir_param) =
         query_signal_with_options::<String>("dir", url_options.clone());
-    let (filter_param, set_filter_param) = query_signal_with_options::<String>("q", url_options);
+    let (filter_param, set_filter_param) =
+        query_signal_with_options::<String>("q", url_options.clone());
+    // Windowing hides rows from find-in-page and printing; `rows=all` renders them all.
+    let (rows_param, set_rows_param) = query_signal_with_options::<String>("rows", url_options);
+    let render_all = move || rows_param.get().as_deref() == Some("all");
 
     let columns = StoredValue::new(columns);
     let filter_text = RwSignal::new(filter_param.get_untracked().unwrap_or_default());
@@ -271,7 +272,7 @@ where
         .unwrap_or(900.0);
     let slice = move || {
         let count = shown.with(Vec::len);
-        if render_all {
+        if render_all() {
             return (0, count, count);
         }
         let first = ((scroll_top.get() / ROW_HEIGHT) as usize)
@@ -398,6 +399,17 @@ where
                     }}
                 </span>
                 {children.map(|c| c())}
+                <label class="toggle" title="For printing and find-in-page; slower with thousands of rows">
+                    <input
+                        type="checkbox"
+                        prop:checked=render_all
+                        on:change=move |ev| {
+                            let all = event_target_checked(&ev);
+                            set_rows_param.set(all.then(|| "all".to_owned()));
+                        }
+                    />
+                    " Show all rows"
+                </label>
                 <button type="button" class="button" on:click=export disabled=move || shown.with(Vec::is_empty)>
                     "Export CSV"
                 </button>
