@@ -16,6 +16,8 @@ usage: cargo xtask <command>
               server with demo data serving it, print the URL and the demo keys
   test        install what is missing (also Chromium), run every test suite, print a summary
   setup       only install what is missing (add --browser for Chromium and ChromeDriver)
+  bench       measure bundle size, the console in Chromium and the server under load;
+              writes target/bench/report.md (parts: size, browser, server)
   serve-api   start only the reference server with demo data on 127.0.0.1:8787,
               for `trunk serve` live-reload development
 ";
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         Some("test") => tasks::test(&args[1..]),
         Some("setup") => setup::ensure_all(args.iter().any(|a| a == "--browser")),
         Some("serve-api") => tasks::serve_api(),
+        Some("bench") => tasks::bench(&args[1..]),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

@@ -128,6 +128,15 @@ fn ensure_browser() -> Result<()> {
         .context("the browser tests drive Debian's Chromium through ChromeDriver")
 }
 
+/// wrk, the load generator of `cargo xtask bench`.
+pub fn ensure_wrk() -> Result<()> {
+    if Path::new("/usr/bin/wrk").exists() {
+        return Ok(());
+    }
+    step("installing wrk (Debian package wrk)");
+    apt_install(&["wrk"]).context("the server benchmarks use wrk as the load generator")
+}
+
 /// `apt-get install`, refreshing the package lists once if the first try fails.
 fn apt_install(packages: &[&str]) -> Result<()> {
     let prefix: Vec<&str> = if output_of("id", &["-u"]).as_deref() == Some("0") {

@@ -75,6 +75,36 @@ fn build_console() -> Result<()> {
     )
 }
 
+/// Figures, not tests: bundle size, the console in Chromium, the server under load.
+/// Extra arguments (`size`, `browser`, `server`) pick parts.
+pub fn bench(args: &[String]) -> Result<()> {
+    setup::ensure_all(true)?;
+    setup::ensure_wrk()?;
+    build_console()?;
+    step("building the server and the benchmarks (release)");
+    exec(cargo().args([
+        "build",
+        "--release",
+        "-p",
+        "gpudeck-server",
+        "-p",
+        "gpudeck-bench",
+    ]))?;
+    step("measuring (about 5 minutes; keep the machine otherwise idle)");
+    exec(
+        Command::new(root().join("target/release/gpudeck-bench"))
+            .args(args)
+            .current_dir(root())
+            .env("GPUDECK_DIST", root().join("dist"))
+            .env(
+                "GPUDECK_SERVER_BIN",
+                root().join("target/release/gpudeck-server"),
+            )
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            .env("CHROMIUM", CHROMIUM),
+    )
+}
+
 struct Suite {
     name: &'static str,
     what: &'static str,

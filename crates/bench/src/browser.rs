@@ -1,0 +1,172 @@
+//! The console in headless Chromium, release build, through the whole-app harness:
+//! time to a painted maintenance table, and the 10,000-row table with windowing on and off.
+
+use crate::report::median;
+use anyhow::{bail, Result};
+use gpudeck_e2e::{demo, Harness};
+use std::time::Duration;
+use thirtyfour::extensions::cdp::ChromeDevTools;
+
+/// Runs before any page script: notes when the first table row is in the DOM, and when the
+/// frame showing it has been painted (a task queued from requestAnimationFrame runs after
+/// that frame's paint).
+const PAINT_WATCHER: &str = r#"
+    new MutationObserver((_, observer) => {
+        if (document.querySelector('tbody tr:not(.spacer)')) {
+            observer.disconnect();
+            window.__rowsAt = performance.now();
+            requestAnimationFrame(() => setTimeout(() => { window.__paintedAt = performance.now(); }, 0));
+        }
+    }).observe(document, { subtree: true, childList: true });
+"#;
+
+/// One filter keystroke: input event → next painted frame, in milliseconds.
+const KEYSTROKE: &str = r#"
+    const input = document.querySelector('.table-toolbar input[type=search]');
+    const value = arguments[0];
+    return new Promise((resolve) => {
+        const started = performance.now();
+        input.value = value;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+    });
+"#;
+
+/// Machines the benchmark gives alice for the 10,000-row table, ten windows each.
+const BIG_TABLE_MACHINES: std::ops::RangeInclusive<i64> = 5001..=6000;
+
+pub struct TableFigures {
+    pub first_render_ms: f64,
+    pub keystroke_ms: f64,
+    pub rows_in_dom: u64,
+    pub js_heap_mb: f64,
+}
+
+pub struct BrowserFigures {
+    pub runs: usize,
+    pub maintenance_100_ms: f64,
+    pub windowed: TableFigures,
+    pub all_rows: TableFigures,
+}
+
+pub async fn measure(runs: usize) -> Result<BrowserFigures> {
+    let app = Harness::start("bench").await?;
+    add_big_table(&app).await?;
+    ChromeDevTools::new(app.driver.handle.clone())
+        .execute_cdp_with_params(
+            "Page.addScriptToEvaluateOnNewDocument",
+            serde_json::json!({ "source": PAINT_WATCHER }),
+        )
+        .await?;
+    app.open("/sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("[data-testid=identity]").await?;
+
+    // One load to warm the cache, then the measured ones.
+    let page_100 = "/machines/maintenance?ids=1001-1100";
+    painted_after_navigation(&app, page_100).await?;
+    let mut loads = Vec::new();
+    for _ in 0..runs {
+        loads.push(painted_after_navigation(&app, page_100).await?);
+    }
+
+    let big = "/machines/maintenance?ids=5001-6000";
+    let windowed = table_figures(&app, big, runs).await?;
+    let all_rows = table_figures(&app, &format!("{big}&rows=all"), runs).await?;
+    app.finish().await?;
+    Ok(BrowserFigures {
+        runs,
+        maintenance_100_ms: median(&mut loads),
+        windowed,
+        all_rows,
+    })
+}
+
+async fn table_figures(app: &Harness, path: &str, runs: usize) -> Result<TableFigures> {
+    let mut renders = Vec::new();
+    for _ in 0..runs.min(5) {
+        renders.push(painted_after_navigation(app, path).await?);
+    }
+    let mut keystrokes = Vec::new();
+    for i in 0..runs {
+        // Alternate two filters that each keep a few thousand rows, so every keystroke
+        // changes what is shown.
+        let value = if i % 2 == 0 { "gpu" } else { "disk" };
+        let took = app
+            .driver
+            .execute(KEYSTROKE, vec![serde_json::json!(value)])
+            .await?;
+        keystrokes.push(took.json().as_f64().unwrap_or(f64::NAN));
+    }
+    app.driver
+        .execute(KEYSTROKE, vec![serde_json::json!("")])
+        .await?;
+    let rows_in_dom = app
+        .eval("return document.querySelectorAll('tbody tr:not(.spacer)').length")
+        .await?
+        .as_u64()
+        .unwrap_or(0);
+    let heap = app
+        .eval("return performance.memory ? performance.memory.usedJSHeapSize : 0")
+        .await?
+        .as_f64()
+        .unwrap_or(0.0);
+    Ok(TableFigures {
+        first_render_ms: median(&mut renders),
+        keystroke_ms: median(&mut keystrokes),
+        rows_in_dom,
+        js_heap_mb: heap / (1024.0 * 1024.0),
+    })
+}
+
+/// Navigates to `path` and returns the time from navigation start until the first
+/// table row has been painted.
+async fn painted_after_navigation(app: &Harness, path: &str) -> Result<f64> {
+    app.open(path).await?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let painted = app.eval("return window.__paintedAt || null").await?;
+        if let Some(ms) = painted.as_f64() {
+            return Ok(ms);
+        }
+        if tokio::time::Instant::now() > deadline {
+            bail!("no table row was painted on {path}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Gives alice 1,000 more machines with ten upcoming windows each.
+async fn add_big_table(app: &Harness) -> Result<()> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_secs_f64();
+    app.server
+        .state()
+        .db
+        .run(move |conn| {
+            let tx = conn.transaction()?;
+            {
+                let mut machine = tx.prepare(
+                    "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)",
+                )?;
+                let mut window = tx.prepare(
+                    "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, reason, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?;
+                let categories = ["power", "internet", "disk", "gpu", "software", "other"];
+                for id in BIG_TABLE_MACHINES {
+                    machine.execute((id, demo::ALICE_ID, format!("bench-{id}")))?;
+                    for k in 0..10i64 {
+                        let start = now + ((id * 7 + k * 13) % 240) as f64 * 3600.0 + 600.0;
+                        let category = categories[((id + k) % 6) as usize];
+                        window.execute((id, start, 1 + (id + k) % 8, category, "bench window", now - 86_400.0))?;
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("adding the benchmark table: {e:?}"))
+}

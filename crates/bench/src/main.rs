@@ -1,0 +1,244 @@
+//! `cargo xtask bench`: measures the bundle, the console in Chromium and the server under
+//! load, prints the figures as tables and writes them to `target/bench/report.md`.
+//! These are measurements to read, not tests: nothing here passes or fails on a number.
+
+mod browser;
+mod load;
+mod report;
+mod size;
+
+use anyhow::{Context, Result};
+use load::{Request, Server};
+use report::{ms, Table};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// How many times each browser figure is measured (the median is reported).
+const BROWSER_RUNS: usize = 15;
+/// Seconds per load run.
+const LOAD_SECONDS: u32 = 5;
+const CONNECTIONS: [u32; 3] = [1, 16, 64];
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()?;
+    let only: Vec<String> = std::env::args().skip(1).collect();
+    let wanted = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
+    let scratch = load::scratch_dir(&root)?;
+    let mut out = String::new();
+    writeln!(out, "# gpudeck benchmarks\n\n{}\n", machine_description())?;
+
+    if wanted("size") {
+        let files = size::measure(&root.join("dist"))?;
+        let table = size::table(&files);
+        writeln!(
+            out,
+            "## First-load transfer (release build, `dist/`)\n\n{}",
+            table.markdown()
+        )?;
+        print_section(&out);
+    }
+    if wanted("browser") {
+        eprintln!("measuring the console in Chromium ({BROWSER_RUNS} runs each)…");
+        let figures = browser::measure(BROWSER_RUNS).await?;
+        writeln!(out, "{}", browser_section(&figures))?;
+        print_section(&out);
+    }
+    if wanted("server") {
+        let binary = std::env::var_os("GPUDECK_SERVER_BIN")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target/release/gpudeck-server"));
+        writeln!(out, "{}", server_section(&binary, &scratch)?)?;
+        print_section(&out);
+    }
+    let report = scratch.join("report.md");
+    std::fs::write(&report, &out).with_context(|| format!("writing {}", report.display()))?;
+    eprintln!("\nwritten to {}", report.display());
+    Ok(())
+}
+
+fn print_section(out: &str) {
+    // Print only what is new since the last call.
+    static PRINTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let from = PRINTED.swap(out.len(), std::sync::atomic::Ordering::Relaxed);
+    print!("{}", &out[from..]);
+}
+
+fn browser_section(f: &browser::BrowserFigures) -> String {
+    let mut table = Table::new(&[
+        "measure",
+        "windowing on",
+        "windowing off (rows=all)",
+        "ratio",
+    ]);
+    let (on, off) = (&f.windowed, &f.all_rows);
+    table.row(vec![
+        "first render of 10,000 rows (navigation → painted)".into(),
+        ms(on.first_render_ms),
+        ms(off.first_render_ms),
+        format!("{:.1}×", off.first_render_ms / on.first_render_ms),
+    ]);
+    table.row(vec![
+        "filter keystroke → next frame painted".into(),
+        ms(on.keystroke_ms),
+        ms(off.keystroke_ms),
+        format!("{:.1}×", off.keystroke_ms / on.keystroke_ms),
+    ]);
+    table.row(vec![
+        "table rows in the DOM".into(),
+        on.rows_in_dom.to_string(),
+        off.rows_in_dom.to_string(),
+        String::new(),
+    ]);
+    table.row(vec![
+        "JS heap after the table (MB)".into(),
+        format!("{:.1}", on.js_heap_mb),
+        format!("{:.1}", off.js_heap_mb),
+        String::new(),
+    ]);
+    format!(
+        "## The console in headless Chromium (release build, demo server on loopback, medians of {} runs)\n\n\
+         - navigation start → maintenance table for 100 machines painted, warm cache: **{}**\n\n{}",
+        f.runs,
+        ms(f.maintenance_100_ms),
+        table.markdown()
+    )
+}
+
+fn server_section(binary: &Path, scratch: &Path) -> Result<String> {
+    let big = scratch.join("big.sqlite");
+    let small = scratch.join("small.sqlite");
+    eprintln!("generating 100,000 machines with 1,000,000 windows…");
+    let started = std::time::Instant::now();
+    load::generate(&big, 100_000, 10)?;
+    let generated = started.elapsed().as_secs_f64();
+    load::generate(&small, 1_000, 10)?;
+
+    let mut out = format!(
+        "## The server under load (release build, wrk on loopback, {LOAD_SECONDS} s per run)\n\n\
+         Database: 100,000 machines, 1,000,000 maintenance windows (generated in {generated:.1} s). \
+         Request logging off (`RUST_LOG=warn`).\n\n"
+    );
+    let server = Server::start(binary, &big)?;
+    let mut table = Table::new(&[
+        "request",
+        "connections",
+        "requests/s",
+        "p50",
+        "p99",
+        "non-2xx",
+    ]);
+    let maintenance = Request::Get(load::maintenance_path(100));
+    let current = Request::Get("/api/v0/users/current".into());
+    let defrag = load::defrag_request(10);
+    let mut headline = Vec::new();
+    for connections in CONNECTIONS {
+        eprintln!("load at {connections} connections…");
+        let m = load::run_wrk(&server, &maintenance, connections, LOAD_SECONDS, scratch)?;
+        let u = load::run_wrk(&server, &current, connections, LOAD_SECONDS, scratch)?;
+        let d = load::run_wrk(&server, &defrag, connections, LOAD_SECONDS, scratch)?;
+        load::load_row(&mut table, "maintenance list, 100 ids", connections, &m);
+        load::load_row(&mut table, "users/current", connections, &u);
+        load::load_row(&mut table, "defrag, 10 machines", connections, &d);
+        headline.push((
+            connections,
+            m.requests_per_second / u.requests_per_second,
+            m.p99_ms,
+        ));
+    }
+    out.push_str(&table.markdown());
+    out.push_str("\nHeadline, maintenance list ÷ users/current throughput:\n\n");
+    for (connections, ratio, p99) in headline {
+        let _ = writeln!(
+            out,
+            "- {connections} connections: **{ratio:.2}** (maintenance p99 {})",
+            ms(p99)
+        );
+    }
+
+    let mut scaling = Table::new(&[
+        "ids asked",
+        "p50 on 1,000,000 windows",
+        "p99",
+        "p50 on 10,000 windows",
+        "p99",
+    ]);
+    let small_server = Server::start(binary, &small)?;
+    for ids in [1, 10, 100, 1000] {
+        let request = Request::Get(load::maintenance_path(ids));
+        let big_load = load::run_wrk(&server, &request, 16, LOAD_SECONDS, scratch)?;
+        let small_load = load::run_wrk(&small_server, &request, 16, LOAD_SECONDS, scratch)?;
+        scaling.row(vec![
+            ids.to_string(),
+            ms(big_load.p50_ms),
+            ms(big_load.p99_ms),
+            ms(small_load.p50_ms),
+            ms(small_load.p99_ms),
+        ]);
+    }
+    let _ = write!(
+        out,
+        "\n### Maintenance latency by ids asked and by table size (16 connections)\n\n{}\n",
+        scaling.markdown()
+    );
+    let _ = writeln!(
+        out,
+        "Peak resident memory of the server during the load on 1,000,000 windows: **{}**\n",
+        server
+            .peak_rss_mb()
+            .map(|m| format!("{m:.0} MB"))
+            .unwrap_or_else(|| "unknown".into())
+    );
+    Ok(out)
+}
+
+fn machine_description() -> String {
+    let read = |path: &str| std::fs::read_to_string(path).unwrap_or_default();
+    let cpuinfo = read("/proc/cpuinfo");
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .unwrap_or("unknown CPU")
+        .trim()
+        .to_owned();
+    let cores = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    let memory_gb = read("/proc/meminfo")
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0 / 1024.0)
+        .unwrap_or_default();
+    let version = |program: &str, arg: &str| {
+        std::process::Command::new(program)
+            .arg(arg)
+            .output()
+            .ok()
+            .map(|o| {
+                let text = if o.stdout.is_empty() {
+                    o.stderr
+                } else {
+                    o.stdout
+                };
+                String::from_utf8_lossy(&text)
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned()
+            })
+            .unwrap_or_else(|| format!("{program}: not found"))
+    };
+    format!(
+        "Machine: {model}, {cores} cores, {memory_gb:.0} GiB; {}; {}; {}.",
+        version("rustc", "--version"),
+        version("/usr/bin/chromium", "--version"),
+        version("wrk", "--version"),
+    )
+}
