@@ -11,6 +11,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// trunk 0.22 needs a newer rustc than this machine has.
 const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
+/// schemathesis (PyPI), for the fuzz suite; checked to install and run here.
+pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -95,6 +97,38 @@ fn ensure_wasm_opt() -> Result<()> {
         &format!("binaryen@{BINARYEN_VERSION}"),
     ]))
     .context("wasm-opt shrinks the release bundle; npm (Node.js) is needed to install it")
+}
+
+/// The Python virtual environment the fuzz suite's schemathesis lives in.
+fn venv_dir() -> std::path::PathBuf {
+    tools_dir().join("venv")
+}
+
+/// `schemathesis` of [`SCHEMATHESIS_VERSION`], installed from PyPI into a virtual
+/// environment under ~/.cache/gpudeck/venv when missing; returns its path.
+pub fn ensure_schemathesis() -> Result<std::path::PathBuf> {
+    let venv = venv_dir();
+    let schemathesis = venv.join("bin/schemathesis");
+    let version = output_of(&schemathesis.to_string_lossy(), &["--version"]).unwrap_or_default();
+    if version.ends_with(&format!("version {SCHEMATHESIS_VERSION}")) {
+        return Ok(schemathesis);
+    }
+    step(&format!(
+        "installing schemathesis {SCHEMATHESIS_VERSION} from PyPI into {} (about 15 s, once)",
+        venv.display()
+    ));
+    if !venv.join("bin/pip").exists() {
+        exec(Command::new("python3").args(["-m", "venv", &venv.to_string_lossy()]))
+            .context("the fuzz suite needs Python 3 with venv (Debian: python3-venv)")?;
+    }
+    exec(Command::new(venv.join("bin/pip")).args([
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        &format!("schemathesis=={SCHEMATHESIS_VERSION}"),
+    ]))
+    .context("installing schemathesis from PyPI")?;
+    Ok(schemathesis)
 }
 
 /// Where the tools installed outside cargo live, shared by every clone of the project.

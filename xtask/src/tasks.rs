@@ -3,8 +3,10 @@
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
 use anyhow::{bail, Context, Result};
-use std::process::Command;
-use std::time::Instant;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 const DEFAULT_PORT: u16 = 8787;
 
@@ -157,6 +159,11 @@ const SUITES: &[Suite] = &[
         },
     },
     Suite {
+        name: "fuzz",
+        what: "schemathesis against the demo server's OpenAPI document: no 5xx, no answer off the document",
+        run: fuzz,
+    },
+    Suite {
         name: "wasm",
         what: "console tests in headless Chromium (wasm-bindgen-test)",
         run: || {
@@ -189,6 +196,116 @@ const SUITES: &[Suite] = &[
         },
     },
 ];
+
+/// Examples schemathesis generates per operation and test phase.
+const FUZZ_EXAMPLES: &str = "100";
+/// The seed, so a failure can be replayed; `GPUDECK_FUZZ_SEED` picks another.
+const FUZZ_SEED: &str = "1";
+/// The whole schemathesis run must end within this.
+const FUZZ_TIME_LIMIT: Duration = Duration::from_secs(300);
+
+/// Kills (SIGKILL) and reaps a child process when dropped.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `gpudeck-server --memory --demo` on a free loopback port and runs schemathesis
+/// with every check against its OpenAPI document, authenticated as the demo's alice.
+fn fuzz() -> Result<()> {
+    let schemathesis = setup::ensure_schemathesis()?;
+    exec(cargo().args(["build", "--quiet", "-p", "gpudeck-server"]))?;
+    let mut server = KillOnDrop(
+        Command::new(root().join("target/debug/gpudeck-server"))
+            .args(["--memory", "--demo", "--addr", "127.0.0.1:0"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .spawn()
+            .context("starting gpudeck-server")?,
+    );
+    let stdout = server.0.stdout.take().context("the server's stdout")?;
+    let (tx, rx) = mpsc::channel();
+    // Reads to the end, so the server never writes into a closed pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let (mut url, mut key) = (None, None);
+    while url.is_none() || key.is_none() {
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .context("gpudeck-server printed neither its address nor the demo keys")?;
+        if let Some(address) = line.strip_prefix("gpudeck-server listening on ") {
+            url = Some(address.trim().to_owned());
+        } else if line.trim_start().starts_with("alice ") {
+            key = line.rsplit(' ').next().map(str::to_owned);
+        }
+    }
+    let (url, key) = (url.unwrap_or_default(), key.unwrap_or_default());
+    let seed = std::env::var("GPUDECK_FUZZ_SEED").unwrap_or_else(|_| FUZZ_SEED.to_owned());
+    let report = root().join("target/fuzz");
+    std::fs::create_dir_all(&report)?;
+    println!("    fuzzing {url} (seed {seed}, {FUZZ_EXAMPLES} examples per operation and phase)");
+    let mut run = KillOnDrop(
+        Command::new(&schemathesis)
+            .args(["--no-color", "run"])
+            .arg(format!("{url}/api/v0/openapi.json"))
+            .args(["--header", &format!("Authorization: Bearer {key}")])
+            .args(["--checks", "all"])
+            .args(["--max-examples", FUZZ_EXAMPLES, "--seed", &seed])
+            .args(["--workers", "2", "--request-timeout", "10"])
+            .args(["--report", "junit", "--report-dir"])
+            .arg(&report)
+            .stdout(Stdio::piped())
+            .spawn()
+            .context("starting schemathesis")?,
+    );
+    let output = run.0.stdout.take().context("schemathesis's stdout")?;
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines().map_while(Result::ok) {
+            println!("{line}");
+            let _ = tx.send(line);
+        }
+    });
+    let deadline = Instant::now() + FUZZ_TIME_LIMIT;
+    let status = loop {
+        if let Some(status) = run.0.try_wait()? {
+            break status;
+        }
+        if Instant::now() > deadline {
+            bail!(
+                "schemathesis ran longer than {}",
+                elapsed(FUZZ_TIME_LIMIT.as_secs())
+            );
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // The line after "Test cases:" reads "N generated, N passed, ...".
+    let all: Vec<String> = lines.iter().collect();
+    let cases = all
+        .iter()
+        .skip_while(|l| l.trim() != "Test cases:")
+        .nth(1)
+        .map(|l| l.trim().to_owned())
+        .unwrap_or_else(|| "(no summary)".to_owned());
+    println!(
+        "    fuzz: {cases} (schemathesis {}, seed {seed}); report in target/fuzz",
+        setup::SCHEMATHESIS_VERSION
+    );
+    if !status.success() {
+        bail!("schemathesis found problems ({status}): {cases}");
+    }
+    if server.0.try_wait()?.is_some() {
+        bail!("gpudeck-server stopped during the fuzzing");
+    }
+    Ok(())
+}
 
 /// Runs every suite (or those named after `--only`), then prints a summary.
 pub fn test(args: &[String]) -> Result<()> {

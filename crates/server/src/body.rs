@@ -67,10 +67,11 @@ pub fn required<'a>(object: &'a Map<String, Value>, name: &str) -> Result<&'a Va
 }
 
 /// The field `name` as an integer: present, and a JSON whole number (not a string,
-/// fraction or null).
+/// fraction or null) that fits in 64 bits. A whole number written with a fraction part
+/// (`12.0`) counts, as it does in JSON Schema.
 pub fn required_int(object: &Map<String, Value>, name: &str) -> Result<i64, ApiError> {
     let value = required(object, name)?;
-    value.as_i64().ok_or_else(|| {
+    as_whole_number(value).ok_or_else(|| {
         ApiError::invalid_args(format!(
             "{name} must be an integer, not {}",
             describe(value)
@@ -78,12 +79,23 @@ pub fn required_int(object: &Map<String, Value>, name: &str) -> Result<i64, ApiE
     })
 }
 
+/// `value` as an `i64` if it is a whole number in range.
+fn as_whole_number(value: &Value) -> Option<i64> {
+    if let Some(n) = value.as_i64() {
+        return Some(n);
+    }
+    let f = value.as_f64().filter(|_| value.is_f64())?;
+    // -2^63 ≤ f < 2^63: exactly the doubles that convert without saturating.
+    (f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
+        .then_some(f as i64)
+}
+
 /// A short description of a JSON value's type, for messages.
 pub fn describe(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a fraction",
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() != 0.0) => "a fraction",
         Value::Number(_) => "a number out of range",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
@@ -127,6 +139,17 @@ mod tests {
             required_int(&object, "n").unwrap_err().msg,
             "n must be an integer, not null"
         );
+        let whole =
+            parse_object(br#"{"a":12.0,"b":-7e3,"c":1e19,"d":-1e300,"e":99999999999999999999}"#)
+                .unwrap();
+        assert_eq!(required_int(&whole, "a").unwrap(), 12);
+        assert_eq!(required_int(&whole, "b").unwrap(), -7000);
+        for field in ["c", "d", "e"] {
+            assert_eq!(
+                required_int(&whole, field).unwrap_err().msg,
+                format!("{field} must be an integer, not a number out of range")
+            );
+        }
         let huge = json!({"x": u64::MAX});
         assert_eq!(
             required_int(huge.as_object().unwrap(), "x")

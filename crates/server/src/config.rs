@@ -36,6 +36,9 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The clock; [`Clock::System`] unless a test fixes "now".
     pub clock: Clock,
+    /// Requests per second allowed per API key (token bucket, bursts of the same size);
+    /// `None` (the default) turns rate limiting off. Beyond it: 429 `rate_limited`.
+    pub rate_limit: Option<u32>,
 }
 
 /// Origins `trunk serve` uses.
@@ -43,6 +46,13 @@ pub const DEFAULT_CORS_ORIGINS: [&str; 2] = ["http://127.0.0.1:8080", "http://lo
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8787";
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest request target (path and query string), in bytes; longer → 414 `uri_too_long`.
+/// Room for 1000 machine ids as a URL-encoded JSON array.
+pub const MAX_URI_BYTES: usize = 32 * 1024;
+/// Most bytes of request headers (names and values); more → 431 `headers_too_large`.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+/// Longest team role name looked up, in characters; longer → 400 `invalid_args`.
+pub const MAX_ROLE_NAME_CHARS: usize = 200;
 
 impl Default for Config {
     fn default() -> Self {
@@ -56,6 +66,7 @@ impl Default for Config {
             body_limit: DEFAULT_BODY_LIMIT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             clock: Clock::System,
+            rate_limit: None,
         }
     }
 }

@@ -116,7 +116,9 @@ pub fn canonical(contracts: &[Contract]) -> Vec<Contract> {
     let mut next = 0u32;
     for contract in &mut order {
         contract.slot_start = next;
-        next += contract.gpu_count;
+        // Saturating: an impossible layout (more slots than a u32 holds) must not panic;
+        // it is refused by `is_valid` in `defragment` anyway.
+        next = next.saturating_add(contract.gpu_count);
     }
     order
 }
@@ -327,6 +329,40 @@ mod tests {
             prop_assert!(!second.changed);
             prop_assert_eq!(second.moved, 0);
             prop_assert_eq!(&second.contracts, &first.contracts);
+        }
+
+        /// Anything at all, as a database edited by hand might hold: overlapping,
+        /// empty, out-of-range and huge contracts. Never a panic; an invalid layout is
+        /// left exactly as it is; a valid one keeps every invariant.
+        #[test]
+        fn arbitrary_layouts_never_panic_and_invalid_ones_stay(
+            n in 0u32..=64,
+            raw in proptest::collection::vec(
+                (
+                    prop_oneof![0u32..70, any::<u32>()],
+                    prop_oneof![0u32..=9, any::<u32>()],
+                ),
+                0..12,
+            ),
+        ) {
+            let layout: Vec<Contract> = raw
+                .iter()
+                .enumerate()
+                .map(|(i, (start, count))| c(i as i64, *start, *count))
+                .collect();
+            let outcome = defragment(n, &layout);
+            let blocks = offers(n, &layout);
+            prop_assert!(blocks.iter().all(|b| b.start + b.size <= n));
+            if is_valid(n, &layout) {
+                prop_assert!(is_valid(n, &outcome.contracts));
+                prop_assert_eq!(free_slots(&offers(n, &outcome.contracts)), free_slots(&blocks));
+                prop_assert!(largest(&offers(n, &outcome.contracts)) >= largest(&blocks));
+                prop_assert!(!defragment(n, &outcome.contracts).changed);
+            } else {
+                prop_assert!(!outcome.changed);
+                prop_assert_eq!(outcome.moved, 0);
+                prop_assert_eq!(&outcome.contracts, &layout);
+            }
         }
 
         #[test]

@@ -25,6 +25,7 @@ pub mod defrag;
 pub mod demo;
 pub mod error;
 pub mod keys;
+pub mod limits;
 pub mod openapi;
 pub mod routes;
 pub mod static_files;
@@ -65,6 +66,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Set in forwarding mode.
     pub upstream: Option<upstream::Upstream>,
+    /// Set when [`Config::rate_limit`] is.
+    pub rate_limiter: Option<Arc<limits::RateLimiter>>,
     static_dir: Option<ServeDir<ServeFile>>,
 }
 
@@ -114,12 +117,16 @@ impl AppState {
             }
             None => None,
         };
+        let rate_limiter = config
+            .rate_limit
+            .map(|n| Arc::new(limits::RateLimiter::new(n)));
         Ok(AppState {
             db,
             clock,
             secret,
             config: Arc::new(config),
             upstream,
+            rate_limiter,
             static_dir,
         })
     }
@@ -165,8 +172,16 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
     // Trimming must happen before routing, so it wraps the router rather than sitting
     // inside it; never a redirect, which would break a browser's CORS preflight.
     let normalized = NormalizePathLayer::trim_trailing_slash().layer(inner);
-    Router::new()
-        .fallback_service(normalized)
+    let mut router = Router::new().fallback_service(normalized);
+    // Inside CORS, so that a browser can read a 429 and retry.
+    if let Some(limiter) = &state.rate_limiter {
+        router = router.layer(middleware::from_fn_with_state(
+            limiter.clone(),
+            limits::rate_limit,
+        ));
+    }
+    router
+        .layer(middleware::from_fn(limits::request_size))
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(log_requests))
         .layer(cors(&state.config.cors_origins))

@@ -38,6 +38,10 @@ struct Cli {
     /// Seconds a request may take before it is answered with 503.
     #[arg(long, default_value_t = config::DEFAULT_REQUEST_TIMEOUT.as_secs())]
     request_timeout: u64,
+    /// Requests per second allowed per API key (token bucket, bursts of the same size);
+    /// beyond it, 429 with Retry-After. Off unless given.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    rate_limit: Option<u32>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -106,6 +110,7 @@ async fn main() -> anyhow::Result<()> {
         body_limit: cli.body_limit,
         request_timeout: Duration::from_secs(cli.request_timeout),
         clock: Default::default(),
+        rate_limit: cli.rate_limit,
     };
     let demo_on = config.demo;
     let server = gpudeck_server::start(config).await?;

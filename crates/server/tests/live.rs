@@ -45,54 +45,7 @@ async fn call(
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn concurrent_accepts_never_overdraw_an_ask() {
-    common::init_logging();
-    let dir = tempfile::tempdir().unwrap();
-    let server = start(config(DbLocation::File(dir.path().join("c.sqlite"))))
-        .await
-        .unwrap();
-    let client = reqwest::Client::new();
-    // Ask 7 has 30 GB left; twenty requests of 7 GB each: at most four fit.
-    let mut tasks = Vec::new();
-    for _ in 0..20 {
-        let client = client.clone();
-        let url = format!("{}{}/", server.url(), paths::VOLUMES);
-        tasks.push(tokio::spawn(async move {
-            call(
-                &client,
-                reqwest::Method::PUT,
-                url,
-                ALICE_KEY,
-                Some(json!({"id": ASK_30_LEFT, "size": 7})),
-            )
-            .await
-        }));
-    }
-    let mut created = 0;
-    for task in tasks {
-        let (status, body) = task.await.unwrap();
-        match status {
-            200 => created += 1,
-            409 => assert_eq!(body["error"], "insufficient_capacity"),
-            other => panic!("unexpected {other}: {body}"),
-        }
-    }
-    assert_eq!(created, 4);
-    let used = server
-        .state()
-        .db
-        .with_conn(|c| {
-            Ok(
-                c.query_row("SELECT SUM(size) FROM volumes WHERE ask_id = 7", [], |r| {
-                    r.get::<_, i64>(0)
-                })?,
-            )
-        })
-        .unwrap();
-    assert_eq!(used, 70 + 4 * 7);
-    server.shutdown().await.unwrap();
-}
+// Concurrent writes on a file database: tests/concurrency.rs.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_accepts_on_the_in_memory_database_too() {

@@ -906,13 +906,14 @@ async fn team_role_refusals() {
         .await
         .error(404, "not_found");
     assert_eq!(msg, "no role named \"a/b <i>c</i>\" in team Alice Compute");
+    // Names longer than 200 characters are refused before any lookup (tests/limits.rs).
     let huge = "ü".repeat(5000);
     let msg = app
         .get(&paths::team_role(&huge))
         .key(ALICE_KEY)
         .send()
         .await
-        .error(404, "not_found");
+        .error(400, "invalid_args");
     assert!(msg.chars().count() < 120, "{msg}");
     // bob's team has only the default roles.
     let bob_owner = app

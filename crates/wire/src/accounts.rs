@@ -21,6 +21,7 @@ pub struct CurrentUser {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeleteTemplateRequest {
+    #[cfg_attr(feature = "openapi", schema(example = 503))]
     pub template_id: i64,
 }
 
@@ -37,8 +38,10 @@ pub struct DeleteTemplateResponse {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AcceptVolumeRequest {
     /// The volume ask (offer) to accept.
+    #[cfg_attr(feature = "openapi", schema(example = 8))]
     pub id: i64,
     /// Size of the new volume in GB, at least 1.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, example = 20))]
     pub size: i64,
 }
 

@@ -18,7 +18,9 @@ pub use accounts::{
     DeleteTemplateResponse, Subaccount, SubaccountList,
 };
 pub use error::ErrorBody;
-pub use machine_ids::{parse_machine_ids, MachineIdsError, MachineIdsInput, MAX_MACHINE_IDS};
+pub use machine_ids::{
+    parse_machine_ids, MachineIdsError, MachineIdsInput, MACHINE_IDS_PATTERN, MAX_MACHINE_IDS,
+};
 pub use machines::{DefragRequest, DefragResult, MaintenanceCategory, MaintenanceWindow};
 pub use permissions::{Permission, PermissionGroup, PermissionsView};
 pub use team::{TeamMember, TeamRole};

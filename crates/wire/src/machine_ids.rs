@@ -128,10 +128,16 @@ pub fn format_machine_ids(ids: &[i64]) -> String {
     parts.join(",")
 }
 
+/// A regular expression for the text form of `machine_ids` that is always accepted: 1 to
+/// 1000 ids (whole numbers from 1, at most 18 digits) separated by commas or spaces,
+/// optionally inside `[` `]`. The parser also takes ranges (`100-110`), tabs and new lines,
+/// but those can be malformed (a range backwards or too long), so the published schema
+/// keeps to what never is.
+pub const MACHINE_IDS_PATTERN: &str = r"^ *(\[ *[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999} *\]|[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999}) *$";
+
 /// `machine_ids` as it may appear in a JSON body: an integer, a comma-separated string
 /// or an array of integers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum MachineIdsInput {
     One(i64),
@@ -158,6 +164,50 @@ impl MachineIdsInput {
     }
 }
 
+/// `oneOf`: an integer from 1, a string matching [`MACHINE_IDS_PATTERN`], or an array of 1
+/// to [`MAX_MACHINE_IDS`] integers from 1.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for MachineIdsInput {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, Type,
+        };
+        let id = || {
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                .minimum(Some(1))
+                .maximum(Some(i64::MAX))
+        };
+        OneOfBuilder::new()
+            .item(id().description(Some("One machine id")))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(MACHINE_IDS_PATTERN))
+                    .description(Some(
+                        "Ids separated by commas or spaces, optionally in brackets; \
+                         ranges like `100-110` are also accepted",
+                    )),
+            )
+            .item(
+                ArrayBuilder::new()
+                    .items(id())
+                    .min_items(Some(1))
+                    .max_items(Some(MAX_MACHINE_IDS)),
+            )
+            .description(Some(
+                "Machine ids: an integer, a comma-separated string or an array of integers; \
+                 at most 1000",
+            ))
+            .examples([serde_json::json!([1001, 1002, 1003])])
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for MachineIdsInput {}
+
 impl fmt::Display for MachineIdsInput {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -172,6 +222,27 @@ impl fmt::Display for MachineIdsInput {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Arbitrary JSON, weighted towards what `machine_ids` might plausibly be.
+    fn json_values() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (1i64..3000).prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            "\\PC{0,40}".prop_map(Value::String),
+            "[0-9, \\[\\]-]{0,40}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 64, 16, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..16).prop_map(Value::Array),
+                proptest::collection::hash_map("[a-z]{0,4}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
 
     fn ok(text: &str) -> Vec<i64> {
         parse_machine_ids(text).unwrap()
@@ -279,7 +350,80 @@ mod tests {
         assert_eq!(format_machine_ids(&[]), "");
     }
 
+    /// Texts the published pattern allows (built the way the pattern is) always parse.
+    fn pattern_texts() -> impl Strategy<Value = String> {
+        (
+            proptest::collection::vec((1i64..=999_999_999_999_999_999, "[ ,]{1,3}"), 1..40),
+            any::<bool>(),
+            " {0,2}",
+        )
+            .prop_map(|(ids, bracketed, pad)| {
+                let mut text = String::new();
+                for (i, (id, sep)) in ids.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(sep);
+                    }
+                    text.push_str(&id.to_string());
+                }
+                if bracketed {
+                    text = format!("[{pad}{text}{pad}]");
+                }
+                format!("{pad}{text}{pad}")
+            })
+    }
+
+    #[test]
+    fn the_pattern_names_what_parses() {
+        // The pattern as the schema states it, checked on hand-picked texts.
+        assert!(MACHINE_IDS_PATTERN.starts_with('^') && MACHINE_IDS_PATTERN.ends_with('$'));
+        for accepted in ["1", "[1, 2]", " [ 3 ] ", "1,,2 3", "999999999999999999"] {
+            assert!(parse_machine_ids(accepted).is_ok(), "{accepted:?}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn texts_of_the_published_pattern_always_parse(text in pattern_texts()) {
+            let ids = parse_machine_ids(&text);
+            prop_assert!(ids.is_ok(), "{:?}: {:?}", text, ids);
+        }
+
+        /// Whatever JSON arrives as `machine_ids`, deserialising and resolving it never
+        /// panics, and either names 1..=1000 ids from 1 or gives a message.
+        #[test]
+        fn any_json_resolves_or_says_why(value in json_values()) {
+            if let Ok(input) = serde_json::from_value::<MachineIdsInput>(value) {
+                match input.resolve() {
+                    Ok(ids) => {
+                        prop_assert!(!ids.is_empty() && ids.len() <= MAX_MACHINE_IDS);
+                        prop_assert!(ids.iter().all(|id| *id >= 1));
+                        let mut unique = ids.clone();
+                        unique.sort_unstable();
+                        unique.dedup();
+                        prop_assert_eq!(unique.len(), ids.len());
+                    }
+                    Err(e) => prop_assert!(!e.to_string().is_empty()),
+                }
+            }
+        }
+
+        #[test]
+        fn any_list_resolves_or_says_why(ids in proptest::collection::vec(any::<i64>(), 0..1100)) {
+            match MachineIdsInput::List(ids.clone()).resolve() {
+                Ok(resolved) => {
+                    prop_assert!(ids.len() <= MAX_MACHINE_IDS);
+                    prop_assert!(ids.iter().all(|id| *id >= 1));
+                    let mut expected = ids.clone();
+                    expected.sort_unstable();
+                    expected.dedup();
+                    let mut got = resolved.clone();
+                    got.sort_unstable();
+                    prop_assert_eq!(got, expected);
+                }
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+        }
+
         #[test]
         fn format_round_trips(ids in proptest::collection::btree_set(1i64..5000, 1..200)) {
             let ids: Vec<i64> = ids.into_iter().collect();

@@ -24,6 +24,26 @@ pub fn machine_ids_from_query(query: Option<&str>) -> Result<Vec<i64>, ApiError>
     parse_machine_ids(&values.join(",")).map_err(|e| ApiError::invalid_args(e.to_string()))
 }
 
+/// `value` with whole numbers written as fractions (`5.0`, in an array too) turned into
+/// integers, as JSON Schema counts them; anything else unchanged.
+fn whole_numbers_as_integers(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    let whole = |v: &Value| match v.as_f64() {
+        Some(f)
+            if v.is_f64()
+                && f.fract() == 0.0
+                && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) =>
+        {
+            Value::from(f as i64)
+        }
+        _ => v.clone(),
+    };
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(whole).collect()),
+        other => whole(other),
+    }
+}
+
 /// Active maintenance windows (neither cancelled nor expired) of the caller's machines
 /// among `machine_ids`, by start time. Needs `instance_read`.
 #[utoipa::path(
@@ -31,7 +51,7 @@ pub fn machine_ids_from_query(query: Option<&str>) -> Result<Vec<i64>, ApiError>
     path = "/api/v0/machines/maintenances",
     tag = "machines",
     params(
-        ("machine_ids" = String, Query, description = "Machine ids: a JSON array (`[1, 2]`, URL-encoded), `1,2`, a single id, or the parameter repeated. At most 1000.", example = "[1001, 1002]"),
+        ("machine_ids" = String, Query, pattern = r"^ *(\[ *[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999} *\]|[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999}) *$", description = "Machine ids: a JSON array (`[1, 2]`, URL-encoded), `1,2`, a single id, or the parameter repeated; ranges like `100-110` are also accepted. At most 1000.", example = "[1001, 1002]"),
         ("owner" = Option<String>, Query, description = "Ignored (the official client sends `owner=me`)"),
     ),
     responses(
@@ -91,7 +111,8 @@ pub async fn defrag_offers(
 ) -> Result<Json<DefragResult>, ApiError> {
     caller.require(PermissionGroup::MachineWrite)?;
     let value = required(&body, "machine_ids")?;
-    let input: MachineIdsInput = serde_json::from_value(value.clone()).map_err(|_| {
+    let input: MachineIdsInput = serde_json::from_value(whole_numbers_as_integers(value))
+        .map_err(|_| {
         ApiError::invalid_args(format!(
             "machine_ids must be an integer, a comma-separated string or an array of integers, not {}",
             describe(value)

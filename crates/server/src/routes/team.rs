@@ -1,6 +1,7 @@
 //! `GET /team/roles/{name}` and `GET /team/members`, in the caller's current team.
 
 use crate::auth::Caller;
+use crate::config::MAX_ROLE_NAME_CHARS;
 use crate::db;
 use crate::error::ApiError;
 use crate::AppState;
@@ -13,9 +14,10 @@ use gpudeck_wire::{ErrorBody, PermissionGroup, TeamMember, TeamRole};
     get,
     path = "/api/v0/team/roles/{name}",
     tag = "team",
-    params(("name" = String, Path, description = "The role's name (percent-encoded; any text)")),
+    params(("name" = String, Path, max_length = 200, example = "owner", description = "The role's name (percent-encoded; any text up to 200 characters)")),
     responses(
         (status = 200, description = "The role", body = TeamRole),
+        (status = 400, description = "The name is longer than 200 characters", body = ErrorBody),
         (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
         (status = 403, description = "A team key whose role lacks team_read", body = ErrorBody),
         (status = 404, description = "No such role in the current team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
@@ -28,6 +30,12 @@ pub async fn role(
     Path(name): Path<String>,
 ) -> Result<Json<TeamRole>, ApiError> {
     caller.require(PermissionGroup::TeamRead)?;
+    let length = name.chars().count();
+    if length > MAX_ROLE_NAME_CHARS {
+        return Err(ApiError::invalid_args(format!(
+            "a role name has at most {MAX_ROLE_NAME_CHARS} characters; this one has {length}"
+        )));
+    }
     let role = state
         .db
         .run(move |conn| {

@@ -15,7 +15,7 @@ use gpudeck_wire::{DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, Per
     delete,
     path = "/api/v0/users/{user_id}/templates",
     tag = "accounts",
-    params(("user_id" = i64, Path, description = "The caller's own user id")),
+    params(("user_id" = i64, Path, example = 1, description = "The caller's own user id")),
     request_body = DeleteTemplateRequest,
     responses(
         (status = 200, description = "The template was soft-deleted", body = DeleteTemplateResponse),

@@ -1,0 +1,476 @@
+//! The authorisation matrix: every route × every kind of caller → the documented status,
+//! and no other user's data in any body.
+//!
+//! The one table is [`MATRIX`]; docs/security.md mirrors it. Each cell runs on a fresh
+//! demo database, so the cells do not depend on each other's writes.
+
+mod common;
+
+use axum::http::Method;
+use common::{Answer, TestApp};
+use gpudeck_server::demo::*;
+use gpudeck_server::keys;
+use gpudeck_wire::{paths, PermissionGroup};
+use serde_json::{json, Value};
+
+/// Who calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// alice, whose resources every request names: the control column.
+    Owner,
+    /// No `Authorization` header and no `api_key`.
+    NoKey,
+    /// alice's valid key under the wrong scheme (`Token <key>`).
+    Malformed,
+    /// A key that is not in the database (one character off alice's).
+    Unknown,
+    /// bob's personal key, against alice's resources.
+    OtherUser,
+    /// One of alice's derived subaccount keys (it authenticates as the subaccount).
+    Subaccount,
+    /// A team key in alice's team whose role has every permission group but the one the
+    /// route needs (for `users/current`, which needs none: every group but `team_read`).
+    TeamLacking,
+}
+
+const KINDS: [Kind; 7] = [
+    Kind::Owner,
+    Kind::NoKey,
+    Kind::Malformed,
+    Kind::Unknown,
+    Kind::OtherUser,
+    Kind::Subaccount,
+    Kind::TeamLacking,
+];
+
+/// The operations: the 9 of the API and the public OpenAPI document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    CurrentUser,
+    Maintenances,
+    Defrag,
+    DeleteUserTemplate,
+    DeleteTemplateAlias,
+    AcceptVolume,
+    Subaccounts,
+    TeamRole,
+    TeamMembers,
+    OpenApi,
+}
+
+/// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
+type Cell = (u16, &'static str, &'static str);
+
+const OK: Cell = (200, "", "");
+const NO_KEY: Cell = (401, "auth_error", "an API key is required");
+const MALFORMED: Cell = (401, "auth_error", "Bearer <API key>");
+const UNKNOWN: Cell = (401, "auth_error", "Invalid user key");
+
+/// THE table. Columns: owner (alice), no key, malformed header, unknown key, another
+/// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
+/// lacks the route's permission.
+#[rustfmt::skip]
+const MATRIX: [(Route, [Cell; 7]); 10] = [
+    (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
+    (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "Include only machine_ids that exist and are owned by you"),
+        (404, "not_found", "Include only machine_ids that exist and are owned by you"),
+        (403, "forbidden", "lacks the permission instance_read")]),
+    (Route::Defrag, [(200, "", "\"success\":true"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "{\"success\":false,\"defragmented\":null}"),
+        (200, "", "{\"success\":false,\"defragmented\":null}"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::DeleteUserTemplate, [OK, NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "user_id 1 is not you"),
+        (403, "forbidden", "user_id 1 is not you"),
+        (403, "forbidden", "lacks the permission instance_write")]),
+    (Route::DeleteTemplateAlias, [OK, NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "template 501 is not yours"),
+        (403, "forbidden", "template 501 is not yours"),
+        (403, "forbidden", "lacks the permission instance_write")]),
+    // Volume asks are offers on the marketplace: anyone may accept one.
+    (Route::AcceptVolume, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK,
+        (403, "forbidden", "lacks the permission instance_write")]),
+    (Route::Subaccounts, [OK, NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "1 subaccount"),
+        (200, "", "0 subaccounts"),
+        (403, "forbidden", "lacks the permission user_read")]),
+    (Route::TeamRole, [OK, NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "\"name\":\"owner\""),
+        (404, "no_team", "not a member of any team"),
+        (403, "forbidden", "lacks the permission team_read")]),
+    (Route::TeamMembers, [OK, NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "bob@example.com"),
+        (404, "no_team", "not a member of any team"),
+        (403, "forbidden", "lacks the permission team_read")]),
+    (Route::OpenApi, [OK, OK, OK, OK, OK, OK, OK]),
+];
+
+/// The permission each route needs of a team key (`None`: none).
+fn needs(route: Route) -> Option<PermissionGroup> {
+    use PermissionGroup::*;
+    match route {
+        Route::CurrentUser | Route::OpenApi => None,
+        Route::Maintenances => Some(InstanceRead),
+        Route::Defrag => Some(MachineWrite),
+        Route::DeleteUserTemplate | Route::DeleteTemplateAlias | Route::AcceptVolume => {
+            Some(InstanceWrite)
+        }
+        Route::Subaccounts => Some(UserRead),
+        Route::TeamRole | Route::TeamMembers => Some(TeamRead),
+    }
+}
+
+/// The subaccount whose key is used.
+const SUBACCOUNT: i64 = ALICE_SUBACCOUNTS[0];
+
+/// Adds to alice's team a member whose only role grants every group but `missing`, with
+/// a team key; returns (user id, key).
+fn add_lacking_member(app: &TestApp, missing: PermissionGroup) -> (i64, String) {
+    let user_id = 900
+        + PermissionGroup::ALL
+            .iter()
+            .position(|g| *g == missing)
+            .unwrap() as i64;
+    let key = format!("matrix-team-key-without-{missing}-000000000000");
+    let mut api = serde_json::Map::new();
+    for group in PermissionGroup::ALL.into_iter().filter(|g| *g != missing) {
+        api.insert(group.as_str().to_owned(), json!({}));
+    }
+    let permissions = json!({ "api": api }).to_string();
+    let key_for_db = key.clone();
+    app.state
+        .db
+        .with_conn(move |c| {
+            c.execute(
+                "INSERT OR IGNORE INTO users (id, email, username, created_at)
+                 VALUES (?1, ?2, ?3, 0)",
+                rusqlite::params![
+                    user_id,
+                    format!("lacks-{missing}@matrix.example"),
+                    format!("lacks-{missing}")
+                ],
+            )?;
+            c.execute(
+                "INSERT OR IGNORE INTO team_roles (id, team_id, name, permissions) VALUES (?1, ?2, ?3, ?4)",
+                rusqlite::params![
+                    user_id,
+                    ALICE_TEAM_ID,
+                    format!("all but {missing}"),
+                    permissions
+                ],
+            )?;
+            c.execute(
+                "INSERT OR IGNORE INTO team_members (id, team_id, user_id) VALUES (?1, ?2, ?3)",
+                rusqlite::params![user_id, ALICE_TEAM_ID, user_id],
+            )?;
+            c.execute(
+                "INSERT OR IGNORE INTO team_member_roles (member_id, role_id) VALUES (?1, ?1)",
+                [user_id],
+            )?;
+            c.execute(
+                "INSERT OR IGNORE INTO api_keys (key_hash, user_id, team_id, created_at)
+                 VALUES (?1, ?2, ?3, 0)",
+                rusqlite::params![keys::hash_key(&key_for_db), user_id, ALICE_TEAM_ID],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    (user_id, key)
+}
+
+/// The caller's identity in a cell: the `Authorization` header (if any) and the user ids
+/// whose data it may see.
+struct Caller {
+    authorization: Option<String>,
+    /// The user id path parameters name (alice's, except a team key names its own).
+    path_user: i64,
+    own: Vec<i64>,
+}
+
+fn caller(app: &TestApp, kind: Kind, route: Route) -> Caller {
+    let bearer = |key: &str| Some(format!("Bearer {key}"));
+    match kind {
+        Kind::Owner => Caller {
+            authorization: bearer(ALICE_KEY),
+            path_user: ALICE_ID,
+            // alice sees her subaccounts and the members of her team.
+            own: vec![
+                ALICE_ID, 11, 12, 13, 14, CAROL_ID, DAVE_ID, FRANK_ID, ERIN_ID,
+            ],
+        },
+        Kind::NoKey => Caller {
+            authorization: None,
+            path_user: ALICE_ID,
+            own: vec![],
+        },
+        Kind::Malformed => Caller {
+            authorization: Some(format!("Token {ALICE_KEY}")),
+            path_user: ALICE_ID,
+            own: vec![],
+        },
+        Kind::Unknown => Caller {
+            authorization: bearer(&ALICE_KEY.replace("0001", "0009")),
+            path_user: ALICE_ID,
+            own: vec![],
+        },
+        Kind::OtherUser => Caller {
+            authorization: bearer(BOB_KEY),
+            path_user: ALICE_ID,
+            own: vec![BOB_ID, BOB_SUBACCOUNT],
+        },
+        Kind::Subaccount => Caller {
+            authorization: bearer(&keys::subaccount_key(&app.state.secret, SUBACCOUNT)),
+            path_user: ALICE_ID,
+            own: vec![SUBACCOUNT],
+        },
+        Kind::TeamLacking => {
+            let missing = needs(route).unwrap_or(PermissionGroup::TeamRead);
+            let (id, key) = add_lacking_member(app, missing);
+            Caller {
+                authorization: bearer(&key),
+                path_user: id,
+                own: vec![id],
+            }
+        }
+    }
+}
+
+/// The request of `route`, always naming alice's resources.
+async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
+    let (method, uri, body) = match route {
+        Route::CurrentUser => (Method::GET, paths::CURRENT_USER.to_owned(), None),
+        Route::Maintenances => (
+            Method::GET,
+            format!(
+                "{}?owner=me&machine_ids=%5B1001%2C+1002%5D",
+                paths::MAINTENANCES
+            ),
+            None,
+        ),
+        Route::Defrag => (
+            Method::PUT,
+            paths::DEFRAG_OFFERS.to_owned(),
+            Some(json!({"machine_ids": [FRAGMENTED_MACHINE, FRAGMENTED_MACHINE_2]})),
+        ),
+        Route::DeleteUserTemplate => (
+            Method::DELETE,
+            paths::user_templates(caller.path_user),
+            Some(json!({ "template_id": TEMPLATE_FREE })),
+        ),
+        Route::DeleteTemplateAlias => (
+            Method::DELETE,
+            format!("{}/", paths::TEMPLATE_ALIAS),
+            Some(json!({ "template_id": TEMPLATE_FREE })),
+        ),
+        Route::AcceptVolume => (
+            Method::PUT,
+            paths::VOLUMES.to_owned(),
+            Some(json!({"id": ASK_500_FREE, "size": 1})),
+        ),
+        Route::Subaccounts => (
+            Method::GET,
+            format!("{}?owner=me", paths::SUBACCOUNTS),
+            None,
+        ),
+        Route::TeamRole => (Method::GET, paths::team_role("owner"), None),
+        Route::TeamMembers => (Method::GET, paths::TEAM_MEMBERS.to_owned(), None),
+        Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
+    };
+    let mut call = app.call(method, &uri);
+    if let Some(authorization) = &caller.authorization {
+        call = call.header("authorization", authorization);
+    }
+    if let Some(body) = body {
+        call = call.json(body);
+    }
+    call.send().await
+}
+
+/// Everything that identifies the users not in `own`: e-mail addresses, full names, keys
+/// (personal and derived), machine host names, maintenance reasons, and the names of the
+/// teams they own that the caller is not in. JSON-escaped, as they would appear in a body.
+fn foreign_markers(app: &TestApp, own: &[i64]) -> Vec<String> {
+    let own = own.to_vec();
+    let secret = app.state.secret.clone();
+    let mut markers: Vec<String> = app
+        .state
+        .db
+        .with_conn(move |c| {
+            let own_list = own.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+            let own_list = if own_list.is_empty() {
+                "-1".to_owned()
+            } else {
+                own_list
+            };
+            let mut out = Vec::new();
+            let mut texts = |sql: String| -> rusqlite::Result<()> {
+                let mut statement = c.prepare(&sql)?;
+                let rows = statement.query_map([], |r| r.get::<_, Option<String>>(0))?;
+                for row in rows {
+                    if let Some(text) = row? {
+                        out.push(text);
+                    }
+                }
+                Ok(())
+            };
+            texts(format!(
+                "SELECT email FROM users WHERE id NOT IN ({own_list})"
+            ))?;
+            texts(format!(
+                "SELECT fullname FROM users WHERE id NOT IN ({own_list}) AND fullname != ''"
+            ))?;
+            texts(format!(
+                "SELECT hostname FROM machines WHERE owner_id NOT IN ({own_list})"
+            ))?;
+            texts(format!(
+                "SELECT mt.reason FROM maintenances mt JOIN machines m ON m.id = mt.machine_id
+                 WHERE m.owner_id NOT IN ({own_list})"
+            ))?;
+            texts(format!(
+                "SELECT name FROM teams WHERE owner_id NOT IN ({own_list}) AND id NOT IN (
+                     SELECT team_id FROM team_members
+                     WHERE user_id IN ({own_list}) AND removed_at IS NULL)"
+            ))?;
+            let mut subaccounts = c.prepare(&format!(
+                "SELECT id FROM users WHERE parent_id IS NOT NULL AND id NOT IN ({own_list})"
+            ))?;
+            let ids = subaccounts
+                .query_map([], |r| r.get::<_, i64>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            out.extend(ids.into_iter().map(|id| keys::subaccount_key(&secret, id)));
+            Ok(out)
+        })
+        .unwrap();
+    let key_owners = [
+        (ALICE_KEY, ALICE_ID),
+        (BOB_KEY, BOB_ID),
+        (CAROL_TEAM_KEY, CAROL_ID),
+        (DAVE_KEY, DAVE_ID),
+        (DAVE_TEAM_KEY, DAVE_ID),
+        (ERIN_TEAM_KEY, ERIN_ID),
+        (FRANK_TEAM_KEY, FRANK_ID),
+        (GUSTAV_KEY, GUSTAV_ID),
+    ];
+    // A caller's own key is not foreign, but nobody else's personal key may appear, even
+    // alice's to alice's team-mates.
+    for (key, _) in key_owners {
+        markers.push(key.to_owned());
+    }
+    markers.sort();
+    markers.dedup();
+    markers
+        .into_iter()
+        .map(|m| {
+            let quoted = serde_json::to_string(&m).unwrap();
+            quoted[1..quoted.len() - 1].to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_for_every_kind_of_caller() {
+    let mut cells = 0;
+    let mut checked_markers = 0;
+    let mut failures = Vec::new();
+    for (route, row) in MATRIX {
+        for (kind, (status, code, fragment)) in KINDS.into_iter().zip(row) {
+            let app = TestApp::demo();
+            let who = caller(&app, kind, route);
+            let answer = request(&app, route, &who).await;
+            cells += 1;
+            let text = answer.text();
+            let cell = format!("{route:?} × {kind:?}");
+            if answer.status.as_u16() != status {
+                failures.push(format!(
+                    "{cell}: {} (wanted {status}): {text}",
+                    answer.status
+                ));
+                continue;
+            }
+            let body: Value = answer.json();
+            if !code.is_empty() && body["error"] != code {
+                failures.push(format!("{cell}: error {} (wanted {code})", body["error"]));
+            }
+            if !text.contains(fragment) {
+                failures.push(format!("{cell}: body lacks {fragment:?}: {text}"));
+            }
+            let markers = foreign_markers(&app, &who.own);
+            // The owner's own key is expected in nothing, but alice may see her own
+            // subaccount keys; others' personal keys never.
+            for marker in &markers {
+                let own_key = kind == Kind::Owner && marker == ALICE_KEY;
+                if !own_key && text.contains(marker.as_str()) {
+                    failures.push(format!("{cell}: body reveals {marker:?}: {text}"));
+                }
+            }
+            checked_markers += markers.len();
+        }
+    }
+    println!(
+        "authorisation matrix: {} routes × {} kinds of caller = {cells} cells ({} hostile), \
+         {checked_markers} foreign-marker checks",
+        MATRIX.len(),
+        KINDS.len(),
+        cells - MATRIX.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(cells, 70);
+    // The markers are real: bob's would include alice's address, key and subaccount keys.
+    let app = TestApp::demo();
+    let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
+    let alice_sub = keys::subaccount_key(&app.state.secret, SUBACCOUNT);
+    for marker in [
+        "alice@example.com",
+        ALICE_KEY,
+        &alice_sub,
+        ALICE_TEAM,
+        MARKUP,
+    ] {
+        assert!(for_bob.iter().any(|m| m == marker), "{marker}");
+    }
+    assert!(!for_bob.iter().any(|m| m == "bob@example.com"));
+}
+
+/// The owner column really exercises each route: the same requests change alice's data.
+#[tokio::test]
+async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
+    let app = TestApp::demo();
+    let state_of = |app: &TestApp| {
+        (
+            app.scalar("SELECT COUNT(*) FROM volumes"),
+            app.scalar("SELECT COUNT(*) FROM templates WHERE deleted_at IS NOT NULL"),
+            app.scalar("SELECT SUM(slot_start * id) FROM contracts"),
+        )
+    };
+    let before = state_of(&app);
+    for kind in [
+        Kind::NoKey,
+        Kind::Malformed,
+        Kind::Unknown,
+        Kind::OtherUser,
+        Kind::Subaccount,
+        Kind::TeamLacking,
+    ] {
+        for route in [
+            Route::Defrag,
+            Route::DeleteUserTemplate,
+            Route::DeleteTemplateAlias,
+        ] {
+            let who = caller(&app, kind, route);
+            let answer = request(&app, route, &who).await;
+            assert!(answer.status.as_u16() != 500, "{route:?} {kind:?}");
+        }
+    }
+    assert_eq!(
+        state_of(&app),
+        before,
+        "a hostile caller changed alice's data"
+    );
+    let who = caller(&app, Kind::Owner, Route::Defrag);
+    request(&app, Route::Defrag, &who).await.ok();
+    request(&app, Route::DeleteTemplateAlias, &who).await.ok();
+    let after = state_of(&app);
+    assert_eq!(after.1, before.1 + 1);
+    assert_ne!(after.2, before.2);
+}

@@ -1,0 +1,256 @@
+//! Many requests at once against one resource, on real sockets and a file database (the
+//! in-memory database serialises requests on one connection, so it would prove less):
+//! accepts that overdraw an ask, deletes of one template, defrags of one machine.
+
+mod common;
+
+use common::NOW;
+use gpudeck_server::defrag::{self, Contract};
+use gpudeck_server::demo::*;
+use gpudeck_server::{start, Clock, Config, DbLocation, RunningServer};
+use gpudeck_wire::paths;
+use serde_json::{json, Value};
+
+const ACCEPTS: usize = 50;
+const DELETES: usize = 20;
+const DEFRAGS: usize = 20;
+
+async fn file_server(dir: &tempfile::TempDir) -> RunningServer {
+    common::init_logging();
+    start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: DbLocation::File(dir.path().join("concurrency.sqlite")),
+        demo: true,
+        clock: Clock::fixed(NOW),
+        ..Config::default()
+    })
+    .await
+    .unwrap()
+}
+
+/// Sends all `requests` (method, path, body) at once with alice's key; answers in order.
+async fn all_at_once(
+    server: &RunningServer,
+    requests: Vec<(reqwest::Method, String, Value)>,
+) -> Vec<(u16, Value)> {
+    let client = reqwest::Client::new();
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(requests.len()));
+    let tasks: Vec<_> = requests
+        .into_iter()
+        .map(|(method, path, body)| {
+            let request = client
+                .request(method, format!("{}{path}", server.url()))
+                .bearer_auth(ALICE_KEY)
+                .header("content-type", "application/json")
+                .body(body.to_string());
+            let barrier = barrier.clone();
+            tokio::spawn(async move {
+                barrier.wait().await;
+                let response = request.send().await.unwrap();
+                let status = response.status().as_u16();
+                let text = response.text().await.unwrap();
+                let body = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("not JSON ({e}): {status} {text:?}"));
+                (status, body)
+            })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for task in tasks {
+        answers.push(task.await.unwrap());
+    }
+    answers
+}
+
+fn scalar(server: &RunningServer, sql: &'static str) -> i64 {
+    server
+        .state()
+        .db
+        .with_conn(move |c| Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))?))
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_accepts_never_overdraw_an_ask() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    // Ask 7: 100 GB, 70 used, 30 left. Fifty accepts of 3-7 GB: only some fit.
+    let rows_before = scalar(&server, "SELECT COUNT(*) FROM volumes WHERE ask_id = 7");
+    let sizes: Vec<i64> = (0..ACCEPTS as i64).map(|i| 3 + i % 5).collect();
+    let requests = sizes
+        .iter()
+        .map(|size| {
+            (
+                reqwest::Method::PUT,
+                format!("{}/", paths::VOLUMES),
+                json!({"id": ASK_30_LEFT, "size": size}),
+            )
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let mut granted = 0i64;
+    let mut names = std::collections::HashSet::new();
+    let mut refused_sizes = Vec::new();
+    for (size, (status, body)) in sizes.iter().zip(&answers) {
+        match status {
+            200 => {
+                granted += size;
+                assert_eq!(body["success"], true);
+                assert!(names.insert(body["volume_name"].as_str().unwrap().to_owned()));
+            }
+            409 => {
+                assert_eq!(body["error"], "insufficient_capacity", "{body}");
+                assert!(body["msg"].as_str().unwrap().contains("GB left"), "{body}");
+                refused_sizes.push(*size);
+            }
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    let used = scalar(&server, "SELECT SUM(size) FROM volumes WHERE ask_id = 7");
+    let rows = scalar(&server, "SELECT COUNT(*) FROM volumes WHERE ask_id = 7");
+    assert!(granted <= 30, "granted {granted} GB of 30");
+    assert_eq!(used, 70 + granted, "the database agrees with the answers");
+    assert_eq!(
+        rows - rows_before,
+        names.len() as i64,
+        "one row per success"
+    );
+    // What is left is less than every refused size: no refusal was spurious.
+    let left = 100 - used;
+    assert!(
+        refused_sizes.iter().all(|size| *size > left),
+        "{left} GB left, yet one of {refused_sizes:?} was refused"
+    );
+    println!(
+        "{ACCEPTS} parallel accepts: {} granted ({granted} GB of 30), {} refused with 409",
+        names.len(),
+        refused_sizes.len()
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_deletes_of_one_template_succeed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let requests = (0..DELETES)
+        .map(|i| {
+            // Both paths, alternately.
+            let path = if i % 2 == 0 {
+                format!("{}/", paths::TEMPLATE_ALIAS)
+            } else {
+                paths::user_templates(ALICE_ID)
+            };
+            (
+                reqwest::Method::DELETE,
+                path,
+                json!({ "template_id": TEMPLATE_FREE }),
+            )
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let successes = answers.iter().filter(|(s, _)| *s == 200).count();
+    for (status, body) in &answers {
+        match status {
+            200 => assert_eq!(body["msg"], "Template 501 deleted"),
+            404 => assert_eq!(
+                (&body["error"], &body["msg"]),
+                (&json!("not_found"), &json!("template 501 not found"))
+            ),
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(successes, 1, "{answers:?}");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM templates WHERE id = 501 AND deleted_at IS NOT NULL"
+        ),
+        1
+    );
+    println!(
+        "{DELETES} parallel deletes of one template: 1 × 200, {} × 404",
+        DELETES - 1
+    );
+    server.shutdown().await.unwrap();
+}
+
+fn layout(server: &RunningServer, machine: i64) -> (u32, Vec<Contract>) {
+    server
+        .state()
+        .db
+        .with_conn(move |c| {
+            let gpus: u32 = c.query_row(
+                "SELECT num_gpus FROM machines WHERE id = ?1",
+                [machine],
+                |r| r.get(0),
+            )?;
+            let contracts = c
+                .prepare(
+                    "SELECT id, slot_start, gpu_count FROM contracts WHERE machine_id = ?1 ORDER BY id",
+                )?
+                .query_map([machine], |r| {
+                    Ok(Contract {
+                        id: r.get(0)?,
+                        slot_start: r.get(1)?,
+                        gpu_count: r.get(2)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((gpus, contracts))
+        })
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_defrags_of_one_machine_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let machines = [FRAGMENTED_MACHINE, FRAGMENTED_MACHINE_2];
+    let before: Vec<_> = machines.iter().map(|m| layout(&server, *m)).collect();
+    let requests = (0..DEFRAGS)
+        .map(|_| {
+            (
+                reqwest::Method::PUT,
+                paths::DEFRAG_OFFERS.to_owned(),
+                json!({ "machine_ids": machines }),
+            )
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let mut changed = 0;
+    for (status, body) in &answers {
+        assert_eq!(*status, 200, "{body}");
+        assert_eq!(body["success"], true);
+        match body["defragmented"].as_array().unwrap().as_slice() {
+            [] => assert_eq!(body["n0"], 0, "{body}"),
+            [a, b] if *a == json!(machines[0]) && *b == json!(machines[1]) => {
+                assert_eq!(
+                    (&body["n0"], &body["n1"], &body["n2"]),
+                    (&json!(5), &json!(7), &json!(4))
+                );
+                changed += 1;
+            }
+            other => panic!("unexpected defragmented {other:?}"),
+        }
+    }
+    assert_eq!(changed, 1, "exactly one request moved the contracts");
+    for ((gpus, old), machine) in before.iter().zip(machines) {
+        let (_, new) = layout(&server, machine);
+        assert!(defrag::is_valid(*gpus, &new), "{machine}: {new:?}");
+        let mut canonical = defrag::canonical(old);
+        canonical.sort_by_key(|c| c.id);
+        assert_eq!(new, canonical, "{machine} is in the canonical layout");
+        let free =
+            |cs: &[Contract]| -> u32 { defrag::offers(*gpus, cs).iter().map(|b| b.size).sum() };
+        assert_eq!(free(&new), free(old), "free slots are conserved");
+        let largest = |cs: &[Contract]| defrag::offers(*gpus, cs).iter().map(|b| b.size).max();
+        assert!(largest(&new) >= largest(old));
+        assert!(
+            !defrag::defragment(*gpus, &new).changed,
+            "a further run changes nothing"
+        );
+    }
+    println!("{DEFRAGS} parallel defrags of machines 1001 and 1002: 1 moved them, {} found nothing to do", DEFRAGS - 1);
+    server.shutdown().await.unwrap();
+}

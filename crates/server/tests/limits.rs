@@ -1,0 +1,395 @@
+//! Limits: body size, machine_ids per request, string lengths, request target and header
+//! size, JSON nesting, integer ranges, and the optional per-key rate limit. Every refusal
+//! is a JSON `{error, msg}`, never a 5xx. (Request time-outs: tests/http.rs.)
+
+mod common;
+
+use common::{TestApp, NOW};
+use gpudeck_server::config::{MAX_HEADER_BYTES, MAX_ROLE_NAME_CHARS, MAX_URI_BYTES};
+use gpudeck_server::demo::*;
+use gpudeck_server::{app, AppState, Clock, Config};
+use gpudeck_wire::{paths, MAX_MACHINE_IDS};
+use serde_json::json;
+use std::time::Duration;
+
+#[tokio::test]
+async fn bodies_over_the_limit_are_413_json() {
+    let app = TestApp::demo();
+    let body = json!({"id": ASK_500_FREE, "size": 1, "padding": "x".repeat(70_000)});
+    let msg = app
+        .put(paths::VOLUMES)
+        .key(ALICE_KEY)
+        .json(body)
+        .send()
+        .await
+        .error(413, "too_large");
+    assert!(msg.contains("65536"), "{msg}");
+}
+
+#[tokio::test]
+async fn machine_ids_are_capped_at_1000_in_every_form() {
+    let app = TestApp::demo();
+    let ids = |n: i64| (1..=n).map(|i| 100_000 + i).collect::<Vec<i64>>();
+    // 1000 is allowed (none exists: 404, not 400), in the query and in the body.
+    // As the official client sends it: a JSON array with ", " between ids.
+    let query = format!(
+        "[{}]",
+        ids(MAX_MACHINE_IDS as i64)
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let uri = format!("{}?machine_ids={}", paths::MAINTENANCES, urlencode(&query));
+    assert!(uri.len() <= MAX_URI_BYTES, "1000 ids fit in the URI limit");
+    app.get(&uri)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(404, "not_found");
+    let ok = app
+        .put(paths::DEFRAG_OFFERS)
+        .key(ALICE_KEY)
+        .json(json!({ "machine_ids": ids(1000) }))
+        .send()
+        .await
+        .ok();
+    assert_eq!(ok["success"], false);
+    // 1001 is refused, whatever the form.
+    let too_many = ids(1001);
+    let text = too_many
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let uri = format!("{}?machine_ids={text}", paths::MAINTENANCES);
+    let msg = app
+        .get(&uri)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert_eq!(msg, "at most 1000 machine ids per request; 1001 were given");
+    for body in [
+        json!({ "machine_ids": too_many }),
+        json!({ "machine_ids": text }),
+        json!({ "machine_ids": "1-1001" }),
+        json!({ "machine_ids": "1-99999999999999" }),
+    ] {
+        let msg = app
+            .put(paths::DEFRAG_OFFERS)
+            .key(ALICE_KEY)
+            .json(body)
+            .send()
+            .await
+            .error(400, "invalid_args");
+        assert!(msg.starts_with("at most 1000 machine ids"), "{msg}");
+    }
+}
+
+fn urlencode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+#[tokio::test]
+async fn role_names_are_capped() {
+    let app = TestApp::demo();
+    let longest = "r".repeat(MAX_ROLE_NAME_CHARS);
+    let msg = app
+        .get(&paths::team_role(&longest))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(404, "not_found");
+    assert!(msg.len() < 200, "the name is quoted shortened: {msg}");
+    // Counted in characters, not bytes.
+    let too_long = "ü".repeat(MAX_ROLE_NAME_CHARS + 1);
+    let msg = app
+        .get(&paths::team_role(&too_long))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert_eq!(
+        msg,
+        "a role name has at most 200 characters; this one has 201"
+    );
+}
+
+#[tokio::test]
+async fn long_request_targets_are_414_and_big_headers_431() {
+    let app = TestApp::demo();
+    let uri = format!(
+        "{}?owner=me&machine_ids=1001&pad={}",
+        paths::MAINTENANCES,
+        "x".repeat(MAX_URI_BYTES)
+    );
+    let msg = app
+        .get(&uri)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(414, "uri_too_long");
+    assert!(msg.contains("32768"), "{msg}");
+    // The same for paths the API does not know, and the console's.
+    let uri = format!("/{}", "a".repeat(MAX_URI_BYTES));
+    app.get(&uri).send().await.error(414, "uri_too_long");
+
+    let msg = app
+        .get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .header("x-padding", &"h".repeat(MAX_HEADER_BYTES))
+        .send()
+        .await
+        .error(431, "headers_too_large");
+    assert!(msg.contains("16384"), "{msg}");
+    // Ordinary headers pass.
+    app.get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .header("x-padding", &"h".repeat(1000))
+        .send()
+        .await
+        .ok();
+}
+
+#[tokio::test]
+async fn deeply_nested_json_is_refused_cleanly() {
+    let app = TestApp::demo();
+    let depth = 20_000;
+    let nested = format!(
+        "{{\"machine_ids\": {}1{}}}",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let msg = app
+        .put(paths::DEFRAG_OFFERS)
+        .key(ALICE_KEY)
+        .raw("application/json", nested)
+        .send()
+        .await
+        .error(400, "invalid_json");
+    assert!(msg.contains("recursion limit"), "{msg}");
+    // Nesting within serde_json's limit (128) parses and is refused for its type.
+    let shallow = format!("{{\"machine_ids\": {}1{}}}", "[".repeat(50), "]".repeat(50));
+    app.put(paths::DEFRAG_OFFERS)
+        .key(ALICE_KEY)
+        .raw("application/json", shallow)
+        .send()
+        .await
+        .error(400, "invalid_args");
+}
+
+#[tokio::test]
+async fn integers_out_of_range_are_400_not_500() {
+    let app = TestApp::demo();
+    for raw in [
+        "99999999999999999999",
+        "1e19",
+        "-1e300",
+        "9223372036854775808",
+    ] {
+        let body = format!("{{\"template_id\": {raw}}}");
+        let msg = app
+            .delete(paths::TEMPLATE_ALIAS)
+            .key(ALICE_KEY)
+            .raw("application/json", body)
+            .send()
+            .await
+            .error(400, "invalid_args");
+        assert_eq!(
+            msg,
+            "template_id must be an integer, not a number out of range"
+        );
+        let body = format!("{{\"id\": {raw}, \"size\": 1}}");
+        app.put(paths::VOLUMES)
+            .key(ALICE_KEY)
+            .raw("application/json", body)
+            .send()
+            .await
+            .error(400, "invalid_args");
+        let body = format!("{{\"id\": 8, \"size\": {raw}}}");
+        app.put(paths::VOLUMES)
+            .key(ALICE_KEY)
+            .raw("application/json", body)
+            .send()
+            .await
+            .error(400, "invalid_args");
+    }
+    // The extremes that fit are handled: unknown template, unknown ask, too big a size.
+    app.delete(paths::TEMPLATE_ALIAS)
+        .key(ALICE_KEY)
+        .json(json!({ "template_id": i64::MAX }))
+        .send()
+        .await
+        .error(404, "not_found");
+    app.delete(paths::TEMPLATE_ALIAS)
+        .key(ALICE_KEY)
+        .json(json!({ "template_id": i64::MIN }))
+        .send()
+        .await
+        .error(404, "not_found");
+    app.put(paths::VOLUMES)
+        .key(ALICE_KEY)
+        .json(json!({"id": ASK_500_FREE, "size": i64::MAX}))
+        .send()
+        .await
+        .error(409, "insufficient_capacity");
+    // A whole number written as a fraction is an integer, as in JSON Schema.
+    app.delete(paths::TEMPLATE_ALIAS)
+        .key(ALICE_KEY)
+        .raw("application/json", "{\"template_id\": 501.0}")
+        .send()
+        .await
+        .ok();
+    let result = app
+        .put(paths::DEFRAG_OFFERS)
+        .key(ALICE_KEY)
+        .raw("application/json", "{\"machine_ids\": [1001.0, 1002]}")
+        .send()
+        .await
+        .ok();
+    assert_eq!(result["defragmented"], json!([1001, 1002]));
+    // A path id out of range.
+    let msg = app
+        .delete("/api/v0/users/99999999999999999999/templates")
+        .key(ALICE_KEY)
+        .json(json!({ "template_id": 501 }))
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert!(msg.starts_with("user_id must be an integer"), "{msg}");
+}
+
+#[tokio::test]
+async fn long_strings_give_short_messages() {
+    let app = TestApp::demo();
+    let long = "9".repeat(60_000);
+    for body in [
+        json!({ "template_id": long }),
+        json!({ "template_id": [long] }),
+    ] {
+        let msg = app
+            .delete(paths::TEMPLATE_ALIAS)
+            .key(ALICE_KEY)
+            .json(body)
+            .send()
+            .await
+            .error(400, "invalid_args");
+        assert!(msg.len() < 100, "{msg}");
+    }
+    let msg = app
+        .put(paths::DEFRAG_OFFERS)
+        .key(ALICE_KEY)
+        .json(json!({ "machine_ids": format!("x{long}") }))
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert!(msg.len() < 200, "{msg}");
+    let msg = app
+        .get(&format!("/api/v0/{}", "p".repeat(10_000)))
+        .send()
+        .await
+        .error(404, "not_found");
+    assert!(msg.len() < 300, "{msg}");
+}
+
+fn rate_limited_app(per_second: u32) -> TestApp {
+    common::init_logging();
+    let state = AppState::new(Config {
+        demo: true,
+        clock: Clock::fixed(NOW),
+        rate_limit: Some(per_second),
+        ..Config::default()
+    })
+    .unwrap();
+    TestApp::with_router(state.clone(), app(state))
+}
+
+#[tokio::test]
+async fn the_rate_limit_answers_429_json_with_retry_after() {
+    let app = rate_limited_app(2);
+    for _ in 0..2 {
+        app.get(paths::CURRENT_USER)
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+    }
+    let refused = app.get(paths::CURRENT_USER).key(ALICE_KEY).send().await;
+    let msg = refused.error(429, "rate_limited");
+    assert_eq!(
+        msg,
+        "this key may make 2 requests per second; retry after 1 s"
+    );
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    // Per key: bob is not affected, and the key in the query string counts the same.
+    app.get(paths::CURRENT_USER).key(BOB_KEY).send().await.ok();
+    app.get(&format!("{}?api_key={ALICE_KEY}", paths::CURRENT_USER))
+        .send()
+        .await
+        .error(429, "rate_limited");
+    // Writes too, and unknown keys (guessing is limited as well).
+    app.put(paths::VOLUMES)
+        .key(ALICE_KEY)
+        .json(json!({"id": 8, "size": 1}))
+        .send()
+        .await
+        .error(429, "rate_limited");
+    for _ in 0..2 {
+        app.get(paths::CURRENT_USER)
+            .key("guess-1")
+            .send()
+            .await
+            .error(401, "auth_error");
+    }
+    app.get(paths::CURRENT_USER)
+        .key("guess-1")
+        .send()
+        .await
+        .error(429, "rate_limited");
+    // Requests without a key and the public document are not limited.
+    for _ in 0..10 {
+        app.get(paths::OPENAPI).send().await.ok();
+        app.get(paths::CURRENT_USER)
+            .send()
+            .await
+            .error(401, "auth_error");
+    }
+    // A browser can read the refusal: CORS headers are on it.
+    let refused = app
+        .get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .header("origin", "http://127.0.0.1:8080")
+        .send()
+        .await;
+    assert_eq!(refused.status, 429);
+    assert_eq!(
+        refused.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:8080")
+    );
+    // After 1/2 s one request is allowed again, and only one.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    app.get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    app.get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(429, "rate_limited");
+}
+
+#[tokio::test]
+async fn there_is_no_rate_limit_by_default() {
+    let app = TestApp::demo();
+    assert!(app.state.rate_limiter.is_none());
+    for _ in 0..100 {
+        app.get(paths::CURRENT_USER)
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+    }
+}
