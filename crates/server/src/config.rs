@@ -39,6 +39,9 @@ pub struct Config {
     /// Requests per second allowed per API key (token bucket, bursts of the same size);
     /// `None` (the default) turns rate limiting off. Beyond it: 429 `rate_limited`.
     pub rate_limit: Option<u32>,
+    /// Origins the served console may call besides its own, e.g. a REST base URL people
+    /// sign in with; they join `connect-src` of the Content-Security-Policy.
+    pub connect_src: Vec<String>,
 }
 
 /// Origins `trunk serve` uses.
@@ -67,6 +70,7 @@ impl Default for Config {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             clock: Clock::System,
             rate_limit: None,
+            connect_src: Vec::new(),
         }
     }
 }

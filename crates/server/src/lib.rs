@@ -69,6 +69,8 @@ pub struct AppState {
     /// Set when [`Config::rate_limit`] is.
     pub rate_limiter: Option<Arc<limits::RateLimiter>>,
     static_dir: Option<ServeDir<ServeFile>>,
+    /// The Content-Security-Policy sent with the console's pages.
+    content_security_policy: axum::http::HeaderValue,
 }
 
 impl std::fmt::Debug for AppState {
@@ -120,7 +122,9 @@ impl AppState {
         let rate_limiter = config
             .rate_limit
             .map(|n| Arc::new(limits::RateLimiter::new(n)));
+        let content_security_policy = static_files::content_security_policy(&config.connect_src)?;
         Ok(AppState {
+            content_security_policy,
             db,
             clock,
             secret,
@@ -208,7 +212,7 @@ async fn fallback(State(state): State<AppState>, request: Request) -> Response {
     let path = request.uri().path().to_owned();
     if !is_api(&path) {
         if let Some(dir) = &state.static_dir {
-            return static_files::serve(dir, request).await;
+            return static_files::serve(dir, request, &state.content_security_policy).await;
         }
     }
     ApiError::not_found(format!(

@@ -42,6 +42,10 @@ struct Cli {
     /// beyond it, 429 with Retry-After. Off unless given.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: Option<u32>,
+    /// An origin the served console may call besides its own (Content-Security-Policy
+    /// connect-src); repeatable.
+    #[arg(long = "connect-src")]
+    connect_src: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -111,6 +115,7 @@ async fn main() -> anyhow::Result<()> {
         request_timeout: Duration::from_secs(cli.request_timeout),
         clock: Default::default(),
         rate_limit: cli.rate_limit,
+        connect_src: cli.connect_src,
     };
     let demo_on = config.demo;
     let server = gpudeck_server::start(config).await?;

@@ -3,7 +3,7 @@
 //! `index.html` is always revalidated.
 
 use axum::body::Body;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, Request};
 use axum::response::{IntoResponse, Response};
 use std::path::Path;
@@ -14,6 +14,29 @@ use crate::error::ApiError;
 
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 pub const NO_CACHE: &str = "no-cache";
+
+/// The policy for the console's pages: scripts only from this origin (no inline script;
+/// `wasm-unsafe-eval` lets the bundle be compiled), styles only from files and the CSSOM,
+/// requests only to this origin and to `connect_src`, no plugins, frames or base changes.
+pub fn content_security_policy(connect_src: &[String]) -> anyhow::Result<HeaderValue> {
+    for origin in connect_src {
+        anyhow::ensure!(
+            (origin.starts_with("https://") || origin.starts_with("http://"))
+                && !origin.contains([' ', ';', ',', '\'', '"']),
+            "--connect-src {origin:?} is not an http(s) origin"
+        );
+    }
+    let connect = std::iter::once("'self'")
+        .chain(connect_src.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let policy = format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+         img-src 'self' data:; connect-src {connect}; object-src 'none'; base-uri 'none'; \
+         frame-ancestors 'none'; form-action 'self'"
+    );
+    Ok(HeaderValue::from_str(&policy)?)
+}
 
 /// The console's files, falling back to `index.html` for paths that are no file.
 pub fn service(dir: &Path) -> ServeDir<ServeFile> {
@@ -32,8 +55,13 @@ pub fn is_hashed(path: &str) -> bool {
     })
 }
 
-/// Answers a non-API request from `dir`. Only GET and HEAD are served.
-pub async fn serve(dir: &ServeDir<ServeFile>, request: Request<Body>) -> Response {
+/// Answers a non-API request from `dir`. Only GET and HEAD are served; pages carry
+/// `policy` as their Content-Security-Policy.
+pub async fn serve(
+    dir: &ServeDir<ServeFile>,
+    request: Request<Body>,
+    policy: &HeaderValue,
+) -> Response {
     if !matches!(*request.method(), Method::GET | Method::HEAD) {
         return ApiError::new(
             axum::http::StatusCode::METHOD_NOT_ALLOWED,
@@ -56,17 +84,22 @@ pub async fn serve(dir: &ServeDir<ServeFile>, request: Request<Body>) -> Respons
             .get(CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("text/html"));
-        let policy = if html {
+        let caching = if html {
             Some(NO_CACHE)
         } else if is_hashed(&path) {
             Some(IMMUTABLE)
         } else {
             None
         };
-        if let Some(policy) = policy {
+        if let Some(caching) = caching {
             response
                 .headers_mut()
-                .insert(CACHE_CONTROL, HeaderValue::from_static(policy));
+                .insert(CACHE_CONTROL, HeaderValue::from_static(caching));
+        }
+        if html {
+            response
+                .headers_mut()
+                .insert(CONTENT_SECURITY_POLICY, policy.clone());
         }
     }
     response
@@ -75,6 +108,22 @@ pub async fn serve(dir: &ServeDir<ServeFile>, request: Request<Body>) -> Respons
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_policy_allows_only_this_origin_and_the_listed_ones() {
+        let policy = content_security_policy(&[]).unwrap();
+        let policy = policy.to_str().unwrap();
+        assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval';"));
+        assert!(policy.contains("connect-src 'self';"));
+        assert!(!policy.contains("unsafe-inline"));
+        let wider = content_security_policy(&["https://api.example.com".into()]).unwrap();
+        assert!(wider
+            .to_str()
+            .unwrap()
+            .contains("connect-src 'self' https://api.example.com;"));
+        assert!(content_security_policy(&["https://x; script-src *".into()]).is_err());
+        assert!(content_security_policy(&["javascript:alert(1)".into()]).is_err());
+    }
 
     #[test]
     fn trunk_hashes_are_recognised() {
