@@ -68,7 +68,13 @@ pub fn ConfirmDialog(
             node_ref=dialog
             class="confirm"
             aria-labelledby=labelled_by
-            on:close=move |_| open.set(false)
+            // The `close` event is queued as a task and may arrive after the dialog was
+            // opened again; only a dialog that is really closed makes `open` false.
+            on:close=move |_| {
+                if dialog.get_untracked().is_none_or(|d| !d.open()) {
+                    open.set(false);
+                }
+            }
             on:cancel=move |_: web_sys::Event| open.set(false)
             on:keydown=trap_focus
         >

@@ -1,11 +1,15 @@
 //! Views shared by several pages.
 
+pub mod clipboard;
 pub mod confirm;
 pub mod csv;
 pub mod data_table;
 pub mod error_panel;
+pub mod id_form;
 pub mod machine_ids_field;
-pub mod planned;
+pub mod masked_key;
+pub mod money;
+pub mod permissions;
 pub mod time;
 pub mod timeline;
 pub mod toasts;

@@ -1,14 +1,97 @@
-use crate::components::planned::PlannedArea;
+//! The caller's subaccounts: a table with balances in dollars and masked API keys. The
+//! keys reach a CSV export only when the person ticks the box that says so.
+
+use crate::api::{use_api, ApiError};
+use crate::components::data_table::{Column, DataTable};
+use crate::components::error_panel::ErrorPanel;
+use crate::components::masked_key::MaskedKey;
+use crate::components::money::format_usd;
+use gpudeck_wire::{Subaccount, SubaccountList};
 use leptos::prelude::*;
+
+/// The table's columns. The key column is left out of the text filter (typing part of a
+/// key should not find it) and out of the CSV unless `include_keys` is true.
+pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>> {
+    vec![
+        Column::number(
+            "id",
+            "Id",
+            |s: &Subaccount| s.id as f64,
+            |s| s.id.to_string(),
+        ),
+        Column::text("email", "Email", |s: &Subaccount| s.email.clone()),
+        Column::number(
+            "balance",
+            "Balance",
+            |s: &Subaccount| s.balance,
+            |s| format_usd(s.balance),
+        ),
+        Column::text("api_key", "API key", |s: &Subaccount| s.api_key.clone())
+            .not_searchable()
+            .csv_only_when(include_keys)
+            .with_cell(|s| {
+                view! { <MaskedKey key=s.api_key.clone() owner=format!("subaccount {}", s.id)/> }
+                    .into_any()
+            }),
+    ]
+}
 
 #[component]
 pub fn SubaccountsPage() -> impl IntoView {
+    let api = use_api();
+    let data = LocalResource::new(move || {
+        let api = api.clone();
+        async move { api.subaccounts().await }
+    });
+    let reloading = RwSignal::new(false);
+    let include_keys = RwSignal::new(false);
+    let rows = Signal::derive(move || {
+        data.get()
+            .and_then(Result::ok)
+            .map(|list| list.users)
+            .unwrap_or_default()
+    });
+
     view! {
-        <PlannedArea
-            title="Subaccounts"
-            method="GET"
-            path="/api/v0/subaccounts"
-            summary="List your subaccounts with their balances and masked API keys."
-        />
+        <section class="subaccounts">
+            <h1>"Subaccounts"</h1>
+            <p class="lede">"Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one."</p>
+            <div class="form-actions">
+                <button type="button" class="button" on:click=move |_| data.refetch() disabled=reloading>
+                    {move || if reloading.get() { "Reloading…" } else { "Reload" }}
+                </button>
+            </div>
+            <Transition
+                fallback=|| view! { <p class="loading" role="status">"Loading subaccounts…"</p> }
+                set_pending=reloading
+            >
+                {move || match data.get() {
+                    None | Some(Err(ApiError::Aborted)) => ().into_any(),
+                    Some(Err(error)) => view! {
+                        <ErrorPanel error=error on_retry=Callback::new(move |_| data.refetch())/>
+                    }.into_any(),
+                    Some(Ok(SubaccountList { msg, .. })) => view! {
+                        {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
+                        <DataTable
+                            rows=rows
+                            columns=subaccount_columns(include_keys.into())
+                            row_key=|s: &Subaccount| s.id.to_string()
+                            empty="You have no subaccounts. They are created on the marketplace's account page or with its command-line client; each one then appears here with its own API key."
+                            csv_name="subaccounts"
+                            caption="Subaccounts"
+                        >
+                            <label class="toggle">
+                                <input
+                                    type="checkbox"
+                                    prop:checked=include_keys
+                                    on:change=move |ev| include_keys.set(event_target_checked(&ev))
+                                />
+                                "Include the API keys in the CSV"
+                            </label>
+                        </DataTable>
+                    }.into_any(),
+                }}
+            </Transition>
+        </section>
     }
 }

@@ -1,14 +1,132 @@
-use crate::components::planned::PlannedArea;
+//! The members of the caller's current team: counts per role, a role filter kept in the
+//! address, and a table whose role chips lead to each role's page.
+
+use super::team_roles::role_path;
+use crate::api::{use_api, ApiError};
+use crate::components::data_table::{Column, DataTable, RowFilter};
+use crate::components::error_panel::ErrorPanel;
+use gpudeck_wire::TeamMember;
 use leptos::prelude::*;
+use leptos_router::hooks::query_signal_with_options;
+use leptos_router::NavigateOptions;
+use std::sync::Arc;
+
+/// Each role with how many members hold it, in the order the roles first appear.
+pub fn role_counts(members: &[TeamMember]) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for role in members.iter().flat_map(|m| &m.roles) {
+        match counts.iter_mut().find(|(name, _)| name == role) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((role.clone(), 1)),
+        }
+    }
+    counts
+}
+
+fn member_columns() -> Vec<Column<TeamMember>> {
+    vec![
+        Column::text("username", "Username", |m: &TeamMember| m.username.clone()),
+        Column::text("fullname", "Full name", |m: &TeamMember| m.fullname.clone()),
+        Column::text("email", "Email", |m: &TeamMember| m.email.clone()),
+        Column::text("roles", "Roles", |m: &TeamMember| m.roles.join(", ")).with_cell(|m| {
+            m.roles
+                .iter()
+                .map(|role| view! { <a class="badge role-link" href=role_path(role)>{role.clone()}</a> })
+                .collect_view()
+                .into_any()
+        }),
+    ]
+}
 
 #[component]
 pub fn TeamMembersPage() -> impl IntoView {
+    let api = use_api();
+    let (role_param, set_role_param) = query_signal_with_options::<String>(
+        "role",
+        NavigateOptions {
+            replace: true,
+            scroll: false,
+            ..Default::default()
+        },
+    );
+    let data = LocalResource::new(move || {
+        let api = api.clone();
+        async move { api.team_members().await }
+    });
+    let reloading = RwSignal::new(false);
+    let members = Signal::derive(move || data.get().and_then(Result::ok).unwrap_or_default());
+    let role_filter = Signal::derive(move || {
+        let role = role_param.get()?;
+        let keep: RowFilter<TeamMember> = Arc::new(move |m: &TeamMember| m.roles.contains(&role));
+        Some(keep)
+    });
+    let toggle_role = move |role: String| {
+        let same = role_param.get_untracked().as_deref() == Some(role.as_str());
+        set_role_param.set((!same).then_some(role));
+    };
+
     view! {
-        <PlannedArea
-            title="Team members"
-            method="GET"
-            path="/api/v0/team/members"
-            summary="List the active members of your current team with their roles."
-        />
+        <section class="team-members">
+            <h1>"Team members"</h1>
+            <p class="lede">"Members of your current team and their roles. Select a role to see only its members, or open a role to see its permissions."</p>
+            <div class="form-actions">
+                <button type="button" class="button" on:click=move |_| data.refetch() disabled=reloading>
+                    {move || if reloading.get() { "Reloading…" } else { "Reload" }}
+                </button>
+            </div>
+            <Transition
+                fallback=|| view! { <p class="loading" role="status">"Loading team members…"</p> }
+                set_pending=reloading
+            >
+                {move || match data.get() {
+                    None | Some(Err(ApiError::Aborted)) => ().into_any(),
+                    Some(Err(error)) => view! {
+                        <ErrorPanel error=error on_retry=Callback::new(move |_| data.refetch())/>
+                    }.into_any(),
+                    Some(Ok(list)) => {
+                        let counts = role_counts(&list);
+                        let summary = counts
+                            .iter()
+                            .map(|(role, count)| format!("{role} {count}"))
+                            .collect::<Vec<_>>()
+                            .join(" · ");
+                        view! {
+                            <p class="role-counts" data-testid="role-counts">
+                                {format!("{} members", list.len())}
+                                {(!summary.is_empty()).then(|| format!(" — {summary}"))}
+                            </p>
+                            <div class="filters" role="group" aria-label="Filter members by role">
+                                <span class="filter-label">"Role"</span>
+                                {counts.into_iter().map(|(role, count)| {
+                                    let name = role.clone();
+                                    let pressed = move || role_param.with(|r| r.as_deref() == Some(name.as_str()));
+                                    let chosen = role.clone();
+                                    view! {
+                                        <button
+                                            type="button"
+                                            class="chip badge role-chip"
+                                            aria-pressed=move || pressed().to_string()
+                                            on:click=move |_| toggle_role(chosen.clone())
+                                        >
+                                            {role}" "
+                                            <span class="chip-count">{count}</span>
+                                        </button>
+                                    }
+                                }).collect_view()}
+                            </div>
+                            <DataTable
+                                rows=members
+                                columns=member_columns()
+                                row_key=|m: &TeamMember| m.id.to_string()
+                                empty="Your team has no members yet."
+                                csv_name="team-members"
+                                caption="Team members"
+                                also_filter=role_filter
+                            />
+                        }.into_any()
+                    }
+                }}
+            </Transition>
+        </section>
     }
 }

@@ -1,18 +1,143 @@
-use crate::components::planned::PlannedArea;
+//! One role of the caller's current team, by name: its permissions as a grid, its
+//! route-level entries, and the raw JSON on request. The name comes from the address, so
+//! any role can be linked to; the default roles are one click away.
+
+use crate::api::{use_api, ApiError};
+use crate::components::error_panel::ErrorPanel;
+use crate::components::permissions::{pretty, RolePermissions};
+use gpudeck_wire::{PermissionsView, TeamRole};
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
+use leptos_router::components::A;
+use leptos_router::hooks::{query_signal_with_options, use_navigate, use_params_map};
+use leptos_router::NavigateOptions;
+
+/// The roles every team starts with.
+pub const DEFAULT_ROLES: [&str; 3] = ["owner", "manager", "member"];
+
+/// The console's address of the role `name`: any name, unicode or markup included, as
+/// one path segment.
+pub fn role_path(name: &str) -> String {
+    let encoded: String = js_sys::encode_uri_component(name).into();
+    format!("/team/roles/{encoded}")
+}
+
+/// The role name from the `:name` segment. The router hands the segment over still
+/// (partly) percent-encoded; a segment that is not valid encoding is taken as it is.
+fn role_name_of(segment: &str) -> String {
+    js_sys::decode_uri_component(segment)
+        .map(String::from)
+        .unwrap_or_else(|_| segment.to_owned())
+}
 
 #[component]
 pub fn TeamRolePage() -> impl IntoView {
+    let api = use_api();
     let params = use_params_map();
-    let name = move || params.with(|p| p.get("name").unwrap_or_default());
+    let name = Memo::new(move |_| {
+        params.with(|p| p.get("name").map(|s| role_name_of(&s)).unwrap_or_default())
+    });
+    let (view_param, set_view_param) = query_signal_with_options::<String>(
+        "view",
+        NavigateOptions {
+            replace: true,
+            scroll: false,
+            ..Default::default()
+        },
+    );
+    let raw_json = move || view_param.get().as_deref() == Some("json");
+
+    let role = LocalResource::new(move || {
+        let api = api.clone();
+        let name = name.get();
+        async move { api.team_role(&name).await }
+    });
+
     view! {
-        <p class="breadcrumb">"Role: " <strong>{name}</strong></p>
-        <PlannedArea
-            title="Team role"
-            method="GET"
-            path="/api/v0/team/roles/{name}"
-            summary="Show the permissions of a role of your current team as a grid of read and write access."
-        />
+        <section class="team-role">
+            <h1>"Team role"</h1>
+            <nav class="role-links" aria-label="Default roles">
+                <span class="filter-label">"Default roles:"</span>
+                {DEFAULT_ROLES.into_iter().map(|role| view! {
+                    <A href=role_path(role) exact=true>{role}</A>
+                }).collect_view()}
+            </nav>
+            <RoleLookup/>
+            <Transition fallback=|| view! { <p class="loading" role="status">"Loading the role…"</p> }>
+                {move || match role.get() {
+                    None | Some(Err(ApiError::Aborted)) => ().into_any(),
+                    Some(Err(error @ ApiError::Http { status: 404, .. })) => view! {
+                        <div class="result nothing" role="alert" data-testid="unknown-role">
+                            <h2>"No such role"</h2>
+                            <p>{error.message()}</p>
+                            <p>"Pick one of the default roles above, or look up another name."</p>
+                        </div>
+                    }.into_any(),
+                    Some(Err(error)) => view! {
+                        <ErrorPanel error=error on_retry=Callback::new(move |_| role.refetch())/>
+                    }.into_any(),
+                    Some(Ok(TeamRole { id, name, permissions })) => {
+                        let read = PermissionsView::read(&permissions);
+                        let json = pretty(&permissions);
+                        view! {
+                            <div class="role-header">
+                                <h2 class="role-name" data-testid="role-name">{name.clone()}</h2>
+                                <span class="muted">{format!("role #{id}")}</span>
+                                <button
+                                    type="button"
+                                    class="button"
+                                    aria-pressed=move || raw_json().to_string()
+                                    on:click=move |_| set_view_param.set(if raw_json() { None } else { Some("json".to_owned()) })
+                                >
+                                    "Raw JSON"
+                                </button>
+                            </div>
+                            <Show
+                                when=raw_json
+                                fallback=move || view! { <RolePermissions permissions=read.clone() role=name.clone()/> }
+                            >
+                                <pre class="raw-json" data-testid="raw-json">{json.clone()}</pre>
+                            </Show>
+                        }.into_any()
+                    }
+                }}
+            </Transition>
+        </section>
+    }
+}
+
+/// Looks up any role by name by going to its address.
+#[component]
+fn RoleLookup() -> impl IntoView {
+    let navigate = use_navigate();
+    let text = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let name = text.get_untracked().trim().to_owned();
+        if name.is_empty() {
+            problem.set(Some("Enter a role name.".into()));
+            return;
+        }
+        problem.set(None);
+        text.set(String::new());
+        navigate(&role_path(&name), Default::default());
+    };
+    view! {
+        <form class="role-lookup" on:submit=submit novalidate>
+            <label for="role-name">"Look up a role by name"</label>
+            <div class="inline-field">
+                <input
+                    id="role-name"
+                    type="text"
+                    autocomplete="off"
+                    aria-invalid=move || problem.with(Option::is_some).to_string()
+                    aria-describedby="role-name-error"
+                    prop:value=text
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                />
+                <button type="submit" class="button">"Show role"</button>
+            </div>
+            <p id="role-name-error" class="form-error" role="alert">{move || problem.get()}</p>
+        </form>
     }
 }

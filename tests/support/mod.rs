@@ -198,11 +198,23 @@ pub struct FakeFetch {
 
 impl FakeFetch {
     pub fn install(replies: Vec<Reply>) -> Self {
+        Self::install_routes(replies.into_iter().map(|reply| ("", reply)).collect())
+    }
+
+    /// Like [`FakeFetch::install`], but each request gets the first unused reply whose
+    /// pattern is part of its URL, so that requests made in no fixed order (the shell's
+    /// `users/current` and a page's own) each get theirs.
+    pub fn install_by_url(routes: Vec<(&'static str, Reply)>) -> Self {
+        Self::install_routes(routes)
+    }
+
+    fn install_routes(routes: Vec<(&'static str, Reply)>) -> Self {
         let original = real_fetch();
         let window = web_sys::window().unwrap();
         let script = js_sys::Array::new();
-        for reply in replies {
+        for (pattern, reply) in routes {
             let entry = js_sys::Object::new();
+            js_sys::Reflect::set(&entry, &"pattern".into(), &pattern.into()).unwrap();
             js_sys::Reflect::set(&entry, &"status".into(), &reply.status.into()).unwrap();
             js_sys::Reflect::set(&entry, &"body".into(), &reply.body.into()).unwrap();
             js_sys::Reflect::set(&entry, &"type".into(), &reply.content_type.into()).unwrap();
@@ -222,7 +234,8 @@ impl FakeFetch {
                     authorization: request.headers.get('Authorization') || '',
                     body: body,
                 });
-                const reply = window.__fakeReplies.shift();
+                const index = window.__fakeReplies.findIndex((r) => request.url.includes(r.pattern));
+                const reply = index < 0 ? undefined : window.__fakeReplies.splice(index, 1)[0];
                 if (!reply) { return Promise.reject(new TypeError('no scripted reply left')); }
                 if (reply.status === 0) { return Promise.reject(new TypeError('Failed to fetch')); }
                 if (reply.status === 1) { return new Promise(() => {}); }

@@ -167,6 +167,11 @@ impl PermissionsView {
                 view.unrecognised.push((key.clone(), value.clone()));
             }
         }
+        // JSON objects come in whatever order the parser keeps (serde_json's
+        // `preserve_order` may be on or off); sort so every reader sees the same view.
+        view.groups.sort_by_key(|p| p.group);
+        view.routes.sort_by(|a, b| a.name.cmp(&b.name));
+        view.unrecognised.sort_by(|a, b| a.0.cmp(&b.0));
         view
     }
 
@@ -231,6 +236,7 @@ fn read_constraints(value: &Value) -> Option<Vec<Constraint>> {
             });
         }
     }
+    out.sort_by(|a, b| (&a.field, &a.operator).cmp(&(&b.field, &b.operator)));
     Some(out)
 }
 
@@ -259,7 +265,7 @@ mod tests {
         let route = &view.routes[0];
         assert_eq!(route.name, "api.instance.request_logs");
         let written: Vec<String> = route.constraints.iter().map(|c| c.to_string()).collect();
-        // Object keys come back sorted, so the order is stable whatever the server sent.
+        // Sorted by field, then operator, whatever order the server sent.
         assert_eq!(written, ["id = 1227", "size ≥ 1", "size ≤ 5"]);
         assert_eq!(route.extra, None);
     }

@@ -1,0 +1,64 @@
+//! Forms that send ids: checking an id before it is sent, the labelled field that shows
+//! what is wrong with it, and telling refusals (shown next to the form) from failures
+//! (shown with a retry).
+
+use crate::api::ApiError;
+use leptos::prelude::*;
+use std::num::IntErrorKind;
+
+/// Reads a whole number of at least 1 typed into the field called `field` ("template id"),
+/// or says what is wrong, naming the field.
+pub fn parse_id(field: &str, text: &str) -> Result<i64, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(format!("Enter the {field}."));
+    }
+    match trimmed.parse::<i64>() {
+        Ok(value) if value >= 1 => Ok(value),
+        Ok(_) => Err(format!("The {field} must be at least 1.")),
+        Err(error) if *error.kind() == IntErrorKind::PosOverflow => {
+            Err(format!("The {field} is too large."))
+        }
+        Err(_) => Err(format!("The {field} must be a whole number, like 42.")),
+    }
+}
+
+/// Whether the server refused the request as asked (bad input, not allowed, not found,
+/// conflict, too large): the person can act on its message, so it belongs next to the form.
+/// Everything else is a failure to show with a retry.
+pub fn is_refusal(error: &ApiError) -> bool {
+    matches!(error.status(), Some(400 | 403 | 404 | 409 | 413 | 422))
+}
+
+/// A labelled text field for an id, with a hint and an error linked to it.
+#[component]
+pub fn IdField(
+    id: &'static str,
+    label: &'static str,
+    hint: &'static str,
+    text: RwSignal<String>,
+    /// What is wrong with the value, from the check before sending or from the server.
+    #[prop(into)]
+    error: Signal<Option<String>>,
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let error_id = format!("{id}-error");
+    view! {
+        <div class="id-field">
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="text"
+                inputmode="numeric"
+                autocomplete="off"
+                spellcheck="false"
+                aria-invalid=move || error.with(Option::is_some).to_string()
+                aria-describedby=format!("{hint_id} {error_id}")
+                prop:value=text
+                on:input=move |ev| text.set(event_target_value(&ev))
+            />
+            <p id=hint_id class="hint">{hint}</p>
+            <p id=error_id class="form-error" role="alert">{move || error.get()}</p>
+        </div>
+    }
+}

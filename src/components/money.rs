@@ -1,0 +1,18 @@
+//! Money as people read it.
+
+/// US dollars with thousands separators and cents: `$1,200.75`, `$0.00`, `-$5.00`.
+/// Rounded to the cent first, so a balance of `-0.001` reads `$0.00`, not `-$0.00`.
+pub fn format_usd(amount: f64) -> String {
+    let cents = (amount * 100.0).round();
+    let sign = if cents < 0.0 { "-" } else { "" };
+    let cents = cents.abs() as u64;
+    let digits = (cents / 100).to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{sign}${grouped}.{:02}", cents % 100)
+}

@@ -1,0 +1,827 @@
+//! The accounts and team area: key masking, money, id checks, the CSV key rule and the
+//! permission grid as pure functions; then each page mounted in the whole app against a
+//! scripted `fetch`.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::app::App;
+use gpudeck::components::data_table::csv_of;
+use gpudeck::components::id_form::parse_id;
+use gpudeck::components::masked_key::mask_key;
+use gpudeck::components::money::format_usd;
+use gpudeck::components::permissions::permission_grid;
+use gpudeck::pages::subaccounts::subaccount_columns;
+use gpudeck::pages::team_members::role_counts;
+use gpudeck::pages::team_roles::role_path;
+use gpudeck_wire::{PermissionGroup, PermissionsView, Subaccount, TeamMember};
+use leptos::prelude::*;
+use serde_json::json as value;
+use support::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KEY: &str = "owner-key-for-accounts-tests";
+const USER: &str =
+    r#"{"id": 1, "email": "alice@example.test", "username": "alice", "balance": 10}"#;
+const FULL_KEY: &str = "0123456789abcdef0123456789abcdef";
+const SUBACCOUNTS: &str = r#"{"users": [
+    {"id": 11, "email": "render-farm@alice.example", "api_key": "0123456789abcdef0123456789abcdef", "balance": 25.5},
+    {"id": 13, "email": "big@alice.example", "api_key": "fedcba9876543210fedcba9876543210", "balance": 1200.75},
+    {"id": 14, "email": "<b>sub</b>@alice.example", "api_key": "99998888777766665555444433332222", "balance": -5}
+], "msg": "3 subaccounts"}"#;
+const MEMBER_ROLE: &str = r#"{"id": 3, "name": "member", "permissions": {
+    "api": {"instance_read": {}, "instance_write": {}},
+    "api.instance.request_logs": {"constraints": {"id": {"eq": 1227}}}
+}}"#;
+const ODD_ROLE: &str = r#"{"id": 9, "name": "odd", "permissions": {
+    "api": {"instance_read": {"constraints": "odd"}, "quantum_write": {}, "machine_read": {"constraints": {"id": {"gte": 1000}}}},
+    "api.x.y": {"constraints": {"size": {"lte": 5}}},
+    "ui": {"dark": true}
+}}"#;
+const MEMBERS: &str = r#"[
+    {"id": 1, "username": "alice", "email": "alice@example.test", "fullname": "Alice Example", "roles": ["owner"]},
+    {"id": 3, "username": "carol", "email": "carol@example.test", "fullname": "Zoë Ångström", "roles": ["member"]},
+    {"id": 4, "username": "dave", "email": "dave@example.test", "fullname": null, "roles": ["manager"]},
+    {"id": 6, "username": "frank", "email": "frank@example.test", "fullname": "Frank <img src=x onerror=alert(1)>", "roles": ["member", "manager"]}
+]"#;
+
+// ---- Pure functions ----
+
+#[wasm_bindgen_test]
+fn keys_are_masked_to_their_first_and_last_four_characters() {
+    assert_eq!(mask_key(FULL_KEY), "0123••••••••cdef");
+    // Too short to keep anything hidden that way: masked whole.
+    assert_eq!(mask_key("abcdefgh"), "••••••••");
+    assert_eq!(mask_key(""), "••••••••");
+    // Characters, not bytes.
+    assert_eq!(mask_key("äöüß12345ÄÖÜẞ"), "äöüß••••••••ÄÖÜẞ");
+}
+
+#[wasm_bindgen_test]
+fn balances_read_as_us_dollars() {
+    assert_eq!(format_usd(1200.75), "$1,200.75");
+    assert_eq!(format_usd(0.0), "$0.00");
+    assert_eq!(format_usd(-5.0), "-$5.00");
+    assert_eq!(format_usd(25.5), "$25.50");
+    assert_eq!(format_usd(1_234_567.891), "$1,234,567.89");
+    assert_eq!(format_usd(-0.001), "$0.00");
+    assert_eq!(format_usd(999.999), "$1,000.00");
+}
+
+#[wasm_bindgen_test]
+fn ids_are_checked_naming_the_field() {
+    assert_eq!(parse_id("template id", " 501 "), Ok(501));
+    assert_eq!(
+        parse_id("template id", ""),
+        Err("Enter the template id.".into())
+    );
+    assert_eq!(
+        parse_id("size in GB", "0"),
+        Err("The size in GB must be at least 1.".into())
+    );
+    assert_eq!(
+        parse_id("size in GB", "-3"),
+        Err("The size in GB must be at least 1.".into())
+    );
+    for bad in ["1.5", "12abc", "1e3", "five"] {
+        assert_eq!(
+            parse_id("volume ask id", bad),
+            Err("The volume ask id must be a whole number, like 42.".into()),
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        parse_id("template id", "99999999999999999999"),
+        Err("The template id is too large.".into())
+    );
+}
+
+fn subaccount(id: i64, email: &str, key: &str) -> Subaccount {
+    Subaccount {
+        id,
+        email: email.into(),
+        api_key: key.into(),
+        balance: 1200.75,
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_csv_leaves_keys_out_unless_asked_to_include_them() {
+    let owner = Owner::new();
+    owner.with(|| {
+        let include = RwSignal::new(false);
+        let columns = subaccount_columns(include.into());
+        let rows = [
+            subaccount(11, "a@x.test", FULL_KEY),
+            subaccount(12, "=cmd@x.test", "k2k2k2k2k2k2k2k2k2"),
+        ];
+        let picked: Vec<&Subaccount> = rows.iter().collect();
+
+        let without = csv_of(&columns, &picked);
+        assert_eq!(
+            without,
+            "Id,Email,Balance\r\n11,a@x.test,\"$1,200.75\"\r\n12,'=cmd@x.test,\"$1,200.75\"\r\n"
+        );
+        assert!(!without.contains(FULL_KEY));
+
+        include.set(true);
+        let with = csv_of(&columns, &picked);
+        assert_eq!(
+            with.lines().next(),
+            Some("Id,Email,Balance,API key"),
+            "{with}"
+        );
+        assert!(with.contains(&format!(",{FULL_KEY}\r\n")));
+        assert!(with.contains(",k2k2k2k2k2k2k2k2k2\r\n"));
+    });
+}
+
+#[wasm_bindgen_test]
+fn the_permission_grid_reads_known_groups_by_area_and_access() {
+    let view = PermissionsView::read(&value!({
+        "api": {"instance_read": {}, "instance_write": {"constraints": {"id": {"eq": 1227}}}, "misc": {}, "team_read": {}}
+    }));
+    let grid = permission_grid(&view);
+    let areas: Vec<&str> = grid.iter().map(|row| row.area).collect();
+    assert_eq!(
+        areas,
+        ["instance", "user", "billing", "machine", "team", "misc"]
+    );
+    let instance = &grid[0];
+    assert_eq!(instance.cells.len(), 2);
+    assert_eq!(instance.cells[0].group, PermissionGroup::InstanceRead);
+    assert!(instance.cells[0].granted);
+    assert!(instance.cells[0].constraints.is_empty());
+    assert_eq!(instance.cells[1].group, PermissionGroup::InstanceWrite);
+    assert_eq!(instance.cells[1].constraints, ["id = 1227"]);
+    assert!(!grid[1].cells[0].granted && !grid[1].cells[1].granted);
+    let team = &grid[4];
+    assert!(team.cells[0].granted && !team.cells[1].granted);
+    let misc = &grid[5];
+    assert_eq!(misc.cells.len(), 1, "misc has one cell");
+    assert_eq!(misc.cells[0].group, PermissionGroup::Misc);
+    assert!(misc.cells[0].granted);
+}
+
+#[wasm_bindgen_test]
+fn the_permission_grid_keeps_parts_of_unknown_shape() {
+    let view = PermissionsView::read(&value!({
+        "api": {"billing_write": {"constraints": "odd", "note": 1}}
+    }));
+    let cell = &permission_grid(&view)[2].cells[1];
+    assert_eq!(cell.group, PermissionGroup::BillingWrite);
+    assert!(cell.granted);
+    assert_eq!(
+        cell.extra.as_deref(),
+        Some(r#"{"constraints":"odd","note":1}"#)
+    );
+    let empty = permission_grid(&PermissionsView::read(&value!(null)));
+    assert!(empty.iter().all(|row| row.cells.iter().all(|c| !c.granted)));
+}
+
+#[wasm_bindgen_test]
+fn roles_are_counted_in_order_of_appearance_and_linked_by_encoded_name() {
+    let members: Vec<TeamMember> = serde_json::from_str(MEMBERS).unwrap();
+    assert_eq!(
+        role_counts(&members),
+        [
+            ("owner".to_owned(), 1),
+            ("member".to_owned(), 2),
+            ("manager".to_owned(), 2)
+        ]
+    );
+    assert_eq!(role_path("owner"), "/team/roles/owner");
+    assert_eq!(
+        role_path("<b>auditor</b>"),
+        "/team/roles/%3Cb%3Eauditor%3C%2Fb%3E"
+    );
+    assert_eq!(
+        role_path("Wartung – Nacht 🌙"),
+        "/team/roles/Wartung%20%E2%80%93%20Nacht%20%F0%9F%8C%99"
+    );
+}
+
+// ---- Pages in the whole app ----
+
+/// A stored session for user 1, and the address to start at.
+fn signed_in_at(path: &str) {
+    session_storage().clear().unwrap();
+    session_storage()
+        .set_item(
+            "gpudeck.session",
+            &format!(
+                r#"{{"api_key": "{KEY}", "base_url": "{}", "user": {USER}}}"#,
+                gpudeck::session::own_origin()
+            ),
+        )
+        .unwrap();
+    go_to(path);
+}
+
+fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
+    page.all("tbody tr:not(.spacer)")
+}
+
+fn input_value(page: &Mounted, selector: &str) -> String {
+    page.get(selector)
+        .unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
+fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
+    fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.url.contains(part))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copied() {
+    signed_in_at("/subaccounts");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("subaccounts", json(200, SUBACCOUNTS)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    assert_eq!(page.text(".server-message"), "3 subaccounts");
+    assert!(calls_to(&fetch, "/api/v0/subaccounts?owner=me").len() == 1);
+
+    let rows = body_rows(&page);
+    let cells = |row: &web_sys::Element| -> Vec<String> {
+        let list = row.query_selector_all("td").unwrap();
+        (0..list.length())
+            .map(|i| list.item(i).unwrap().text_content().unwrap_or_default())
+            .collect()
+    };
+    let first = cells(&rows[0]);
+    assert_eq!(first[0], "11");
+    assert_eq!(first[2], "$25.50");
+    assert_eq!(cells(&rows[1])[2], "$1,200.75");
+    assert_eq!(cells(&rows[2])[2], "-$5.00");
+    // Markup from the server is text.
+    assert_eq!(cells(&rows[2])[1], "<b>sub</b>@alice.example");
+    assert!(page.find("tbody b").is_none());
+
+    // Masked by default; the whole key is nowhere in the page.
+    let key_texts = page.all("tbody .key-text");
+    assert_eq!(key_texts[0].text_content().unwrap(), "0123••••••••cdef");
+    assert!(!page.root.inner_html().contains(FULL_KEY));
+
+    // Reveal one row; the others stay masked; hide again.
+    let reveal = page.all("tbody button.reveal");
+    assert_eq!(
+        reveal[0].text_content().unwrap(),
+        "Show the API key of subaccount 11"
+    );
+    reveal[0].unchecked_ref::<web_sys::HtmlElement>().click();
+    settle().await;
+    let key_texts = page.all("tbody .key-text");
+    assert_eq!(key_texts[0].text_content().unwrap(), FULL_KEY);
+    assert_eq!(key_texts[1].text_content().unwrap(), "fedc••••••••3210");
+    // Revealing is not remembered anywhere outside the page.
+    let session_dump = (0..session_storage().length().unwrap())
+        .filter_map(|i| session_storage().key(i).unwrap())
+        .map(|k| session_storage().get_item(&k).unwrap().unwrap_or_default())
+        .collect::<String>();
+    assert!(!session_dump.contains(FULL_KEY));
+    assert!(!current_path().contains(FULL_KEY));
+    for i in 0..local_storage().length().unwrap() {
+        let name = local_storage().key(i).unwrap().unwrap();
+        assert!(!local_storage()
+            .get_item(&name)
+            .unwrap()
+            .unwrap_or_default()
+            .contains(FULL_KEY));
+    }
+    page.all("tbody button.reveal")[0]
+        .unchecked_ref::<web_sys::HtmlElement>()
+        .click();
+    settle().await;
+    assert_eq!(
+        page.all("tbody .key-text")[0].text_content().unwrap(),
+        "0123••••••••cdef"
+    );
+
+    // Copy: the clipboard, or (headless, no permission) the whole key selected in a field.
+    let copy = page.all("tbody .copy button");
+    assert_eq!(
+        copy[0].get_attribute("aria-label").as_deref(),
+        Some("Copy the API key of subaccount 11")
+    );
+    copy[0].unchecked_ref::<web_sys::HtmlElement>().click();
+    assert!(
+        wait_until(3000, || !page.all("tbody .copy-status")[0]
+            .text_content()
+            .unwrap_or_default()
+            .is_empty())
+        .await
+    );
+    let status = page.all("tbody .copy-status")[0].text_content().unwrap();
+    match status.as_str() {
+        "Copied" => {}
+        "Press Ctrl+C to copy" => {
+            assert_eq!(input_value(&page, "tbody .copy-fallback"), FULL_KEY);
+        }
+        other => panic!("unexpected copy status {other:?}"),
+    }
+
+    // The CSV box says what it does.
+    assert!(page
+        .text(".table-toolbar label.toggle")
+        .contains("Include the API keys in the CSV"));
+}
+
+#[wasm_bindgen_test]
+async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_offer_a_retry() {
+    signed_in_at("/subaccounts");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        (
+            "subaccounts",
+            json(
+                403,
+                r#"{"error": "forbidden", "msg": "this key's team role lacks the permission user_read"}"#,
+            ),
+        ),
+        (
+            "subaccounts",
+            json(200, r#"{"users": [], "msg": "0 subaccounts"}"#),
+        ),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find(".error-panel").is_some()).await);
+    assert!(page
+        .text(".error-panel")
+        .contains("lacks the permission user_read"));
+    page.click(".error-panel button");
+    assert!(wait_until(3000, || page.find(".data-table .empty-state").is_some()).await);
+    assert!(page
+        .text(".data-table .empty-state")
+        .contains("You have no subaccounts. They are created"));
+    assert_eq!(page.text(".server-message"), "0 subaccounts");
+    assert_eq!(calls_to(&fetch, "subaccounts").len(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn a_role_shows_a_grid_of_groups_its_routes_and_raw_json() {
+    signed_in_at("/team/roles/member");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/roles/member", json(200, MEMBER_ROLE)),
+    ]);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=permission-grid]")
+            .is_some())
+        .await
+    );
+    assert!(calls_to(&fetch, "/api/v0/team/roles/member").len() == 1);
+    assert_eq!(page.text("[data-testid=role-name]"), "member");
+    assert_eq!(page.text(".role-links a[aria-current=page]"), "member");
+    assert_eq!(page.all(".role-links a").len(), 3);
+
+    let cell = |group: &str| page.get(&format!("td[data-group={group}]"));
+    assert_eq!(cell("instance_read").text_content().unwrap(), "✓granted");
+    assert_eq!(cell("instance_write").class_name(), "granted");
+    assert_eq!(
+        cell("machine_write").text_content().unwrap(),
+        "—not granted"
+    );
+    assert_eq!(cell("misc").get_attribute("colspan").as_deref(), Some("2"));
+    assert_eq!(page.all("table.permission-grid tbody tr").len(), 6);
+    let routes = page.text(".route-permissions");
+    assert!(routes.contains("api.instance.request_logs"), "{routes}");
+    assert!(routes.contains("only where id = 1227"), "{routes}");
+    assert!(page.find(".unrecognised-permissions").is_none());
+
+    page.click(".role-header button");
+    assert!(wait_until(2000, || page.find("pre.raw-json").is_some()).await);
+    assert!(current_path().ends_with("?view=json"), "{}", current_path());
+    assert!(page.text("pre.raw-json").contains("\"instance_read\": {}"));
+    assert_eq!(
+        page.get(".role-header button")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    page.click(".role-header button");
+    assert!(
+        wait_until(2000, || page
+            .find("[data-testid=permission-grid]")
+            .is_some())
+        .await
+    );
+}
+
+#[wasm_bindgen_test]
+async fn unknown_permission_shapes_are_shown_not_dropped() {
+    signed_in_at("/team/roles/odd");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/roles/odd", json(200, ODD_ROLE)),
+    ]);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=permission-grid]")
+            .is_some())
+        .await
+    );
+    let instance_read = page.text("td[data-group=instance_read]");
+    assert!(instance_read.starts_with("✓granted"), "{instance_read}");
+    assert!(
+        instance_read.contains(r#"Also: {"constraints":"odd"}"#),
+        "{instance_read}"
+    );
+    assert!(page
+        .text("td[data-group=machine_read]")
+        .contains("id ≥ 1000"));
+    assert!(page.text(".route-permissions").contains("size ≤ 5"));
+    let unknown = page.text(".unrecognised-permissions");
+    assert!(unknown.contains("api.quantum_write"), "{unknown}");
+    assert!(unknown.contains("ui"), "{unknown}");
+    assert!(unknown.contains("\"dark\": true"), "{unknown}");
+}
+
+#[wasm_bindgen_test]
+async fn an_unknown_role_shows_the_servers_message_and_the_quick_links() {
+    signed_in_at("/team/roles/ghost");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        (
+            "team/roles/ghost",
+            json(
+                404,
+                r#"{"error": "not_found", "msg": "no role named \"ghost\" in team Alice Compute"}"#,
+            ),
+        ),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("[data-testid=unknown-role]").is_some()).await);
+    assert!(page
+        .text("[data-testid=unknown-role]")
+        .contains("no role named \"ghost\" in team Alice Compute"));
+    let links: Vec<String> = page
+        .all(".role-links a")
+        .iter()
+        .map(|a| a.get_attribute("href").unwrap())
+        .collect();
+    assert_eq!(
+        links,
+        [
+            "/team/roles/owner",
+            "/team/roles/manager",
+            "/team/roles/member"
+        ]
+    );
+    assert!(page.find(".role-links a[aria-current]").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn role_names_with_markup_or_unicode_round_trip_through_the_address() {
+    signed_in_at("/team/roles/%3Cb%3Eauditor%3C%2Fb%3E");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        (
+            "team/roles/%3Cb%3Eauditor%3C%2Fb%3E",
+            json(
+                200,
+                r#"{"id": 5, "name": "<b>auditor</b>", "permissions": {"api": {"team_read": {}}}}"#,
+            ),
+        ),
+        (
+            "team/roles/Wartung%20%E2%80%93%20Nacht%20%F0%9F%8C%99",
+            json(
+                200,
+                r#"{"id": 4, "name": "Wartung – Nacht 🌙", "permissions": {"api": {"machine_read": {}}}}"#,
+            ),
+        ),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("[data-testid=role-name]").is_some()).await);
+    assert_eq!(page.text("[data-testid=role-name]"), "<b>auditor</b>");
+    assert!(page.find("main b").is_none());
+
+    // The lookup form goes to the role's own address.
+    page.click("#role-name + button");
+    settle().await;
+    assert_eq!(page.text("#role-name-error"), "Enter a role name.");
+    page.type_into("#role-name", "Wartung – Nacht 🌙");
+    page.click("#role-name + button");
+    assert!(
+        wait_until(3000, || page.text("[data-testid=role-name]")
+            == "Wartung – Nacht 🌙")
+        .await,
+        "{}",
+        page.text("main")
+    );
+    assert_eq!(
+        current_path(),
+        "/team/roles/Wartung%20%E2%80%93%20Nacht%20%F0%9F%8C%99"
+    );
+    let role_calls = calls_to(&fetch, "/api/v0/team/roles/");
+    assert_eq!(role_calls.len(), 2);
+    assert!(role_calls[0]
+        .url
+        .ends_with("/api/v0/team/roles/%3Cb%3Eauditor%3C%2Fb%3E"));
+    assert!(page.text("td[data-group=machine_read]").starts_with("✓"));
+}
+
+#[wasm_bindgen_test]
+async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
+    signed_in_at("/team/members");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/members", json(200, MEMBERS)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 4).await);
+    assert_eq!(calls_to(&fetch, "/api/v0/team/members").len(), 1);
+    assert_eq!(
+        page.text("[data-testid=role-counts]"),
+        "4 members — owner 1 · member 2 · manager 2"
+    );
+    // Markup in a full name is text.
+    assert!(page.find("main img").is_none());
+    assert!(page
+        .text("tbody")
+        .contains("Frank <img src=x onerror=alert(1)>"));
+
+    let links: Vec<String> = page
+        .all("tbody a.role-link")
+        .iter()
+        .map(|a| a.get_attribute("href").unwrap())
+        .collect();
+    assert!(links.contains(&"/team/roles/owner".to_owned()));
+    assert_eq!(links.len(), 5);
+
+    let chips = page.all(".filters button.role-chip");
+    assert_eq!(chips.len(), 3);
+    assert_eq!(chips[2].text_content().unwrap(), "manager 2");
+    chips[2].unchecked_ref::<web_sys::HtmlElement>().click();
+    assert!(wait_until(2000, || body_rows(&page).len() == 2).await);
+    assert_eq!(current_path(), "/team/members?role=manager");
+    assert_eq!(
+        page.all(".filters button.role-chip")[2]
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    let names: Vec<String> = body_rows(&page)
+        .iter()
+        .map(|r| {
+            r.query_selector("td")
+                .unwrap()
+                .unwrap()
+                .text_content()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(names, ["dave", "frank"]);
+    // Pressing it again shows everyone.
+    page.all(".filters button.role-chip")[2]
+        .unchecked_ref::<web_sys::HtmlElement>()
+        .click();
+    assert!(wait_until(2000, || body_rows(&page).len() == 4).await);
+    assert_eq!(current_path(), "/team/members");
+
+    // A role link leads to the role's page.
+    let _ = fetch;
+    drop(page);
+    signed_in_at("/team/members?role=member");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/members", json(200, MEMBERS)),
+        ("team/roles/member", json(200, MEMBER_ROLE)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    page.click("tbody a.role-link[href='/team/roles/member']");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=permission-grid]")
+            .is_some())
+        .await
+    );
+    assert_eq!(current_path(), "/team/roles/member");
+}
+
+#[wasm_bindgen_test]
+async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form() {
+    signed_in_at("/templates");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        (
+            "templates",
+            json(200, r#"{"success": true, "msg": "Template 501 deleted"}"#),
+        ),
+        (
+            "templates",
+            json(
+                409,
+                r#"{"error": "in_use", "msg": "template 502 is in use by 2 other users; it was not deleted"}"#,
+            ),
+        ),
+        ("templates", network_failure()),
+        (
+            "templates",
+            json(200, r#"{"success": true, "msg": "Template 503 deleted"}"#),
+        ),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("#template-id").is_some()).await);
+    assert_eq!(page.text("label[for=template-id]"), "Template id");
+
+    page.type_into("#template-id", "50a");
+    page.click("form.id-form button[type=submit]");
+    settle().await;
+    assert_eq!(
+        page.text("#template-id-error"),
+        "The template id must be a whole number, like 42."
+    );
+    assert_eq!(
+        page.get("#template-id")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(page
+        .get("#template-id")
+        .get_attribute("aria-describedby")
+        .unwrap()
+        .contains("template-id-error"));
+    assert!(page.find("dialog[open]").is_none());
+    assert!(calls_to(&fetch, "templates").is_empty());
+
+    // Deleted: the server's message, a toast, the id listed, the field emptied.
+    page.type_into("#template-id", "501");
+    page.click("form.id-form button[type=submit]");
+    settle().await;
+    assert!(page.find("dialog[open]").is_some());
+    assert!(page
+        .text("dialog[open]")
+        .contains("kept and the deletion is refused"));
+    page.click("dialog[open] .button.danger");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=template-result]")
+            .is_some())
+        .await
+    );
+    assert!(page
+        .text("[data-testid=template-result]")
+        .contains("Template 501 deleted"));
+    assert!(page.text(".toasts").contains("Template 501 deleted"));
+    assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
+    assert_eq!(input_value(&page, "#template-id"), "");
+    assert_eq!(
+        session_storage()
+            .get_item("gpudeck.deleted-templates.1")
+            .unwrap()
+            .as_deref(),
+        Some("[501]")
+    );
+    let delete = &calls_to(&fetch, "templates")[0];
+    assert_eq!(delete.method, "DELETE");
+    assert!(
+        delete.url.ends_with("/api/v0/users/1/templates"),
+        "{}",
+        delete.url
+    );
+    assert_eq!(delete.body, r#"{"template_id":501}"#);
+
+    // Refused: the message next to the field, which keeps its input.
+    page.type_into("#template-id", "502");
+    page.click("form.id-form button[type=submit]");
+    settle().await;
+    page.click("dialog[open] .button.danger");
+    assert!(
+        wait_until(3000, || page
+            .text("#template-id-error")
+            .contains("in use by 2 other users"))
+        .await
+    );
+    assert_eq!(input_value(&page, "#template-id"), "502");
+    assert!(page.find("[data-testid=template-result]").is_none());
+    assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
+
+    // A network failure: the error panel, whose retry sends the same request again.
+    page.type_into("#template-id", "503");
+    page.click("form.id-form button[type=submit]");
+    settle().await;
+    page.click("dialog[open] .button.danger");
+    assert!(wait_until(3000, || page.find(".error-panel").is_some()).await);
+    assert_eq!(page.text("#template-id-error"), "");
+    page.click(".error-panel button");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=template-result]")
+            .is_some())
+        .await
+    );
+    assert_eq!(page.text("[data-testid=recently-deleted]"), "503501");
+    assert_eq!(calls_to(&fetch, "templates").len(), 4);
+}
+
+#[wasm_bindgen_test]
+async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown() {
+    signed_in_at("/volumes");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        (
+            "volumes",
+            json(
+                409,
+                r#"{"error": "insufficient_capacity", "msg": "volume ask 7 has 30 GB left; 50 GB asked"}"#,
+            ),
+        ),
+        (
+            "volumes",
+            json(
+                404,
+                r#"{"error": "not_found", "msg": "volume ask 77 not found"}"#,
+            ),
+        ),
+        (
+            "volumes",
+            json(200, r#"{"success": true, "volume_name": "V.20118484"}"#),
+        ),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("#volume-size").is_some()).await);
+    assert_eq!(page.text("label[for=volume-ask-id]"), "Volume ask id");
+    assert_eq!(page.text("label[for=volume-size]"), "Size (GB)");
+
+    let submit = "form.id-form button[type=submit]";
+    page.type_into("#volume-size", "0");
+    page.click(submit);
+    settle().await;
+    assert_eq!(
+        page.text("#volume-ask-id-error"),
+        "Enter the volume ask id."
+    );
+    assert_eq!(
+        page.text("#volume-size-error"),
+        "The size in GB must be at least 1."
+    );
+    assert!(page.find("dialog[open]").is_none());
+
+    page.type_into("#volume-ask-id", "7");
+    page.type_into("#volume-size", "50");
+    page.click(submit);
+    settle().await;
+    assert!(page
+        .text("dialog[open]")
+        .contains("A 50 GB volume is created from volume ask 7"));
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .text("#volume-size-error")
+            .contains("30 GB left"))
+        .await
+    );
+    assert_eq!(page.text("#volume-ask-id-error"), "");
+    assert_eq!(
+        page.get("#volume-size")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(input_value(&page, "#volume-size"), "50");
+
+    page.type_into("#volume-ask-id", "77");
+    page.type_into("#volume-size", "20");
+    page.click(submit);
+    settle().await;
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .text("#volume-ask-id-error")
+            .contains("volume ask 77 not found"))
+        .await
+    );
+    assert_eq!(page.text("#volume-size-error"), "");
+
+    page.type_into("#volume-ask-id", "8");
+    page.click(submit);
+    settle().await;
+    page.click("dialog[open] .button.primary");
+    assert!(wait_until(3000, || page.find("[data-testid=volume-name]").is_some()).await);
+    assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
+    assert!(page
+        .text("[data-testid=volume-result]")
+        .contains("-v V.20118484:/data"));
+    assert!(page
+        .find("[data-testid=volume-result] .copy button[aria-label='Copy the volume name V.20118484']")
+        .is_some());
+    let sent: Vec<Call> = calls_to(&fetch, "/api/v0/volumes");
+    assert_eq!(sent.len(), 3);
+    assert_eq!(sent[2].method, "PUT");
+    assert_eq!(sent[2].body, r#"{"id":8,"size":20}"#);
+}
