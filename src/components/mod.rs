@@ -10,6 +10,7 @@ pub mod machine_ids_field;
 pub mod masked_key;
 pub mod money;
 pub mod permissions;
+pub mod reload;
 pub mod time;
 pub mod timeline;
 pub mod toasts;

@@ -6,6 +6,7 @@ use crate::components::data_table::{Column, DataTable};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::masked_key::MaskedKey;
 use crate::components::money::format_usd;
+use crate::components::reload::ReloadButton;
 use gpudeck_wire::{Subaccount, SubaccountList};
 use leptos::prelude::*;
 
@@ -57,9 +58,7 @@ pub fn SubaccountsPage() -> impl IntoView {
             <h1>"Subaccounts"</h1>
             <p class="lede">"Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one."</p>
             <div class="form-actions">
-                <button type="button" class="button" on:click=move |_| data.refetch() disabled=reloading>
-                    {move || if reloading.get() { "Reloading…" } else { "Reload" }}
-                </button>
+                <ReloadButton reloading=reloading on_reload=Callback::new(move |_| data.refetch())/>
             </div>
             <Transition
                 fallback=|| view! { <p class="loading" role="status">"Loading subaccounts…"</p> }

@@ -5,6 +5,7 @@ use super::team_roles::role_path;
 use crate::api::{use_api, ApiError};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::error_panel::ErrorPanel;
+use crate::components::reload::ReloadButton;
 use gpudeck_wire::TeamMember;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
@@ -70,9 +71,7 @@ pub fn TeamMembersPage() -> impl IntoView {
             <h1>"Team members"</h1>
             <p class="lede">"Members of your current team and their roles. Select a role to see only its members, or open a role to see its permissions."</p>
             <div class="form-actions">
-                <button type="button" class="button" on:click=move |_| data.refetch() disabled=reloading>
-                    {move || if reloading.get() { "Reloading…" } else { "Reload" }}
-                </button>
+                <ReloadButton reloading=reloading on_reload=Callback::new(move |_| data.refetch())/>
             </div>
             <Transition
                 fallback=|| view! { <p class="loading" role="status">"Loading team members…"</p> }
