@@ -195,6 +195,10 @@ async fn network_failures_are_network_errors() {
     let error = client().team_members().await.unwrap_err();
     assert!(matches!(error, ApiError::Network(_)), "{error:?}");
     assert!(error.message().contains("http://api.test"));
+    assert!(
+        error.message().contains("--connect-src"),
+        "another origin: name the policy"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -141,12 +141,7 @@ impl ApiClient {
         let result = match request.send().await {
             Ok(response) => read_response(response).await,
             Err(_) if self.signal.as_ref().is_some_and(|s| s.aborted()) => Err(ApiError::Aborted),
-            // The browser hides the reason (CORS, refused, offline) from scripts on
-            // purpose; say what can be checked.
-            Err(_) => Err(ApiError::Network(format!(
-                "no answer from {}; check the base URL and that the server is running",
-                self.base_url
-            ))),
+            Err(_) => Err(ApiError::Network(unreachable_hint(&self.base_url))),
         };
         let result = result.map_err(|e| e.redact(&self.api_key));
         if let (Err(error), Some(callback)) = (&result, &self.on_unauthorised) {
@@ -156,6 +151,20 @@ impl ApiClient {
         }
         result
     }
+}
+
+/// What to check when no answer came. The browser hides the reason (refused, offline,
+/// cross-origin rules, the page's Content-Security-Policy) from scripts on purpose.
+fn unreachable_hint(base_url: &str) -> String {
+    let mut hint =
+        format!("no answer from {base_url}; check the base URL and that the server is running");
+    if !base_url.starts_with(&crate::session::own_origin()) {
+        hint.push_str(
+            ", and that this console may call another origin (the serving gpudeck-server's \
+             --connect-src, and cross-origin access on that server)",
+        );
+    }
+    hint
 }
 
 async fn read_response<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
