@@ -8,3 +8,4 @@ pub mod app;
 pub mod components;
 pub mod pages;
 pub mod session;
+pub mod storage;

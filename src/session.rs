@@ -47,7 +47,7 @@ impl Session {
 
     /// Stores a session that the server has just accepted.
     pub fn sign_in(&self, data: SessionData) {
-        if let Some(storage) = storage() {
+        if let Some(storage) = crate::storage::session() {
             if let Ok(json) = serde_json::to_string(&data) {
                 let _ = storage.set_item(STORAGE_KEY, &json);
             }
@@ -68,7 +68,7 @@ impl Session {
     /// Forgets the key and everything else this tab kept (preferences, recent ids):
     /// the next person at this browser starts clean.
     pub fn sign_out(&self) {
-        if let Some(storage) = storage() {
+        if let Some(storage) = crate::storage::session() {
             let _ = storage.clear();
         }
         self.0.set(None);
@@ -87,12 +87,8 @@ pub fn use_session() -> Session {
 }
 
 fn load() -> Option<SessionData> {
-    let json = storage()?.get_item(STORAGE_KEY).ok()??;
+    let json = crate::storage::session()?.get_item(STORAGE_KEY).ok()??;
     serde_json::from_str(&json).ok()
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
 }
 
 /// The console's own origin, the default REST base URL.

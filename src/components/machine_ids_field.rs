@@ -60,20 +60,16 @@ pub fn MachineIdsField(
     }
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 /// The saved sets: name → ids in compact form (`1001-1010,1042`). Only ids, never keys.
 pub fn load_sets() -> BTreeMap<String, String> {
-    local_storage()
+    crate::storage::local()
         .and_then(|s| s.get_item(SETS_KEY).ok().flatten())
         .and_then(|json| serde_json::from_str(&json).ok())
         .unwrap_or_default()
 }
 
 fn store_sets(sets: &BTreeMap<String, String>) {
-    if let (Some(storage), Ok(json)) = (local_storage(), serde_json::to_string(sets)) {
+    if let (Some(storage), Ok(json)) = (crate::storage::local(), serde_json::to_string(sets)) {
         let _ = storage.set_item(SETS_KEY, &json);
     }
 }

@@ -10,7 +10,7 @@ const UTC_KEY: &str = "gpudeck.utc";
 pub struct UtcPreference(pub RwSignal<bool>);
 
 pub fn provide_time_preference() {
-    let stored = session_storage()
+    let stored = crate::storage::session()
         .and_then(|s| s.get_item(UTC_KEY).ok().flatten())
         .is_some_and(|v| v == "1");
     let utc = RwSignal::new(stored);
@@ -18,7 +18,7 @@ pub fn provide_time_preference() {
     Effect::new(move |previous: Option<bool>| {
         let now = utc.get();
         if previous.is_some_and(|was| was != now) {
-            if let Some(storage) = session_storage() {
+            if let Some(storage) = crate::storage::session() {
                 let _ = storage.set_item(UTC_KEY, if now { "1" } else { "0" });
             }
         }
@@ -31,10 +31,6 @@ pub fn use_utc() -> RwSignal<bool> {
     use_context::<UtcPreference>()
         .map(|p| p.0)
         .unwrap_or_else(|| RwSignal::new(false))
-}
-
-fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
 }
 
 /// Seconds since the Unix epoch, now.

@@ -13,13 +13,9 @@ use leptos::prelude::*;
 /// per user, so another account signed in later in the same tab does not see them.
 const DELETED_KEY_PREFIX: &str = "gpudeck.deleted-templates.";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
-}
-
 /// The template ids `user_id` deleted in this tab, most recent first.
 fn load_deleted(user_id: i64) -> Vec<i64> {
-    storage()
+    crate::storage::session()
         .and_then(|s| {
             s.get_item(&format!("{DELETED_KEY_PREFIX}{user_id}"))
                 .ok()
@@ -30,7 +26,7 @@ fn load_deleted(user_id: i64) -> Vec<i64> {
 }
 
 fn store_deleted(user_id: i64, ids: &[i64]) {
-    if let (Some(storage), Ok(json)) = (storage(), serde_json::to_string(ids)) {
+    if let (Some(storage), Ok(json)) = (crate::storage::session(), serde_json::to_string(ids)) {
         let _ = storage.set_item(&format!("{DELETED_KEY_PREFIX}{user_id}"), &json);
     }
 }
