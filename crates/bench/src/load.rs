@@ -4,6 +4,7 @@
 use crate::report::{ms, Table};
 use anyhow::{bail, Context, Result};
 use gpudeck_server::{Db, DbLocation};
+use rusqlite::Connection;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -17,57 +18,91 @@ const RENTER_ID: i64 = 2;
 /// Machines whose contracts start out fragmented, for the defrag load.
 const FRAGMENTED: i64 = 10;
 
-/// Builds a fresh database at `path` with `machines` machines of `per_machine` windows each.
-pub fn generate(path: &Path, machines: i64, per_machine: i64) -> Result<()> {
+/// The shape of a generated database.
+pub struct DataSet {
+    pub machines: i64,
+    /// Maintenance windows per machine.
+    pub windows_per_machine: i64,
+    /// Machines, at the top of the id range, all of whose windows are active.
+    pub busy_machines: i64,
+}
+
+/// Builds a fresh database at `path`. Windows accumulate as history, the way a host's do:
+/// per machine, all but the latest ended in the past year (one in 20 was cancelled), and
+/// the latest is upcoming within 30 days (cancelled on one machine in 20). Busy machines
+/// have every window upcoming: the heavy answers.
+pub fn generate(path: &Path, set: &DataSet) -> Result<()> {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
     let db = Db::open(&DbLocation::File(path.to_path_buf()))?;
-    let now = unix_now();
-    db.with_conn(|conn| {
-        let tx = conn.transaction()?;
-        {
-            tx.execute(
-                "INSERT INTO users (id, email, username, created_at) VALUES (?1, 'host@bench.test', 'bench-host', ?3), (?2, 'renter@bench.test', 'bench-renter', ?3)",
-                (HOST_ID, RENTER_ID, now),
-            )?;
-            tx.execute(
-                "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, ?2, ?3)",
-                (gpudeck_server::keys::hash_key(BENCH_KEY), HOST_ID, now),
-            )?;
-            let mut machine = tx.prepare("INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)")?;
-            let mut contract = tx.prepare("INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count) VALUES (?1, ?2, ?3, 1)")?;
-            let mut window = tx.prepare(
-                "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, reason, created_at, cancelled_at)
-                 VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6)",
-            )?;
-            let categories = ["power", "internet", "disk", "gpu", "software", "other"];
-            for id in 1..=machines {
-                machine.execute((id, HOST_ID, format!("bench-{id:06}")))?;
-                if id <= FRAGMENTED {
-                    for slot in [1, 3, 6] {
-                        contract.execute((id, RENTER_ID, slot))?;
-                    }
-                }
-                for k in 0..per_machine {
-                    // Spread over a month around now: some expired, most active.
-                    let hours = (id * 7 + k * 13) % 720 - 360;
-                    let cancelled = ((id + k) % 20 == 0).then_some(now - 3600.0);
-                    window.execute((
-                        id,
-                        now + hours as f64 * 3600.0,
-                        1 + (id + k) % 24,
-                        categories[((id + k) % 6) as usize],
-                        now - 86_400.0,
-                        cancelled,
-                    ))?;
+    let filled = db
+        .with_conn(|conn| Ok(fill(conn, set, unix_now())))
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    filled.with_context(|| format!("generating {}", path.display()))
+}
+
+fn fill(conn: &mut Connection, set: &DataSet, now: f64) -> rusqlite::Result<()> {
+    let DataSet {
+        machines,
+        windows_per_machine,
+        busy_machines,
+    } = *set;
+    let tx = conn.transaction()?;
+    {
+        tx.execute(
+            "INSERT INTO users (id, email, username, created_at)
+             VALUES (?1, 'host@bench.test', 'bench-host', ?3), (?2, 'renter@bench.test', 'bench-renter', ?3)",
+            (HOST_ID, RENTER_ID, now),
+        )?;
+        tx.execute(
+            "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, ?2, ?3)",
+            (gpudeck_server::keys::hash_key(BENCH_KEY), HOST_ID, now),
+        )?;
+        let mut machine = tx.prepare(
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)",
+        )?;
+        let mut contract = tx.prepare(
+            "INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count)
+             VALUES (?1, ?2, ?3, 1)",
+        )?;
+        let mut window = tx.prepare(
+            "INSERT INTO maintenances
+                 (machine_id, start_time, duration_hours, category, reason, created_at, cancelled_at)
+             VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6)",
+        )?;
+        let categories = ["power", "internet", "disk", "gpu", "software", "other"];
+        for id in 1..=machines {
+            let busy = id > machines - busy_machines;
+            machine.execute((id, HOST_ID, format!("bench-{id:06}")))?;
+            if id <= FRAGMENTED {
+                for slot in [1, 3, 6] {
+                    contract.execute((id, RENTER_ID, slot))?;
                 }
             }
+            for k in 0..windows_per_machine {
+                let latest = k == windows_per_machine - 1;
+                let (start, cancelled) = if busy || latest {
+                    let hours_ahead = (id * 7 + k * 13) % 720;
+                    let cancelled = !busy && id % 20 == 0;
+                    (now + hours_ahead as f64 * 3600.0, cancelled)
+                } else {
+                    // History: about five weeks apart, the newest over a month ago.
+                    let days_ago = (windows_per_machine - 1 - k) * 36 + id % 5;
+                    (now - days_ago as f64 * 86_400.0, (id + k) % 20 == 0)
+                };
+                window.execute((
+                    id,
+                    start,
+                    1 + (id + k) % 24,
+                    categories[((id + k) % 6) as usize],
+                    start - 7.0 * 86_400.0,
+                    cancelled.then_some(start - 3600.0),
+                ))?;
+            }
         }
-        tx.commit()?;
-        Ok(())
-    })
-    .map_err(|e| anyhow::anyhow!("generating {}: {e:?}", path.display()))
+    }
+    tx.commit()
 }
 
 /// The release server on a free loopback port, with request logging off.
@@ -211,9 +246,9 @@ fn parse_wrk(text: &str) -> Result<Load> {
     })
 }
 
-/// `/api/v0/machines/maintenances` for machines 1..=n, the way the official client asks.
-pub fn maintenance_path(n: i64) -> String {
-    let ids: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+/// `/api/v0/machines/maintenances` for the machines `ids`, the way the official client asks.
+pub fn maintenance_path(ids: std::ops::RangeInclusive<i64>) -> String {
+    let ids: Vec<String> = ids.map(|i| i.to_string()).collect();
     format!(
         "/api/v0/machines/maintenances?owner=me&machine_ids=%5B{}%5D",
         ids.join("%2C+")
@@ -269,7 +304,7 @@ mod tests {
     #[test]
     fn maintenance_path_is_the_official_clients_form() {
         assert_eq!(
-            maintenance_path(2),
+            maintenance_path(1..=2),
             "/api/v0/machines/maintenances?owner=me&machine_ids=%5B1%2C+2%5D"
         );
     }

@@ -1,10 +1,14 @@
 //! Machines: maintenance windows and GPU slot defragmentation.
 
-use super::{placeholders, write_tx};
+use super::{id_array, write_tx};
 use crate::defrag::{self, Contract};
 use crate::error::ApiError;
 use gpudeck_wire::{DefragResult, MaintenanceCategory, MaintenanceWindow};
-use rusqlite::{params, params_from_iter, Connection};
+use rusqlite::{params, Connection};
+use std::collections::HashMap;
+
+/// The owners of the machines `?1` that exist.
+const OWNERS: &str = "SELECT id, owner_id FROM machines WHERE id IN rarray(?1)";
 
 /// Of `ids`, which exist and which of those `owner_id` owns (in the order asked).
 fn owned_among(
@@ -12,20 +16,28 @@ fn owned_among(
     owner_id: i64,
     ids: &[i64],
 ) -> Result<(usize, Vec<i64>), ApiError> {
-    let mut statement = conn.prepare(&format!(
-        "SELECT id, owner_id FROM machines WHERE id IN ({})",
-        placeholders(ids.len())
-    ))?;
-    let found: Vec<(i64, i64)> = statement
-        .query_map(params_from_iter(ids), |r| Ok((r.get(0)?, r.get(1)?)))?
+    let owner_of: HashMap<i64, i64> = conn
+        .prepare_cached(OWNERS)?
+        .query_map([id_array(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
     let owned = ids
         .iter()
         .copied()
-        .filter(|id| found.iter().any(|(m, o)| m == id && *o == owner_id))
+        .filter(|id| owner_of.get(id) == Some(&owner_id))
         .collect();
-    Ok((found.len(), owned))
+    Ok((owner_of.len(), owned))
 }
+
+/// Active windows of the machines `?1` at time `?2`. The end expression is the one the
+/// index `maintenances_active_by_end` (migration 0002) is built on, so SQLite reads only
+/// uncancelled windows that end after now.
+const ACTIVE_WINDOWS: &str = "
+    SELECT id, machine_id, start_time, duration_hours, category, reason, created_at,
+           cancelled_at
+    FROM maintenances
+    WHERE machine_id IN rarray(?1) AND cancelled_at IS NULL
+      AND start_time + duration_hours * 3600.0 > ?2
+    ORDER BY start_time, id";
 
 /// Active windows (not cancelled, `end_time > now`) of `owner_id`'s machines among `ids`,
 /// by start time then id. Machines of others are left out without a word.
@@ -44,18 +56,8 @@ pub fn maintenances(
             "Include only machine_ids that exist and are owned by you",
         ));
     }
-    let mut statement = conn.prepare(&format!(
-        "SELECT id, machine_id, start_time, duration_hours, category, reason, created_at,
-                cancelled_at
-         FROM maintenances
-         WHERE machine_id IN ({}) AND cancelled_at IS NULL
-           AND start_time + duration_hours * 3600.0 > ?
-         ORDER BY start_time, id",
-        placeholders(owned.len())
-    ))?;
-    let mut values: Vec<rusqlite::types::Value> = owned.iter().map(|id| (*id).into()).collect();
-    values.push(now.into());
-    let rows = statement.query_map(params_from_iter(values), |r| {
+    let mut statement = conn.prepare_cached(ACTIVE_WINDOWS)?;
+    let rows = statement.query_map(params![id_array(&owned), now], |r| {
         let start_time: f64 = r.get(2)?;
         let duration_hours: i64 = r.get(3)?;
         Ok(MaintenanceWindow {
@@ -129,4 +131,43 @@ pub fn defragment(
         n1: Some(before),
         n2: Some(after),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{Db, DbLocation};
+
+    /// SQLite's plan for `sql` with `parameters`, one line per step.
+    fn query_plan(sql: &str, parameters: impl rusqlite::Params) -> String {
+        let db = Db::open(&DbLocation::Memory).unwrap();
+        db.with_conn(|conn| {
+            let mut statement = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+            let steps = statement
+                .query_map(parameters, |r| r.get::<_, String>(3))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(steps.join("\n"))
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_active_window_list_reads_only_the_active_index() {
+        let plan = query_plan(ACTIVE_WINDOWS, params![id_array(&[1, 2, 3]), 0.0]);
+        assert!(
+            plan.contains("USING INDEX maintenances_active_by_end (machine_id=? AND <expr>>?)"),
+            "{plan}"
+        );
+        assert!(!plan.contains("SCAN maintenances"), "{plan}");
+    }
+
+    #[test]
+    fn owners_are_looked_up_by_primary_key() {
+        let plan = query_plan(OWNERS, [id_array(&[1, 2, 3])]);
+        assert!(
+            plan.contains("SEARCH machines USING INTEGER PRIMARY KEY (rowid=?)"),
+            "{plan}"
+        );
+        assert!(!plan.contains("SCAN machines"), "{plan}");
+    }
 }

@@ -19,7 +19,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The schema, oldest first. A migration, once released, is never edited: add a new one.
-const MIGRATIONS: &[M<'static>] = &[M::up(include_str!("../../migrations/0001_init.sql"))];
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(include_str!("../../migrations/0001_init.sql")),
+    M::up(include_str!(
+        "../../migrations/0002_active_maintenance_index.sql"
+    )),
+];
 
 /// How long a writer waits for another writer's lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -44,6 +49,9 @@ fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // `rarray(?)`: a list of ids as one parameter, so a query's text (and its cached
+    // prepared statement) is the same however many ids are asked for.
+    rusqlite::vtab::array::load_module(conn)?;
     Ok(())
 }
 
@@ -157,9 +165,9 @@ pub fn write_tx(conn: &mut Connection) -> Result<Transaction<'_>, ApiError> {
     Ok(conn.transaction_with_behavior(TransactionBehavior::Immediate)?)
 }
 
-/// `?,?,?` for `n` parameters.
-pub fn placeholders(n: usize) -> String {
-    vec!["?"; n].join(",")
+/// `ids` as one `rarray(?)` parameter.
+pub fn id_array(ids: &[i64]) -> rusqlite::vtab::array::Array {
+    std::rc::Rc::new(ids.iter().map(|&id| id.into()).collect())
 }
 
 #[cfg(test)]
