@@ -227,6 +227,83 @@ async fn data_table_sorts_by_clicked_column_and_keeps_it_in_the_url() {
 }
 
 #[wasm_bindgen_test]
+async fn a_taller_scroll_box_gets_more_rows_after_a_resize() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(10_000));
+    let page = mount_table(rows);
+    settle().await;
+    let before = page.all("tbody tr:not(.spacer)").len();
+    assert!(before < 50, "{before} rows before");
+
+    let scroller: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::unchecked_into(page.get(".table-scroll"));
+    scroller.style().set_property("height", "1800px").unwrap();
+    scroller.style().set_property("overflow", "auto").unwrap();
+    web_sys::window()
+        .unwrap()
+        .dispatch_event(&web_sys::Event::new("resize").unwrap())
+        .unwrap();
+    settle().await;
+    let after = page.all("tbody tr:not(.spacer)").len();
+    assert!(after >= 1800 / 36, "{after} rows for 1800px");
+}
+
+/// The `aria-rowindex` of each rendered row, in order.
+fn row_indexes(page: &Mounted) -> Vec<String> {
+    page.all("tbody tr:not(.spacer)")
+        .iter()
+        .map(|tr| tr.get_attribute("aria-rowindex").unwrap_or_default())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn rows_that_stay_in_view_keep_their_dom_node_and_are_renumbered() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(5));
+    let page = mount_table(rows);
+    settle().await;
+    assert_eq!(first_column(&page), ["1", "2", "3", "4", "5"]);
+    assert_eq!(row_indexes(&page), ["2", "3", "4", "5", "6"]);
+    let second = page.get("tbody tr:nth-child(3)");
+    second.set_attribute("data-marker", "same node").unwrap();
+
+    page.click("th[data-key=id] button");
+    assert!(wait_until(1000, || current_path().contains("dir=asc")).await);
+    page.click("th[data-key=id] button");
+    assert!(wait_until(1000, || first_column(&page) == ["5", "4", "3", "2", "1"]).await);
+    assert_eq!(row_indexes(&page), ["2", "3", "4", "5", "6"]);
+    let marked = page.get("tr[data-marker]");
+    assert_eq!(
+        marked
+            .first_element_child()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "2"
+    );
+    assert_eq!(marked.get_attribute("aria-rowindex").as_deref(), Some("5"));
+}
+
+#[wasm_bindgen_test]
+async fn rows_with_the_same_key_are_all_shown() {
+    go_to("/table");
+    let twin = |name: &str| Host {
+        id: 7,
+        name: name.into(),
+        gpus: 1,
+    };
+    let rows = RwSignal::new(vec![twin("first"), twin("second"), twin("third")]);
+    let page = mount_table(rows);
+    settle().await;
+    let names: Vec<String> = page
+        .all("tbody tr:not(.spacer) td:nth-child(2)")
+        .iter()
+        .map(|td| td.text_content().unwrap())
+        .collect();
+    assert_eq!(names, ["first", "second", "third"]);
+}
+
+#[wasm_bindgen_test]
 async fn data_table_reads_sort_and_filter_from_the_url() {
     go_to("/table?sort=id&dir=desc&q=gamma");
     let rows = RwSignal::new(vec![

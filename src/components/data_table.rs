@@ -7,12 +7,13 @@ use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Every row is this tall (CSS keeps it so); windowing depends on it.
 pub const ROW_HEIGHT: f64 = 36.0;
 /// Rows rendered above and below the visible ones, so fast scrolling shows no gaps.
-const OVERSCAN: usize = 8;
+const OVERSCAN: usize = 6;
 /// How long typing must pause before the filter is written to the URL.
 const URL_DEBOUNCE_MS: u64 = 300;
 
@@ -263,33 +264,70 @@ where
     });
     let total = move || rows.with(Vec::len);
 
-    // Windowing: which slice of `shown` is in view.
+    // Windowing: which slice of `shown` is in view, plus OVERSCAN rows either side. The
+    // scroll box's height is read on each scroll and resize; until then assume its CSS
+    // cap (70vh).
+    let scroll_box = NodeRef::<leptos::html::Div>::new();
     let scroll_top = RwSignal::new(0.0f64);
-    let view_height = window()
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or(900.0);
-    let slice = move || {
+    let view_height = RwSignal::new(
+        window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(900.0)
+            * 0.7,
+    );
+    let on_resize = window_event_listener(leptos::ev::resize, move |_| {
+        if let Some(scroller) = scroll_box.get_untracked() {
+            view_height.set(scroller.client_height() as f64);
+        }
+    });
+    on_cleanup(move || on_resize.remove());
+    let slice = Memo::new(move |_| {
         let count = shown.with(Vec::len);
         if render_all() {
             return (0, count, count);
         }
-        let first = ((scroll_top.get() / ROW_HEIGHT) as usize)
-            .saturating_sub(OVERSCAN)
-            .min(count);
-        let visible = (view_height / ROW_HEIGHT).ceil() as usize + 2 * OVERSCAN;
-        (first, (first + visible).min(count), count)
-    };
-    let visible_rows = move || {
-        let (first, last, _) = slice();
+        let first_in_view = (scroll_top.get() / ROW_HEIGHT) as usize;
+        let in_view = (view_height.get() / ROW_HEIGHT).ceil() as usize;
+        let first = first_in_view.saturating_sub(OVERSCAN).min(count);
+        let last = (first_in_view + in_view + OVERSCAN).min(count);
+        (first, last, count)
+    });
+    // The rows in the window: (key, index into `rows`, position in `shown`). Rows are keyed
+    // by identity, not position, so scrolling and narrowing the filter keep the DOM rows
+    // that stay in view. A key seen twice (bad data) gets a suffix to stay unique.
+    let windowed = Memo::new(move |_| {
+        let (first, last, _) = slice.get();
+        let mut seen = HashSet::new();
         shown.with(|shown| {
             rows.with(|rows| {
-                shown[first..last]
-                    .iter()
-                    .enumerate()
-                    .map(|(offset, &i)| (first + offset, rows[i].clone()))
-                    .collect::<Vec<(usize, R)>>()
+                (first..last)
+                    .map(|position| {
+                        let index = shown[position];
+                        let mut key = row_key(&rows[index]);
+                        while !seen.insert(key.clone()) {
+                            key.push('+');
+                        }
+                        (key, index, position)
+                    })
+                    .collect::<Vec<(String, usize, usize)>>()
+            })
+        })
+    });
+    let positions = Memo::new(move |_| {
+        windowed.with(|w| {
+            w.iter()
+                .map(|(key, _, position)| (key.clone(), *position))
+                .collect::<HashMap<String, usize>>()
+        })
+    });
+    let visible_rows = move || {
+        windowed.with(|w| {
+            rows.with(|rows| {
+                w.iter()
+                    .map(|(key, index, _)| (key.clone(), rows[*index].clone()))
+                    .collect::<Vec<(String, R)>>()
             })
         })
     };
@@ -360,7 +398,7 @@ where
                 .collect_view()
         })
     };
-    let render_row = move |(position, row): (usize, R)| {
+    let render_row = move |(key, row): (String, R)| {
         let cells = columns.with_value(|cols| {
             cols.iter()
                 .map(|column| {
@@ -372,7 +410,8 @@ where
                 })
                 .collect_view()
         });
-        view! { <tr aria-rowindex=position + 2>{cells}</tr> }
+        let row_index = move || positions.with(|p| p.get(&key).map(|position| position + 2));
+        view! { <tr aria-rowindex=row_index>{cells}</tr> }
     };
 
     let column_count = columns.with_value(Vec::len);
@@ -431,10 +470,12 @@ where
             }}
             <div
                 class="table-scroll"
+                node_ref=scroll_box
                 hidden=move || shown.with(Vec::is_empty)
                 on:scroll=move |ev| {
                     let target: web_sys::Element = event_target(&ev);
                     scroll_top.set(target.scroll_top() as f64);
+                    view_height.set(target.client_height() as f64);
                 }
             >
                 <table aria-rowcount=move || shown.with(Vec::len) + 1>
@@ -443,12 +484,12 @@ where
                         <tr aria-rowindex="1">{header}</tr>
                     </thead>
                     <tbody>
-                        <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice().0 as f64 * ROW_HEIGHT)>
+                        <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice.get().0 as f64 * ROW_HEIGHT)>
                             <td colspan=column_count></td>
                         </tr>
-                        <For each=visible_rows key=move |(position, row)| format!("{position}:{}", row_key(row)) children=render_row/>
+                        <For each=visible_rows key=|(key, _)| key.clone() children=render_row/>
                         <tr class="spacer" aria-hidden="true" style:height=move || {
-                            let (_, last, count) = slice();
+                            let (_, last, count) = slice.get();
                             format!("{}px", (count - last) as f64 * ROW_HEIGHT)
                         }>
                             <td colspan=column_count></td>
