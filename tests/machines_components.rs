@@ -514,6 +514,28 @@ async fn timeline_draws_one_bar_per_window_in_its_lane_and_colour() {
 }
 
 #[wasm_bindgen_test]
+async fn a_clock_tick_moves_the_now_line_and_keeps_the_bars() {
+    let start = 1_800_000_000.0;
+    let now = RwSignal::new(start);
+    let windows = vec![window(1, 1001, MaintenanceCategory::Gpu, start + 7200.0, 4)];
+    let page = mount(move || view! { <MaintenanceTimeline windows=windows.clone() now=now/> });
+    settle().await;
+    page.get("rect.bar")
+        .set_attribute("data-marker", "kept")
+        .unwrap();
+    let now_x = || page.get("line.now-line").get_attribute("x1").unwrap();
+    let before = now_x();
+
+    now.set(start + 30.0);
+    settle().await;
+    assert_ne!(now_x(), before);
+    assert!(
+        page.find("rect.bar[data-marker]").is_some(),
+        "the bar was redrawn"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn timeline_stays_readable_at_a_hundred_machines() {
     let now = 1_800_000_000.0;
     let windows: Vec<MaintenanceWindow> = (0..100)
@@ -539,6 +561,24 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
     // Lanes keep their height: the drawing grows instead of squeezing them.
     let view_box = page.get("svg").get_attribute("viewBox").unwrap();
     assert_eq!(view_box, "0 0 1000 1624");
+}
+
+#[wasm_bindgen_test]
+async fn with_all_rows_shown_clearing_the_filter_brings_every_row_back_in_order() {
+    go_to("/table?rows=all");
+    let rows = RwSignal::new(hosts(1000));
+    let page = mount_table(rows);
+    settle().await;
+    page.type_into("input[type=search]", "host-0");
+    settle().await;
+    let narrowed = page.all("tbody tr:not(.spacer)").len();
+    assert!(narrowed > 0 && narrowed < 1000, "{narrowed} rows");
+
+    page.type_into("input[type=search]", "");
+    settle().await;
+    let ids = first_column(&page);
+    let expected: Vec<String> = (1..=1000).map(|id| id.to_string()).collect();
+    assert_eq!(ids, expected);
 }
 
 #[wasm_bindgen_test]

@@ -102,7 +102,10 @@ pub fn MaintenanceTimeline(
     #[prop(into)] now: Signal<f64>,
 ) -> impl IntoView {
     let utc = use_utc();
-    let layout = Memo::new(move |_| windows.with(|w| Layout::of(w, now.get())));
+    // The scale follows now by the hour, not by each clock tick: a tick then moves only the
+    // "now" line instead of redrawing every bar (10,000 of them at 1,000 machines).
+    let scale_now = Memo::new(move |_| (now.get() / HOUR).floor() * HOUR);
+    let layout = Memo::new(move |_| windows.with(|w| Layout::of(w, scale_now.get())));
     let summary = move || {
         let (count, ongoing) = windows.with(|w| {
             let now = now.get();

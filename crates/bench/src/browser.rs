@@ -2,7 +2,7 @@
 //! time to a painted maintenance table, and the 10,000-row table with windowing on and off.
 
 use crate::report::median;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use gpudeck_e2e::{demo, Harness};
 use std::time::Duration;
 use thirtyfour::extensions::cdp::ChromeDevTools;
@@ -86,7 +86,11 @@ pub async fn measure(runs: usize) -> Result<BrowserFigures> {
 async fn table_figures(app: &Harness, path: &str, runs: usize) -> Result<TableFigures> {
     let mut renders = Vec::new();
     for _ in 0..runs.min(5) {
-        renders.push(painted_after_navigation(app, path).await?);
+        renders.push(
+            painted_after_navigation(app, path)
+                .await
+                .with_context(|| format!("first render of {path}"))?,
+        );
     }
     let mut keystrokes = Vec::new();
     for i in 0..runs {
@@ -96,12 +100,14 @@ async fn table_figures(app: &Harness, path: &str, runs: usize) -> Result<TableFi
         let took = app
             .driver
             .execute(KEYSTROKE, vec![serde_json::json!(value)])
-            .await?;
+            .await
+            .with_context(|| format!("keystroke {i} on {path}"))?;
         keystrokes.push(took.json().as_f64().unwrap_or(f64::NAN));
     }
     app.driver
         .execute(KEYSTROKE, vec![serde_json::json!("")])
-        .await?;
+        .await
+        .context("clearing the filter")?;
     let rows_in_dom = app
         .eval("return document.querySelectorAll('tbody tr:not(.spacer)').length")
         .await?
@@ -110,7 +116,8 @@ async fn table_figures(app: &Harness, path: &str, runs: usize) -> Result<TableFi
     // What the table keeps, not garbage a collection would free.
     ChromeDevTools::new(app.driver.handle.clone())
         .execute_cdp("HeapProfiler.collectGarbage")
-        .await?;
+        .await
+        .context("collecting garbage")?;
     let heap = app
         .eval("return performance.memory ? performance.memory.usedJSHeapSize : 0")
         .await?
