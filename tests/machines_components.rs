@@ -285,6 +285,24 @@ async fn rows_that_stay_in_view_keep_their_dom_node_and_are_renumbered() {
 }
 
 #[wasm_bindgen_test]
+async fn a_reloaded_row_with_the_same_id_shows_its_new_content() {
+    for path in ["/table", "/table?rows=all"] {
+        go_to(path);
+        let rows = RwSignal::new(hosts(3));
+        let page = mount_table(rows);
+        settle().await;
+        rows.update(|rows| rows[1].name = "renamed-host".into());
+        settle().await;
+        let names: Vec<String> = page
+            .all("tbody tr:not(.spacer) td:nth-child(2)")
+            .iter()
+            .map(|td| td.text_content().unwrap())
+            .collect();
+        assert_eq!(names[1], "renamed-host", "{path}");
+    }
+}
+
+#[wasm_bindgen_test]
 async fn rows_with_the_same_key_are_all_shown() {
     go_to("/table");
     let twin = |name: &str| Host {

@@ -296,17 +296,30 @@ where
         (first, last, count)
     });
     // The rows in the window: (key, index into `rows`, position in `shown`). Rows are keyed
-    // by identity, not position, so scrolling and narrowing the filter keep the DOM rows
-    // that stay in view. A key seen twice (bad data) gets a suffix to stay unique.
+    // by identity and content, not position, so scrolling and narrowing the filter keep the
+    // DOM rows that stay in view, while a reloaded row whose text changed is drawn anew.
+    // A key seen twice (bad data) gets a suffix to stay unique.
     let windowed = Memo::new(move |_| {
         let (first, last, _) = slice.get();
+        // With every row shown, rows are updated in place (see the tbody), so the content
+        // need not be in the key.
+        let all = render_all();
         let mut seen = HashSet::new();
         shown.with(|shown| {
             rows.with(|rows| {
                 (first..last)
                     .map(|position| {
                         let index = shown[position];
-                        let mut key = row_key(&rows[index]);
+                        let row = &rows[index];
+                        let mut key = row_key(row);
+                        if !all {
+                            columns.with_value(|cols| {
+                                for column in cols {
+                                    key.push('\u{1f}');
+                                    key.push_str(&column.text_of(row));
+                                }
+                            });
+                        }
                         while !seen.insert(key.clone()) {
                             key.push('+');
                         }
