@@ -452,6 +452,9 @@ async fn windowing_keeps_the_dom_small_at_ten_thousand_rows() {
     settle().await;
     let ids = first_column(&page);
     assert!(ids.iter().any(|id| id == "5001"), "{ids:?}");
+    // Row 5001 is the 5001st row of the table after its header row.
+    let position = ids.iter().position(|id| id == "5001").unwrap();
+    assert_eq!(row_indexes(&page)[position], "5002");
     assert!(page.all("tbody tr:not(.spacer)").len() < 100);
 
     // Filtering 10,000 rows narrows the window's source.

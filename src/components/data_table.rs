@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Every row is this tall (CSS keeps it so); windowing depends on it.
@@ -295,54 +295,39 @@ where
         let last = (first_in_view + in_view + OVERSCAN).min(count);
         (first, last, count)
     });
-    // The rows in the window: (key, index into `rows`, position in `shown`). Rows are keyed
-    // by identity and content, not position, so scrolling and narrowing the filter keep the
-    // DOM rows that stay in view, while a reloaded row whose text changed is drawn anew.
-    // A key seen twice (bad data) gets a suffix to stay unique.
-    let windowed = Memo::new(move |_| {
+    // The rows in the window, with their keys. Rows are keyed by identity and content, not
+    // position, so scrolling and narrowing the filter keep the DOM rows that stay in view,
+    // while a reloaded row whose text changed is drawn anew. A key seen twice (bad data)
+    // gets a suffix to stay unique.
+    let visible_rows = move || {
         let (first, last, _) = slice.get();
-        // With every row shown, rows are updated in place (see the tbody), so the content
-        // need not be in the key.
-        let all = render_all();
         let mut seen = HashSet::new();
         shown.with(|shown| {
             rows.with(|rows| {
-                (first..last)
-                    .map(|position| {
-                        let index = shown[position];
+                shown[first..last]
+                    .iter()
+                    .map(|&index| {
                         let row = &rows[index];
                         let mut key = row_key(row);
-                        if !all {
-                            columns.with_value(|cols| {
-                                for column in cols {
-                                    key.push('\u{1f}');
-                                    key.push_str(&column.text_of(row));
-                                }
-                            });
-                        }
+                        columns.with_value(|cols| {
+                            for column in cols {
+                                key.push('\u{1f}');
+                                key.push_str(&column.text_of(row));
+                            }
+                        });
                         while !seen.insert(key.clone()) {
                             key.push('+');
                         }
-                        (key, index, position)
+                        (key, row.clone())
                     })
-                    .collect::<Vec<(String, usize, usize)>>()
-            })
-        })
-    });
-    let positions = Memo::new(move |_| {
-        windowed.with(|w| {
-            w.iter()
-                .map(|(key, _, position)| (key.clone(), *position))
-                .collect::<HashMap<String, usize>>()
-        })
-    });
-    let visible_rows = move || {
-        windowed.with(|w| {
-            rows.with(|rows| {
-                w.iter()
-                    .map(|(key, index, _)| (key.clone(), rows[*index].clone()))
                     .collect::<Vec<(String, R)>>()
             })
+        })
+    };
+    // Every row, in the order shown (no windowing).
+    let all_shown_rows = move || {
+        shown.with(|shown| {
+            rows.with(|rows| shown.iter().map(|&i| rows[i].clone()).collect::<Vec<R>>())
         })
     };
 
@@ -412,7 +397,8 @@ where
                 .collect_view()
         })
     };
-    let render_row = move |(key, row): (String, R)| {
+    // `row_index` is the row's aria-rowindex: its position in `shown` plus 2 (the header is 1).
+    let render_row = move |row_index: Signal<usize>, row: R| {
         let cells = columns.with_value(|cols| {
             cols.iter()
                 .map(|column| {
@@ -424,8 +410,15 @@ where
                 })
                 .collect_view()
         });
-        let row_index = move || positions.with(|p| p.get(&key).map(|position| position + 2));
-        view! { <tr aria-rowindex=row_index>{cells}</tr> }
+        view! { <tr aria-rowindex=move || row_index.get()>{cells}</tr> }
+    };
+
+    // A windowed row's offset in the window is kept up to date by ForEnumerate as rows move.
+    let render_windowed_row = move |offset: ReadSignal<usize>, (_, row): (String, R)| {
+        render_row(
+            Signal::derive(move || slice.get().0 + offset.get() + 2),
+            row,
+        )
     };
 
     let column_count = columns.with_value(Vec::len);
@@ -506,9 +499,21 @@ where
                                 // Every row shown: rows are updated in place by position. A
                                 // keyed diff of thousands of interleaved rows is quadratic
                                 // (over a minute at 10,000 after clearing a filter).
-                                Either::Left(visible_rows().into_iter().map(render_row).collect_view())
+                                Either::Left(
+                                    all_shown_rows()
+                                        .into_iter()
+                                        .enumerate()
+                                        .map(|(position, row)| render_row(Signal::stored(position + 2), row))
+                                        .collect_view(),
+                                )
                             } else {
-                                Either::Right(view! { <For each=visible_rows key=|(key, _)| key.clone() children=render_row/> })
+                                Either::Right(view! {
+                                    <ForEnumerate
+                                        each=visible_rows
+                                        key=|(key, _)| key.clone()
+                                        children=render_windowed_row
+                                    />
+                                })
                             }
                         }}
                         <tr class="spacer" aria-hidden="true" style:height=move || {
