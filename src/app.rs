@@ -1,31 +1,19 @@
 //! The router and the page shell: navigation, who is signed in, sign-out.
 
-use crate::api::use_api;
+use crate::api::{provide_api, use_api, ApiClient, ApiError};
 use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::pages;
-use crate::session::{provide_session, use_session};
+use crate::routes::{sign_in_path, HOME};
+use crate::session::{provide_session, use_session, SessionData, SignInNotice};
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, ParentRoute, Redirect, Route, Router, Routes, A};
 use leptos_router::hooks::use_location;
 use leptos_router::path;
 
-/// Where a person lands after signing in when they did not ask for a page.
-pub const HOME: &str = "/machines/maintenance";
-
-/// A message for the sign-in page, e.g. why the last session ended. Not stored anywhere.
-#[derive(Clone, Copy)]
-pub struct SignInNotice(pub RwSignal<Option<String>>);
-
-/// `/sign-in?next=<here>`: sign-in, then back to `here`.
-pub fn sign_in_path(here: &str) -> String {
-    format!("/sign-in?next={}", js_sys::encode_uri_component(here))
-}
-
 #[component]
 pub fn App() -> impl IntoView {
     provide_session();
-    provide_context(SignInNotice(RwSignal::new(None)));
     provide_toasts();
     provide_time_preference();
     view! {
@@ -68,6 +56,7 @@ fn SignedInShell() -> impl IntoView {
             when=move || session.is_signed_in()
             fallback=move || view! { <Redirect path=back_here()/> }
         >
+            {provide_session_client()}
             <div class="shell">
                 <Header/>
                 <Nav/>
@@ -78,6 +67,28 @@ fn SignedInShell() -> impl IntoView {
             </div>
         </Show>
     }
+}
+
+/// Shares the signed-in session's client with every page: a 401 anywhere signs out, and
+/// the shell then sends the person through sign-in and back to the page they were on.
+fn provide_session_client() {
+    let session = use_session();
+    let notice = expect_context::<SignInNotice>();
+    let on_unauthorised = std::rc::Rc::new(move |error: &ApiError| {
+        notice.0.set(Some(format!(
+            "Your session ended: the server refused the API key ({}). Sign in again to continue.",
+            error.message()
+        )));
+        session.sign_out();
+    });
+    let SessionData {
+        api_key, base_url, ..
+    } = session.get_untracked().unwrap_or_else(|| SessionData {
+        api_key: String::new(),
+        base_url: crate::session::own_origin(),
+        user: Default::default(),
+    });
+    provide_api(ApiClient::new(base_url, api_key).on_unauthorised(on_unauthorised));
 }
 
 #[component]

@@ -28,6 +28,10 @@ impl std::fmt::Debug for SessionData {
     }
 }
 
+/// A message for the sign-in page, e.g. why the last session ended. Not stored anywhere.
+#[derive(Clone, Copy)]
+pub struct SignInNotice(pub RwSignal<Option<String>>);
+
 /// The current session, shared through context by [`provide_session`].
 #[derive(Clone, Copy)]
 pub struct Session(RwSignal<Option<SessionData>>);
@@ -75,10 +79,12 @@ impl Session {
     }
 }
 
-/// Reads any stored session and shares it with every component below.
+/// Reads any stored session and shares it, and the sign-in page's notice, with every
+/// component below.
 pub fn provide_session() -> Session {
     let session = Session(RwSignal::new(load()));
     provide_context(session);
+    provide_context(SignInNotice(RwSignal::new(None)));
     session
 }
 
@@ -123,6 +129,6 @@ pub fn safe_next(next: Option<String>) -> String {
         Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
             path
         }
-        _ => crate::app::HOME.to_owned(),
+        _ => crate::routes::HOME.to_owned(),
     }
 }

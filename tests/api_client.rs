@@ -283,8 +283,7 @@ async fn leaving_a_page_aborts_its_requests() {
     use leptos::prelude::*;
     let _fetch = FakeFetch::install(vec![no_answer()]);
     let page = mount(|| {
-        gpudeck::session::provide_session();
-        provide_context(gpudeck::app::SignInNotice(RwSignal::new(None)));
+        gpudeck::api::provide_api(client());
         view! { <WaitingPage/> }
     });
     settle().await;

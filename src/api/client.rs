@@ -1,6 +1,6 @@
 //! Transport: base URL, key, abort signal, and the retry policy.
 
-use super::ApiError;
+use super::error::ApiError;
 use gloo_net::http::{Request, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
 use serde::Serialize;

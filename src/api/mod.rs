@@ -7,21 +7,27 @@ mod client;
 mod error;
 pub mod operations;
 
-pub use client::{backoff_ms, ApiClient, MAX_GET_ATTEMPTS};
+pub use client::{backoff_ms, ApiClient, UnauthorisedHook, MAX_GET_ATTEMPTS};
 pub use error::ApiError;
 
-use crate::app::SignInNotice;
-use crate::session::{use_session, SessionData};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
-use std::rc::Rc;
 
-/// A client for the signed-in session, bound to the calling page: requests still in
-/// flight when the page is left are aborted, and a 401 signs the user out and sends them
-/// to sign-in, to come back here afterwards.
+/// The client of the signed-in session, as the page shell provides it: base URL, key and
+/// what a 401 does. Pages take their own copy with [`use_api`].
+#[derive(Clone, Copy)]
+struct ShellClient(StoredValue<ApiClient, LocalStorage>);
+
+/// Shares `client` with every page below; the page shell calls it once per session.
+pub fn provide_api(client: ApiClient) {
+    provide_context(ShellClient(StoredValue::new_local(client)));
+}
+
+/// The shell's client, bound to the calling page: requests still in flight when the page
+/// is left are aborted. A 401 does what the shell said (sign-out and a detour through
+/// sign-in, to come back here afterwards).
 pub fn use_api() -> ApiClient {
-    let session = use_session();
-    let notice = expect_context::<SignInNotice>();
+    let client = expect_context::<ShellClient>().0.get_value();
 
     let controller = web_sys::AbortController::new().ok();
     let signal = controller.as_ref().map(|c| c.signal());
@@ -31,25 +37,5 @@ pub fn use_api() -> ApiClient {
             controller.abort();
         }
     });
-
-    // Signing out is enough: the page shell then sends the person through sign-in and
-    // back to the page they were on.
-    let on_unauthorised = Rc::new(move |error: &ApiError| {
-        notice.0.set(Some(format!(
-            "Your session ended: the server refused the API key ({}). Sign in again to continue.",
-            error.message()
-        )));
-        session.sign_out();
-    });
-
-    let SessionData {
-        api_key, base_url, ..
-    } = session.get_untracked().unwrap_or_else(|| SessionData {
-        api_key: String::new(),
-        base_url: crate::session::own_origin(),
-        user: Default::default(),
-    });
-    ApiClient::new(base_url, api_key)
-        .with_abort_signal(signal)
-        .on_unauthorised(on_unauthorised)
+    client.with_abort_signal(signal)
 }

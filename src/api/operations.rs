@@ -1,6 +1,7 @@
 //! One async function per operation of the interface.
 
-use super::{ApiClient, ApiError};
+use super::client::ApiClient;
+use super::error::ApiError;
 use gpudeck_wire::machine_ids::MachineIdsInput;
 use gpudeck_wire::{
     paths, AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
