@@ -3,6 +3,7 @@
 //! It lives in `sessionStorage` only, so it ends with the tab and never reaches
 //! `localStorage`, the URL or a log. [`Session`] is the reactive handle the pages share.
 
+use crate::storage::Stored;
 use gpudeck_wire::CurrentUser;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -51,11 +52,7 @@ impl Session {
 
     /// Stores a session that the server has just accepted.
     pub fn sign_in(&self, data: SessionData) {
-        if let Some(storage) = crate::storage::session() {
-            if let Ok(json) = serde_json::to_string(&data) {
-                let _ = storage.set_item(STORAGE_KEY, &json);
-            }
-        }
+        stored().save(&data);
         self.0.set(Some(data));
     }
 
@@ -82,7 +79,7 @@ impl Session {
 /// Reads any stored session and shares it, and the sign-in page's notice, with every
 /// component below.
 pub fn provide_session() -> Session {
-    let session = Session(RwSignal::new(load()));
+    let session = Session(RwSignal::new(stored().load()));
     provide_context(session);
     provide_context(SignInNotice(RwSignal::new(None)));
     session
@@ -92,9 +89,8 @@ pub fn use_session() -> Session {
     expect_context::<Session>()
 }
 
-fn load() -> Option<SessionData> {
-    let json = crate::storage::session()?.get_item(STORAGE_KEY).ok()??;
-    serde_json::from_str(&json).ok()
+fn stored() -> Stored<SessionData> {
+    Stored::in_session(STORAGE_KEY)
 }
 
 /// The console's own origin, the default REST base URL.

@@ -27,6 +27,54 @@ pub enum ApiError {
     Aborted,
 }
 
+/// What a page does with a failed request. Every page sorts errors this way and no other,
+/// so none of them looks at status codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The server refused the request as asked, and the person can act on its message:
+    /// shown next to the field it concerns, which keeps its input.
+    Refused(Refusal),
+    /// The key was refused: the shell signs out and detours through sign-in.
+    Unauthorised,
+    /// The server failed, could not be reached, or answered in the wrong shape: the
+    /// error panel, with Try again.
+    Failed,
+    /// Nobody waits for the answer any more: nothing is shown.
+    Aborted,
+}
+
+/// Which kind of refusal, so a page can tell which field it concerns without naming
+/// statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// 400: the request could not be read as asked (a malformed or missing value).
+    Malformed,
+    /// 403: the key may not do this, or the thing is not the caller's.
+    Forbidden,
+    /// 404: what was named does not exist (or no longer).
+    NotFound,
+    /// 409: it exists, but its state forbids this (in use, not enough capacity left).
+    Conflict,
+    /// 413: the request is too large.
+    TooLarge,
+    /// 422: a value was understood but is out of range (a size below 1).
+    Invalid,
+}
+
+impl Refusal {
+    fn of_status(status: u16) -> Option<Refusal> {
+        match status {
+            400 => Some(Refusal::Malformed),
+            403 => Some(Refusal::Forbidden),
+            404 => Some(Refusal::NotFound),
+            409 => Some(Refusal::Conflict),
+            413 => Some(Refusal::TooLarge),
+            422 => Some(Refusal::Invalid),
+            _ => None,
+        }
+    }
+}
+
 fn code_suffix(error: &Option<String>) -> String {
     match error {
         Some(code) if !code.is_empty() => format!(" {code}"),
@@ -77,6 +125,34 @@ impl ApiError {
         self.status() == Some(401)
     }
 
+    /// How a page treats this error; see [`Outcome`].
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            ApiError::Aborted => Outcome::Aborted,
+            _ if self.is_unauthorised() => Outcome::Unauthorised,
+            ApiError::Http { status, .. } => {
+                Refusal::of_status(*status).map_or(Outcome::Failed, Outcome::Refused)
+            }
+            ApiError::Decode(_) | ApiError::Network(_) => Outcome::Failed,
+        }
+    }
+
+    /// The kind of refusal, when the server refused the request as asked.
+    pub fn refusal(&self) -> Option<Refusal> {
+        match self.outcome() {
+            Outcome::Refused(kind) => Some(kind),
+            _ => None,
+        }
+    }
+
+    /// The message with the status for context, `Invalid user key (401)`, where one came.
+    pub fn message_with_status(&self) -> String {
+        match self {
+            ApiError::Http { status, msg, .. } => format!("{msg} ({status})"),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether trying a read again may help: rate limits, gateway trouble, the network.
     pub fn is_transient(&self) -> bool {
         match self {
@@ -110,5 +186,68 @@ fn truncate(text: &str) -> String {
     match text.char_indices().nth(MAX_MESSAGE_CHARS) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn http(status: u16) -> ApiError {
+        ApiError::from_response(status, "", r#"{"error": "x", "msg": "said"}"#)
+    }
+
+    #[test]
+    fn refusals_are_the_4xx_a_person_can_act_on() {
+        let kinds = [
+            (400, Refusal::Malformed),
+            (403, Refusal::Forbidden),
+            (404, Refusal::NotFound),
+            (409, Refusal::Conflict),
+            (413, Refusal::TooLarge),
+            (422, Refusal::Invalid),
+        ];
+        for (status, kind) in kinds {
+            assert_eq!(http(status).outcome(), Outcome::Refused(kind), "{status}");
+            assert_eq!(http(status).refusal(), Some(kind), "{status}");
+        }
+    }
+
+    #[test]
+    fn a_401_is_unauthorised_not_a_refusal() {
+        assert_eq!(http(401).outcome(), Outcome::Unauthorised);
+        assert_eq!(http(401).refusal(), None);
+    }
+
+    #[test]
+    fn server_trouble_network_and_wrong_shapes_are_failures() {
+        for status in [405, 414, 429, 431, 500, 502, 503, 504] {
+            assert_eq!(http(status).outcome(), Outcome::Failed, "{status}");
+        }
+        assert_eq!(ApiError::Network("down".into()).outcome(), Outcome::Failed);
+        assert_eq!(
+            ApiError::Decode("not JSON".into()).outcome(),
+            Outcome::Failed
+        );
+    }
+
+    #[test]
+    fn an_aborted_request_shows_nothing() {
+        assert_eq!(ApiError::Aborted.outcome(), Outcome::Aborted);
+        assert_eq!(ApiError::Aborted.refusal(), None);
+    }
+
+    #[test]
+    fn the_message_with_status_names_the_status_only_for_answers() {
+        let refused = ApiError::from_response(
+            401,
+            "",
+            r#"{"error": "auth_error", "msg": "Invalid user key"}"#,
+        );
+        assert_eq!(refused.message_with_status(), "Invalid user key (401)");
+        assert_eq!(
+            ApiError::Network("no answer".into()).message_with_status(),
+            "could not reach the server: no answer"
+        );
     }
 }

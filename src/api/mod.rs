@@ -8,7 +8,7 @@ mod error;
 pub mod operations;
 
 pub use client::{backoff_ms, ApiClient, UnauthorisedHook, MAX_GET_ATTEMPTS};
-pub use error::ApiError;
+pub use error::{ApiError, Outcome, Refusal};
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;

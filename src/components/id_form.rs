@@ -1,8 +1,6 @@
-//! Forms that send ids: checking an id before it is sent, the labelled field that shows
-//! what is wrong with it, and telling refusals (shown next to the form) from failures
-//! (shown with a retry).
+//! Forms that send ids: checking an id before it is sent, and the labelled field that
+//! shows what is wrong with it.
 
-use crate::api::ApiError;
 use leptos::prelude::*;
 use std::num::IntErrorKind;
 
@@ -21,13 +19,6 @@ pub fn parse_id(field: &str, text: &str) -> Result<i64, String> {
         }
         Err(_) => Err(format!("The {field} must be a whole number, like 42.")),
     }
-}
-
-/// Whether the server refused the request as asked (bad input, not allowed, not found,
-/// conflict, too large): the person can act on its message, so it belongs next to the form.
-/// Everything else is a failure to show with a retry.
-pub fn is_refusal(error: &ApiError) -> bool {
-    matches!(error.status(), Some(400 | 403 | 404 | 409 | 413 | 422))
 }
 
 /// A labelled text field for an id, with a hint and an error linked to it.

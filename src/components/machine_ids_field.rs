@@ -2,6 +2,7 @@
 //!
 //! Parsing is `gpudeck_wire::parse_machine_ids`, the function the server uses too.
 
+use crate::storage::Stored;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{parse_machine_ids, MachineIdsError};
 use leptos::prelude::*;
@@ -62,16 +63,15 @@ pub fn MachineIdsField(
 
 /// The saved sets: name → ids in compact form (`1001-1010,1042`). Only ids, never keys.
 pub fn load_sets() -> BTreeMap<String, String> {
-    crate::storage::local()
-        .and_then(|s| s.get_item(SETS_KEY).ok().flatten())
-        .and_then(|json| serde_json::from_str(&json).ok())
-        .unwrap_or_default()
+    stored_sets().load().unwrap_or_default()
 }
 
 fn store_sets(sets: &BTreeMap<String, String>) {
-    if let (Some(storage), Ok(json)) = (crate::storage::local(), serde_json::to_string(sets)) {
-        let _ = storage.set_item(SETS_KEY, &json);
-    }
+    stored_sets().save(sets);
+}
+
+fn stored_sets() -> Stored<BTreeMap<String, String>> {
+    Stored::in_local(SETS_KEY)
 }
 
 /// Pick, save and delete named sets of machine ids.

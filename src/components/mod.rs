@@ -2,6 +2,7 @@
 
 pub mod clipboard;
 pub mod confirm;
+pub mod confirmed_action;
 pub mod csv;
 pub mod data_table;
 pub mod error_panel;
@@ -11,6 +12,7 @@ pub mod masked_key;
 pub mod money;
 pub mod permissions;
 pub mod reload;
+pub mod resource_view;
 pub mod time;
 pub mod timeline;
 pub mod toasts;

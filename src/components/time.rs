@@ -1,6 +1,7 @@
 //! Times as people read them: absolute in their own time zone (or UTC, a choice kept for
 //! the session) and relative to now ("in 3 h", "ongoing, 2 h left").
 
+use crate::storage::Stored;
 use leptos::prelude::*;
 
 const UTC_KEY: &str = "gpudeck.utc";
@@ -10,17 +11,13 @@ const UTC_KEY: &str = "gpudeck.utc";
 pub struct UtcPreference(pub RwSignal<bool>);
 
 pub fn provide_time_preference() {
-    let stored = crate::storage::session()
-        .and_then(|s| s.get_item(UTC_KEY).ok().flatten())
-        .is_some_and(|v| v == "1");
-    let utc = RwSignal::new(stored);
+    let stored = Stored::<bool>::in_session(UTC_KEY);
+    let utc = RwSignal::new(stored.load().unwrap_or(false));
     // Written only when it changes, so an untouched preference leaves no trace.
     Effect::new(move |previous: Option<bool>| {
         let now = utc.get();
         if previous.is_some_and(|was| was != now) {
-            if let Some(storage) = crate::storage::session() {
-                let _ = storage.set_item(UTC_KEY, if now { "1" } else { "0" });
-            }
+            stored.save(&now);
         }
         now
     });

@@ -1,9 +1,8 @@
 //! Defragmentation of GPU offers: ids in, a confirmation that names the machines, then the
 //! result with the counts explained.
 
-use crate::api::{use_api, ApiError};
 use crate::components::confirm::ConfirmDialog;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::confirmed_action::ConfirmedAction;
 use crate::components::machine_ids_field::{parsed, MachineIdsField, SavedSets};
 use crate::components::toasts::use_toasts;
 use gpudeck_wire::{DefragResult, MachineIdsError};
@@ -16,68 +15,64 @@ const NAMED_IN_CONFIRMATION: usize = 20;
 #[derive(Clone)]
 struct Outcome {
     asked: Vec<i64>,
-    result: Result<DefragResult, ApiError>,
+    result: DefragResult,
+}
+
+/// `1001, 1002 and 3 more`: the first machines by id, the rest counted.
+pub fn named_in_confirmation(ids: &[i64]) -> String {
+    let shown: Vec<String> = ids
+        .iter()
+        .take(NAMED_IN_CONFIRMATION)
+        .map(i64::to_string)
+        .collect();
+    match ids.len().saturating_sub(NAMED_IN_CONFIRMATION) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
 }
 
 #[component]
 pub fn DefragPage() -> impl IntoView {
-    let api = use_api();
     let toasts = use_toasts();
     let text = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
-    let confirming = RwSignal::new(false);
-    let to_defragment = RwSignal::new(Vec::<i64>::new());
 
-    let run = Action::new_local(move |ids: &Vec<i64>| {
-        let api = api.clone();
-        let asked = ids.clone();
-        async move {
-            let result = api.defrag_offers(&asked).await;
-            match &result {
-                Ok(DefragResult {
-                    success: true,
-                    defragmented: Some(changed),
-                    ..
-                }) => toasts.success(format!(
+    // The form has no field a refusal could stand next to: refusals show as failures.
+    let run = ConfirmedAction::new(
+        |api, ids: Vec<i64>| async move { api.defrag_offers(&ids).await },
+        move |asked: Vec<i64>, result: DefragResult| {
+            if let DefragResult {
+                success: true,
+                defragmented: Some(changed),
+                ..
+            } = &result
+            {
+                toasts.success(format!(
                     "Defragmented {} of {} machines.",
                     changed.len(),
                     asked.len()
-                )),
-                Err(ApiError::Aborted) | Ok(_) => {}
-                Err(error) => toasts.error(format!("Defragmentation failed: {}", error.message())),
+                ));
             }
-            Outcome { asked, result }
-        }
-    });
+            Ok(Outcome { asked, result })
+        },
+    )
+    .refusals_as_failures()
+    .toast_failures("Defragmentation failed");
     let pending = run.pending();
 
     let ask = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         problem.set(None);
         match parsed(&text.get_untracked()) {
-            Ok(ids) => {
-                to_defragment.set(ids);
-                confirming.set(true);
-            }
+            Ok(ids) => run.ask(ids),
             Err(MachineIdsError::Empty) => {
                 problem.set(Some("Enter at least one machine id.".into()))
             }
             Err(_) => {}
         }
     };
-    let named = move || {
-        to_defragment.with(|ids| {
-            let shown: Vec<String> = ids
-                .iter()
-                .take(NAMED_IN_CONFIRMATION)
-                .map(i64::to_string)
-                .collect();
-            match ids.len().saturating_sub(NAMED_IN_CONFIRMATION) {
-                0 => shown.join(", "),
-                more => format!("{} and {more} more", shown.join(", ")),
-            }
-        })
-    };
+    let to_defragment = move || run.asked().unwrap_or_default();
+    let named = move || named_in_confirmation(&to_defragment());
 
     view! {
         <section class="defrag">
@@ -95,32 +90,27 @@ pub fn DefragPage() -> impl IntoView {
                 </div>
             </form>
             <ConfirmDialog
-                open=confirming
+                open=run.confirming
                 title="Defragment these machines?"
                 confirm_label="Defragment"
-                on_confirm=Callback::new(move |_| {
-                    if !run.pending().get_untracked() {
-                        run.dispatch(to_defragment.get_untracked());
-                    }
-                })
+                on_confirm=run.on_confirm()
             >
                 <p>
-                    {move || format!("{} machines: ", to_defragment.with(Vec::len))}
+                    {move || format!("{} machines: ", to_defragment().len())}
                     <strong class="id-list">{named}</strong>
                 </p>
                 <p>"Rentals on them may be assigned different GPU slots. Machines that are not yours are ignored."</p>
             </ConfirmDialog>
-            {move || run.value().get().map(|outcome| view! { <OutcomeView outcome=outcome retry=Callback::new(move |_| { run.dispatch(to_defragment.get_untracked()); })/> })}
+            {run.failure_view()}
+            {move || run.done().map(|outcome| view! { <OutcomeView outcome=outcome/> })}
         </section>
     }
 }
 
 #[component]
-fn OutcomeView(outcome: Outcome, retry: Callback<()>) -> impl IntoView {
+fn OutcomeView(outcome: Outcome) -> impl IntoView {
     match outcome.result {
-        Err(ApiError::Aborted) => ().into_any(),
-        Err(error) => view! { <ErrorPanel error=error on_retry=retry/> }.into_any(),
-        Ok(DefragResult { success: true, defragmented: Some(changed), n0, n1, n2 }) => {
+        DefragResult { success: true, defragmented: Some(changed), n0, n1, n2 } => {
             let unchanged: Vec<i64> = outcome.asked.iter().copied().filter(|id| !changed.contains(id)).collect();
             let list = |ids: &[i64]| ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
             let count = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_else(|| "—".into());
@@ -145,7 +135,7 @@ fn OutcomeView(outcome: Outcome, retry: Callback<()>) -> impl IntoView {
             }
             .into_any()
         }
-        Ok(_) => view! {
+        _ => view! {
             <div class="result nothing" role="status" data-testid="defrag-result">
                 <h2>"None of these machines could be defragmented"</h2>
                 <p>"None of the ids names a machine of yours. Check the ids, or sign in with the key of the host that owns them."</p>

@@ -1,10 +1,10 @@
 //! Maintenance windows of the host's machines: ids in, a table and a timeline out.
 //! The ids, category and status filters, sort and text filter all live in the URL.
 
-use crate::api::{use_api, ApiError};
+use crate::api::Refusal;
 use crate::components::data_table::{Column, DataTable, RowFilter};
-use crate::components::error_panel::ErrorPanel;
 use crate::components::machine_ids_field::{parsed, MachineIdsField, SavedSets};
+use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{
     format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
 };
@@ -59,9 +59,33 @@ struct Loaded {
     at: f64,
 }
 
+/// What the ids in the address lead to.
+#[derive(Clone)]
+enum Asked {
+    /// No ids yet.
+    Nothing,
+    /// Ids that do not parse; the field says why, and nothing is sent.
+    BadIds,
+    Loaded(Loaded),
+}
+
+impl Asked {
+    fn loaded(self) -> Option<Loaded> {
+        match self {
+            Asked::Loaded(loaded) => Some(loaded),
+            _ => None,
+        }
+    }
+}
+
+/// The refusals that are about the ids typed (bad or unknown ids): shown next to the
+/// field, which keeps them. Others (no permission, ...) go to the error panel.
+fn about_the_ids(refusal: Refusal) -> bool {
+    matches!(refusal, Refusal::Malformed | Refusal::NotFound)
+}
+
 #[component]
 pub fn MaintenancePage() -> impl IntoView {
-    let api = use_api();
     let utc = use_utc();
     let (ids_param, set_ids_param) = query_signal::<String>("ids");
     let (categories_param, set_categories_param) = query_signal::<String>("cat");
@@ -86,19 +110,14 @@ pub fn MaintenancePage() -> impl IntoView {
         on_cleanup(move || handle.clear());
     }
 
-    let data = LocalResource::new(move || {
-        let api = api.clone();
+    let data = use_api_resource(move |api| {
         let ids = ids_param.get().map(|text| parsed(&text));
         async move {
             match ids {
-                None => Ok(None),
-                Some(Err(e)) => Err(ApiError::Http {
-                    status: 400,
-                    error: Some("invalid_args".into()),
-                    msg: e.to_string(),
-                }),
+                None => Ok(Asked::Nothing),
+                Some(Err(_)) => Ok(Asked::BadIds),
                 Some(Ok(ids)) => api.maintenances(&ids).await.map(|windows| {
-                    Some(Loaded {
+                    Asked::Loaded(Loaded {
                         windows,
                         at: now_seconds(),
                     })
@@ -107,16 +126,18 @@ pub fn MaintenancePage() -> impl IntoView {
         }
     });
 
-    // The interface's own refusals about the ids belong next to the field.
-    let refusal = move || match data.get() {
-        Some(Err(
-            error @ ApiError::Http {
-                status: 400 | 404, ..
-            },
-        )) => Some(error.message()),
+    // Ids in the address that do not parse, and the interface's own refusals about the
+    // ids, belong next to the field.
+    let url_problem = move || match ids_param.get().map(|text| parsed(&text)) {
+        Some(Err(error)) => Some(error.to_string()),
         _ => None,
     };
-    let problem = Signal::derive(move || input_problem.get().or_else(refusal));
+    let refusal = move || match data.get() {
+        Some(Err(error)) if error.refusal().is_some_and(about_the_ids) => Some(error.message()),
+        _ => None,
+    };
+    let problem = Signal::derive(move || input_problem.get().or_else(url_problem).or_else(refusal));
+    let loaded = move || data.get().and_then(Result::ok).and_then(Asked::loaded);
 
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -181,13 +202,7 @@ pub fn MaintenancePage() -> impl IntoView {
         Some(keep)
     });
 
-    let windows = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .flatten()
-            .map(|l| l.windows)
-            .unwrap_or_default()
-    });
+    let windows = Signal::derive(move || loaded().map(|l| l.windows).unwrap_or_default());
     let filtered_windows = Signal::derive(move || {
         let keep = row_filter.get();
         windows.with(|all| {
@@ -207,7 +222,7 @@ pub fn MaintenancePage() -> impl IntoView {
                 <SavedSets text=text/>
                 <div class="form-actions">
                     <button type="submit" class="button primary">"Show maintenance"</button>
-                    {move || data.get().and_then(Result::ok).flatten().map(|loaded| view! {
+                    {move || loaded().map(|loaded| view! {
                         <span class="hint">
                             "Loaded " {format_absolute(loaded.at, utc.get())} " · "
                         </span>
@@ -215,17 +230,12 @@ pub fn MaintenancePage() -> impl IntoView {
                     })}
                 </div>
             </form>
-            <Transition fallback=|| view! { <p class="loading" role="status">"Loading maintenance windows…"</p> }>
-                {move || match data.get() {
-                    None => ().into_any(),
-                    Some(Ok(None)) => view! {
-                        <p class="empty-state">"Enter the ids of your machines to see their maintenance windows."</p>
-                    }.into_any(),
-                    Some(Err(ApiError::Http { status: 400 | 404, .. })) | Some(Err(ApiError::Aborted)) => ().into_any(),
-                    Some(Err(error)) => view! {
-                        <ErrorPanel error=error on_retry=Callback::new(move |_| data.refetch())/>
-                    }.into_any(),
-                    Some(Ok(Some(_))) => view! {
+            {ResourceView::new(data, "Loading maintenance windows…")
+                .empty_when(|asked| matches!(asked, Asked::Nothing), "Enter the ids of your machines to see their maintenance windows.")
+                .refusals(|_, refusal| about_the_ids(refusal).then(|| ().into_any()))
+                .show(move |asked| match asked {
+                    Asked::Nothing | Asked::BadIds => ().into_any(),
+                    Asked::Loaded(_) => view! {
                         <div class="filters" role="group" aria-label="Filter windows">
                             <span class="filter-label">"Category"</span>
                             {MaintenanceCategory::KNOWN.into_iter().map(|category| {
@@ -275,8 +285,7 @@ pub fn MaintenancePage() -> impl IntoView {
                             also_filter=row_filter
                         />
                     }.into_any(),
-                }}
-            </Transition>
+                })}
         </section>
     }
 }
@@ -292,9 +301,9 @@ fn columns(now: Signal<f64>, utc: Signal<bool>) -> Vec<Column<MaintenanceWindow>
         Column::text("status", "Status", move |w: &MaintenanceWindow| Status::of(w, now.get_untracked()).label().to_owned())
             .with_cell(move |w| {
                 let (start, end) = (w.start_time, w.end_time);
-                let status = move || Status::of_times(start, now.get());
+                let current = move || Status::of_times(start, now.get());
                 view! {
-                    <span class=move || format!("status {}", status().param())>{move || status().label()}</span>
+                    <span class=move || format!("status {}", current().param())>{move || current().label()}</span>
                     <span class="relative">{move || relative_window(now.get(), start, end)}</span>
                 }
                 .into_any()

@@ -1,7 +1,7 @@
 //! Sign-in: an API key and an optional REST base URL, checked against `users/current`
 //! before anything is stored.
 
-use crate::api::{ApiClient, ApiError};
+use crate::api::ApiClient;
 use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
@@ -34,7 +34,8 @@ pub fn SignInPage() -> impl IntoView {
                     });
                     navigate(&next(), Default::default());
                 }
-                Err(failure) => error.set(Some(describe(&failure))),
+                // The server's own words when it sent some, with the status for context.
+                Err(failure) => error.set(Some(failure.message_with_status())),
             }
         }
     });
@@ -98,13 +99,5 @@ pub fn SignInPage() -> impl IntoView {
                 </form>
             </main>
         </Show>
-    }
-}
-
-/// The server's own words when it sent some, with the status for context.
-fn describe(error: &ApiError) -> String {
-    match error {
-        ApiError::Http { status, msg, .. } => format!("{msg} ({status})"),
-        other => other.to_string(),
     }
 }

@@ -1,12 +1,10 @@
 //! The caller's subaccounts: a table with balances in dollars and masked API keys. The
 //! keys reach a CSV export only when the person ticks the box that says so.
 
-use crate::api::{use_api, ApiError};
 use crate::components::data_table::{Column, DataTable};
-use crate::components::error_panel::ErrorPanel;
 use crate::components::masked_key::MaskedKey;
 use crate::components::money::format_usd;
-use crate::components::reload::ReloadButton;
+use crate::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck_wire::{Subaccount, SubaccountList};
 use leptos::prelude::*;
 
@@ -39,12 +37,7 @@ pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>>
 
 #[component]
 pub fn SubaccountsPage() -> impl IntoView {
-    let api = use_api();
-    let data = LocalResource::new(move || {
-        let api = api.clone();
-        async move { api.subaccounts().await }
-    });
-    let reloading = RwSignal::new(false);
+    let data = use_api_resource(|api| async move { api.subaccounts().await });
     let include_keys = RwSignal::new(false);
     let rows = Signal::derive(move || {
         data.get()
@@ -57,40 +50,26 @@ pub fn SubaccountsPage() -> impl IntoView {
         <section class="subaccounts">
             <h1>"Subaccounts"</h1>
             <p class="lede">"Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one."</p>
-            <div class="form-actions">
-                <ReloadButton reloading=reloading on_reload=Callback::new(move |_| data.refetch())/>
-            </div>
-            <Transition
-                fallback=|| view! { <p class="loading" role="status">"Loading subaccounts…"</p> }
-                set_pending=reloading
-            >
-                {move || match data.get() {
-                    None | Some(Err(ApiError::Aborted)) => ().into_any(),
-                    Some(Err(error)) => view! {
-                        <ErrorPanel error=error on_retry=Callback::new(move |_| data.refetch())/>
-                    }.into_any(),
-                    Some(Ok(SubaccountList { msg, .. })) => view! {
-                        {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
-                        <DataTable
-                            rows=rows
-                            columns=subaccount_columns(include_keys.into())
-                            row_key=|s: &Subaccount| s.id.to_string()
-                            empty="You have no subaccounts. They are created on the marketplace's account page or with its command-line client; each one then appears here with its own API key."
-                            csv_name="subaccounts"
-                            caption="Subaccounts"
-                        >
-                            <label class="toggle">
-                                <input
-                                    type="checkbox"
-                                    prop:checked=include_keys
-                                    on:change=move |ev| include_keys.set(event_target_checked(&ev))
-                                />
-                                "Include the API keys in the CSV"
-                            </label>
-                        </DataTable>
-                    }.into_any(),
-                }}
-            </Transition>
+            {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, .. }| view! {
+                {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
+                <DataTable
+                    rows=rows
+                    columns=subaccount_columns(include_keys.into())
+                    row_key=|s: &Subaccount| s.id.to_string()
+                    empty="You have no subaccounts. They are created on the marketplace's account page or with its command-line client; each one then appears here with its own API key."
+                    csv_name="subaccounts"
+                    caption="Subaccounts"
+                >
+                    <label class="toggle">
+                        <input
+                            type="checkbox"
+                            prop:checked=include_keys
+                            on:change=move |ev| include_keys.set(event_target_checked(&ev))
+                        />
+                        "Include the API keys in the CSV"
+                    </label>
+                </DataTable>
+            })}
         </section>
     }
 }

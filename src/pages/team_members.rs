@@ -2,10 +2,8 @@
 //! address, and a table whose role chips lead to each role's page.
 
 use super::team_roles::role_path;
-use crate::api::{use_api, ApiError};
 use crate::components::data_table::{Column, DataTable, RowFilter};
-use crate::components::error_panel::ErrorPanel;
-use crate::components::reload::ReloadButton;
+use crate::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck_wire::TeamMember;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
@@ -41,7 +39,6 @@ fn member_columns() -> Vec<Column<TeamMember>> {
 
 #[component]
 pub fn TeamMembersPage() -> impl IntoView {
-    let api = use_api();
     let (role_param, set_role_param) = query_signal_with_options::<String>(
         "role",
         NavigateOptions {
@@ -50,11 +47,7 @@ pub fn TeamMembersPage() -> impl IntoView {
             ..Default::default()
         },
     );
-    let data = LocalResource::new(move || {
-        let api = api.clone();
-        async move { api.team_members().await }
-    });
-    let reloading = RwSignal::new(false);
+    let data = use_api_resource(|api| async move { api.team_members().await });
     let members = Signal::derive(move || data.get().and_then(Result::ok).unwrap_or_default());
     let role_filter = Signal::derive(move || {
         let role = role_param.get()?;
@@ -70,19 +63,7 @@ pub fn TeamMembersPage() -> impl IntoView {
         <section class="team-members">
             <h1>"Team members"</h1>
             <p class="lede">"Members of your current team and their roles. Select a role to see only its members, or open a role to see its permissions."</p>
-            <div class="form-actions">
-                <ReloadButton reloading=reloading on_reload=Callback::new(move |_| data.refetch())/>
-            </div>
-            <Transition
-                fallback=|| view! { <p class="loading" role="status">"Loading team members…"</p> }
-                set_pending=reloading
-            >
-                {move || match data.get() {
-                    None | Some(Err(ApiError::Aborted)) => ().into_any(),
-                    Some(Err(error)) => view! {
-                        <ErrorPanel error=error on_retry=Callback::new(move |_| data.refetch())/>
-                    }.into_any(),
-                    Some(Ok(list)) => {
+            {ResourceView::new(data, "Loading team members…").with_reload_button().show(move |list: Vec<TeamMember>| {
                         let counts = role_counts(&list);
                         let summary = counts
                             .iter()
@@ -122,10 +103,8 @@ pub fn TeamMembersPage() -> impl IntoView {
                                 caption="Team members"
                                 also_filter=role_filter
                             />
-                        }.into_any()
-                    }
-                }}
-            </Transition>
+                        }
+            })}
         </section>
     }
 }

@@ -2,9 +2,9 @@
 //! route-level entries, and the raw JSON on request. The name comes from the address, so
 //! any role can be linked to; the default roles are one click away.
 
-use crate::api::{use_api, ApiError};
-use crate::components::error_panel::ErrorPanel;
+use crate::api::Refusal;
 use crate::components::permissions::{pretty, RolePermissions};
+use crate::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck_wire::{PermissionsView, TeamRole};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -31,7 +31,6 @@ fn role_name_of(segment: &str) -> String {
 
 #[component]
 pub fn TeamRolePage() -> impl IntoView {
-    let api = use_api();
     let params = use_params_map();
     let name = Memo::new(move |_| {
         params.with(|p| p.get("name").map(|s| role_name_of(&s)).unwrap_or_default())
@@ -46,10 +45,21 @@ pub fn TeamRolePage() -> impl IntoView {
     );
     let raw_json = move || view_param.get().as_deref() == Some("json");
 
-    let role = LocalResource::new(move || {
-        let api = api.clone();
+    let role = use_api_resource(move |api| {
         let name = name.get();
         async move { api.team_role(&name).await }
+    });
+    let role_view = ResourceView::new(role, "Loading the role…").refusals(|error, refusal| {
+        (refusal == Refusal::NotFound).then(|| {
+            view! {
+                <div class="result nothing" role="alert" data-testid="unknown-role">
+                    <h2>"No such role"</h2>
+                    <p>{error.message()}</p>
+                    <p>"Pick one of the default roles above, or look up another name."</p>
+                </div>
+            }
+            .into_any()
+        })
     });
 
     view! {
@@ -62,20 +72,7 @@ pub fn TeamRolePage() -> impl IntoView {
                 }).collect_view()}
             </nav>
             <RoleLookup/>
-            <Transition fallback=|| view! { <p class="loading" role="status">"Loading the role…"</p> }>
-                {move || match role.get() {
-                    None | Some(Err(ApiError::Aborted)) => ().into_any(),
-                    Some(Err(error @ ApiError::Http { status: 404, .. })) => view! {
-                        <div class="result nothing" role="alert" data-testid="unknown-role">
-                            <h2>"No such role"</h2>
-                            <p>{error.message()}</p>
-                            <p>"Pick one of the default roles above, or look up another name."</p>
-                        </div>
-                    }.into_any(),
-                    Some(Err(error)) => view! {
-                        <ErrorPanel error=error on_retry=Callback::new(move |_| role.refetch())/>
-                    }.into_any(),
-                    Some(Ok(TeamRole { id, name, permissions })) => {
+            {role_view.show(move |TeamRole { id, name, permissions }| {
                         let read = PermissionsView::read(&permissions);
                         let json = pretty(&permissions);
                         view! {
@@ -97,10 +94,8 @@ pub fn TeamRolePage() -> impl IntoView {
                             >
                                 <pre class="raw-json" data-testid="raw-json">{json.clone()}</pre>
                             </Show>
-                        }.into_any()
-                    }
-                }}
-            </Transition>
+                        }
+            })}
         </section>
     }
 }

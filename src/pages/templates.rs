@@ -1,12 +1,12 @@
 //! Template deletion: an id, a confirmation that explains the soft delete, and the
 //! server's answer next to the form. The ids deleted in this tab are listed.
 
-use crate::api::{use_api, ApiError};
 use crate::components::confirm::ConfirmDialog;
-use crate::components::error_panel::ErrorPanel;
-use crate::components::id_form::{is_refusal, parse_id, IdField};
+use crate::components::confirmed_action::ConfirmedAction;
+use crate::components::id_form::{parse_id, IdField};
 use crate::components::toasts::use_toasts;
 use crate::session::use_session;
+use crate::storage::Stored;
 use leptos::prelude::*;
 
 /// sessionStorage key (followed by the user id) of the ids deleted in this tab: ids only,
@@ -14,106 +14,63 @@ use leptos::prelude::*;
 const DELETED_KEY_PREFIX: &str = "gpudeck.deleted-templates.";
 
 /// The template ids `user_id` deleted in this tab, most recent first.
-fn load_deleted(user_id: i64) -> Vec<i64> {
-    crate::storage::session()
-        .and_then(|s| {
-            s.get_item(&format!("{DELETED_KEY_PREFIX}{user_id}"))
-                .ok()
-                .flatten()
-        })
-        .and_then(|json| serde_json::from_str(&json).ok())
-        .unwrap_or_default()
-}
-
-fn store_deleted(user_id: i64, ids: &[i64]) {
-    if let (Some(storage), Ok(json)) = (crate::storage::session(), serde_json::to_string(ids)) {
-        let _ = storage.set_item(&format!("{DELETED_KEY_PREFIX}{user_id}"), &json);
-    }
+fn deleted_ids(user_id: i64) -> Stored<Vec<i64>> {
+    Stored::in_session(format!("{DELETED_KEY_PREFIX}{user_id}"))
 }
 
 #[component]
 pub fn TemplatesPage() -> impl IntoView {
-    let api = use_api();
     let session = use_session();
     let toasts = use_toasts();
-    let user_id = move || {
-        session
-            .get_untracked()
-            .map(|s| s.user.id)
-            .unwrap_or_default()
-    };
+    let user_id = session
+        .get_untracked()
+        .map(|s| s.user.id)
+        .unwrap_or_default();
 
     let text = RwSignal::new(String::new());
     let input_error = RwSignal::new(None::<String>);
-    let refusal = RwSignal::new(None::<String>);
-    let failure = RwSignal::new(None::<ApiError>);
-    let done = RwSignal::new(None::<String>);
-    let confirming = RwSignal::new(false);
-    let to_delete = RwSignal::new(0i64);
-    let deleted = RwSignal::new(load_deleted(user_id()));
+    let deleted = RwSignal::new(deleted_ids(user_id).load().unwrap_or_default());
 
-    let delete = Action::new_local(move |template_id: &i64| {
-        let api = api.clone();
-        let template_id = *template_id;
-        let user_id = user_id();
-        async move {
-            match api.delete_template(user_id, template_id).await {
-                Ok(answer) if answer.success => {
-                    let message = if answer.msg.is_empty() {
-                        format!("Template {template_id} deleted")
-                    } else {
-                        answer.msg
-                    };
-                    toasts.success(message.clone());
-                    done.try_set(Some(message));
-                    text.try_set(String::new());
-                    deleted.try_update(|ids| {
-                        ids.retain(|&id| id != template_id);
-                        ids.insert(0, template_id);
-                        store_deleted(user_id, ids);
-                    });
-                }
-                Ok(answer) => {
-                    refusal.try_set(Some(if answer.msg.is_empty() {
-                        format!("The server did not delete template {template_id}.")
-                    } else {
-                        answer.msg
-                    }));
-                }
-                Err(ApiError::Aborted) => {}
-                Err(error) if is_refusal(&error) => {
-                    refusal.try_set(Some(error.message()));
-                }
-                Err(error) => {
-                    failure.try_set(Some(error));
-                }
+    let delete = ConfirmedAction::new(
+        move |api, template_id: i64| async move { api.delete_template(user_id, template_id).await },
+        move |template_id, answer| {
+            if !answer.success {
+                return Err(if answer.msg.is_empty() {
+                    format!("The server did not delete template {template_id}.")
+                } else {
+                    answer.msg
+                });
             }
-        }
-    });
+            let message = if answer.msg.is_empty() {
+                format!("Template {template_id} deleted")
+            } else {
+                answer.msg
+            };
+            toasts.success(message.clone());
+            text.try_set(String::new());
+            deleted.try_update(|ids| {
+                ids.retain(|&id| id != template_id);
+                ids.insert(0, template_id);
+                deleted_ids(user_id).save(ids);
+            });
+            Ok(message)
+        },
+    );
     let pending = delete.pending();
 
     let ask = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        refusal.set(None);
-        failure.set(None);
-        done.set(None);
+        delete.clear();
         match parse_id("template id", &text.get_untracked()) {
             Ok(id) => {
                 input_error.set(None);
-                to_delete.set(id);
-                confirming.set(true);
+                delete.ask(id);
             }
             Err(problem) => input_error.set(Some(problem)),
         }
     };
-    let send = move || {
-        if !delete.pending().get_untracked() {
-            refusal.set(None);
-            failure.set(None);
-            delete.dispatch(to_delete.get_untracked());
-        }
-    };
-    let field_error = Signal::derive(move || input_error.get().or_else(|| refusal.get()));
+    let field_error =
+        Signal::derive(move || input_error.get().or_else(|| delete.refusal_where(|_| true)));
 
     view! {
         <section class="templates">
@@ -134,21 +91,19 @@ pub fn TemplatesPage() -> impl IntoView {
                 </div>
             </form>
             <ConfirmDialog
-                open=confirming
+                open=delete.confirming
                 title="Delete this template?"
                 confirm_label="Delete template"
                 danger=true
-                on_confirm=Callback::new(move |_| send())
+                on_confirm=delete.on_confirm()
             >
-                <p>"Template " <strong class="id-list">{move || to_delete.get()}</strong></p>
+                <p>"Template " <strong class="id-list">{move || delete.asked()}</strong></p>
                 <p>
                     "The template is removed from your account; while other users still use it, it is kept and the deletion is refused."
                 </p>
             </ConfirmDialog>
-            {move || failure.get().map(|error| view! {
-                <ErrorPanel error=error on_retry=Callback::new(move |_| send())/>
-            })}
-            {move || done.get().map(|message| view! {
+            {delete.failure_view()}
+            {move || delete.done().map(|message| view! {
                 <div class="result" role="status" data-testid="template-result">
                     <h2>"Deleted"</h2>
                     <p>{message}</p>

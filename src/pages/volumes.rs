@@ -1,11 +1,11 @@
 //! Accepting a volume ask: ask id and size, a confirmation, then the new volume's name,
 //! which is how the volume is mounted into an instance.
 
-use crate::api::{use_api, ApiError};
+use crate::api::Refusal;
 use crate::components::clipboard::CopyButton;
 use crate::components::confirm::ConfirmDialog;
-use crate::components::error_panel::ErrorPanel;
-use crate::components::id_form::{is_refusal, parse_id, IdField};
+use crate::components::confirmed_action::ConfirmedAction;
+use crate::components::id_form::{parse_id, IdField};
 use crate::components::toasts::use_toasts;
 use leptos::prelude::*;
 
@@ -16,100 +16,61 @@ struct Ask {
     size_gb: i64,
 }
 
-/// Which field a refusal is about, from its status: an unknown ask is the id's fault,
-/// too little capacity (409) or too small a size (422) the size's; anything else (no
-/// permission, malformed request) concerns the form as a whole.
-#[derive(Clone, PartialEq, Debug)]
-enum Refusal {
-    AskId(String),
-    Size(String),
-    Form(String),
+/// Which part of the form a refusal is about: an unknown ask is the id's fault, too
+/// little capacity (a conflict) or too small a size (invalid) the size's; anything else
+/// (no permission, a malformed request) concerns the form as a whole.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Field {
+    AskId,
+    Size,
+    Form,
 }
 
-impl Refusal {
-    fn of(error: &ApiError) -> Self {
-        let message = error.message();
-        match error.status() {
-            Some(404) => Refusal::AskId(message),
-            Some(409 | 422) => Refusal::Size(message),
-            _ => Refusal::Form(message),
+impl Field {
+    fn of(refusal: Option<Refusal>) -> Field {
+        match refusal {
+            Some(Refusal::NotFound) => Field::AskId,
+            Some(Refusal::Conflict | Refusal::Invalid) => Field::Size,
+            _ => Field::Form,
         }
     }
 }
 
 #[component]
 pub fn VolumesPage() -> impl IntoView {
-    let api = use_api();
     let toasts = use_toasts();
 
     let ask_text = RwSignal::new(String::new());
     let size_text = RwSignal::new(String::new());
     let ask_error = RwSignal::new(None::<String>);
     let size_error = RwSignal::new(None::<String>);
-    let refusal = RwSignal::new(None::<Refusal>);
-    let failure = RwSignal::new(None::<ApiError>);
-    let created = RwSignal::new(None::<String>);
-    let confirming = RwSignal::new(false);
-    let to_accept = RwSignal::new(Ask { id: 0, size_gb: 0 });
 
-    let accept = Action::new_local(move |ask: &Ask| {
-        let api = api.clone();
-        let ask = *ask;
-        async move {
-            match api.accept_volume_ask(ask.id, ask.size_gb).await {
-                Ok(answer) => {
-                    toasts.success(format!("Volume {} created", answer.volume_name));
-                    created.try_set(Some(answer.volume_name));
-                }
-                Err(ApiError::Aborted) => {}
-                Err(error) if is_refusal(&error) => {
-                    refusal.try_set(Some(Refusal::of(&error)));
-                }
-                Err(error) => {
-                    failure.try_set(Some(error));
-                }
-            }
-        }
-    });
+    let accept = ConfirmedAction::new(
+        |api, ask: Ask| async move { api.accept_volume_ask(ask.id, ask.size_gb).await },
+        move |_, answer| {
+            toasts.success(format!("Volume {} created", answer.volume_name));
+            Ok(answer.volume_name)
+        },
+    );
     let pending = accept.pending();
 
     let check = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        refusal.set(None);
-        failure.set(None);
+        accept.clear();
         let id = parse_id("volume ask id", &ask_text.get_untracked());
         let size = parse_id("size in GB", &size_text.get_untracked());
         ask_error.set(id.as_ref().err().cloned());
         size_error.set(size.as_ref().err().cloned());
         if let (Ok(id), Ok(size_gb)) = (id, size) {
-            to_accept.set(Ask { id, size_gb });
-            confirming.set(true);
+            accept.ask(Ask { id, size_gb });
         }
     };
-    let send = move || {
-        if !accept.pending().get_untracked() {
-            refusal.set(None);
-            failure.set(None);
-            created.set(None);
-            accept.dispatch(to_accept.get_untracked());
-        }
-    };
-    let ask_field_error = Signal::derive(move || {
-        ask_error.get().or_else(|| match refusal.get() {
-            Some(Refusal::AskId(message)) => Some(message),
-            _ => None,
-        })
-    });
-    let size_field_error = Signal::derive(move || {
-        size_error.get().or_else(|| match refusal.get() {
-            Some(Refusal::Size(message)) => Some(message),
-            _ => None,
-        })
-    });
-    let form_error = move || match refusal.get() {
-        Some(Refusal::Form(message)) => Some(message),
-        _ => None,
-    };
+    let refusal_about = move |field: Field| accept.refusal_where(|kind| Field::of(kind) == field);
+    let ask_field_error =
+        Signal::derive(move || ask_error.get().or_else(|| refusal_about(Field::AskId)));
+    let size_field_error =
+        Signal::derive(move || size_error.get().or_else(|| refusal_about(Field::Size)));
+    let form_error = move || refusal_about(Field::Form);
 
     view! {
         <section class="volumes">
@@ -138,22 +99,20 @@ pub fn VolumesPage() -> impl IntoView {
                 </div>
             </form>
             <ConfirmDialog
-                open=confirming
+                open=accept.confirming
                 title="Accept this volume ask?"
                 confirm_label="Accept and create volume"
-                on_confirm=Callback::new(move |_| send())
+                on_confirm=accept.on_confirm()
             >
                 <p>
                     {move || {
-                        let ask = to_accept.get();
+                        let ask = accept.asked().unwrap_or(Ask { id: 0, size_gb: 0 });
                         format!("A {} GB volume is created from volume ask {} in your account.", ask.size_gb, ask.id)
                     }}
                 </p>
             </ConfirmDialog>
-            {move || failure.get().map(|error| view! {
-                <ErrorPanel error=error on_retry=Callback::new(move |_| send())/>
-            })}
-            {move || created.get().map(|name| view! {
+            {accept.failure_view()}
+            {move || accept.done().map(|name| view! {
                 <div class="result volume-created" data-testid="volume-result">
                     <h2>"Volume created"</h2>
                     <p class="volume-name-line">
