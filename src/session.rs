@@ -128,3 +128,26 @@ pub fn safe_next(next: Option<String>) -> String {
         _ => crate::routes::HOME.to_owned(),
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn next_stays_inside_the_console() {
+        assert_eq!(safe_next(Some("/templates?x=1".into())), "/templates?x=1");
+        assert_eq!(
+            safe_next(Some("//evil.test".into())),
+            "/machines/maintenance"
+        );
+        assert_eq!(
+            safe_next(Some("https://evil.test".into())),
+            "/machines/maintenance"
+        );
+        assert_eq!(
+            safe_next(Some("/\\evil.test".into())),
+            "/machines/maintenance"
+        );
+        assert_eq!(safe_next(None), "/machines/maintenance");
+    }
+}

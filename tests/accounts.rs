@@ -1,22 +1,13 @@
-//! The accounts and team area: key masking, money, id checks, the CSV key rule and the
-//! permission grid as pure functions; then each page mounted in the whole app against a
-//! scripted `fetch`.
+//! The accounts and team area: role addresses (encoded by the browser), then each page
+//! mounted in the whole app against a scripted `fetch`. The pure functions (key masking,
+//! money, id checks, the CSV key rule, the permission grid, role counts) are unit tests
+//! next to their code (`cargo test -p gpudeck --lib`).
 #![cfg(target_arch = "wasm32")]
 
 mod support;
 
 use gpudeck::app::App;
-use gpudeck::components::data_table::csv_of;
-use gpudeck::components::id_form::parse_id;
-use gpudeck::components::masked_key::mask_key;
-use gpudeck::components::money::format_usd;
-use gpudeck::components::permissions::permission_grid;
-use gpudeck::pages::subaccounts::subaccount_columns;
-use gpudeck::pages::team_members::role_counts;
 use gpudeck::pages::team_roles::role_path;
-use gpudeck_wire::{PermissionGroup, PermissionsView, Subaccount, TeamMember};
-use leptos::prelude::*;
-use serde_json::json as value;
 use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -48,151 +39,10 @@ const MEMBERS: &str = r#"[
     {"id": 6, "username": "frank", "email": "frank@example.test", "fullname": "Frank <img src=x onerror=alert(1)>", "roles": ["member", "manager"]}
 ]"#;
 
-// ---- Pure functions ----
+// ---- Role addresses ----
 
 #[wasm_bindgen_test]
-fn keys_are_masked_to_their_first_and_last_four_characters() {
-    assert_eq!(mask_key(FULL_KEY), "0123••••••••cdef");
-    // Too short to keep anything hidden that way: masked whole.
-    assert_eq!(mask_key("abcdefgh"), "••••••••");
-    assert_eq!(mask_key(""), "••••••••");
-    // Characters, not bytes.
-    assert_eq!(mask_key("äöüß12345ÄÖÜẞ"), "äöüß••••••••ÄÖÜẞ");
-}
-
-#[wasm_bindgen_test]
-fn balances_read_as_us_dollars() {
-    assert_eq!(format_usd(1200.75), "$1,200.75");
-    assert_eq!(format_usd(0.0), "$0.00");
-    assert_eq!(format_usd(-5.0), "-$5.00");
-    assert_eq!(format_usd(25.5), "$25.50");
-    assert_eq!(format_usd(1_234_567.891), "$1,234,567.89");
-    assert_eq!(format_usd(-0.001), "$0.00");
-    assert_eq!(format_usd(999.999), "$1,000.00");
-}
-
-#[wasm_bindgen_test]
-fn ids_are_checked_naming_the_field() {
-    assert_eq!(parse_id("template id", " 501 "), Ok(501));
-    assert_eq!(
-        parse_id("template id", ""),
-        Err("Enter the template id.".into())
-    );
-    assert_eq!(
-        parse_id("size in GB", "0"),
-        Err("The size in GB must be at least 1.".into())
-    );
-    assert_eq!(
-        parse_id("size in GB", "-3"),
-        Err("The size in GB must be at least 1.".into())
-    );
-    for bad in ["1.5", "12abc", "1e3", "five"] {
-        assert_eq!(
-            parse_id("volume ask id", bad),
-            Err("The volume ask id must be a whole number, like 42.".into()),
-            "{bad}"
-        );
-    }
-    assert_eq!(
-        parse_id("template id", "99999999999999999999"),
-        Err("The template id is too large.".into())
-    );
-}
-
-fn subaccount(id: i64, email: &str, key: &str) -> Subaccount {
-    Subaccount {
-        id,
-        email: email.into(),
-        api_key: key.into(),
-        balance: 1200.75,
-    }
-}
-
-#[wasm_bindgen_test]
-fn the_csv_leaves_keys_out_unless_asked_to_include_them() {
-    let owner = Owner::new();
-    owner.with(|| {
-        let include = RwSignal::new(false);
-        let columns = subaccount_columns(include.into());
-        let rows = [
-            subaccount(11, "a@x.test", FULL_KEY),
-            subaccount(12, "=cmd@x.test", "k2k2k2k2k2k2k2k2k2"),
-        ];
-        let picked: Vec<&Subaccount> = rows.iter().collect();
-
-        let without = csv_of(&columns, &picked);
-        assert_eq!(
-            without,
-            "Id,Email,Balance\r\n11,a@x.test,\"$1,200.75\"\r\n12,'=cmd@x.test,\"$1,200.75\"\r\n"
-        );
-        assert!(!without.contains(FULL_KEY));
-
-        include.set(true);
-        let with = csv_of(&columns, &picked);
-        assert_eq!(
-            with.lines().next(),
-            Some("Id,Email,Balance,API key"),
-            "{with}"
-        );
-        assert!(with.contains(&format!(",{FULL_KEY}\r\n")));
-        assert!(with.contains(",k2k2k2k2k2k2k2k2k2\r\n"));
-    });
-}
-
-#[wasm_bindgen_test]
-fn the_permission_grid_reads_known_groups_by_area_and_access() {
-    let view = PermissionsView::read(&value!({
-        "api": {"instance_read": {}, "instance_write": {"constraints": {"id": {"eq": 1227}}}, "misc": {}, "team_read": {}}
-    }));
-    let grid = permission_grid(&view);
-    let areas: Vec<&str> = grid.iter().map(|row| row.area).collect();
-    assert_eq!(
-        areas,
-        ["instance", "user", "billing", "machine", "team", "misc"]
-    );
-    let instance = &grid[0];
-    assert_eq!(instance.cells.len(), 2);
-    assert_eq!(instance.cells[0].group, PermissionGroup::InstanceRead);
-    assert!(instance.cells[0].granted);
-    assert!(instance.cells[0].constraints.is_empty());
-    assert_eq!(instance.cells[1].group, PermissionGroup::InstanceWrite);
-    assert_eq!(instance.cells[1].constraints, ["id = 1227"]);
-    assert!(!grid[1].cells[0].granted && !grid[1].cells[1].granted);
-    let team = &grid[4];
-    assert!(team.cells[0].granted && !team.cells[1].granted);
-    let misc = &grid[5];
-    assert_eq!(misc.cells.len(), 1, "misc has one cell");
-    assert_eq!(misc.cells[0].group, PermissionGroup::Misc);
-    assert!(misc.cells[0].granted);
-}
-
-#[wasm_bindgen_test]
-fn the_permission_grid_keeps_parts_of_unknown_shape() {
-    let view = PermissionsView::read(&value!({
-        "api": {"billing_write": {"constraints": "odd", "note": 1}}
-    }));
-    let cell = &permission_grid(&view)[2].cells[1];
-    assert_eq!(cell.group, PermissionGroup::BillingWrite);
-    assert!(cell.granted);
-    assert_eq!(
-        cell.extra.as_deref(),
-        Some(r#"{"constraints":"odd","note":1}"#)
-    );
-    let empty = permission_grid(&PermissionsView::read(&value!(null)));
-    assert!(empty.iter().all(|row| row.cells.iter().all(|c| !c.granted)));
-}
-
-#[wasm_bindgen_test]
-fn roles_are_counted_in_order_of_appearance_and_linked_by_encoded_name() {
-    let members: Vec<TeamMember> = serde_json::from_str(MEMBERS).unwrap();
-    assert_eq!(
-        role_counts(&members),
-        [
-            ("owner".to_owned(), 1),
-            ("member".to_owned(), 2),
-            ("manager".to_owned(), 2)
-        ]
-    );
+fn roles_are_linked_by_encoded_name() {
     assert_eq!(role_path("owner"), "/team/roles/owner");
     assert_eq!(
         role_path("<b>auditor</b>"),

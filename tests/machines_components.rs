@@ -1,10 +1,11 @@
 //! The machines area's shared pieces in a real browser: the machine-ids field, the data
-//! table (sort, filter, empty states, CSV, windowing at 10,000 rows) and the timeline.
+//! table (sort, filter, empty states, windowing at 10,000 rows) and the timeline. The CSV
+//! text and the sort order are unit tests in `src/components/data_table/columns.rs`.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
 
-use gpudeck::components::data_table::{csv_of, Column, DataTable};
+use gpudeck::components::data_table::{Column, DataTable};
 use gpudeck::components::machine_ids_field::{MachineIdsField, SavedSets};
 use gpudeck::components::timeline::{Layout, MaintenanceTimeline};
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
@@ -382,40 +383,6 @@ async fn data_table_filter_and_both_empty_states() {
         "{}",
         current_path()
     );
-}
-
-#[wasm_bindgen_test]
-fn csv_quotes_defuses_and_follows_the_shown_order() {
-    let rows = [
-        Host {
-            id: 1,
-            name: "plain".into(),
-            gpus: 1,
-        },
-        Host {
-            id: 2,
-            name: "comma, \"quoted\"".into(),
-            gpus: 2,
-        },
-        Host {
-            id: 3,
-            name: "=HYPERLINK(\"x\")".into(),
-            gpus: 3,
-        },
-    ];
-    let picked: Vec<&Host> = vec![&rows[2], &rows[0], &rows[1]];
-    assert_eq!(
-        csv_of(&host_columns(), &picked),
-        "Id,Name,GPUs\r\n3,\"'=HYPERLINK(\"\"x\"\")\",3\r\n1,plain,1\r\n2,\"comma, \"\"quoted\"\"\",2\r\n"
-    );
-    let hidden = RwSignal::new(false);
-    let columns = vec![
-        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
-        Column::text("name", "Name", |h: &Host| h.name.clone()).csv_only_when(hidden.into()),
-    ];
-    assert_eq!(csv_of(&columns, &[&rows[0]]), "Id\r\n1\r\n");
-    hidden.set(true);
-    assert_eq!(csv_of(&columns, &[&rows[0]]), "Id,Name\r\n1,plain\r\n");
 }
 
 #[wasm_bindgen_test]

@@ -182,3 +182,15 @@ async fn read_response<T: DeserializeOwned>(response: Response) -> Result<T, Api
     }
     serde_json::from_str(&text).map_err(|e| ApiError::Decode(e.to_string()))
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::backoff_ms;
+
+    #[test]
+    fn backoff_grows() {
+        assert_eq!(backoff_ms(1), 400);
+        assert_eq!(backoff_ms(2), 1200);
+        assert!(backoff_ms(3) > backoff_ms(2));
+    }
+}

@@ -198,6 +198,30 @@ mod tests {
     }
 
     #[test]
+    fn error_bodies_of_every_observed_shape() {
+        let only_msg = ApiError::from_response(400, "Bad Request", r#"{"msg": "bad"}"#);
+        assert_eq!(
+            only_msg,
+            ApiError::Http {
+                status: 400,
+                error: None,
+                msg: "bad".into()
+            }
+        );
+        let only_error = ApiError::from_response(400, "", r#"{"error": "invalid_args"}"#);
+        assert_eq!(only_error.message(), "invalid_args");
+        let plain =
+            ApiError::from_response(429, "Too Many Requests", "Rate limit exceeded, slow down\n");
+        assert_eq!(plain.message(), "Rate limit exceeded, slow down");
+        let empty = ApiError::from_response(502, "Bad Gateway", "");
+        assert_eq!(empty.message(), "Bad Gateway");
+        let huge = ApiError::from_response(500, "", &"<html>".repeat(1000));
+        assert!(huge.message().chars().count() <= 301);
+        let other_json = ApiError::from_response(500, "Oops", r#"["not", "an", "error"]"#);
+        assert_eq!(other_json.message(), r#"["not", "an", "error"]"#);
+    }
+
+    #[test]
     fn refusals_are_the_4xx_a_person_can_act_on() {
         let kinds = [
             (400, Refusal::Malformed),

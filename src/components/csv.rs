@@ -48,3 +48,37 @@ pub fn download(file_name: &str, text: &str) -> Result<(), String> {
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_only_when_needed() {
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field("two\nlines"), "\"two\nlines\"");
+        assert_eq!(field(""), "");
+    }
+
+    #[test]
+    fn formulas_are_defused_but_numbers_are_not() {
+        assert_eq!(field("=1+1"), "'=1+1");
+        assert_eq!(field("+cmd"), "'+cmd");
+        assert_eq!(field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(field("-x"), "'-x");
+        assert_eq!(field("\tx"), "'\tx");
+        assert_eq!(field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(field("-5"), "-5");
+        assert_eq!(field("+1.5"), "+1.5");
+    }
+
+    #[test]
+    fn a_document_ends_every_line_with_crlf() {
+        let header = ["Id".to_owned(), "Name".to_owned()];
+        let rows = [vec!["1".to_owned(), "a, b".to_owned()]];
+        assert_eq!(document(&header, &rows), "Id,Name\r\n1,\"a, b\"\r\n");
+        assert_eq!(document(&header, &[]), "Id,Name\r\n");
+    }
+}

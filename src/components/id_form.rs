@@ -53,3 +53,36 @@ pub fn IdField(
         </div>
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::parse_id;
+
+    #[test]
+    fn ids_are_checked_naming_the_field() {
+        assert_eq!(parse_id("template id", " 501 "), Ok(501));
+        assert_eq!(
+            parse_id("template id", ""),
+            Err("Enter the template id.".into())
+        );
+        assert_eq!(
+            parse_id("size in GB", "0"),
+            Err("The size in GB must be at least 1.".into())
+        );
+        assert_eq!(
+            parse_id("size in GB", "-3"),
+            Err("The size in GB must be at least 1.".into())
+        );
+        for bad in ["1.5", "12abc", "1e3", "five"] {
+            assert_eq!(
+                parse_id("volume ask id", bad),
+                Err("The volume ask id must be a whole number, like 42.".into()),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_id("template id", "99999999999999999999"),
+            Err("The template id is too large.".into())
+        );
+    }
+}

@@ -42,3 +42,20 @@ pub fn MaskedKey(key: String, #[prop(into)] owner: String) -> impl IntoView {
         </span>
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::mask_key;
+
+    const FULL_KEY: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn keys_are_masked_to_their_first_and_last_four_characters() {
+        assert_eq!(mask_key(FULL_KEY), "0123••••••••cdef");
+        // Too short to keep anything hidden that way: masked whole.
+        assert_eq!(mask_key("abcdefgh"), "••••••••");
+        assert_eq!(mask_key(""), "••••••••");
+        // Characters, not bytes.
+        assert_eq!(mask_key("äöüß12345ÄÖÜẞ"), "äöüß••••••••ÄÖÜẞ");
+    }
+}

@@ -16,3 +16,19 @@ pub fn format_usd(amount: f64) -> String {
     }
     format!("{sign}${grouped}.{:02}", cents % 100)
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::format_usd;
+
+    #[test]
+    fn balances_read_as_us_dollars() {
+        assert_eq!(format_usd(1200.75), "$1,200.75");
+        assert_eq!(format_usd(0.0), "$0.00");
+        assert_eq!(format_usd(-5.0), "-$5.00");
+        assert_eq!(format_usd(25.5), "$25.50");
+        assert_eq!(format_usd(1_234_567.891), "$1,234,567.89");
+        assert_eq!(format_usd(-0.001), "$0.00");
+        assert_eq!(format_usd(999.999), "$1,000.00");
+    }
+}

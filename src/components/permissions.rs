@@ -165,3 +165,53 @@ fn RouteEntry(route: Permission) -> impl IntoView {
 pub fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::permission_grid;
+    use gpudeck_wire::{PermissionGroup, PermissionsView};
+    use serde_json::json as value;
+
+    #[test]
+    fn the_permission_grid_reads_known_groups_by_area_and_access() {
+        let view = PermissionsView::read(&value!({
+            "api": {"instance_read": {}, "instance_write": {"constraints": {"id": {"eq": 1227}}}, "misc": {}, "team_read": {}}
+        }));
+        let grid = permission_grid(&view);
+        let areas: Vec<&str> = grid.iter().map(|row| row.area).collect();
+        assert_eq!(
+            areas,
+            ["instance", "user", "billing", "machine", "team", "misc"]
+        );
+        let instance = &grid[0];
+        assert_eq!(instance.cells.len(), 2);
+        assert_eq!(instance.cells[0].group, PermissionGroup::InstanceRead);
+        assert!(instance.cells[0].granted);
+        assert!(instance.cells[0].constraints.is_empty());
+        assert_eq!(instance.cells[1].group, PermissionGroup::InstanceWrite);
+        assert_eq!(instance.cells[1].constraints, ["id = 1227"]);
+        assert!(!grid[1].cells[0].granted && !grid[1].cells[1].granted);
+        let team = &grid[4];
+        assert!(team.cells[0].granted && !team.cells[1].granted);
+        let misc = &grid[5];
+        assert_eq!(misc.cells.len(), 1, "misc has one cell");
+        assert_eq!(misc.cells[0].group, PermissionGroup::Misc);
+        assert!(misc.cells[0].granted);
+    }
+
+    #[test]
+    fn the_permission_grid_keeps_parts_of_unknown_shape() {
+        let view = PermissionsView::read(&value!({
+            "api": {"billing_write": {"constraints": "odd", "note": 1}}
+        }));
+        let cell = &permission_grid(&view)[2].cells[1];
+        assert_eq!(cell.group, PermissionGroup::BillingWrite);
+        assert!(cell.granted);
+        assert_eq!(
+            cell.extra.as_deref(),
+            Some(r#"{"constraints":"odd","note":1}"#)
+        );
+        let empty = permission_grid(&PermissionsView::read(&value!(null)));
+        assert!(empty.iter().all(|row| row.cells.iter().all(|c| !c.granted)));
+    }
+}

@@ -21,6 +21,8 @@ where
     LocalResource::new(move || fetch(api.clone()))
 }
 
+/// When the data counts as empty, and the sentence shown then.
+type EmptyState<T> = (fn(&T) -> bool, &'static str);
 type RefusalView = Arc<dyn Fn(&ApiError, Refusal) -> Option<AnyView> + Send + Sync>;
 
 /// The states of a fetched resource, each shown the same way on every page:
@@ -31,7 +33,7 @@ pub struct ResourceView<T: 'static> {
     resource: LocalResource<Result<T, ApiError>>,
     loading: &'static str,
     reload_button: bool,
-    empty: Option<(fn(&T) -> bool, &'static str)>,
+    empty: Option<EmptyState<T>>,
     refusal: Option<RefusalView>,
 }
 

@@ -133,3 +133,32 @@ pub fn UtcToggle() -> impl IntoView {
         </label>
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::{format_span, relative_window};
+
+    #[test]
+    fn spans_and_relative_times_read_naturally() {
+        assert_eq!(format_span(20.0), "less than a minute");
+        assert_eq!(format_span(30.0), "1 min");
+        assert_eq!(format_span(45.0 * 60.0), "45 min");
+        assert_eq!(format_span(3.0 * 3600.0), "3 h");
+        assert_eq!(format_span(2.5 * 3600.0), "2 h 30 min");
+        assert_eq!(format_span(30.0 * 3600.0), "30 h");
+        assert_eq!(format_span(52.0 * 3600.0), "2 d 4 h");
+        let now = 1_000_000.0;
+        assert_eq!(
+            relative_window(now, now + 3.0 * 3600.0, now + 5.0 * 3600.0),
+            "in 3 h"
+        );
+        assert_eq!(
+            relative_window(now, now - 3600.0, now + 2.0 * 3600.0),
+            "ongoing, 2 h left"
+        );
+        assert_eq!(
+            relative_window(now, now - 7200.0, now - 3600.0),
+            "ended 1 h ago"
+        );
+    }
+}

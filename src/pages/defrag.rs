@@ -144,3 +144,18 @@ fn OutcomeView(outcome: Outcome) -> impl IntoView {
         .into_any(),
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::named_in_confirmation;
+
+    #[test]
+    fn the_confirmation_names_twenty_machines_and_counts_the_rest() {
+        assert_eq!(named_in_confirmation(&[1001, 1003]), "1001, 1003");
+        let many: Vec<i64> = (1..=25).collect();
+        let named = named_in_confirmation(&many);
+        assert!(named.starts_with("1, 2, 3"), "{named}");
+        assert!(named.ends_with("19, 20 and 5 more"), "{named}");
+        assert_eq!(named_in_confirmation(&[]), "");
+    }
+}

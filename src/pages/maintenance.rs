@@ -324,3 +324,18 @@ fn columns(now: Signal<f64>, utc: Signal<bool>) -> Vec<Column<MaintenanceWindow>
             .with_cell(|w| view! { <Time unix_seconds=w.created_at/> }.into_any()),
     ]
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::Status;
+
+    #[test]
+    fn a_window_is_upcoming_until_it_starts_then_ongoing() {
+        let start = 1_800_000_000.0;
+        assert_eq!(Status::of_times(start, start - 1.0), Status::Upcoming);
+        assert_eq!(Status::of_times(start, start), Status::Ongoing);
+        assert_eq!(Status::of_times(start, start + 3600.0), Status::Ongoing);
+        assert_eq!(Status::Upcoming.label(), "Upcoming");
+        assert_eq!(Status::Ongoing.param(), "ongoing");
+    }
+}

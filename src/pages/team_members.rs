@@ -108,3 +108,29 @@ pub fn TeamMembersPage() -> impl IntoView {
         </section>
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::role_counts;
+    use gpudeck_wire::TeamMember;
+
+    const MEMBERS: &str = r#"[
+        {"id": 1, "username": "alice", "email": "alice@example.test", "fullname": "Alice Example", "roles": ["owner"]},
+        {"id": 3, "username": "carol", "email": "carol@example.test", "fullname": "Zoë Ångström", "roles": ["member"]},
+        {"id": 4, "username": "dave", "email": "dave@example.test", "fullname": null, "roles": ["manager"]},
+        {"id": 6, "username": "frank", "email": "frank@example.test", "fullname": "Frank <img src=x onerror=alert(1)>", "roles": ["member", "manager"]}
+    ]"#;
+
+    #[test]
+    fn roles_are_counted_in_order_of_appearance() {
+        let members: Vec<TeamMember> = serde_json::from_str(MEMBERS).unwrap();
+        assert_eq!(
+            role_counts(&members),
+            [
+                ("owner".to_owned(), 1),
+                ("member".to_owned(), 2),
+                ("manager".to_owned(), 2)
+            ]
+        );
+    }
+}

@@ -146,7 +146,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "native",
-        what: "unit and server tests (wire, server, xtask)",
+        what: "unit and server tests (console, wire, server, xtask)",
         run: || {
             exec(cargo().args([
                 "test",
@@ -155,7 +155,9 @@ const SUITES: &[Suite] = &[
                 "gpudeck",
                 "--exclude",
                 "gpudeck-e2e",
-            ]))
+            ]))?;
+            // The console's pure logic, natively; its tests/ suites need a browser (wasm).
+            exec(cargo().args(["test", "-p", "gpudeck", "--lib"]))
         },
     },
     Suite {

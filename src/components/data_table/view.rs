@@ -1,177 +1,17 @@
-//! The table every list page uses: sortable columns, a text filter, shown/total counts,
-//! empty states, CSV export of the shown rows, sort and filter kept in the URL, and
-//! windowing, so that only the rows in view are in the DOM even with 10,000 rows.
+//! The table on screen: toolbar (filter, counts, all rows, CSV), empty states, and the
+//! windowed body.
 
-use super::csv;
+use super::columns::{csv_of, sorted_order, Column, RowFilter};
+use super::windowing::{window_slice, ROW_HEIGHT};
+use crate::components::csv;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
-use std::cmp::Ordering;
 use std::collections::HashSet;
-use std::sync::Arc;
 
-/// Every row is this tall (CSS keeps it so); windowing depends on it.
-pub const ROW_HEIGHT: f64 = 36.0;
-/// Rows rendered above and below the visible ones, so fast scrolling shows no gaps.
-const OVERSCAN: usize = 6;
 /// How long typing must pause before the filter is written to the URL.
 const URL_DEBOUNCE_MS: u64 = 300;
-
-/// What a column sorts by.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SortKey {
-    Number(f64),
-    Text(String),
-}
-
-impl SortKey {
-    fn compare(&self, other: &SortKey) -> Ordering {
-        match (self, other) {
-            (SortKey::Number(a), SortKey::Number(b)) => a.total_cmp(b),
-            (SortKey::Text(a), SortKey::Text(b)) => a
-                .to_lowercase()
-                .cmp(&b.to_lowercase())
-                .then_with(|| a.cmp(b)),
-            (SortKey::Number(_), SortKey::Text(_)) => Ordering::Less,
-            (SortKey::Text(_), SortKey::Number(_)) => Ordering::Greater,
-        }
-    }
-}
-
-type TextFn<R> = Arc<dyn Fn(&R) -> String + Send + Sync>;
-type SortFn<R> = Arc<dyn Fn(&R) -> SortKey + Send + Sync>;
-type CellFn<R> = Arc<dyn Fn(&R) -> AnyView + Send + Sync>;
-/// A filter a page adds to the table's own text filter (categories, roles, ...).
-pub type RowFilter<R> = Arc<dyn Fn(&R) -> bool + Send + Sync>;
-
-/// One column: its text (for the filter, the CSV and the default cell), its sort key,
-/// and optionally a richer cell.
-pub struct Column<R> {
-    pub key: &'static str,
-    pub label: &'static str,
-    text: TextFn<R>,
-    sort: SortFn<R>,
-    cell: Option<CellFn<R>>,
-    numeric: bool,
-    searchable: bool,
-    /// `None`: always in the CSV; otherwise only while the signal is true.
-    csv_when: Option<Signal<bool>>,
-}
-
-impl<R> Clone for Column<R> {
-    fn clone(&self) -> Self {
-        Self {
-            key: self.key,
-            label: self.label,
-            text: self.text.clone(),
-            sort: self.sort.clone(),
-            cell: self.cell.clone(),
-            numeric: self.numeric,
-            searchable: self.searchable,
-            csv_when: self.csv_when,
-        }
-    }
-}
-
-impl<R: 'static> Column<R> {
-    /// A column of text, sorted alphabetically (case-insensitive).
-    pub fn text(
-        key: &'static str,
-        label: &'static str,
-        text: impl Fn(&R) -> String + Send + Sync + 'static,
-    ) -> Self {
-        let text: TextFn<R> = Arc::new(text);
-        let sort_text = text.clone();
-        Self {
-            key,
-            label,
-            text,
-            sort: Arc::new(move |r| SortKey::Text(sort_text(r))),
-            cell: None,
-            numeric: false,
-            searchable: true,
-            csv_when: None,
-        }
-    }
-
-    /// A column sorted by a number, shown as `text`.
-    pub fn number(
-        key: &'static str,
-        label: &'static str,
-        value: impl Fn(&R) -> f64 + Send + Sync + 'static,
-        text: impl Fn(&R) -> String + Send + Sync + 'static,
-    ) -> Self {
-        Self {
-            key,
-            label,
-            text: Arc::new(text),
-            sort: Arc::new(move |r| SortKey::Number(value(r))),
-            cell: None,
-            numeric: true,
-            searchable: true,
-            csv_when: None,
-        }
-    }
-
-    /// Renders cells with `cell` instead of plain text.
-    pub fn with_cell(mut self, cell: impl Fn(&R) -> AnyView + Send + Sync + 'static) -> Self {
-        self.cell = Some(Arc::new(cell));
-        self
-    }
-
-    /// Leaves the column out of the text filter (e.g. secrets).
-    pub fn not_searchable(mut self) -> Self {
-        self.searchable = false;
-        self
-    }
-
-    /// Puts the column in the CSV only while `include` is true.
-    pub fn csv_only_when(mut self, include: Signal<bool>) -> Self {
-        self.csv_when = Some(include);
-        self
-    }
-
-    pub fn text_of(&self, row: &R) -> String {
-        (self.text)(row)
-    }
-
-    fn in_csv(&self) -> bool {
-        self.csv_when.is_none_or(|s| s.get_untracked())
-    }
-}
-
-/// The CSV of `rows` (already filtered and ordered) with the columns meant for export.
-pub fn csv_of<R: 'static>(columns: &[Column<R>], rows: &[&R]) -> String {
-    let included: Vec<&Column<R>> = columns.iter().filter(|c| c.in_csv()).collect();
-    let header: Vec<String> = included.iter().map(|c| c.label.to_owned()).collect();
-    let lines: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| included.iter().map(|c| c.text_of(row)).collect())
-        .collect();
-    csv::document(&header, &lines)
-}
-
-/// Row order after sorting by `column` (stable; ties keep their order).
-pub fn sorted_order<R: 'static>(
-    rows: &[R],
-    column: Option<&Column<R>>,
-    descending: bool,
-) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    if let Some(column) = column {
-        let keys: Vec<SortKey> = rows.iter().map(|r| (column.sort)(r)).collect();
-        order.sort_by(|a, b| {
-            let ordering = keys[*a].compare(&keys[*b]);
-            if descending {
-                ordering.reverse()
-            } else {
-                ordering
-            }
-        });
-    }
-    order
-}
 
 #[component]
 pub fn DataTable<R>(
@@ -286,14 +126,11 @@ where
     on_cleanup(move || on_resize.remove());
     let slice = Memo::new(move |_| {
         let count = shown.with(Vec::len);
+        // With every row rendered, scrolling changes nothing: do not track it.
         if render_all() {
-            return (0, count, count);
+            return window_slice(0.0, 0.0, count, true);
         }
-        let first_in_view = (scroll_top.get() / ROW_HEIGHT) as usize;
-        let in_view = (view_height.get() / ROW_HEIGHT).ceil() as usize;
-        let first = first_in_view.saturating_sub(OVERSCAN).min(count);
-        let last = (first_in_view + in_view + OVERSCAN).min(count);
-        (first, last, count)
+        window_slice(scroll_top.get(), view_height.get(), count, false)
     });
     // The rows in the window, with their keys. Rows are keyed by identity and content, not
     // position, so scrolling and narrowing the filter keep the DOM rows that stay in view,

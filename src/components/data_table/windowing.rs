@@ -1,0 +1,57 @@
+//! Windowing: which rows of the shown ones are in the DOM. Only those in view, plus a few
+//! either side so fast scrolling shows no gaps, are rendered.
+
+/// Every row is this tall (CSS keeps it so); windowing depends on it.
+pub const ROW_HEIGHT: f64 = 36.0;
+/// Rows rendered above and below the visible ones, so fast scrolling shows no gaps.
+const OVERSCAN: usize = 6;
+
+/// `(first, last, count)`: rows `first..last` of `count` shown rows are rendered, for a
+/// scroll box scrolled to `scroll_top` and `view_height` pixels tall; all of them when
+/// `render_all`.
+pub fn window_slice(
+    scroll_top: f64,
+    view_height: f64,
+    count: usize,
+    render_all: bool,
+) -> (usize, usize, usize) {
+    if render_all {
+        return (0, count, count);
+    }
+    let first_in_view = (scroll_top / ROW_HEIGHT) as usize;
+    let in_view = (view_height / ROW_HEIGHT).ceil() as usize;
+    let first = first_in_view.saturating_sub(OVERSCAN).min(count);
+    let last = (first_in_view + in_view + OVERSCAN).min(count);
+    (first, last, count)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_is_the_rows_in_view_and_a_margin() {
+        // 500 px at the top: 14 rows in view, 6 more below.
+        assert_eq!(window_slice(0.0, 500.0, 10_000, false), (0, 20, 10_000));
+        // Scrolled to row 5000: 6 rows above it too.
+        assert_eq!(
+            window_slice(36.0 * 5000.0, 500.0, 10_000, false),
+            (4994, 5020, 10_000)
+        );
+        // Near the end and past it, the window stops at the last row.
+        assert_eq!(
+            window_slice(36.0 * 9995.0, 500.0, 10_000, false),
+            (9989, 10_000, 10_000)
+        );
+        assert_eq!(window_slice(1e9, 500.0, 3, false), (3, 3, 3));
+        assert_eq!(window_slice(0.0, 500.0, 0, false), (0, 0, 0));
+    }
+
+    #[test]
+    fn all_rows_when_asked() {
+        assert_eq!(
+            window_slice(36.0 * 50.0, 500.0, 1000, true),
+            (0, 1000, 1000)
+        );
+    }
+}
