@@ -3,6 +3,7 @@
 //! places: a refusal next to the field it concerns, a failure in the error panel (with Try
 //! again, and a toast where the page wants one), or the page's success view.
 
+use super::confirm::ConfirmDialog;
 use super::error_panel::ErrorPanel;
 use super::toasts::use_toasts;
 use crate::api::{use_api, ApiClient, ApiError, Outcome, Refusal};
@@ -206,4 +207,54 @@ enum Shown<R> {
     Done(R),
     Refused(Refused),
     Failed(ApiError),
+}
+
+/// The submit button of a form whose action can be pending: disabled while it runs, and
+/// saying so (`busy`).
+#[component]
+pub fn SubmitButton(
+    #[prop(into)] pending: Signal<bool>,
+    idle: &'static str,
+    busy: &'static str,
+    /// Styles it as destructive.
+    #[prop(optional)]
+    danger: bool,
+) -> impl IntoView {
+    view! {
+        <button
+            type="submit"
+            class=if danger { "button danger" } else { "button primary" }
+            disabled=pending
+        >
+            {move || if pending.get() { busy } else { idle }}
+        </button>
+    }
+}
+
+/// The confirmation of `action`: confirming sends it (once; see [`ConfirmedAction::send`]).
+#[component]
+pub fn ActionDialog<I, R>(
+    action: ConfirmedAction<I, R>,
+    title: &'static str,
+    confirm_label: &'static str,
+    /// Styles the confirm button as destructive.
+    #[prop(optional)]
+    danger: bool,
+    children: Children,
+) -> impl IntoView
+where
+    I: Clone + Send + Sync + 'static,
+    R: Clone + Send + Sync + 'static,
+{
+    view! {
+        <ConfirmDialog
+            open=action.confirming
+            title=title
+            confirm_label=confirm_label
+            danger=danger
+            on_confirm=action.on_confirm()
+        >
+            {children()}
+        </ConfirmDialog>
+    }
 }

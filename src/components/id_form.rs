@@ -21,6 +21,20 @@ pub fn parse_id(field: &str, text: &str) -> Result<i64, String> {
     }
 }
 
+/// The form of the id pages: `on_submit` runs instead of the browser's submit.
+#[component]
+pub fn IdForm(on_submit: impl Fn() + 'static, children: Children) -> impl IntoView {
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        on_submit();
+    };
+    view! {
+        <form class="id-form" on:submit=submit novalidate>
+            {children()}
+        </form>
+    }
+}
+
 /// A labelled text field for an id, with a hint and an error linked to it.
 #[component]
 pub fn IdField(

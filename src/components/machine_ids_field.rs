@@ -61,6 +61,44 @@ pub fn MachineIdsField(
     }
 }
 
+/// The form of the machines area: the ids field, the saved sets, then the page's own
+/// actions. Submitting calls `on_ids` with ids that parse; with none it says so under the
+/// field, and a bad token is already named by the field.
+#[component]
+pub fn MachineIdsForm(
+    text: RwSignal<String>,
+    /// A problem with the ids found elsewhere (the address, the server's refusal).
+    #[prop(optional, into)]
+    problem: Option<Signal<Option<String>>>,
+    on_ids: impl Fn(Vec<i64>) + 'static,
+    children: Children,
+) -> impl IntoView {
+    let nothing_typed = RwSignal::new(None::<String>);
+    let shown = Signal::derive(move || {
+        nothing_typed
+            .get()
+            .or_else(|| problem.and_then(|p| p.get()))
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        nothing_typed.set(None);
+        match parsed(&text.get_untracked()) {
+            Ok(ids) => on_ids(ids),
+            Err(MachineIdsError::Empty) => {
+                nothing_typed.set(Some("Enter at least one machine id.".into()))
+            }
+            Err(_) => {}
+        }
+    };
+    view! {
+        <form class="ids-form" on:submit=submit novalidate>
+            <MachineIdsField text=text problem=shown/>
+            <SavedSets text=text/>
+            <div class="form-actions">{children()}</div>
+        </form>
+    }
+}
+
 /// The saved sets: name → ids in compact form (`1001-1010,1042`). Only ids, never keys.
 pub fn load_sets() -> BTreeMap<String, String> {
     stored_sets().load().unwrap_or_default()

@@ -1,6 +1,7 @@
 //! Times as people read them: absolute in their own time zone (or UTC, a choice kept for
 //! the session) and relative to now ("in 3 h", "ongoing, 2 h left").
 
+use super::toggle::Toggle;
 use crate::storage::Stored;
 use leptos::prelude::*;
 
@@ -122,16 +123,7 @@ fn iso(unix_seconds: f64) -> String {
 #[component]
 pub fn UtcToggle() -> impl IntoView {
     let utc = use_utc();
-    view! {
-        <label class="toggle">
-            <input
-                type="checkbox"
-                prop:checked=utc
-                on:change=move |ev| utc.set(event_target_checked(&ev))
-            />
-            " Show times in UTC"
-        </label>
-    }
+    view! { <Toggle checked=utc label=" Show times in UTC"/> }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

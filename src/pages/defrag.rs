@@ -1,11 +1,11 @@
 //! Defragmentation of GPU offers: ids in, a confirmation that names the machines, then the
 //! result with the counts explained.
 
-use crate::components::confirm::ConfirmDialog;
-use crate::components::confirmed_action::ConfirmedAction;
-use crate::components::machine_ids_field::{parsed, MachineIdsField, SavedSets};
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::machine_ids_field::MachineIdsForm;
+use crate::components::page::Page;
 use crate::components::toasts::use_toasts;
-use gpudeck_wire::{DefragResult, MachineIdsError};
+use gpudeck_wire::DefragResult;
 use leptos::prelude::*;
 
 /// Machines named one by one in the confirmation; the rest are counted.
@@ -35,7 +35,6 @@ pub fn named_in_confirmation(ids: &[i64]) -> String {
 pub fn DefragPage() -> impl IntoView {
     let toasts = use_toasts();
     let text = RwSignal::new(String::new());
-    let problem = RwSignal::new(None::<String>);
 
     // The form has no field a refusal could stand next to: refusals show as failures.
     let run = ConfirmedAction::new(
@@ -60,50 +59,24 @@ pub fn DefragPage() -> impl IntoView {
     .toast_failures("Defragmentation failed");
     let pending = run.pending();
 
-    let ask = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        problem.set(None);
-        match parsed(&text.get_untracked()) {
-            Ok(ids) => run.ask(ids),
-            Err(MachineIdsError::Empty) => {
-                problem.set(Some("Enter at least one machine id.".into()))
-            }
-            Err(_) => {}
-        }
-    };
     let to_defragment = move || run.asked().unwrap_or_default();
     let named = move || named_in_confirmation(&to_defragment());
 
     view! {
-        <section class="defrag">
-            <h1>"Defragment GPU offers"</h1>
-            <p class="lede">
-                "Moves the GPU slot assignments of rentals on your machines so that free GPUs form fewer, larger offers. Running rentals keep their GPU count; a machine whose layout cannot improve is left as it is."
-            </p>
-            <form class="ids-form" on:submit=ask novalidate>
-                <MachineIdsField text=text problem=problem/>
-                <SavedSets text=text/>
-                <div class="form-actions">
-                    <button type="submit" class="button primary" disabled=pending>
-                        {move || if pending.get() { "Defragmenting…" } else { "Defragment…" }}
-                    </button>
-                </div>
-            </form>
-            <ConfirmDialog
-                open=run.confirming
-                title="Defragment these machines?"
-                confirm_label="Defragment"
-                on_confirm=run.on_confirm()
-            >
+        <Page class="defrag" title="Defragment GPU offers" lede="Moves the GPU slot assignments of rentals on your machines so that free GPUs form fewer, larger offers. Running rentals keep their GPU count; a machine whose layout cannot improve is left as it is.">
+            <MachineIdsForm text=text on_ids=move |ids| run.ask(ids)>
+                <SubmitButton pending=pending idle="Defragment…" busy="Defragmenting…"/>
+            </MachineIdsForm>
+            <ActionDialog action=run title="Defragment these machines?" confirm_label="Defragment">
                 <p>
                     {move || format!("{} machines: ", to_defragment().len())}
                     <strong class="id-list">{named}</strong>
                 </p>
                 <p>"Rentals on them may be assigned different GPU slots. Machines that are not yours are ignored."</p>
-            </ConfirmDialog>
+            </ActionDialog>
             {run.failure_view()}
             {move || run.done().map(|outcome| view! { <OutcomeView outcome=outcome/> })}
-        </section>
+        </Page>
     }
 }
 

@@ -3,14 +3,15 @@
 
 use crate::api::Refusal;
 use crate::components::data_table::{Column, DataTable, RowFilter};
-use crate::components::machine_ids_field::{parsed, MachineIdsField, SavedSets};
+use crate::components::machine_ids_field::{parsed, MachineIdsForm};
+use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{
     format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
 };
 use crate::components::timeline::{category_class, MaintenanceTimeline};
 use gpudeck_wire::machine_ids::format_machine_ids;
-use gpudeck_wire::{MachineIdsError, MaintenanceCategory, MaintenanceWindow};
+use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
 use std::sync::Arc;
@@ -92,7 +93,6 @@ pub fn MaintenancePage() -> impl IntoView {
     let (status_param, set_status_param) = query_signal::<String>("status");
 
     let text = RwSignal::new(ids_param.get_untracked().unwrap_or_default());
-    let input_problem = RwSignal::new(None::<String>);
     // Back/forward changes the ids in the URL: show them in the field too.
     Effect::new(move |_| {
         if let Some(ids) = ids_param.get() {
@@ -136,26 +136,15 @@ pub fn MaintenancePage() -> impl IntoView {
         Some(Err(error)) if error.refusal().is_some_and(about_the_ids) => Some(error.message()),
         _ => None,
     };
-    let problem = Signal::derive(move || input_problem.get().or_else(url_problem).or_else(refusal));
+    let problem = Signal::derive(move || url_problem().or_else(refusal));
     let loaded = move || data.get().and_then(Result::ok).and_then(Asked::loaded);
 
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        input_problem.set(None);
-        match parsed(&text.get_untracked()) {
-            Ok(ids) => {
-                let compact = format_machine_ids(&ids);
-                if ids_param.get_untracked().as_deref() == Some(compact.as_str()) {
-                    data.refetch();
-                } else {
-                    set_ids_param.set(Some(compact));
-                }
-            }
-            Err(MachineIdsError::Empty) => {
-                input_problem.set(Some("Enter at least one machine id.".into()))
-            }
-            // The field already names the bad token.
-            Err(_) => {}
+    let show_ids = move |ids: Vec<i64>| {
+        let compact = format_machine_ids(&ids);
+        if ids_param.get_untracked().as_deref() == Some(compact.as_str()) {
+            data.refetch();
+        } else {
+            set_ids_param.set(Some(compact));
         }
     };
 
@@ -214,22 +203,16 @@ pub fn MaintenancePage() -> impl IntoView {
     });
 
     view! {
-        <section class="maintenance">
-            <h1>"Maintenance windows"</h1>
-            <p class="lede">"Active (upcoming and ongoing) maintenance windows of your machines. Cancelled and finished windows are not listed."</p>
-            <form class="ids-form" on:submit=submit novalidate>
-                <MachineIdsField text=text problem=problem/>
-                <SavedSets text=text/>
-                <div class="form-actions">
-                    <button type="submit" class="button primary">"Show maintenance"</button>
-                    {move || loaded().map(|loaded| view! {
-                        <span class="hint">
-                            "Loaded " {format_absolute(loaded.at, utc.get())} " · "
-                        </span>
-                        <button type="button" class="button" on:click=move |_| data.refetch()>"Reload"</button>
-                    })}
-                </div>
-            </form>
+        <Page class="maintenance" title="Maintenance windows" lede="Active (upcoming and ongoing) maintenance windows of your machines. Cancelled and finished windows are not listed.">
+            <MachineIdsForm text=text problem=problem on_ids=show_ids>
+                <button type="submit" class="button primary">"Show maintenance"</button>
+                {move || loaded().map(|loaded| view! {
+                    <span class="hint">
+                        "Loaded " {format_absolute(loaded.at, utc.get())} " · "
+                    </span>
+                    <button type="button" class="button" on:click=move |_| data.refetch()>"Reload"</button>
+                })}
+            </MachineIdsForm>
             {ResourceView::new(data, "Loading maintenance windows…")
                 .empty_when(|asked| matches!(asked, Asked::Nothing), "Enter the ids of your machines to see their maintenance windows.")
                 .refusals(|_, refusal| about_the_ids(refusal).then(|| ().into_any()))
@@ -286,7 +269,7 @@ pub fn MaintenancePage() -> impl IntoView {
                         />
                     }.into_any(),
                 })}
-        </section>
+        </Page>
     }
 }
 

@@ -4,7 +4,9 @@
 use crate::components::data_table::{Column, DataTable};
 use crate::components::masked_key::MaskedKey;
 use crate::components::money::format_usd;
+use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::toggle::Toggle;
 use gpudeck_wire::{Subaccount, SubaccountList};
 use leptos::prelude::*;
 
@@ -47,9 +49,7 @@ pub fn SubaccountsPage() -> impl IntoView {
     });
 
     view! {
-        <section class="subaccounts">
-            <h1>"Subaccounts"</h1>
-            <p class="lede">"Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one."</p>
+        <Page class="subaccounts" title="Subaccounts" lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one.">
             {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, .. }| view! {
                 {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
                 <DataTable
@@ -60,17 +60,10 @@ pub fn SubaccountsPage() -> impl IntoView {
                     csv_name="subaccounts"
                     caption="Subaccounts"
                 >
-                    <label class="toggle">
-                        <input
-                            type="checkbox"
-                            prop:checked=include_keys
-                            on:change=move |ev| include_keys.set(event_target_checked(&ev))
-                        />
-                        "Include the API keys in the CSV"
-                    </label>
+                    <Toggle checked=include_keys label="Include the API keys in the CSV"/>
                 </DataTable>
             })}
-        </section>
+        </Page>
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::team_roles::role_path;
 use crate::components::data_table::{Column, DataTable, RowFilter};
+use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck_wire::TeamMember;
 use leptos::prelude::*;
@@ -60,9 +61,7 @@ pub fn TeamMembersPage() -> impl IntoView {
     };
 
     view! {
-        <section class="team-members">
-            <h1>"Team members"</h1>
-            <p class="lede">"Members of your current team and their roles. Select a role to see only its members, or open a role to see its permissions."</p>
+        <Page class="team-members" title="Team members" lede="Members of your current team and their roles. Select a role to see only its members, or open a role to see its permissions.">
             {ResourceView::new(data, "Loading team members…").with_reload_button().show(move |list: Vec<TeamMember>| {
                         let counts = role_counts(&list);
                         let summary = counts
@@ -105,7 +104,7 @@ pub fn TeamMembersPage() -> impl IntoView {
                             />
                         }
             })}
-        </section>
+        </Page>
     }
 }
 

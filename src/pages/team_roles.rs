@@ -3,6 +3,7 @@
 //! any role can be linked to; the default roles are one click away.
 
 use crate::api::Refusal;
+use crate::components::page::Page;
 use crate::components::permissions::{pretty, RolePermissions};
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck_wire::{PermissionsView, TeamRole};
@@ -63,8 +64,7 @@ pub fn TeamRolePage() -> impl IntoView {
     });
 
     view! {
-        <section class="team-role">
-            <h1>"Team role"</h1>
+        <Page class="team-role" title="Team role">
             <nav class="role-links" aria-label="Default roles">
                 <span class="filter-label">"Default roles:"</span>
                 {DEFAULT_ROLES.into_iter().map(|role| view! {
@@ -96,7 +96,7 @@ pub fn TeamRolePage() -> impl IntoView {
                             </Show>
                         }
             })}
-        </section>
+        </Page>
     }
 }
 

@@ -1,9 +1,9 @@
 //! Template deletion: an id, a confirmation that explains the soft delete, and the
 //! server's answer next to the form. The ids deleted in this tab are listed.
 
-use crate::components::confirm::ConfirmDialog;
-use crate::components::confirmed_action::ConfirmedAction;
-use crate::components::id_form::{parse_id, IdField};
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::id_form::{parse_id, IdField, IdForm};
+use crate::components::page::Page;
 use crate::components::toasts::use_toasts;
 use crate::session::use_session;
 use crate::storage::Stored;
@@ -58,8 +58,7 @@ pub fn TemplatesPage() -> impl IntoView {
     );
     let pending = delete.pending();
 
-    let ask = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    let ask = move || {
         delete.clear();
         match parse_id("template id", &text.get_untracked()) {
             Ok(id) => {
@@ -73,35 +72,19 @@ pub fn TemplatesPage() -> impl IntoView {
         Signal::derive(move || input_error.get().or_else(|| delete.refusal_where(|_| true)));
 
     view! {
-        <section class="templates">
-            <h1>"Templates"</h1>
-            <p class="lede">"Delete one of your templates by its id. Templates other users still rely on are kept until they stop using them."</p>
-            <form class="id-form" on:submit=ask novalidate>
-                <IdField
-                    id="template-id"
-                    label="Template id"
-                    hint="The number of the template, e.g. 501."
-                    text=text
-                    error=field_error
-                />
+        <Page class="templates" title="Templates" lede="Delete one of your templates by its id. Templates other users still rely on are kept until they stop using them.">
+            <IdForm on_submit=ask>
+                <IdField id="template-id" label="Template id" hint="The number of the template, e.g. 501." text=text error=field_error/>
                 <div class="form-actions">
-                    <button type="submit" class="button danger" disabled=pending>
-                        {move || if pending.get() { "Deleting…" } else { "Delete template…" }}
-                    </button>
+                    <SubmitButton pending=pending idle="Delete template…" busy="Deleting…" danger=true/>
                 </div>
-            </form>
-            <ConfirmDialog
-                open=delete.confirming
-                title="Delete this template?"
-                confirm_label="Delete template"
-                danger=true
-                on_confirm=delete.on_confirm()
-            >
+            </IdForm>
+            <ActionDialog action=delete title="Delete this template?" confirm_label="Delete template" danger=true>
                 <p>"Template " <strong class="id-list">{move || delete.asked()}</strong></p>
                 <p>
                     "The template is removed from your account; while other users still use it, it is kept and the deletion is refused."
                 </p>
-            </ConfirmDialog>
+            </ActionDialog>
             {delete.failure_view()}
             {move || delete.done().map(|message| view! {
                 <div class="result" role="status" data-testid="template-result">
@@ -124,6 +107,6 @@ pub fn TemplatesPage() -> impl IntoView {
                     }
                 }}
             </section>
-        </section>
+        </Page>
     }
 }

@@ -3,9 +3,9 @@
 
 use crate::api::Refusal;
 use crate::components::clipboard::CopyButton;
-use crate::components::confirm::ConfirmDialog;
-use crate::components::confirmed_action::ConfirmedAction;
-use crate::components::id_form::{parse_id, IdField};
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::id_form::{parse_id, IdField, IdForm};
+use crate::components::page::Page;
 use crate::components::toasts::use_toasts;
 use leptos::prelude::*;
 
@@ -54,8 +54,7 @@ pub fn VolumesPage() -> impl IntoView {
     );
     let pending = accept.pending();
 
-    let check = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    let check = move || {
         accept.clear();
         let id = parse_id("volume ask id", &ask_text.get_untracked());
         let size = parse_id("size in GB", &size_text.get_untracked());
@@ -73,44 +72,23 @@ pub fn VolumesPage() -> impl IntoView {
     let form_error = move || refusal_about(Field::Form);
 
     view! {
-        <section class="volumes">
-            <h1>"Volumes"</h1>
-            <p class="lede">"Accept a volume ask: a host's offer of disk space. The new volume gets a name you use to mount it into your instances."</p>
-            <form class="id-form" on:submit=check novalidate>
-                <IdField
-                    id="volume-ask-id"
-                    label="Volume ask id"
-                    hint="The number of the ask, e.g. 7."
-                    text=ask_text
-                    error=ask_field_error
-                />
-                <IdField
-                    id="volume-size"
-                    label="Size (GB)"
-                    hint="Whole gigabytes, at least 1; it must fit in the capacity the ask has left."
-                    text=size_text
-                    error=size_field_error
-                />
+        <Page class="volumes" title="Volumes" lede="Accept a volume ask: a host's offer of disk space. The new volume gets a name you use to mount it into your instances.">
+            <IdForm on_submit=check>
+                <IdField id="volume-ask-id" label="Volume ask id" hint="The number of the ask, e.g. 7." text=ask_text error=ask_field_error/>
+                <IdField id="volume-size" label="Size (GB)" hint="Whole gigabytes, at least 1; it must fit in the capacity the ask has left." text=size_text error=size_field_error/>
                 <p class="form-error" role="alert" id="volume-form-error">{form_error}</p>
                 <div class="form-actions">
-                    <button type="submit" class="button primary" disabled=pending>
-                        {move || if pending.get() { "Accepting…" } else { "Accept volume ask…" }}
-                    </button>
+                    <SubmitButton pending=pending idle="Accept volume ask…" busy="Accepting…"/>
                 </div>
-            </form>
-            <ConfirmDialog
-                open=accept.confirming
-                title="Accept this volume ask?"
-                confirm_label="Accept and create volume"
-                on_confirm=accept.on_confirm()
-            >
+            </IdForm>
+            <ActionDialog action=accept title="Accept this volume ask?" confirm_label="Accept and create volume">
                 <p>
                     {move || {
                         let ask = accept.asked().unwrap_or(Ask { id: 0, size_gb: 0 });
                         format!("A {} GB volume is created from volume ask {} in your account.", ask.size_gb, ask.id)
                     }}
                 </p>
-            </ConfirmDialog>
+            </ActionDialog>
             {accept.failure_view()}
             {move || accept.done().map(|name| view! {
                 <div class="result volume-created" data-testid="volume-result">
@@ -126,6 +104,6 @@ pub fn VolumesPage() -> impl IntoView {
                     </p>
                 </div>
             })}
-        </section>
+        </Page>
     }
 }
