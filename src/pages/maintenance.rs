@@ -14,6 +14,7 @@ use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
+use leptos_use_interval_fn::use_interval_fn;
 use std::sync::Arc;
 
 /// How often relative times ("in 3 h") are brought up to date.
@@ -103,12 +104,7 @@ pub fn MaintenancePage() -> impl IntoView {
     });
 
     let now = RwSignal::new(now_seconds());
-    if let Ok(handle) = set_interval_with_handle(
-        move || now.set(now_seconds()),
-        std::time::Duration::from_millis(CLOCK_TICK_MS),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
+    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
 
     let data = use_api_resource(move |api| {
         let ids = ids_param.get().map(|text| parsed(&text));

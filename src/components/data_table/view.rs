@@ -8,10 +8,11 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
+use leptos_use_fn_debounce_throttle::use_debounce_fn_with_arg;
 use std::collections::HashSet;
 
 /// How long typing must pause before the filter is written to the URL.
-const URL_DEBOUNCE_MS: u64 = 300;
+const URL_DEBOUNCE_MS: f64 = 300.0;
 
 #[component]
 pub fn DataTable<R>(
@@ -56,7 +57,6 @@ where
 
     let columns = StoredValue::new(columns);
     let filter_text = RwSignal::new(filter_param.get_untracked().unwrap_or_default());
-    let pending_url_write = StoredValue::new(None::<TimeoutHandle>);
 
     let sort_column = move || {
         let key = sort_param.get()?;
@@ -168,18 +168,14 @@ where
         })
     };
 
+    let write_filter_to_url = use_debounce_fn_with_arg(
+        move |value: String| set_filter_param.set(Some(value).filter(|v| !v.is_empty())),
+        URL_DEBOUNCE_MS,
+    );
     let on_filter_input = move |ev: leptos::ev::Event| {
         let value = event_target_value(&ev);
         filter_text.set(value.clone());
-        if let Some(handle) = pending_url_write.get_value() {
-            handle.clear();
-        }
-        let handle = set_timeout_with_handle(
-            move || set_filter_param.set(Some(value).filter(|v| !v.is_empty())),
-            std::time::Duration::from_millis(URL_DEBOUNCE_MS),
-        )
-        .ok();
-        pending_url_write.set_value(handle);
+        write_filter_to_url(value);
     };
     let clear_filter = move |_| {
         filter_text.set(String::new());
