@@ -63,46 +63,46 @@ pub fn TeamMembersPage() -> impl IntoView {
     view! {
         <Page class="team-members" title="Team members" lede="Members of your current team and their roles. Select a role to see only its members, or open a role to see its permissions.">
             {ResourceView::new(data, "Loading team members…").with_reload_button().show(move |list: Vec<TeamMember>| {
-                        let counts = role_counts(&list);
-                        let summary = counts
-                            .iter()
-                            .map(|(role, count)| format!("{role} {count}"))
-                            .collect::<Vec<_>>()
-                            .join(" · ");
-                        view! {
-                            <p class="role-counts" data-testid="role-counts">
-                                {format!("{} members", list.len())}
-                                {(!summary.is_empty()).then(|| format!(" — {summary}"))}
-                            </p>
-                            <div class="filters" role="group" aria-label="Filter members by role">
-                                <span class="filter-label">"Role"</span>
-                                {counts.into_iter().map(|(role, count)| {
-                                    let name = role.clone();
-                                    let pressed = move || role_param.with(|r| r.as_deref() == Some(name.as_str()));
-                                    let chosen = role.clone();
-                                    view! {
-                                        <button
-                                            type="button"
-                                            class="chip badge role-chip"
-                                            aria-pressed=move || pressed().to_string()
-                                            on:click=move |_| toggle_role(chosen.clone())
-                                        >
-                                            {role}" "
-                                            <span class="chip-count">{count}</span>
-                                        </button>
-                                    }
-                                }).collect_view()}
-                            </div>
-                            <DataTable
-                                rows=members
-                                columns=member_columns()
-                                row_key=|m: &TeamMember| m.id.to_string()
-                                empty="Your team has no members yet."
-                                csv_name="team-members"
-                                caption="Team members"
-                                also_filter=role_filter
-                            />
-                        }
+                let counts = role_counts(&list);
+                let summary = counts
+                    .iter()
+                    .map(|(role, count)| format!("{role} {count}"))
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+                view! {
+                    <p class="role-counts" data-testid="role-counts">
+                        {format!("{} members", list.len())}
+                        {(!summary.is_empty()).then(|| format!(" — {summary}"))}
+                    </p>
+                    <div class="filters" role="group" aria-label="Filter members by role">
+                        <span class="filter-label">"Role"</span>
+                        {counts.into_iter().map(|(role, count)| {
+                            let name = role.clone();
+                            let pressed = move || role_param.with(|r| r.as_deref() == Some(name.as_str()));
+                            let chosen = role.clone();
+                            view! {
+                                <button
+                                    type="button"
+                                    class="chip badge role-chip"
+                                    aria-pressed=move || pressed().to_string()
+                                    on:click=move |_| toggle_role(chosen.clone())
+                                >
+                                    {role}" "
+                                    <span class="chip-count">{count}</span>
+                                </button>
+                            }
+                        }).collect_view()}
+                    </div>
+                    <DataTable
+                        rows=members
+                        columns=member_columns()
+                        row_key=|m: &TeamMember| m.id.to_string()
+                        empty="Your team has no members yet."
+                        csv_name="team-members"
+                        caption="Team members"
+                        also_filter=role_filter
+                    />
+                }
             })}
         </Page>
     }

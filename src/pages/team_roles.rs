@@ -73,28 +73,28 @@ pub fn TeamRolePage() -> impl IntoView {
             </nav>
             <RoleLookup/>
             {role_view.show(move |TeamRole { id, name, permissions }| {
-                        let read = PermissionsView::read(&permissions);
-                        let json = pretty(&permissions);
-                        view! {
-                            <div class="role-header">
-                                <h2 class="role-name" data-testid="role-name">{name.clone()}</h2>
-                                <span class="muted">{format!("role #{id}")}</span>
-                                <button
-                                    type="button"
-                                    class="button"
-                                    aria-pressed=move || raw_json().to_string()
-                                    on:click=move |_| set_view_param.set(if raw_json() { None } else { Some("json".to_owned()) })
-                                >
-                                    "Raw JSON"
-                                </button>
-                            </div>
-                            <Show
-                                when=raw_json
-                                fallback=move || view! { <RolePermissions permissions=read.clone() role=name.clone()/> }
-                            >
-                                <pre class="raw-json" data-testid="raw-json">{json.clone()}</pre>
-                            </Show>
-                        }
+                let read = PermissionsView::read(&permissions);
+                let json = pretty(&permissions);
+                view! {
+                    <div class="role-header">
+                        <h2 class="role-name" data-testid="role-name">{name.clone()}</h2>
+                        <span class="muted">{format!("role #{id}")}</span>
+                        <button
+                            type="button"
+                            class="button"
+                            aria-pressed=move || raw_json().to_string()
+                            on:click=move |_| set_view_param.set(if raw_json() { None } else { Some("json".to_owned()) })
+                        >
+                            "Raw JSON"
+                        </button>
+                    </div>
+                    <Show
+                        when=raw_json
+                        fallback=move || view! { <RolePermissions permissions=read.clone() role=name.clone()/> }
+                    >
+                        <pre class="raw-json" data-testid="raw-json">{json.clone()}</pre>
+                    </Show>
+                }
             })}
         </Page>
     }
