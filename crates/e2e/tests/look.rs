@@ -1,0 +1,86 @@
+//! Every page, as everyone sees it: at a phone's, a laptop's and a desktop's size, in light
+//! and dark mode, with axe-core finding nothing and no page scrolling sideways. Each
+//! combination is saved in `target/e2e/look/`.
+
+use gpudeck_e2e::{demo, Harness, LAPTOP, PHONE};
+
+/// Every page of the console in a state with data on it, by its address and what the test
+/// waits for before looking.
+const PAGES: &[(&str, &str, &str)] = &[
+    (
+        "maintenance",
+        "/machines/maintenance?ids=1001-1012",
+        "figure.timeline",
+    ),
+    ("defrag", "/machines/defrag", "form.ids-form"),
+    ("templates", "/templates", "form.id-form"),
+    ("volumes", "/volumes", "form.id-form"),
+    ("subaccounts", "/subaccounts", "tbody tr:not(.spacer)"),
+    ("team-members", "/team/members", "tbody tr:not(.spacer)"),
+    ("team-role", "/team/roles/owner", "table.permission-grid"),
+    ("not-found", "/no/such/page", "main h1, h1"),
+];
+
+async fn signed_in(name: &'static str) -> anyhow::Result<Harness> {
+    let app = Harness::start(name).await?;
+    app.open("/sign-in").await?;
+    app.check_look("sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("[data-testid=identity]").await?;
+    Ok(app)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_page_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
+    let app = signed_in("look_every_page").await?;
+    let mut problems = Vec::new();
+    for (name, path, ready) in PAGES {
+        app.open(path).await?;
+        app.find(ready).await?;
+        if let Err(problem) = app.check_look(name).await {
+            problems.push(format!("{problem:#}"));
+        }
+    }
+    app.finish().await?;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dialogs_and_results_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
+    let app = signed_in("look_dialogs_and_results").await?;
+    app.open("/machines/defrag").await?;
+    app.fill("#machine-ids", "1001, 1002, 1003").await?;
+    app.click("form.ids-form button[type=submit]").await?;
+    app.find("dialog[open]").await?;
+    app.check_look("defrag-confirm").await?;
+    app.click("dialog[open] .confirm-actions button:last-child")
+        .await?;
+    app.find("[data-testid=defrag-result]").await?;
+    app.check_look("defrag-result").await?;
+
+    app.open("/machines/maintenance?ids=999999").await?;
+    app.find("[aria-invalid=true]").await?;
+    app.check_look("maintenance-refused").await?;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_phone_the_header_is_one_line_and_the_navigation_a_bar() -> anyhow::Result<()> {
+    let app = signed_in("look_phone_shell").await?;
+    app.open("/team/roles/owner").await?;
+    app.find("table.permission-grid").await?;
+    app.set_viewport(PHONE).await?;
+    let heights = app
+        .eval(
+            "const h = s => document.querySelector(s).getBoundingClientRect().height;
+             return [h('.topbar'), h('.sidenav'), h('.sidenav a[aria-current=page]')];",
+        )
+        .await?;
+    let [header, nav, active]: [f64; 3] = serde_json::from_value(heights)?;
+    assert!(header <= 52.0, "the header is {header} px tall: more than one line");
+    assert!(nav <= 52.0, "the navigation is {nav} px tall: not a compact bar");
+    assert!(active <= 40.0, "the active link is {active} px tall");
+    app.set_viewport(LAPTOP).await?;
+    app.finish().await
+}
