@@ -176,12 +176,15 @@ async fn defragmenting_a_fragmented_machine_shows_what_changed() -> anyhow::Resu
         .await?;
     assert!(result.contains("Not changed (1): 1003"), "{result}");
     assert!(result.contains("Rentals moved (n0)"), "{result}");
-    app.wait_for_text(".toasts", "Defragmented 1 of 2 machines")
+    app.wait_for_text(".toast.success", "Defragmented 1 of 2 machines")
         .await?;
 
     // Machine 1001's layout is canonical now: a second run changes nothing.
     defragment(&app, &ids).await?;
     app.wait_for_text("[data-testid=defrag-result]", "Defragmented (0): none")
+        .await?;
+    // Nothing changed: news, not a success.
+    app.wait_for_text(".toast.info", "Defragmented 0 of 2 machines")
         .await?;
     app.finish().await
 }
