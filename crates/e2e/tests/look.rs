@@ -2,23 +2,67 @@
 //! and dark mode, with axe-core finding nothing and no page scrolling sideways. Each
 //! combination is saved in `target/e2e/look/`.
 
-use gpudeck_e2e::{demo, Harness, LAPTOP, PHONE};
+use gpudeck_e2e::{demo, Harness, LAPTOP, PHONE, VIEWPORTS};
 
-/// Every page of the console in a state with data on it, by its address and what the test
-/// waits for before looking.
-const PAGES: &[(&str, &str, &str)] = &[
-    (
-        "maintenance",
-        "/machines/maintenance?ids=1001-1012",
-        "figure.timeline",
-    ),
-    ("defrag", "/machines/defrag", "form.ids-form"),
-    ("templates", "/templates", "form.id-form"),
-    ("volumes", "/volumes", "form.id-form"),
-    ("subaccounts", "/subaccounts", "tbody tr:not(.spacer)"),
-    ("team-members", "/team/members", "tbody tr:not(.spacer)"),
-    ("team-role", "/team/roles/owner", "table.permission-grid"),
-    ("not-found", "/no/such/page", "main h1, h1"),
+/// A page of the console in a state with data on it.
+struct Shown {
+    name: &'static str,
+    path: &'static str,
+    /// What the test waits for before looking.
+    ready: &'static str,
+    /// The browser tab's title.
+    title: &'static str,
+}
+
+const PAGES: &[Shown] = &[
+    Shown {
+        name: "maintenance",
+        path: "/machines/maintenance?ids=1001-1012",
+        ready: "figure.timeline",
+        title: "Maintenance windows · gpudeck",
+    },
+    Shown {
+        name: "defrag",
+        path: "/machines/defrag",
+        ready: "form.ids-form",
+        title: "Defragment GPU offers · gpudeck",
+    },
+    Shown {
+        name: "templates",
+        path: "/templates",
+        ready: "form.id-form",
+        title: "Templates · gpudeck",
+    },
+    Shown {
+        name: "volumes",
+        path: "/volumes",
+        ready: "form.id-form",
+        title: "Volumes · gpudeck",
+    },
+    Shown {
+        name: "subaccounts",
+        path: "/subaccounts",
+        ready: "tbody tr:not(.spacer)",
+        title: "Subaccounts · gpudeck",
+    },
+    Shown {
+        name: "team-members",
+        path: "/team/members",
+        ready: "tbody tr:not(.spacer)",
+        title: "Team members · gpudeck",
+    },
+    Shown {
+        name: "team-role",
+        path: "/team/roles/owner",
+        ready: "table.permission-grid",
+        title: "Team role · gpudeck",
+    },
+    Shown {
+        name: "not-found",
+        path: "/no/such/page",
+        ready: "h1",
+        title: "Page not found · gpudeck",
+    },
 ];
 
 async fn signed_in(name: &'static str) -> anyhow::Result<Harness> {
@@ -34,10 +78,14 @@ async fn signed_in(name: &'static str) -> anyhow::Result<Harness> {
 async fn every_page_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
     let app = signed_in("look_every_page").await?;
     let mut problems = Vec::new();
-    for (name, path, ready) in PAGES {
-        app.open(path).await?;
-        app.find(ready).await?;
-        if let Err(problem) = app.check_look(name).await {
+    for page in PAGES {
+        app.open(page.path).await?;
+        app.find(page.ready).await?;
+        let title = app.eval("return document.title").await?;
+        if title != page.title {
+            problems.push(format!("{}: the tab is titled {title}", page.name));
+        }
+        if let Err(problem) = app.check_look(page.name).await {
             problems.push(format!("{problem:#}"));
         }
     }
@@ -57,6 +105,17 @@ async fn dialogs_and_results_at_three_sizes_in_both_schemes() -> anyhow::Result<
     app.click("dialog[open] .confirm-actions button:last-child")
         .await?;
     app.find("[data-testid=defrag-result]").await?;
+    for viewport in VIEWPORTS {
+        app.set_viewport(viewport).await?;
+        let overlap = app
+            .eval(
+                "const a = document.querySelector('.toast').getBoundingClientRect();
+                 const b = document.querySelector('form.ids-form button[type=submit]').getBoundingClientRect();
+                 return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;",
+            )
+            .await?;
+        assert_eq!(overlap, false, "the toast covers the main button at {}", viewport.name);
+    }
     app.check_look("defrag-result").await?;
 
     app.open("/machines/maintenance?ids=999999").await?;
