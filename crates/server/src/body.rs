@@ -1,16 +1,29 @@
-//! Reading JSON bodies ourselves, so every refusal is a JSON `{error, msg}` that names the
-//! field at fault, rather than axum's plain-text rejections.
+//! Request bodies: JSON read into the request types of `gpudeck_wire`, with every refusal a
+//! JSON `{error, msg}` that names the field at fault, rather than axum's plain-text
+//! rejections.
 
 use crate::error::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
+use axum::http::StatusCode;
 use bytes::Bytes;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-/// A request body that is a JSON object.
+/// A request body that is a JSON object. Handlers [`read`](JsonObject::read) their
+/// `gpudeck_wire` request type from it once the caller may act, so a key without the
+/// permission is refused as such whatever it sent.
 #[derive(Debug, Clone)]
-pub struct JsonObject(pub Map<String, Value>);
+pub struct JsonObject(Map<String, Value>);
+
+impl JsonObject {
+    /// Reads `T` from the object. A refusal names the field and what was sent: "size must
+    /// be an integer, not a fraction", "id is required".
+    pub fn read<T: DeserializeOwned>(self) -> Result<T, ApiError> {
+        read_fields(self.0)
+    }
+}
 
 impl FromRequest<AppState> for JsonObject {
     type Rejection = ApiError;
@@ -34,7 +47,7 @@ impl FromRequest<AppState> for JsonObject {
         let bytes = Bytes::from_request(request, state)
             .await
             .map_err(|rejection| {
-                if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::too_large(state.config.body_limit)
                 } else {
                     ApiError::invalid_json("the request body could not be read")
@@ -58,55 +71,47 @@ pub fn parse_object(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
     }
 }
 
-/// The field `name`, which must be present.
-pub fn required<'a>(object: &'a Map<String, Value>, name: &str) -> Result<&'a Value, ApiError> {
-    match object.get(name) {
-        None => Err(ApiError::invalid_args(format!("{name} is required"))),
-        Some(value) => Ok(value),
+/// Reads `T` from the fields of `object`. Read from a parsed value rather than from the
+/// bytes, so serde's messages carry no line and column, only the field.
+fn read_fields<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(Value::Object(object))
+        .map_err(|error| ApiError::invalid_args(field_refusal(&error)))
+}
+
+/// The sentence for a field that could not be read: "`field` is required" or "`field`
+/// `what serde said`" (the wire types word their own messages to follow a field name).
+fn field_refusal(error: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let said = error.inner().to_string();
+    if let Some(field) = missing_field(&said) {
+        return format!("{field} is required");
+    }
+    match error.path().iter().next() {
+        None => said,
+        Some(_) => format!("{} {said}", error.path()),
     }
 }
 
-/// The field `name` as an integer: present, and a JSON whole number (not a string,
-/// fraction or null) that fits in 64 bits. A whole number written with a fraction part
-/// (`12.0`) counts, as it does in JSON Schema.
-pub fn required_int(object: &Map<String, Value>, name: &str) -> Result<i64, ApiError> {
-    let value = required(object, name)?;
-    as_whole_number(value).ok_or_else(|| {
-        ApiError::invalid_args(format!(
-            "{name} must be an integer, not {}",
-            describe(value)
-        ))
-    })
-}
-
-/// `value` as an `i64` if it is a whole number in range.
-fn as_whole_number(value: &Value) -> Option<i64> {
-    if let Some(n) = value.as_i64() {
-        return Some(n);
-    }
-    let f = value.as_f64().filter(|_| value.is_f64())?;
-    // -2^63 ≤ f < 2^63: exactly the doubles that convert without saturating.
-    (f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
-        .then_some(f as i64)
-}
-
-/// A short description of a JSON value's type, for messages.
-pub fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() != 0.0) => "a fraction",
-        Value::Number(_) => "a number out of range",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+/// The field named by serde's "missing field `name`" (its wording for a required field
+/// that is absent; `de::Error::missing_field`'s default, which serde_json keeps).
+fn missing_field(said: &str) -> Option<&str> {
+    said.strip_prefix("missing field `")?.strip_suffix('`')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use gpudeck_wire::{AcceptVolumeRequest, DefragRequest, DeleteTemplateRequest};
+
+    fn read<T: DeserializeOwned>(json: &str) -> Result<T, ApiError> {
+        JsonObject(parse_object(json.as_bytes())?).read()
+    }
+
+    fn refusal<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
+        let error = read::<T>(json).unwrap_err();
+        assert_eq!(error.status, 400);
+        assert_eq!(error.error, "invalid_args");
+        error.msg
+    }
 
     #[test]
     fn bodies_must_be_json_objects() {
@@ -121,41 +126,59 @@ mod tests {
 
     #[test]
     fn integer_fields_name_themselves() {
-        let object = parse_object(br#"{"id":"7","size":1.5,"n":null,"big":1e300,"ok":3}"#).unwrap();
-        assert_eq!(required_int(&object, "ok").unwrap(), 3);
+        type Volume = AcceptVolumeRequest;
         assert_eq!(
-            required_int(&object, "missing").unwrap_err().msg,
-            "missing is required"
+            read::<Volume>(r#"{"size": 20, "id": 7, "extra": "ignored"}"#).unwrap(),
+            AcceptVolumeRequest { id: 7, size: 20 }
         );
+        assert_eq!(refusal::<Volume>(r#"{"size": 20}"#), "id is required");
+        assert_eq!(refusal::<Volume>(r#"{"id": 8}"#), "size is required");
         assert_eq!(
-            required_int(&object, "id").unwrap_err().msg,
+            refusal::<Volume>(r#"{"id": "7", "size": 20}"#),
             "id must be an integer, not a string"
         );
         assert_eq!(
-            required_int(&object, "size").unwrap_err().msg,
+            refusal::<Volume>(r#"{"id": 8, "size": 1.5}"#),
             "size must be an integer, not a fraction"
         );
         assert_eq!(
-            required_int(&object, "n").unwrap_err().msg,
-            "n must be an integer, not null"
+            refusal::<Volume>(r#"{"id": 8, "size": null}"#),
+            "size must be an integer, not null"
         );
-        let whole =
-            parse_object(br#"{"a":12.0,"b":-7e3,"c":1e19,"d":-1e300,"e":99999999999999999999}"#)
-                .unwrap();
-        assert_eq!(required_int(&whole, "a").unwrap(), 12);
-        assert_eq!(required_int(&whole, "b").unwrap(), -7000);
-        for field in ["c", "d", "e"] {
+        type Template = DeleteTemplateRequest;
+        assert_eq!(
+            read::<Template>(r#"{"template_id": 12.0}"#)
+                .unwrap()
+                .template_id,
+            12
+        );
+        for big in [
+            "1e19",
+            "-1e300",
+            "99999999999999999999",
+            "18446744073709551615",
+        ] {
             assert_eq!(
-                required_int(&whole, field).unwrap_err().msg,
-                format!("{field} must be an integer, not a number out of range")
+                refusal::<Template>(&format!(r#"{{"template_id": {big}}}"#)),
+                "template_id must be an integer, not a number out of range"
             );
         }
-        let huge = json!({"x": u64::MAX});
+        assert_eq!(refusal::<Template>("{}"), "template_id is required");
+    }
+
+    #[test]
+    fn machine_ids_refuse_as_a_whole() {
+        assert_eq!(refusal::<DefragRequest>("{}"), "machine_ids is required");
         assert_eq!(
-            required_int(huge.as_object().unwrap(), "x")
-                .unwrap_err()
-                .msg,
-            "x must be an integer, not a number out of range"
+            refusal::<DefragRequest>(r#"{"machine_ids": [1, 2.5]}"#),
+            "machine_ids must be an integer, a comma-separated string or an array of \
+             integers, not an array"
         );
+    }
+
+    #[test]
+    fn only_serdes_missing_field_wording_reads_as_missing() {
+        assert_eq!(missing_field("missing field `size`"), Some("size"));
+        assert_eq!(missing_field("must be an integer, not null"), None);
     }
 }

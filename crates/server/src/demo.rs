@@ -16,7 +16,7 @@
 //! | gustav (id 7) | [`GUSTAV_KEY`] | a renter in no team: team operations answer 404 `no_team` |
 
 use crate::db::users::{create_user, insert_key, NewUser};
-use crate::error::ApiError;
+use crate::db::DbError;
 use gpudeck_wire::PermissionGroup;
 use rusqlite::{params, Connection};
 use serde_json::{json, Map, Value};
@@ -135,7 +135,7 @@ impl Lcg {
 }
 
 /// Whether the database has no users yet (the demo seeds only an empty database).
-pub fn is_empty(conn: &Connection) -> Result<bool, ApiError> {
+pub fn is_empty(conn: &Connection) -> Result<bool, DbError> {
     let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
     Ok(users == 0)
 }
@@ -162,7 +162,7 @@ const MEMBER_GROUPS: [PermissionGroup; 2] = [
 
 /// Creates the default roles of a team (`owner`, `manager`, `member`) starting at
 /// `first_id`; returns their ids in that order.
-fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64; 3], ApiError> {
+fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64; 3], DbError> {
     let roles = [
         (
             "owner",
@@ -196,7 +196,7 @@ fn add_member(
     user_id: i64,
     roles: &[i64],
     removed_at: Option<f64>,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO team_members (id, team_id, user_id, removed_at) VALUES (?1, ?2, ?3, ?4)",
         params![member_id, team_id, user_id, removed_at],
@@ -220,7 +220,7 @@ fn window(
     reason: Option<&str>,
     created_at: f64,
     cancelled_at: Option<f64>,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO maintenances
              (machine_id, start_time, duration_hours, category, reason, created_at, cancelled_at)
@@ -245,7 +245,7 @@ fn contract(
     renter_id: i64,
     slot_start: i64,
     gpu_count: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -266,7 +266,7 @@ pub fn alice_gpus(id: i64) -> i64 {
 }
 
 /// Seeds the demo into an empty database, in one transaction. `now` anchors the windows.
-pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), ApiError> {
+pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbError> {
     let tx = crate::db::write_tx(conn)?;
     seed_people(&tx, secret, now)?;
     seed_teams(&tx)?;
@@ -277,7 +277,7 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), ApiErr
     Ok(())
 }
 
-fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), ApiError> {
+fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), DbError> {
     let frank_fullname = format!("Frank {MARKUP}");
     let people: [(i64, &str, &str, &str, f64); 9] = [
         (
@@ -356,7 +356,7 @@ fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), ApiErro
 }
 
 /// After the teams, which team keys refer to.
-fn seed_keys(conn: &Connection, now: f64) -> Result<(), ApiError> {
+fn seed_keys(conn: &Connection, now: f64) -> Result<(), DbError> {
     let keys: [(&str, i64, Option<i64>); 8] = [
         (ALICE_KEY, ALICE_ID, None),
         (BOB_KEY, BOB_ID, None),
@@ -373,7 +373,7 @@ fn seed_keys(conn: &Connection, now: f64) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn seed_teams(conn: &Connection) -> Result<(), ApiError> {
+fn seed_teams(conn: &Connection) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO teams (id, name, owner_id) VALUES (?1, ?2, ?3), (?4, ?5, ?6)",
         params![
@@ -412,7 +412,7 @@ fn seed_teams(conn: &Connection) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn seed_machines(conn: &Connection, now: f64) -> Result<(), ApiError> {
+fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
     for id in ALICE_MACHINES {
         conn.execute(
             "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, ?4)",
@@ -570,7 +570,7 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), ApiError> {
+fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError> {
     let markup_name = format!("{MARKUP} notebook");
     let templates: [(i64, i64, &str, Option<f64>); 6] = [
         (TEMPLATE_FREE, ALICE_ID, "pytorch-base", None),
