@@ -279,42 +279,38 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
 
 fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), DbError> {
     let frank_fullname = format!("Frank {MARKUP}");
-    let people: [(i64, &str, &str, &str, f64); 9] = [
-        (
-            ALICE_ID,
-            "alice@example.com",
-            "alice",
-            "Alice Liddell",
-            4200.5,
-        ),
-        (BOB_ID, "bob@example.com", "bob", "Bob Okafor", 310.0),
-        (
-            CAROL_ID,
-            "carol@example.com",
-            "carol",
-            "Zoë Ångström",
-            57.25,
-        ),
-        (DAVE_ID, "dave@example.com", "dave", "Dave Nakamura", 12.0),
-        (ERIN_ID, "erin@example.com", "erin", "Erin Walsh", 0.0),
-        (
-            FRANK_ID,
-            "frank@example.com",
-            "frank",
-            &frank_fullname,
-            99.99,
-        ),
+    // (id, email, fullname, balance, parent); the username is the e-mail's local part.
+    let people: [(i64, &str, &str, f64, Option<i64>); 14] = [
+        (ALICE_ID, "alice@example.com", "Alice Liddell", 4200.5, None),
+        (BOB_ID, "bob@example.com", "Bob Okafor", 310.0, None),
+        (CAROL_ID, "carol@example.com", "Zoë Ångström", 57.25, None),
+        (DAVE_ID, "dave@example.com", "Dave Nakamura", 12.0, None),
+        (ERIN_ID, "erin@example.com", "Erin Walsh", 0.0, None),
+        (FRANK_ID, "frank@example.com", &frank_fullname, 99.99, None),
         (
             GUSTAV_ID,
             "gustav@example.com",
-            "gustav",
             "Gustav Łukasiewicz",
             8.0,
+            None,
         ),
-        (HEIDI_ID, "heidi@example.com", "heidi", "Heidi 田中", 15.0),
-        (IVAN_ID, "ivan@example.com", "ivan", "Ivan Petrov", 3.5),
+        (HEIDI_ID, "heidi@example.com", "Heidi 田中", 15.0, None),
+        (IVAN_ID, "ivan@example.com", "Ivan Petrov", 3.5, None),
+        // Subaccounts (no full name).
+        (11, "render-farm@alice.example", "", 25.5, Some(ALICE_ID)),
+        (12, "ci-runner@alice.example", "", 0.0, Some(ALICE_ID)),
+        (13, "training@alice.example", "", 1200.75, Some(ALICE_ID)),
+        (14, "<b>sub</b>@alice.example", "", 5.0, Some(ALICE_ID)),
+        (
+            BOB_SUBACCOUNT,
+            "lab-intern@bob.example",
+            "",
+            10.0,
+            Some(BOB_ID),
+        ),
     ];
-    for (id, email, username, fullname, balance) in people {
+    for (id, email, fullname, balance, parent_id) in people {
+        let username = email.split('@').next().unwrap_or(email);
         create_user(
             conn,
             secret,
@@ -324,30 +320,7 @@ fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), DbError
                 username,
                 fullname,
                 balance,
-                parent_id: None,
-            },
-            now,
-        )?;
-    }
-    let subaccounts: [(i64, &str, f64, i64); 5] = [
-        (11, "render-farm@alice.example", 25.5, ALICE_ID),
-        (12, "ci-runner@alice.example", 0.0, ALICE_ID),
-        (13, "training@alice.example", 1200.75, ALICE_ID),
-        (14, "<b>sub</b>@alice.example", 5.0, ALICE_ID),
-        (BOB_SUBACCOUNT, "lab-intern@bob.example", 10.0, BOB_ID),
-    ];
-    for (id, email, balance, parent) in subaccounts {
-        let username = email.split('@').next().unwrap_or(email);
-        create_user(
-            conn,
-            secret,
-            &NewUser {
-                id: Some(id),
-                email,
-                username,
-                fullname: "",
-                balance,
-                parent_id: Some(parent),
+                parent_id,
             },
             now,
         )?;
