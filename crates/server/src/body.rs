@@ -8,8 +8,11 @@ use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
 use bytes::Bytes;
-use serde::de::DeserializeOwned;
+use serde::de::value::MapDeserializer;
+use serde::de::{DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Map, Value};
+use serde_path_to_error::Segment;
+use std::cell::Cell;
 
 /// A request body that is a JSON object. Handlers [`read`](JsonObject::read) their
 /// `gpudeck_wire` request type from it once the caller may act, so a key without the
@@ -71,16 +74,96 @@ pub fn parse_object(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
     }
 }
 
-/// Reads `T` from the fields of `object`. Read from a parsed value rather than from the
-/// bytes, so serde's messages carry no line and column, only the field.
+/// Reads `T` from the fields of `object`, judging them in the order `T` declares them: the
+/// first field that is missing or malformed is the one named, whatever order the client
+/// wrote them in (and whether or not serde_json keeps that order, which depends on the
+/// features other crates of the build turn on). Read from a parsed value rather than from
+/// the bytes, so serde's messages carry no line and column, only the field.
 fn read_fields<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(Value::Object(object))
-        .map_err(|error| ApiError::invalid_args(field_refusal(&error)))
+    let declared = Cell::new(&[][..]);
+    let error = match read_in_declared_order::<T>(object.clone(), &declared) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    // A malformed field is only the first problem if no required field declared before it
+    // is missing. Which fields are required only `T` knows: ask it, with the fields
+    // before the malformed one (all well-formed, or it would have been named).
+    if let Some(Segment::Map { key: malformed }) = error.path().iter().next() {
+        let before: Vec<&str> = declared
+            .get()
+            .iter()
+            .copied()
+            .take_while(|name| name != malformed)
+            .collect();
+        if before.iter().any(|name| !object.contains_key(*name)) {
+            let earlier: Map<String, Value> = object
+                .into_iter()
+                .filter(|(name, _)| before.contains(&name.as_str()))
+                .collect();
+            if let Err(missing) = read_in_declared_order::<T>(earlier, &declared) {
+                if missing_field(&missing.inner().to_string())
+                    .is_some_and(|name| before.contains(&name))
+                {
+                    return Err(ApiError::invalid_args(field_refusal(&missing)));
+                }
+            }
+        }
+    }
+    Err(ApiError::invalid_args(field_refusal(&error)))
+}
+
+type FieldError = serde_path_to_error::Error<serde_json::Error>;
+
+fn read_in_declared_order<T: DeserializeOwned>(
+    object: Map<String, Value>,
+    declared: &Cell<&'static [&'static str]>,
+) -> Result<T, FieldError> {
+    serde_path_to_error::deserialize(DeclaredOrder { object, declared })
+}
+
+/// A JSON object that hands a struct its fields in the order the struct declares them
+/// (then any others), and notes that order in `declared`.
+struct DeclaredOrder<'a> {
+    object: Map<String, Value>,
+    declared: &'a Cell<&'static [&'static str]>,
+}
+
+impl<'de> Deserializer<'de> for DeclaredOrder<'_> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        Value::Object(self.object).deserialize_any(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.declared.set(fields);
+        let mut rest = self.object;
+        let mut entries: Vec<(String, Value)> = fields
+            .iter()
+            .filter_map(|name| rest.remove(*name).map(|value| ((*name).to_owned(), value)))
+            .collect();
+        entries.extend(rest);
+        let mut map = MapDeserializer::new(entries.into_iter());
+        let value = visitor.visit_map(&mut map)?;
+        map.end()?;
+        Ok(value)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
+    }
 }
 
 /// The sentence for a field that could not be read: "`field` is required" or "`field`
 /// `what serde said`" (the wire types word their own messages to follow a field name).
-fn field_refusal(error: &serde_path_to_error::Error<serde_json::Error>) -> String {
+fn field_refusal(error: &FieldError) -> String {
     let said = error.inner().to_string();
     if let Some(field) = missing_field(&said) {
         return format!("{field} is required");
@@ -164,6 +247,54 @@ mod tests {
             );
         }
         assert_eq!(refusal::<Template>("{}"), "template_id is required");
+    }
+
+    #[test]
+    fn fields_are_judged_in_the_order_the_type_declares_them() {
+        type Volume = AcceptVolumeRequest;
+        // `id` is declared first: its problem is named, however the body is ordered.
+        for body in [
+            r#"{"id": "x", "size": 1.5}"#,
+            r#"{"size": 1.5, "id": "x"}"#,
+            r#"{"id": "x"}"#,
+        ] {
+            assert_eq!(
+                refusal::<Volume>(body),
+                "id must be an integer, not a string",
+                "{body}"
+            );
+        }
+        // A missing field declared first comes before a malformed one declared later.
+        assert_eq!(refusal::<Volume>(r#"{"size": "x"}"#), "id is required");
+        assert_eq!(
+            refusal::<Volume>(r#"{"size": 1.5, "x": 1}"#),
+            "id is required"
+        );
+        assert_eq!(
+            refusal::<Volume>(r#"{"size": null, "id": 8}"#),
+            "size must be an integer, not null"
+        );
+    }
+
+    #[test]
+    fn an_absent_optional_field_does_not_hide_a_malformed_one() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Optional {
+            #[serde(default)]
+            first: Option<i64>,
+            #[serde(deserialize_with = "gpudeck_wire::whole_number::deserialize")]
+            second: i64,
+            third: i64,
+        }
+        assert_eq!(
+            refusal::<Optional>(r#"{"second": "x"}"#),
+            "second must be an integer, not a string"
+        );
+        assert_eq!(
+            refusal::<Optional>(r#"{"third": "x"}"#),
+            "second is required"
+        );
     }
 
     #[test]
