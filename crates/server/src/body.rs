@@ -189,11 +189,14 @@ mod tests {
         JsonObject(parse_object(json.as_bytes())?).read()
     }
 
-    fn refusal<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
-        let error = read::<T>(json).unwrap_err();
-        assert_eq!(error.status, 400);
-        assert_eq!(error.error, "invalid_args");
-        error.msg
+    /// Each body is refused with 400 `invalid_args` and exactly its message.
+    fn refused<T: DeserializeOwned + std::fmt::Debug>(cases: &[(&str, &str)]) {
+        for (body, msg) in cases {
+            let error = read::<T>(body).unwrap_err();
+            assert_eq!(error.status, 400, "{body}");
+            assert_eq!(error.error, "invalid_args", "{body}");
+            assert_eq!(error.msg, *msg, "{body}");
+        }
     }
 
     #[test]
@@ -209,71 +212,54 @@ mod tests {
 
     #[test]
     fn integer_fields_name_themselves() {
-        type Volume = AcceptVolumeRequest;
         assert_eq!(
-            read::<Volume>(r#"{"size": 20, "id": 7, "extra": "ignored"}"#).unwrap(),
+            read::<AcceptVolumeRequest>(r#"{"size": 20, "id": 7, "extra": "ignored"}"#).unwrap(),
             AcceptVolumeRequest { id: 7, size: 20 }
         );
-        assert_eq!(refusal::<Volume>(r#"{"size": 20}"#), "id is required");
-        assert_eq!(refusal::<Volume>(r#"{"id": 8}"#), "size is required");
-        assert_eq!(
-            refusal::<Volume>(r#"{"id": "7", "size": 20}"#),
-            "id must be an integer, not a string"
-        );
-        assert_eq!(
-            refusal::<Volume>(r#"{"id": 8, "size": 1.5}"#),
-            "size must be an integer, not a fraction"
-        );
-        assert_eq!(
-            refusal::<Volume>(r#"{"id": 8, "size": null}"#),
-            "size must be an integer, not null"
-        );
-        type Template = DeleteTemplateRequest;
-        assert_eq!(
-            read::<Template>(r#"{"template_id": 12.0}"#)
-                .unwrap()
-                .template_id,
-            12
-        );
-        for big in [
-            "1e19",
-            "-1e300",
-            "99999999999999999999",
-            "18446744073709551615",
-        ] {
-            assert_eq!(
-                refusal::<Template>(&format!(r#"{{"template_id": {big}}}"#)),
-                "template_id must be an integer, not a number out of range"
-            );
-        }
-        assert_eq!(refusal::<Template>("{}"), "template_id is required");
+        refused::<AcceptVolumeRequest>(&[
+            (r#"{"size": 20}"#, "id is required"),
+            (r#"{"id": 8}"#, "size is required"),
+            (
+                r#"{"id": "7", "size": 20}"#,
+                "id must be an integer, not a string",
+            ),
+            (
+                r#"{"id": 8, "size": 1.5}"#,
+                "size must be an integer, not a fraction",
+            ),
+            (
+                r#"{"id": 8, "size": null}"#,
+                "size must be an integer, not null",
+            ),
+        ]);
+        let template = read::<DeleteTemplateRequest>(r#"{"template_id": 12.0}"#).unwrap();
+        assert_eq!(template.template_id, 12);
+        let out_of_range = "template_id must be an integer, not a number out of range";
+        refused::<DeleteTemplateRequest>(&[
+            ("{}", "template_id is required"),
+            (r#"{"template_id": 1e19}"#, out_of_range),
+            (r#"{"template_id": -1e300}"#, out_of_range),
+            (r#"{"template_id": 99999999999999999999}"#, out_of_range),
+            (r#"{"template_id": 18446744073709551615}"#, out_of_range),
+        ]);
     }
 
     #[test]
     fn fields_are_judged_in_the_order_the_type_declares_them() {
-        type Volume = AcceptVolumeRequest;
-        // `id` is declared first: its problem is named, however the body is ordered.
-        for body in [
-            r#"{"id": "x", "size": 1.5}"#,
-            r#"{"size": 1.5, "id": "x"}"#,
-            r#"{"id": "x"}"#,
-        ] {
-            assert_eq!(
-                refusal::<Volume>(body),
-                "id must be an integer, not a string",
-                "{body}"
-            );
-        }
-        // A missing field declared first comes before a malformed one declared later.
-        assert_eq!(refusal::<Volume>(r#"{"size": "x"}"#), "id is required");
-        assert_eq!(
-            refusal::<Volume>(r#"{"size": 1.5, "x": 1}"#),
-            "id is required"
-        );
-        assert_eq!(
-            refusal::<Volume>(r#"{"size": null, "id": 8}"#),
-            "size must be an integer, not null"
-        );
+        let id_malformed = "id must be an integer, not a string";
+        refused::<AcceptVolumeRequest>(&[
+            // `id` is declared first: its problem is named, however the body is ordered.
+            (r#"{"id": "x", "size": 1.5}"#, id_malformed),
+            (r#"{"size": 1.5, "id": "x"}"#, id_malformed),
+            (r#"{"id": "x"}"#, id_malformed),
+            // A missing field declared first comes before a malformed one declared later.
+            (r#"{"size": "x"}"#, "id is required"),
+            (r#"{"size": 1.5, "x": 1}"#, "id is required"),
+            (
+                r#"{"size": null, "id": 8}"#,
+                "size must be an integer, not null",
+            ),
+        ]);
     }
 
     #[test]
@@ -287,24 +273,25 @@ mod tests {
             second: i64,
             third: i64,
         }
-        assert_eq!(
-            refusal::<Optional>(r#"{"second": "x"}"#),
-            "second must be an integer, not a string"
-        );
-        assert_eq!(
-            refusal::<Optional>(r#"{"third": "x"}"#),
-            "second is required"
-        );
+        refused::<Optional>(&[
+            (
+                r#"{"second": "x"}"#,
+                "second must be an integer, not a string",
+            ),
+            (r#"{"third": "x"}"#, "second is required"),
+        ]);
     }
 
     #[test]
     fn machine_ids_refuse_as_a_whole() {
-        assert_eq!(refusal::<DefragRequest>("{}"), "machine_ids is required");
-        assert_eq!(
-            refusal::<DefragRequest>(r#"{"machine_ids": [1, 2.5]}"#),
-            "machine_ids must be an integer, a comma-separated string or an array of \
-             integers, not an array"
-        );
+        refused::<DefragRequest>(&[
+            ("{}", "machine_ids is required"),
+            (
+                r#"{"machine_ids": [1, 2.5]}"#,
+                "machine_ids must be an integer, a comma-separated string or an array of \
+                 integers, not an array",
+            ),
+        ]);
     }
 
     #[test]
