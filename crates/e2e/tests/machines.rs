@@ -27,14 +27,14 @@ async fn windows_in_db(
                     "SELECT id, cancelled_at IS NULL AND start_time + duration_hours * 3600 > ?3
                      FROM maintenances WHERE machine_id BETWEEN ?1 AND ?2",
                 )
-                .map_err(gpudeck_server::ApiError::from)?;
+                .map_err(gpudeck_server::db::DbError::from)?;
             let rows = statement
                 .query_map((first, last, now), |row| {
                     Ok((row.get::<_, i64>(0)?, row.get::<_, bool>(1)?))
                 })
-                .map_err(gpudeck_server::ApiError::from)?
+                .map_err(gpudeck_server::db::DbError::from)?
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(gpudeck_server::ApiError::from)?;
+                .map_err(gpudeck_server::db::DbError::from)?;
             Ok(rows)
         })
         .await

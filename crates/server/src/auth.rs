@@ -8,7 +8,7 @@
 use crate::db;
 use crate::error::ApiError;
 use crate::keys;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
@@ -69,31 +69,66 @@ impl FromRequestParts<AppState> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let hash = keys::hash_key(&presented_key(parts)?);
-        state
+        let standing = state
             .db
             .run(move |conn| {
-                let key = db::users::lookup_key(conn, &hash)?
-                    .ok_or_else(|| ApiError::unauthorized("Invalid user key"))?;
-                let permissions = match key.team_id {
-                    None => None,
-                    Some(team_id) => {
-                        let roles = db::team::member_role_permissions(conn, team_id, key.user_id)?
-                            .ok_or_else(|| {
-                                ApiError::unauthorized(
-                                    "this key belongs to a team membership that has ended",
-                                )
-                            })?;
-                        Some(union(&roles))
-                    }
+                let Some(key) = db::users::lookup_key(conn, &hash)? else {
+                    return Ok(KeyStanding::Unknown);
                 };
-                Ok(Caller {
-                    user_id: key.user_id,
-                    team_id: key.team_id,
-                    permissions,
-                })
+                let Some(team_id) = key.team_id else {
+                    return Ok(KeyStanding::Personal {
+                        user_id: key.user_id,
+                    });
+                };
+                Ok(
+                    match db::team::member_role_permissions(conn, team_id, key.user_id)? {
+                        Some(roles) => KeyStanding::Team {
+                            user_id: key.user_id,
+                            team_id,
+                            roles,
+                        },
+                        None => KeyStanding::MembershipEnded,
+                    },
+                )
             })
-            .await
+            .await?;
+        match standing {
+            KeyStanding::Unknown => Err(ApiError::unauthorized("Invalid user key")),
+            KeyStanding::MembershipEnded => Err(ApiError::unauthorized(
+                "this key belongs to a team membership that has ended",
+            )),
+            KeyStanding::Personal { user_id } => Ok(Caller {
+                user_id,
+                team_id: None,
+                permissions: None,
+            }),
+            KeyStanding::Team {
+                user_id,
+                team_id,
+                roles,
+            } => Ok(Caller {
+                user_id,
+                team_id: Some(team_id),
+                permissions: Some(union(&roles)),
+            }),
+        }
     }
+}
+
+/// What the database says about a presented key.
+enum KeyStanding {
+    Unknown,
+    Personal {
+        user_id: i64,
+    },
+    /// A team key, with the permission objects of the member's roles.
+    Team {
+        user_id: i64,
+        team_id: i64,
+        roles: Vec<serde_json::Value>,
+    },
+    /// A team key whose member was removed from the team.
+    MembershipEnded,
 }
 
 /// Everything any of the roles grants.

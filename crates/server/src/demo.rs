@@ -16,7 +16,7 @@
 //! | gustav (id 7) | [`GUSTAV_KEY`] | a renter in no team: team operations answer 404 `no_team` |
 
 use crate::db::users::{create_user, insert_key, NewUser};
-use crate::error::ApiError;
+use crate::db::DbError;
 use gpudeck_wire::PermissionGroup;
 use rusqlite::{params, Connection};
 use serde_json::{json, Map, Value};
@@ -135,7 +135,7 @@ impl Lcg {
 }
 
 /// Whether the database has no users yet (the demo seeds only an empty database).
-pub fn is_empty(conn: &Connection) -> Result<bool, ApiError> {
+pub fn is_empty(conn: &Connection) -> Result<bool, DbError> {
     let users: i64 = conn.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
     Ok(users == 0)
 }
@@ -162,7 +162,7 @@ const MEMBER_GROUPS: [PermissionGroup; 2] = [
 
 /// Creates the default roles of a team (`owner`, `manager`, `member`) starting at
 /// `first_id`; returns their ids in that order.
-fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64; 3], ApiError> {
+fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64; 3], DbError> {
     let roles = [
         (
             "owner",
@@ -196,7 +196,7 @@ fn add_member(
     user_id: i64,
     roles: &[i64],
     removed_at: Option<f64>,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO team_members (id, team_id, user_id, removed_at) VALUES (?1, ?2, ?3, ?4)",
         params![member_id, team_id, user_id, removed_at],
@@ -220,7 +220,7 @@ fn window(
     reason: Option<&str>,
     created_at: f64,
     cancelled_at: Option<f64>,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO maintenances
              (machine_id, start_time, duration_hours, category, reason, created_at, cancelled_at)
@@ -245,7 +245,7 @@ fn contract(
     renter_id: i64,
     slot_start: i64,
     gpu_count: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -266,7 +266,7 @@ pub fn alice_gpus(id: i64) -> i64 {
 }
 
 /// Seeds the demo into an empty database, in one transaction. `now` anchors the windows.
-pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), ApiError> {
+pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbError> {
     let tx = crate::db::write_tx(conn)?;
     seed_people(&tx, secret, now)?;
     seed_teams(&tx)?;
@@ -277,44 +277,40 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), ApiErr
     Ok(())
 }
 
-fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), ApiError> {
+fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), DbError> {
     let frank_fullname = format!("Frank {MARKUP}");
-    let people: [(i64, &str, &str, &str, f64); 9] = [
-        (
-            ALICE_ID,
-            "alice@example.com",
-            "alice",
-            "Alice Liddell",
-            4200.5,
-        ),
-        (BOB_ID, "bob@example.com", "bob", "Bob Okafor", 310.0),
-        (
-            CAROL_ID,
-            "carol@example.com",
-            "carol",
-            "Zoë Ångström",
-            57.25,
-        ),
-        (DAVE_ID, "dave@example.com", "dave", "Dave Nakamura", 12.0),
-        (ERIN_ID, "erin@example.com", "erin", "Erin Walsh", 0.0),
-        (
-            FRANK_ID,
-            "frank@example.com",
-            "frank",
-            &frank_fullname,
-            99.99,
-        ),
+    // (id, email, fullname, balance, parent); the username is the e-mail's local part.
+    let people: [(i64, &str, &str, f64, Option<i64>); 14] = [
+        (ALICE_ID, "alice@example.com", "Alice Liddell", 4200.5, None),
+        (BOB_ID, "bob@example.com", "Bob Okafor", 310.0, None),
+        (CAROL_ID, "carol@example.com", "Zoë Ångström", 57.25, None),
+        (DAVE_ID, "dave@example.com", "Dave Nakamura", 12.0, None),
+        (ERIN_ID, "erin@example.com", "Erin Walsh", 0.0, None),
+        (FRANK_ID, "frank@example.com", &frank_fullname, 99.99, None),
         (
             GUSTAV_ID,
             "gustav@example.com",
-            "gustav",
             "Gustav Łukasiewicz",
             8.0,
+            None,
         ),
-        (HEIDI_ID, "heidi@example.com", "heidi", "Heidi 田中", 15.0),
-        (IVAN_ID, "ivan@example.com", "ivan", "Ivan Petrov", 3.5),
+        (HEIDI_ID, "heidi@example.com", "Heidi 田中", 15.0, None),
+        (IVAN_ID, "ivan@example.com", "Ivan Petrov", 3.5, None),
+        // Subaccounts (no full name).
+        (11, "render-farm@alice.example", "", 25.5, Some(ALICE_ID)),
+        (12, "ci-runner@alice.example", "", 0.0, Some(ALICE_ID)),
+        (13, "training@alice.example", "", 1200.75, Some(ALICE_ID)),
+        (14, "<b>sub</b>@alice.example", "", 5.0, Some(ALICE_ID)),
+        (
+            BOB_SUBACCOUNT,
+            "lab-intern@bob.example",
+            "",
+            10.0,
+            Some(BOB_ID),
+        ),
     ];
-    for (id, email, username, fullname, balance) in people {
+    for (id, email, fullname, balance, parent_id) in people {
+        let username = email.split('@').next().unwrap_or(email);
         create_user(
             conn,
             secret,
@@ -324,30 +320,7 @@ fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), ApiErro
                 username,
                 fullname,
                 balance,
-                parent_id: None,
-            },
-            now,
-        )?;
-    }
-    let subaccounts: [(i64, &str, f64, i64); 5] = [
-        (11, "render-farm@alice.example", 25.5, ALICE_ID),
-        (12, "ci-runner@alice.example", 0.0, ALICE_ID),
-        (13, "training@alice.example", 1200.75, ALICE_ID),
-        (14, "<b>sub</b>@alice.example", 5.0, ALICE_ID),
-        (BOB_SUBACCOUNT, "lab-intern@bob.example", 10.0, BOB_ID),
-    ];
-    for (id, email, balance, parent) in subaccounts {
-        let username = email.split('@').next().unwrap_or(email);
-        create_user(
-            conn,
-            secret,
-            &NewUser {
-                id: Some(id),
-                email,
-                username,
-                fullname: "",
-                balance,
-                parent_id: Some(parent),
+                parent_id,
             },
             now,
         )?;
@@ -356,7 +329,7 @@ fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), ApiErro
 }
 
 /// After the teams, which team keys refer to.
-fn seed_keys(conn: &Connection, now: f64) -> Result<(), ApiError> {
+fn seed_keys(conn: &Connection, now: f64) -> Result<(), DbError> {
     let keys: [(&str, i64, Option<i64>); 8] = [
         (ALICE_KEY, ALICE_ID, None),
         (BOB_KEY, BOB_ID, None),
@@ -373,7 +346,7 @@ fn seed_keys(conn: &Connection, now: f64) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn seed_teams(conn: &Connection) -> Result<(), ApiError> {
+fn seed_teams(conn: &Connection) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO teams (id, name, owner_id) VALUES (?1, ?2, ?3), (?4, ?5, ?6)",
         params![
@@ -412,7 +385,7 @@ fn seed_teams(conn: &Connection) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn seed_machines(conn: &Connection, now: f64) -> Result<(), ApiError> {
+fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
     for id in ALICE_MACHINES {
         conn.execute(
             "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, ?4)",
@@ -570,7 +543,7 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), ApiError> {
+fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError> {
     let markup_name = format!("{MARKUP} notebook");
     let templates: [(i64, i64, &str, Option<f64>); 6] = [
         (TEMPLATE_FREE, ALICE_ID, "pytorch-base", None),

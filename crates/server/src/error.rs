@@ -3,6 +3,7 @@
 //! Internal failures (SQLite, the pool, a panicking task) are logged with their detail and
 //! answered with a fixed 500 body, so no SQL, path or panic text ever reaches a client.
 
+use crate::db::DbError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -106,21 +107,10 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<rusqlite::Error> for ApiError {
-    fn from(error: rusqlite::Error) -> Self {
-        Self::internal(format!("sqlite: {error}"))
-    }
-}
-
-impl From<r2d2::Error> for ApiError {
-    fn from(error: r2d2::Error) -> Self {
-        Self::internal(format!("connection pool: {error}"))
-    }
-}
-
-impl From<serde_json::Error> for ApiError {
-    fn from(error: serde_json::Error) -> Self {
-        Self::internal(format!("json: {error}"))
+/// A storage fault is the server's: a 500, its cause in the log only.
+impl From<DbError> for ApiError {
+    fn from(error: DbError) -> Self {
+        Self::internal(error)
     }
 }
 
@@ -142,6 +132,14 @@ mod tests {
         assert_eq!(error.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(error.error, "internal_error");
         assert!(!error.msg.contains("secret_stuff"));
+    }
+
+    #[test]
+    fn storage_faults_are_500s_without_their_cause() {
+        let fault = DbError::from(rusqlite::Error::InvalidColumnName("secret_column".into()));
+        let error = ApiError::from(fault);
+        assert_eq!(error.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(error.msg, INTERNAL_MSG);
     }
 
     #[test]

@@ -1,58 +1,16 @@
-//! Limits on what one request, or one key, may ask of the server: the length of the
-//! request target, the size of the headers, and an optional per-key rate limit.
+//! The per-key rate limit: token buckets, one per presented key.
 //!
-//! Body size ([`crate::Config::body_limit`], 413), request time
-//! ([`crate::Config::request_timeout`], 503) and the number of `machine_ids`
-//! ([`gpudeck_wire::MAX_MACHINE_IDS`], 400) are enforced where they apply; role names
-//! ([`crate::config::MAX_ROLE_NAME_CHARS`]) in their route.
+//! The other limits on what one request may ask of the server are enforced where they
+//! apply: the request target and headers ([`crate::config::MAX_URI_BYTES`],
+//! [`crate::config::MAX_HEADER_BYTES`]) and this limiter in [`crate::middleware`], body
+//! size ([`crate::Config::body_limit`], 413) and request time
+//! ([`crate::Config::request_timeout`], 503) in [`crate::router`], the number of
+//! `machine_ids` ([`gpudeck_wire::MAX_MACHINE_IDS`], 400) where they are parsed, and role
+//! names ([`crate::config::MAX_ROLE_NAME_CHARS`]) in their route.
 
-use crate::auth::presented_key;
-use crate::config::{MAX_HEADER_BYTES, MAX_URI_BYTES};
-use crate::error::ApiError;
-use crate::keys;
-use axum::extract::{Request, State};
-use axum::http::header::RETRY_AFTER;
-use axum::http::{HeaderValue, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Refuses request targets longer than [`MAX_URI_BYTES`] (414) and header sections larger
-/// than [`MAX_HEADER_BYTES`] (431), before any routing or database work.
-pub async fn request_size(request: Request, next: Next) -> Response {
-    let uri_bytes = request
-        .uri()
-        .path_and_query()
-        .map_or(0, |pq| pq.as_str().len());
-    if uri_bytes > MAX_URI_BYTES {
-        return ApiError::new(
-            StatusCode::URI_TOO_LONG,
-            "uri_too_long",
-            format!(
-                "the request path and query are {uri_bytes} bytes; the limit is {MAX_URI_BYTES}"
-            ),
-        )
-        .into_response();
-    }
-    let header_bytes: usize = request
-        .headers()
-        .iter()
-        .map(|(name, value)| name.as_str().len() + value.len())
-        .sum();
-    if header_bytes > MAX_HEADER_BYTES {
-        return ApiError::new(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "headers_too_large",
-            format!(
-                "the request headers are {header_bytes} bytes; the limit is {MAX_HEADER_BYTES}"
-            ),
-        )
-        .into_response();
-    }
-    next.run(request).await
-}
 
 /// Buckets kept before idle, full ones are forgotten.
 const MAX_TRACKED_KEYS: usize = 10_000;
@@ -116,40 +74,6 @@ impl Bucket {
     fn refilled(&self, now: Instant, rate: f64) -> f64 {
         let elapsed = now.saturating_duration_since(self.updated).as_secs_f64();
         (self.tokens + elapsed * rate).min(rate)
-    }
-}
-
-/// 429 `rate_limited` with `Retry-After` (whole seconds, at least 1) when the presented
-/// key has used up its requests.
-pub async fn rate_limit(
-    State(limiter): State<Arc<RateLimiter>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let (parts, body) = request.into_parts();
-    let key = presented_key(&parts).ok();
-    let request = Request::from_parts(parts, body);
-    let Some(key) = key else {
-        return next.run(request).await;
-    };
-    match limiter.check(&keys::hash_key(&key)) {
-        Ok(()) => next.run(request).await,
-        Err(wait) => {
-            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
-            let mut response = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                format!(
-                    "this key may make {} requests per second; retry after {seconds} s",
-                    limiter.per_second()
-                ),
-            )
-            .into_response();
-            response
-                .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(seconds));
-            response
-        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! The OpenAPI 3 document, generated from the handlers' `#[utoipa::path]` attributes and
-//! the wire types' schemas. Served without authentication at `GET /api/v0/openapi.json`.
+//! The OpenAPI 3 document: the operations of [`routes::api`] (from the handlers'
+//! `#[utoipa::path]` attributes), the wire types' schemas, and the answers operations share,
+//! added here once. Served without authentication at `GET /api/v0/openapi.json`.
 
 use crate::routes;
 use axum::http::header::CONTENT_TYPE;
@@ -23,23 +24,12 @@ use utoipa::{Modify, OpenApi};
             (or the `api_key` query parameter; the header wins). Every refusal is a JSON \
             `{error, msg}`. Paths are accepted with and without a trailing slash."
     ),
-    paths(
-        routes::users::current,
-        routes::machines::list_maintenances,
-        routes::machines::defrag_offers,
-        routes::templates::delete_user_template,
-        routes::templates::delete_template,
-        routes::volumes::accept,
-        routes::subaccounts::list,
-        routes::team::role,
-        routes::team::members,
-    ),
     components(schemas(
         AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
         DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput,
         MaintenanceCategory, MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
     )),
-    modifiers(&BearerAuth, &CommonResponses),
+    modifiers(&BearerAuth),
     tags(
         (name = "machines", description = "Host machines: maintenance windows and GPU offers"),
         (name = "accounts", description = "The caller's account: identity, templates, subaccounts"),
@@ -67,6 +57,85 @@ impl Modify for BearerAuth {
     }
 }
 
+/// The operation extension naming the team permission a team key needs for it, e.g.
+/// `"x-team-permission": "instance_read"` (personal keys need none).
+pub const TEAM_PERMISSION: &str = "x-team-permission";
+
+/// The document as served: [`ApiDoc`] with the operations the router serves, each with
+/// the answers it shares with others.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let (_, operations) = routes::api().split_for_parts();
+    let mut document = ApiDoc::openapi();
+    document.merge(operations);
+    SecuredResponses.modify(&mut document);
+    CommonResponses.modify(&mut document);
+    document
+}
+
+/// The operations of `openapi`, whatever their method.
+fn operations(
+    openapi: &mut utoipa::openapi::OpenApi,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    openapi.paths.paths.values_mut().flat_map(|item| {
+        [
+            &mut item.get,
+            &mut item.put,
+            &mut item.delete,
+            &mut item.post,
+            &mut item.patch,
+        ]
+        .into_iter()
+        .flatten()
+    })
+}
+
+/// An answer with an [`ErrorBody`].
+fn error_response(description: &str) -> utoipa::openapi::ResponseBuilder {
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    ResponseBuilder::new().description(description).content(
+        "application/json",
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("ErrorBody")))
+            .build(),
+    )
+}
+
+/// The refusals that follow from how an operation is declared, so no handler repeats
+/// them: 401 for every operation with a key, 403 for one whose team keys need a
+/// permission (its [`TEAM_PERMISSION`] extension), and 413 for one with a body. A handler
+/// that describes one of these itself keeps its own.
+struct SecuredResponses;
+
+impl Modify for SecuredResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for operation in operations(openapi) {
+            let mut shared = Vec::new();
+            let permission = operation
+                .extensions
+                .as_ref()
+                .and_then(|extensions| extensions.get(TEAM_PERMISSION))
+                .and_then(|permission| permission.as_str())
+                .map(str::to_owned);
+            if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                shared.push(("401", "Missing, malformed or unknown key".to_owned()));
+            }
+            if let Some(permission) = permission {
+                shared.push(("403", format!("A team key whose role lacks {permission}")));
+            }
+            if operation.request_body.is_some() {
+                shared.push(("413", "Body larger than the limit".to_owned()));
+            }
+            for (status, description) in shared {
+                operation
+                    .responses
+                    .responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| error_response(&description).build().into());
+            }
+        }
+    }
+}
+
 /// Answers any operation may give: 429 when the server runs with `--rate-limit`, 414 and
 /// 431 for an oversized request target or headers, 503 when a request times out.
 struct CommonResponses;
@@ -75,15 +144,7 @@ impl Modify for CommonResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::header::HeaderBuilder;
         use utoipa::openapi::schema::{ObjectBuilder, Type};
-        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
-        let error = |description: &str| {
-            ResponseBuilder::new().description(description).content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("ErrorBody")))
-                    .build(),
-            )
-        };
+        let error = error_response;
         let common = [
             (
                 "414",
@@ -117,31 +178,20 @@ impl Modify for CommonResponses {
                 error("`timeout`: the request took longer than the server's time-out").build(),
             ),
         ];
-        for item in openapi.paths.paths.values_mut() {
-            for operation in [
-                &mut item.get,
-                &mut item.put,
-                &mut item.delete,
-                &mut item.post,
-                &mut item.patch,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                for (status, response) in &common {
-                    operation
-                        .responses
-                        .responses
-                        .entry(status.to_string())
-                        .or_insert_with(|| response.clone().into());
-                }
+        for operation in operations(openapi) {
+            for (status, response) in &common {
+                operation
+                    .responses
+                    .responses
+                    .entry(status.to_string())
+                    .or_insert_with(|| response.clone().into());
             }
         }
     }
 }
 
 static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
-    ApiDoc::openapi()
+    document()
         .to_pretty_json()
         .expect("the OpenAPI document serialises")
 });
@@ -154,6 +204,7 @@ pub async fn serve() -> impl IntoResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gpudeck_wire::paths;
 
     #[test]
     fn the_published_machine_ids_pattern_is_the_wire_crates() {
@@ -178,6 +229,64 @@ mod tests {
             document["components"]["schemas"]["AcceptVolumeRequest"]["properties"]["size"]
                 ["minimum"],
             1
+        );
+    }
+
+    /// Every status an operation gives, as `tests/authorization.rs` and the handlers show:
+    /// the shared refusals are where they belong and nowhere else.
+    #[test]
+    fn shared_refusals_follow_each_operations_declaration() {
+        let document: serde_json::Value = serde_json::from_str(&DOCUMENT).unwrap();
+        let statuses = |path: &str, method: &str| -> Vec<String> {
+            let responses = document["paths"][path][method]["responses"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{method} {path} is documented"));
+            responses.keys().cloned().collect()
+        };
+        let common = ["414", "429", "431", "503"];
+        let expect = |path: &str, method: &str, own: &[&str]| {
+            let mut wanted: Vec<String> =
+                own.iter().chain(&common).map(|s| s.to_string()).collect();
+            wanted.sort();
+            let mut got = statuses(path, method);
+            got.sort();
+            assert_eq!(got, wanted, "{method} {path}");
+        };
+        expect(paths::CURRENT_USER, "get", &["200", "401"]);
+        expect(
+            paths::MAINTENANCES,
+            "get",
+            &["200", "400", "401", "403", "404"],
+        );
+        expect(
+            paths::DEFRAG_OFFERS,
+            "put",
+            &["200", "400", "401", "403", "413"],
+        );
+        let deletion = ["200", "400", "401", "403", "404", "409", "413"];
+        expect(paths::USER_TEMPLATES, "delete", &deletion);
+        expect(paths::TEMPLATE_ALIAS, "delete", &deletion);
+        expect(
+            paths::VOLUMES,
+            "put",
+            &["200", "400", "401", "403", "404", "409", "413", "422"],
+        );
+        expect(paths::SUBACCOUNTS, "get", &["200", "401", "403"]);
+        expect(
+            paths::TEAM_ROLE,
+            "get",
+            &["200", "400", "401", "403", "404"],
+        );
+        expect(paths::TEAM_MEMBERS, "get", &["200", "401", "403", "404"]);
+        let forbidden = &document["paths"][paths::DEFRAG_OFFERS]["put"]["responses"]["403"];
+        assert_eq!(
+            forbidden["description"],
+            "A team key whose role lacks machine_write"
+        );
+        assert_eq!(
+            document["paths"].as_object().unwrap().len(),
+            9,
+            "one path per operation"
         );
     }
 }

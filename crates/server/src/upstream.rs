@@ -3,11 +3,10 @@
 //! as it was. The local database and keys are not consulted.
 
 use crate::error::ApiError;
-use crate::AppState;
 use axum::body::Body;
-use axum::extract::{OriginalUri, Request, State};
+use axum::extract::Request;
 use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, RETRY_AFTER};
-use axum::http::{HeaderName, StatusCode};
+use axum::http::{HeaderName, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use std::time::Duration;
 
@@ -49,62 +48,51 @@ impl Upstream {
     pub fn base(&self) -> &str {
         &self.base
     }
-}
 
-/// Forwards one request. The path is the one the client sent (before the trailing slash
-/// was trimmed), so the upstream sees exactly what the client asked for.
-pub async fn forward(
-    State(state): State<AppState>,
-    OriginalUri(original): OriginalUri,
-    request: Request,
-) -> Response {
-    let Some(upstream) = state.upstream.as_ref() else {
-        return ApiError::internal("forward called without an upstream").into_response();
-    };
-    let (parts, body) = request.into_parts();
-    let body = match axum::body::to_bytes(body, state.config.body_limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => return ApiError::too_large(state.config.body_limit).into_response(),
-    };
-    let path_and_query = original
-        .path_and_query()
-        .map(|pq| pq.as_str())
-        .unwrap_or("/");
-    let url = format!("{}{}", upstream.base, path_and_query);
-    let mut outgoing = upstream
-        .client
-        .request(parts.method.clone(), url)
-        .body(body);
-    for name in REQUEST_HEADERS {
-        for value in parts.headers.get_all(&name) {
-            outgoing = outgoing.header(&name, value);
+    /// Forwards one request. `original` is the URI the client sent (before the trailing
+    /// slash was trimmed), so the upstream sees exactly what the client asked for.
+    pub async fn forward(&self, original: &Uri, request: Request, body_limit: usize) -> Response {
+        let (parts, body) = request.into_parts();
+        let body = match axum::body::to_bytes(body, body_limit).await {
+            Ok(bytes) => bytes,
+            Err(_) => return ApiError::too_large(body_limit).into_response(),
+        };
+        let path_and_query = original
+            .path_and_query()
+            .map(|pq| pq.as_str())
+            .unwrap_or("/");
+        let url = format!("{}{}", self.base, path_and_query);
+        let mut outgoing = self.client.request(parts.method.clone(), url).body(body);
+        for name in REQUEST_HEADERS {
+            for value in parts.headers.get_all(&name) {
+                outgoing = outgoing.header(&name, value);
+            }
         }
-    }
-    let answer = match outgoing.send().await {
-        Ok(answer) => answer,
-        Err(error) => {
-            tracing::warn!(error = %error.without_url(), "upstream request failed");
-            return ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "upstream_unreachable",
-                "the upstream service could not be reached",
-            )
-            .into_response();
+        let answer = match outgoing.send().await {
+            Ok(answer) => answer,
+            Err(error) => {
+                tracing::warn!(error = %error.without_url(), "upstream request failed");
+                return ApiError::new(
+                    StatusCode::BAD_GATEWAY,
+                    "upstream_unreachable",
+                    "the upstream service could not be reached",
+                )
+                .into_response();
+            }
+        };
+        let mut response = Response::builder().status(answer.status().as_u16());
+        for name in RESPONSE_HEADERS {
+            if let Some(value) = answer.headers().get(&name) {
+                response = response.header(&name, value.as_bytes());
+            }
         }
-    };
-    let mut response = Response::builder().status(answer.status().as_u16());
-    for name in RESPONSE_HEADERS {
-        if let Some(value) = answer.headers().get(&name) {
-            response = response.header(&name, value.as_bytes());
-        }
-    }
-    match response
-        .extension(Forwarded)
-        .body(Body::from_stream(answer.bytes_stream()))
-    {
-        Ok(response) => response,
-        Err(error) => {
-            ApiError::internal(format!("building the forwarded answer: {error}")).into_response()
+        match response
+            .extension(Forwarded)
+            .body(Body::from_stream(answer.bytes_stream()))
+        {
+            Ok(response) => response,
+            Err(error) => ApiError::internal(format!("building the forwarded answer: {error}"))
+                .into_response(),
         }
     }
 }

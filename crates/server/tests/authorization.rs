@@ -474,3 +474,37 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
     assert_eq!(after.1, before.1 + 1);
     assert_ne!(after.2, before.2);
 }
+
+/// The OpenAPI document names, as `x-team-permission`, the permission each route is seen
+/// to enforce above (and from it documents the route's 403).
+#[tokio::test]
+async fn the_document_names_the_permission_each_route_enforces() {
+    let app = TestApp::demo();
+    let document = app.get(paths::OPENAPI).send().await.ok();
+    for (route, _) in MATRIX {
+        let (method, path) = match route {
+            Route::OpenApi => continue,
+            Route::CurrentUser => ("get", paths::CURRENT_USER),
+            Route::Maintenances => ("get", paths::MAINTENANCES),
+            Route::Defrag => ("put", paths::DEFRAG_OFFERS),
+            Route::DeleteUserTemplate => ("delete", paths::USER_TEMPLATES),
+            Route::DeleteTemplateAlias => ("delete", paths::TEMPLATE_ALIAS),
+            Route::AcceptVolume => ("put", paths::VOLUMES),
+            Route::Subaccounts => ("get", paths::SUBACCOUNTS),
+            Route::TeamRole => ("get", paths::TEAM_ROLE),
+            Route::TeamMembers => ("get", paths::TEAM_MEMBERS),
+        };
+        let operation = &document["paths"][path][method];
+        let documented = operation["x-team-permission"].as_str();
+        assert_eq!(
+            documented,
+            needs(route).map(|group| group.as_str()),
+            "{method} {path}"
+        );
+        assert_eq!(
+            operation["responses"]["403"].is_object(),
+            documented.is_some(),
+            "{method} {path}"
+        );
+    }
+}

@@ -22,6 +22,7 @@ pub struct CurrentUser {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeleteTemplateRequest {
     #[cfg_attr(feature = "openapi", schema(example = 503))]
+    #[serde(deserialize_with = "crate::whole_number::deserialize")]
     pub template_id: i64,
 }
 
@@ -39,9 +40,11 @@ pub struct DeleteTemplateResponse {
 pub struct AcceptVolumeRequest {
     /// The volume ask (offer) to accept.
     #[cfg_attr(feature = "openapi", schema(example = 8))]
+    #[serde(deserialize_with = "crate::whole_number::deserialize")]
     pub id: i64,
     /// Size of the new volume in GB, at least 1.
     #[cfg_attr(feature = "openapi", schema(minimum = 1, example = 20))]
+    #[serde(deserialize_with = "crate::whole_number::deserialize")]
     pub size: i64,
 }
 
@@ -108,5 +111,11 @@ mod tests {
             serde_json::from_str(r#"{"size": 20, "id": 7}"#).unwrap();
         assert_eq!(request, AcceptVolumeRequest { id: 7, size: 20 });
         assert!(serde_json::from_str::<AcceptVolumeRequest>(r#"{"id":"7","size":20}"#).is_err());
+        let whole: AcceptVolumeRequest =
+            serde_json::from_str(r#"{"id": 7.0, "size": 2e1}"#).unwrap();
+        assert_eq!(whole, AcceptVolumeRequest { id: 7, size: 20 });
+        let template: DeleteTemplateRequest =
+            serde_json::from_str(r#"{"template_id": 501.0}"#).unwrap();
+        assert_eq!(template.template_id, 501);
     }
 }

@@ -12,6 +12,7 @@ pub mod machines;
 pub mod paths;
 pub mod permissions;
 pub mod team;
+pub mod whole_number;
 
 pub use accounts::{
     AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DeleteTemplateRequest,

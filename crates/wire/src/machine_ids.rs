@@ -5,6 +5,8 @@
 //! console reads them from a text field where people also type spaces, new lines and
 //! ranges like `100-110`. All of these go through [`parse_machine_ids`].
 
+use crate::whole_number::{self, Classified, NotWhole};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -136,13 +138,93 @@ pub fn format_machine_ids(ids: &[i64]) -> String {
 pub const MACHINE_IDS_PATTERN: &str = r"^ *(\[ *[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999} *\]|[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999}) *$";
 
 /// `machine_ids` as it may appear in a JSON body: an integer, a comma-separated string
-/// or an array of integers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// or an array of integers. Integers follow the whole-number rule ([`whole_number`]):
+/// `5.0` is 5. Anything else is refused as a whole, naming what was sent: "must be an
+/// integer, a comma-separated string or an array of integers, not an array".
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum MachineIdsInput {
     One(i64),
     Text(String),
     List(Vec<i64>),
+}
+
+impl<'de> Deserialize<'de> for MachineIdsInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MachineIdsVisitor)
+    }
+}
+
+struct MachineIdsVisitor;
+
+impl MachineIdsVisitor {
+    fn refuse<E: de::Error>(kind: NotWhole) -> E {
+        E::custom(format_args!(
+            "must be an integer, a comma-separated string or an array of integers, not {kind}"
+        ))
+    }
+
+    fn one<E: de::Error>(id: Result<i64, NotWhole>) -> Result<MachineIdsInput, E> {
+        id.map(MachineIdsInput::One).map_err(Self::refuse)
+    }
+}
+
+impl<'de> Visitor<'de> for MachineIdsVisitor {
+    type Value = MachineIdsInput;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer, a comma-separated string or an array of integers")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<MachineIdsInput, E> {
+        Err(Self::refuse(NotWhole::Boolean))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<MachineIdsInput, E> {
+        Self::one(Ok(n))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<MachineIdsInput, E> {
+        Self::one(whole_number::from_u64(n))
+    }
+
+    fn visit_f64<E: de::Error>(self, f: f64) -> Result<MachineIdsInput, E> {
+        Self::one(whole_number::from_f64(f))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<MachineIdsInput, E> {
+        Ok(MachineIdsInput::Text(text.to_owned()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<MachineIdsInput, E> {
+        Err(Self::refuse(NotWhole::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<MachineIdsInput, E> {
+        self.visit_unit()
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MachineIdsInput, A::Error> {
+        let mut ids = Vec::new();
+        let mut all_whole = true;
+        // Read to the end even after a bad element, so the refusal is about the array.
+        while let Some(Classified(id)) = seq.next_element()? {
+            match id {
+                Ok(id) => ids.push(id),
+                Err(_) => all_whole = false,
+            }
+        }
+        if all_whole {
+            Ok(MachineIdsInput::List(ids))
+        } else {
+            Err(Self::refuse(NotWhole::Array))
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MachineIdsInput, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Err(Self::refuse(NotWhole::Object))
+    }
 }
 
 impl MachineIdsInput {
@@ -342,6 +424,41 @@ mod tests {
         assert!(negative.resolve().is_err());
         assert!(serde_json::from_str::<MachineIdsInput>("[1.5]").is_err());
         assert!(serde_json::from_str::<MachineIdsInput>("{\"a\":1}").is_err());
+    }
+
+    #[test]
+    fn body_forms_follow_the_whole_number_rule() {
+        let read = |json: &str| {
+            serde_json::from_value::<MachineIdsInput>(serde_json::from_str(json).unwrap())
+        };
+        assert_eq!(read("5.0").unwrap(), MachineIdsInput::One(5));
+        assert_eq!(
+            read("[1001.0, 1002]").unwrap(),
+            MachineIdsInput::List(vec![1001, 1002])
+        );
+        let refusal = |json: &str| read(json).unwrap_err().to_string();
+        let prefix = "must be an integer, a comma-separated string or an array of integers, not";
+        for (json, kind) in [
+            ("null", "null"),
+            ("true", "a boolean"),
+            ("1.5", "a fraction"),
+            ("1e19", "a number out of range"),
+            ("18446744073709551615", "a number out of range"),
+            ("[1.5]", "an array"),
+            ("[1, [2]]", "an array"),
+            ("{\"a\": 1}", "an object"),
+        ] {
+            assert_eq!(refusal(json), format!("{prefix} {kind}"), "{json}");
+        }
+        // Serialising is unchanged: the console sends each form as itself.
+        assert_eq!(
+            serde_json::to_string(&MachineIdsInput::List(vec![1, 2])).unwrap(),
+            "[1,2]"
+        );
+        assert_eq!(
+            serde_json::to_string(&MachineIdsInput::One(7)).unwrap(),
+            "7"
+        );
     }
 
     #[test]

@@ -1,9 +1,8 @@
 //! Machines: maintenance windows and GPU slot defragmentation.
 
-use super::{id_array, write_tx};
+use super::{id_array, write_tx, DbError};
 use crate::defrag::{self, Contract};
-use crate::error::ApiError;
-use gpudeck_wire::{DefragResult, MaintenanceCategory, MaintenanceWindow};
+use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use rusqlite::{params, Connection};
 use std::collections::HashMap;
 
@@ -15,7 +14,7 @@ fn owned_among(
     conn: &Connection,
     owner_id: i64,
     ids: &[i64],
-) -> Result<(usize, Vec<i64>), ApiError> {
+) -> Result<(usize, Vec<i64>), DbError> {
     let owner_of: HashMap<i64, i64> = conn
         .prepare_cached(OWNERS)?
         .query_map([id_array(ids)], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -39,6 +38,15 @@ const ACTIVE_WINDOWS: &str = "
       AND start_time + duration_hours * 3600.0 > ?2
     ORDER BY start_time, id";
 
+/// Why no maintenance windows were listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaintenancesRefusal {
+    /// None of the ids names a machine.
+    NoneExist,
+    /// Some exist, but none is the caller's.
+    NoneOwned,
+}
+
 /// Active windows (not cancelled, `end_time > now`) of `owner_id`'s machines among `ids`,
 /// by start time then id. Machines of others are left out without a word.
 pub fn maintenances(
@@ -46,15 +54,13 @@ pub fn maintenances(
     owner_id: i64,
     ids: &[i64],
     now: f64,
-) -> Result<Vec<MaintenanceWindow>, ApiError> {
+) -> Result<Result<Vec<MaintenanceWindow>, MaintenancesRefusal>, DbError> {
     let (existing, owned) = owned_among(conn, owner_id, ids)?;
     if existing == 0 {
-        return Err(ApiError::not_found("the machine_ids do not exist"));
+        return Ok(Err(MaintenancesRefusal::NoneExist));
     }
     if owned.is_empty() {
-        return Err(ApiError::not_found(
-            "Include only machine_ids that exist and are owned by you",
-        ));
+        return Ok(Err(MaintenancesRefusal::NoneOwned));
     }
     let mut statement = conn.prepare_cached(ACTIVE_WINDOWS)?;
     let rows = statement.query_map(params![id_array(&owned), now], |r| {
@@ -72,20 +78,33 @@ pub fn maintenances(
             end_time: MaintenanceWindow::computed_end(start_time, duration_hours),
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    Ok(Ok(rows.collect::<Result<_, _>>()?))
 }
 
-/// Defragments `owner_id`'s machines among `ids` in one IMMEDIATE transaction.
-/// `{success: false, defragmented: null}` when none of them is the caller's.
+/// What defragmenting changed, summed over the machines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defragmented {
+    /// Machines whose layout changed, in the order asked.
+    pub machines: Vec<i64>,
+    /// Contracts whose GPU slots moved.
+    pub contracts_moved: i64,
+    /// Free-slot offers before.
+    pub offers_before: i64,
+    /// Free-slot offers after.
+    pub offers_after: i64,
+}
+
+/// Defragments `owner_id`'s machines among `ids` in one IMMEDIATE transaction; `None`
+/// when none of them is the caller's.
 pub fn defragment(
     conn: &mut Connection,
     owner_id: i64,
     ids: &[i64],
-) -> Result<DefragResult, ApiError> {
+) -> Result<Option<Defragmented>, DbError> {
     let tx = write_tx(conn)?;
     let (_, owned) = owned_among(&tx, owner_id, ids)?;
     if owned.is_empty() {
-        return Ok(DefragResult::nothing_valid());
+        return Ok(None);
     }
     let (mut moved, mut before, mut after) = (0i64, 0i64, 0i64);
     let mut changed = Vec::new();
@@ -124,13 +143,12 @@ pub fn defragment(
         after += outcome.offers_after as i64;
     }
     tx.commit()?;
-    Ok(DefragResult {
-        success: true,
-        defragmented: Some(changed),
-        n0: Some(moved),
-        n1: Some(before),
-        n2: Some(after),
-    })
+    Ok(Some(Defragmented {
+        machines: changed,
+        contracts_moved: moved,
+        offers_before: before,
+        offers_after: after,
+    }))
 }
 
 #[cfg(test)]

@@ -1,14 +1,19 @@
 //! The SQLite database: a connection pool, the schema migrations and one module of
 //! queries per resource. Handlers run queries through [`Db::run`], which moves the work to
 //! tokio's blocking pool.
+//!
+//! Queries take ids and return domain results: `Option` for "no such thing", a refusal
+//! enum where an operation can be refused, and [`DbError`] only for storage faults. What
+//! those mean in HTTP is decided by the routes, never here.
 
+mod error;
 pub mod machines;
 pub mod team;
+pub mod templates;
 pub mod users;
 pub mod volumes;
 
 use crate::config::DbLocation;
-use crate::error::ApiError;
 use crate::keys;
 use anyhow::Context;
 use r2d2::Pool;
@@ -17,6 +22,8 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, Transactio
 use rusqlite_migration::{Migrations, M};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+
+pub use error::DbError;
 
 /// The schema, oldest first. A migration, once released, is never edited: add a new one.
 const MIGRATIONS: &[M<'static>] = &[
@@ -102,9 +109,7 @@ impl Db {
             _anchor: anchor,
         };
         db.with_conn(|conn| {
-            Migrations::from_slice(MIGRATIONS)
-                .to_latest(conn)
-                .map_err(|e| ApiError::internal(format!("migrating: {e}")))?;
+            Migrations::from_slice(MIGRATIONS).to_latest(conn)?;
             ensure_secret(conn)
         })
         .map_err(|e| anyhow::anyhow!("preparing the database: {e}"))?;
@@ -114,26 +119,24 @@ impl Db {
     /// Runs `work` on a pooled connection, on the current thread (blocking).
     pub fn with_conn<T>(
         &self,
-        work: impl FnOnce(&mut Connection) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        work: impl FnOnce(&mut Connection) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
         let mut conn = self.pool.get()?;
         work(&mut conn)
     }
 
     /// Runs `work` on a pooled connection in tokio's blocking pool.
-    pub async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
+    pub async fn run<T, F>(&self, work: F) -> Result<T, DbError>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, DbError> + Send + 'static,
     {
         let db = self.clone();
-        tokio::task::spawn_blocking(move || db.with_conn(work))
-            .await
-            .map_err(|e| ApiError::internal(format!("database task failed: {e}")))?
+        tokio::task::spawn_blocking(move || db.with_conn(work)).await?
     }
 
     /// The secret subaccount keys are derived from.
-    pub fn secret(&self) -> Result<Vec<u8>, ApiError> {
+    pub fn secret(&self) -> Result<Vec<u8>, DbError> {
         self.with_conn(|conn| {
             Ok(
                 conn.query_row("SELECT secret FROM server_secret WHERE id = 1", [], |r| {
@@ -144,7 +147,7 @@ impl Db {
     }
 }
 
-fn ensure_secret(conn: &mut Connection) -> Result<(), ApiError> {
+fn ensure_secret(conn: &mut Connection) -> Result<(), DbError> {
     let present: Option<i64> = conn
         .query_row("SELECT id FROM server_secret WHERE id = 1", [], |r| {
             r.get(0)
@@ -189,7 +192,7 @@ impl<'c> std::ops::Deref for WriteTx<'c> {
 
 /// Starts a write transaction that takes the write lock at once, so two requests can
 /// never both read a state and then both act on it.
-pub fn write_tx(conn: &mut Connection) -> Result<WriteTx<'_>, ApiError> {
+pub fn write_tx(conn: &mut Connection) -> Result<WriteTx<'_>, DbError> {
     // A writer that panicked left no transaction open (it was rolled back on drop).
     let turn = WRITER_TURN
         .lock()

@@ -1,7 +1,6 @@
 //! Teams: the caller's current team, its roles and its members.
 
-use crate::auth::Caller;
-use crate::error::{quote, ApiError};
+use super::DbError;
 use gpudeck_wire::{TeamMember, TeamRole};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -18,7 +17,7 @@ pub fn member_role_permissions(
     conn: &Connection,
     team_id: i64,
     user_id: i64,
-) -> Result<Option<Vec<serde_json::Value>>, ApiError> {
+) -> Result<Option<Vec<serde_json::Value>>, DbError> {
     let member: Option<i64> = conn
         .query_row(
             "SELECT id FROM team_members
@@ -45,23 +44,28 @@ pub fn member_role_permissions(
     Ok(Some(roles))
 }
 
-/// The caller's current team: the key's team, else the team the user owns, else the first
-/// team where the user is an active member.
-pub fn current_team(conn: &Connection, caller: &Caller) -> Result<Team, ApiError> {
+/// The current team of `user_id` calling with a key scoped to `key_team_id`: the key's
+/// team, else the team the user owns, else the first team where the user is an active
+/// member; `None` when there is none.
+pub fn current_team(
+    conn: &Connection,
+    user_id: i64,
+    key_team_id: Option<i64>,
+) -> Result<Option<Team>, DbError> {
     let row = |r: &rusqlite::Row<'_>| {
         Ok(Team {
             id: r.get(0)?,
             name: r.get(1)?,
         })
     };
-    let team = match caller.team_id {
+    let team = match key_team_id {
         Some(id) => conn
             .query_row("SELECT id, name FROM teams WHERE id = ?1", [id], row)
             .optional()?,
         None => match conn
             .query_row(
                 "SELECT id, name FROM teams WHERE owner_id = ?1 ORDER BY id LIMIT 1",
-                [caller.user_id],
+                [user_id],
                 row,
             )
             .optional()?
@@ -71,46 +75,40 @@ pub fn current_team(conn: &Connection, caller: &Caller) -> Result<Team, ApiError
                 .query_row(
                     "SELECT t.id, t.name FROM team_members m JOIN teams t ON t.id = m.team_id
                      WHERE m.user_id = ?1 AND m.removed_at IS NULL ORDER BY t.id LIMIT 1",
-                    [caller.user_id],
+                    [user_id],
                     row,
                 )
                 .optional()?,
         },
     };
-    team.ok_or_else(|| {
-        ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "no_team",
-            "you are not a member of any team",
-        )
-    })
+    Ok(team)
 }
 
-/// The role called `name` in `team`.
-pub fn role_by_name(conn: &Connection, team: &Team, name: &str) -> Result<TeamRole, ApiError> {
+/// The role called `name` in team `team_id`, if there is one.
+pub fn role_by_name(
+    conn: &Connection,
+    team_id: i64,
+    name: &str,
+) -> Result<Option<TeamRole>, DbError> {
     let row: Option<(i64, String, String)> = conn
         .query_row(
             "SELECT id, name, permissions FROM team_roles WHERE team_id = ?1 AND name = ?2",
-            params![team.id, name],
+            params![team_id, name],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?;
-    let (id, name_found, permissions) = row.ok_or_else(|| {
-        ApiError::not_found(format!(
-            "no role named \"{}\" in team {}",
-            quote(name, 64),
-            team.name
-        ))
-    })?;
-    Ok(TeamRole {
+    let Some((id, name, permissions)) = row else {
+        return Ok(None);
+    };
+    Ok(Some(TeamRole {
         id,
-        name: name_found,
+        name,
         permissions: serde_json::from_str(&permissions)?,
-    })
+    }))
 }
 
-/// Active members of `team` with their role names (sorted), by user id.
-pub fn members(conn: &Connection, team: &Team) -> Result<Vec<TeamMember>, ApiError> {
+/// Active members of team `team_id` with their role names (sorted), by user id.
+pub fn members(conn: &Connection, team_id: i64) -> Result<Vec<TeamMember>, DbError> {
     let mut statement = conn.prepare(
         "SELECT m.id, u.id, u.username, u.email, u.fullname
          FROM team_members m JOIN users u ON u.id = m.user_id
@@ -118,7 +116,7 @@ pub fn members(conn: &Connection, team: &Team) -> Result<Vec<TeamMember>, ApiErr
          ORDER BY u.id, m.id",
     )?;
     let rows = statement
-        .query_map([team.id], |r| {
+        .query_map([team_id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 TeamMember {

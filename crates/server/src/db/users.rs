@@ -1,7 +1,6 @@
-//! Users, API keys, subaccounts and templates.
+//! Users, API keys and subaccounts.
 
-use super::write_tx;
-use crate::error::ApiError;
+use super::DbError;
 use crate::keys;
 use gpudeck_wire::{CurrentUser, Subaccount};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -13,7 +12,7 @@ pub struct KeyRow {
     pub team_id: Option<i64>,
 }
 
-pub fn lookup_key(conn: &Connection, key_hash: &str) -> Result<Option<KeyRow>, ApiError> {
+pub fn lookup_key(conn: &Connection, key_hash: &str) -> Result<Option<KeyRow>, DbError> {
     Ok(conn
         .query_row(
             "SELECT user_id, team_id FROM api_keys WHERE key_hash = ?1",
@@ -35,7 +34,7 @@ pub fn insert_key(
     user_id: i64,
     team_id: Option<i64>,
     now: f64,
-) -> Result<(), ApiError> {
+) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO api_keys (key_hash, user_id, team_id, created_at) VALUES (?1, ?2, ?3, ?4)",
         params![keys::hash_key(key), user_id, team_id, now],
@@ -61,7 +60,7 @@ pub fn create_user(
     secret: &[u8],
     user: &NewUser<'_>,
     now: f64,
-) -> Result<i64, ApiError> {
+) -> Result<i64, DbError> {
     conn.execute(
         "INSERT INTO users (id, email, username, fullname, balance, parent_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -82,21 +81,22 @@ pub fn create_user(
     Ok(id)
 }
 
-pub fn current_user(conn: &Connection, user_id: i64) -> Result<CurrentUser, ApiError> {
-    conn.query_row(
-        "SELECT id, email, username, balance FROM users WHERE id = ?1",
-        [user_id],
-        |r| {
-            Ok(CurrentUser {
-                id: r.get(0)?,
-                email: r.get(1)?,
-                username: r.get(2)?,
-                balance: r.get(3)?,
-            })
-        },
-    )
-    .optional()?
-    .ok_or_else(|| ApiError::unauthorized("Invalid user key"))
+/// The user `user_id`, or `None` when there is no such user.
+pub fn current_user(conn: &Connection, user_id: i64) -> Result<Option<CurrentUser>, DbError> {
+    Ok(conn
+        .query_row(
+            "SELECT id, email, username, balance FROM users WHERE id = ?1",
+            [user_id],
+            |r| {
+                Ok(CurrentUser {
+                    id: r.get(0)?,
+                    email: r.get(1)?,
+                    username: r.get(2)?,
+                    balance: r.get(3)?,
+                })
+            },
+        )
+        .optional()?)
 }
 
 /// The caller's subaccounts with their derived keys, by id.
@@ -104,7 +104,7 @@ pub fn subaccounts(
     conn: &Connection,
     secret: &[u8],
     parent_id: i64,
-) -> Result<Vec<Subaccount>, ApiError> {
+) -> Result<Vec<Subaccount>, DbError> {
     let mut statement =
         conn.prepare("SELECT id, email, balance FROM users WHERE parent_id = ?1 ORDER BY id")?;
     let rows = statement.query_map([parent_id], |r| {
@@ -117,52 +117,4 @@ pub fn subaccounts(
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Soft-deletes template `template_id` of `owner_id`, unless other users still have an
-/// active relationship to it. One IMMEDIATE transaction: the checks and the update see
-/// the same state.
-pub fn delete_template(
-    conn: &mut Connection,
-    owner_id: i64,
-    template_id: i64,
-    now: f64,
-) -> Result<(), ApiError> {
-    let tx = write_tx(conn)?;
-    let row: Option<(i64, Option<f64>)> = tx
-        .query_row(
-            "SELECT owner_id, deleted_at FROM templates WHERE id = ?1",
-            [template_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    let not_found = || ApiError::not_found(format!("template {template_id} not found"));
-    match row {
-        None | Some((_, Some(_))) => return Err(not_found()),
-        Some((owner, None)) if owner != owner_id => {
-            return Err(ApiError::forbidden(format!(
-                "template {template_id} is not yours"
-            )))
-        }
-        Some(_) => {}
-    }
-    let users: i64 = tx.query_row(
-        "SELECT COUNT(DISTINCT user_id) FROM template_usage
-         WHERE template_id = ?1 AND active = 1 AND user_id != ?2",
-        params![template_id, owner_id],
-        |r| r.get(0),
-    )?;
-    if users > 0 {
-        let whom = if users == 1 { "user" } else { "users" };
-        return Err(ApiError::conflict(
-            "in_use",
-            format!("template {template_id} is in use by {users} other {whom}; it was not deleted"),
-        ));
-    }
-    tx.execute(
-        "UPDATE templates SET deleted_at = ?1 WHERE id = ?2",
-        params![now, template_id],
-    )?;
-    tx.commit()?;
-    Ok(())
 }

@@ -1,14 +1,15 @@
 //! `GET /machines/maintenances` and `PUT /machines/defrag_offers`.
 
 use crate::auth::Caller;
-use crate::body::{describe, required, JsonObject};
+use crate::body::JsonObject;
 use crate::db;
+use crate::db::machines::{Defragmented, MaintenancesRefusal};
 use crate::error::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use gpudeck_wire::{
-    parse_machine_ids, DefragRequest, DefragResult, ErrorBody, MachineIdsInput, MaintenanceWindow,
+    parse_machine_ids, paths, DefragRequest, DefragResult, ErrorBody, MaintenanceWindow,
     PermissionGroup,
 };
 
@@ -24,23 +25,14 @@ pub fn machine_ids_from_query(query: Option<&str>) -> Result<Vec<i64>, ApiError>
     parse_machine_ids(&values.join(",")).map_err(|e| ApiError::invalid_args(e.to_string()))
 }
 
-/// `value` with whole numbers written as fractions (`5.0`, in an array too) turned into
-/// integers, as JSON Schema counts them; anything else unchanged.
-fn whole_numbers_as_integers(value: &serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    let whole = |v: &Value| match v.as_f64() {
-        Some(f)
-            if v.is_f64()
-                && f.fract() == 0.0
-                && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) =>
-        {
-            Value::from(f as i64)
-        }
-        _ => v.clone(),
-    };
-    match value {
-        Value::Array(items) => Value::Array(items.iter().map(whole).collect()),
-        other => whole(other),
+impl From<MaintenancesRefusal> for ApiError {
+    fn from(refusal: MaintenancesRefusal) -> Self {
+        ApiError::not_found(match refusal {
+            MaintenancesRefusal::NoneExist => "the machine_ids do not exist",
+            MaintenancesRefusal::NoneOwned => {
+                "Include only machine_ids that exist and are owned by you"
+            }
+        })
     }
 }
 
@@ -48,7 +40,7 @@ fn whole_numbers_as_integers(value: &serde_json::Value) -> serde_json::Value {
 /// among `machine_ids`, by start time. Needs `instance_read`.
 #[utoipa::path(
     get,
-    path = "/api/v0/machines/maintenances",
+    path = paths::MAINTENANCES,
     tag = "machines",
     params(
         ("machine_ids" = String, Query, pattern = r"^ *(\[ *[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999} *\]|[1-9][0-9]{0,17}([ ,]+[1-9][0-9]{0,17}){0,999}) *$", description = "Machine ids: a JSON array (`[1, 2]`, URL-encoded), `1,2`, a single id, or the parameter repeated; ranges like `100-110` are also accepted. At most 1000.", example = "[1001, 1002]"),
@@ -57,11 +49,10 @@ fn whole_numbers_as_integers(value: &serde_json::Value) -> serde_json::Value {
     responses(
         (status = 200, description = "Active windows of the caller's machines among the ids; ids of others' machines are left out silently", body = Vec<MaintenanceWindow>),
         (status = 400, description = "`machine_ids` missing, empty, unparseable or more than 1000", body = ErrorBody),
-        (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
-        (status = 403, description = "A team key whose role lacks instance_read", body = ErrorBody),
         (status = 404, description = "None of the machines exists, or none is the caller's", body = ErrorBody),
     ),
-    security(("bearer" = []))
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("instance_read")))
 )]
 pub async fn list_maintenances(
     State(state): State<AppState>,
@@ -74,14 +65,29 @@ pub async fn list_maintenances(
     let windows = state
         .db
         .run(move |conn| db::machines::maintenances(conn, caller.user_id, &ids, now))
-        .await?;
+        .await??;
     Ok(Json(windows))
+}
+
+/// The answer for a defragmentation; `None` (no machine of the caller's named) is the
+/// specified `{success: false, defragmented: null}`, not an error.
+fn defrag_result(outcome: Option<Defragmented>) -> DefragResult {
+    match outcome {
+        None => DefragResult::nothing_valid(),
+        Some(done) => DefragResult {
+            success: true,
+            defragmented: Some(done.machines),
+            n0: Some(done.contracts_moved),
+            n1: Some(done.offers_before),
+            n2: Some(done.offers_after),
+        },
+    }
 }
 
 /// Recomputes the GPU slot layout of the caller's machines among `machine_ids`.
 #[utoipa::path(
     put,
-    path = "/api/v0/machines/defrag_offers",
+    path = paths::DEFRAG_OFFERS,
     tag = "machines",
     request_body = DefragRequest,
     description = "Defragments the GPU contract assignments of the caller's machines among \
@@ -98,34 +104,25 @@ pub async fn list_maintenances(
     responses(
         (status = 200, description = "Defragmented, or `{success: false, defragmented: null}` when no id names a machine of the caller's", body = DefragResult),
         (status = 400, description = "Malformed JSON, `machine_ids` missing, of a wrong type, empty, unparseable or more than 1000", body = ErrorBody),
-        (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
-        (status = 403, description = "A team key whose role lacks machine_write", body = ErrorBody),
-        (status = 413, description = "Body larger than the limit", body = ErrorBody),
     ),
-    security(("bearer" = []))
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("machine_write")))
 )]
 pub async fn defrag_offers(
     State(state): State<AppState>,
     caller: Caller,
-    JsonObject(body): JsonObject,
+    body: JsonObject,
 ) -> Result<Json<DefragResult>, ApiError> {
     caller.require(PermissionGroup::MachineWrite)?;
-    let value = required(&body, "machine_ids")?;
-    let input: MachineIdsInput = serde_json::from_value(whole_numbers_as_integers(value))
-        .map_err(|_| {
-        ApiError::invalid_args(format!(
-            "machine_ids must be an integer, a comma-separated string or an array of integers, not {}",
-            describe(value)
-        ))
-    })?;
-    let ids = input
+    let DefragRequest { machine_ids } = body.read()?;
+    let ids = machine_ids
         .resolve()
         .map_err(|e| ApiError::invalid_args(e.to_string()))?;
-    let result = state
+    let outcome = state
         .db
         .run(move |conn| db::machines::defragment(conn, caller.user_id, &ids))
         .await?;
-    Ok(Json(result))
+    Ok(Json(defrag_result(outcome)))
 }
 
 #[cfg(test)]

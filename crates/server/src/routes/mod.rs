@@ -1,6 +1,9 @@
-//! The API routes, one module per resource. Each handler authenticates through
-//! [`crate::auth::Caller`], checks the team permission its operation needs, validates its
-//! input and runs one query module function.
+//! The API routes, one module per resource, and [`api`]: the one list of them, from which
+//! both the router and the OpenAPI document are made.
+//!
+//! Each handler authenticates through [`crate::auth::Caller`], checks the team permission
+//! its operation needs, reads its input as a `gpudeck_wire` request type and runs one query
+//! function of [`crate::db`], then says in HTTP what the query's domain result means.
 
 pub mod machines;
 pub mod subaccounts;
@@ -9,24 +12,22 @@ pub mod templates;
 pub mod users;
 pub mod volumes;
 
-use crate::AppState;
-use axum::routing::{delete, get, put};
-use axum::Router;
-use gpudeck_wire::paths;
+use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-/// Every operation of the interface, answered locally.
-pub fn api() -> Router<AppState> {
-    Router::new()
-        .route(paths::CURRENT_USER, get(users::current))
-        .route(paths::MAINTENANCES, get(machines::list_maintenances))
-        .route(paths::DEFRAG_OFFERS, put(machines::defrag_offers))
-        .route(
-            paths::USER_TEMPLATES,
-            delete(templates::delete_user_template),
-        )
-        .route(paths::TEMPLATE_ALIAS, delete(templates::delete_template))
-        .route(paths::VOLUMES, put(volumes::accept))
-        .route(paths::SUBACCOUNTS, get(subaccounts::list))
-        .route(paths::TEAM_ROLE, get(team::role))
-        .route(paths::TEAM_MEMBERS, get(team::members))
+/// Every operation of the interface, answered locally. Each handler's `#[utoipa::path]`
+/// names its method and path (from `gpudeck_wire::paths`, which the console requests too),
+/// so this list is the route table and the document's operations at once.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(users::current))
+        .routes(routes!(machines::list_maintenances))
+        .routes(routes!(machines::defrag_offers))
+        .routes(routes!(templates::delete_user_template))
+        .routes(routes!(templates::delete_template))
+        .routes(routes!(volumes::accept))
+        .routes(routes!(subaccounts::list))
+        .routes(routes!(team::role))
+        .routes(routes!(team::members))
 }

@@ -3,23 +3,22 @@
 use crate::auth::Caller;
 use crate::db;
 use crate::error::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
-use gpudeck_wire::{ErrorBody, PermissionGroup, SubaccountList};
+use gpudeck_wire::{paths, PermissionGroup, SubaccountList};
 
 /// The caller's subaccounts with their derived keys. Needs `user_read`.
 #[utoipa::path(
     get,
-    path = "/api/v0/subaccounts",
+    path = paths::SUBACCOUNTS,
     tag = "accounts",
     params(("owner" = Option<String>, Query, description = "Ignored (the official client sends `owner=me`)")),
     responses(
         (status = 200, description = "The caller's subaccounts; each `api_key` authenticates as that subaccount", body = SubaccountList),
-        (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
-        (status = 403, description = "A team key whose role lacks user_read", body = ErrorBody),
     ),
-    security(("bearer" = []))
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("user_read")))
 )]
 pub async fn list(
     State(state): State<AppState>,

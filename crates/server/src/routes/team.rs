@@ -3,26 +3,35 @@
 use crate::auth::Caller;
 use crate::config::MAX_ROLE_NAME_CHARS;
 use crate::db;
-use crate::error::ApiError;
-use crate::AppState;
+use crate::error::{quote, ApiError};
+use crate::state::AppState;
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::Json;
-use gpudeck_wire::{ErrorBody, PermissionGroup, TeamMember, TeamRole};
+use gpudeck_wire::{paths, ErrorBody, PermissionGroup, TeamMember, TeamRole};
+
+/// 404 `no_team`: the caller belongs to no team.
+fn no_team() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no_team",
+        "you are not a member of any team",
+    )
+}
 
 /// The role of that name in the caller's current team. Needs `team_read`.
 #[utoipa::path(
     get,
-    path = "/api/v0/team/roles/{name}",
+    path = paths::TEAM_ROLE,
     tag = "team",
     params(("name" = String, Path, max_length = 200, example = "owner", description = "The role's name (percent-encoded; any text up to 200 characters)")),
     responses(
         (status = 200, description = "The role", body = TeamRole),
         (status = 400, description = "The name is longer than 200 characters", body = ErrorBody),
-        (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
-        (status = 403, description = "A team key whose role lacks team_read", body = ErrorBody),
         (status = 404, description = "No such role in the current team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = []))
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_read")))
 )]
 pub async fn role(
     State(state): State<AppState>,
@@ -36,29 +45,39 @@ pub async fn role(
             "a role name has at most {MAX_ROLE_NAME_CHARS} characters; this one has {length}"
         )));
     }
-    let role = state
+    let wanted = name.clone();
+    let found = state
         .db
         .run(move |conn| {
-            let team = db::team::current_team(conn, &caller)?;
-            db::team::role_by_name(conn, &team, &name)
+            let Some(team) = db::team::current_team(conn, caller.user_id, caller.team_id)? else {
+                return Ok(None);
+            };
+            let role = db::team::role_by_name(conn, team.id, &wanted)?;
+            Ok(Some((team, role)))
         })
         .await?;
-    Ok(Json(role))
+    let (team, role) = found.ok_or_else(no_team)?;
+    role.map(Json).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "no role named \"{}\" in team {}",
+            quote(&name, 64),
+            team.name
+        ))
+    })
 }
 
 /// Active members of the caller's current team, by id, with their role names sorted.
 /// Needs `team_read`.
 #[utoipa::path(
     get,
-    path = "/api/v0/team/members",
+    path = paths::TEAM_MEMBERS,
     tag = "team",
     responses(
         (status = 200, description = "Active members", body = Vec<TeamMember>),
-        (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
-        (status = 403, description = "A team key whose role lacks team_read", body = ErrorBody),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = []))
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_read")))
 )]
 pub async fn members(
     State(state): State<AppState>,
@@ -67,10 +86,12 @@ pub async fn members(
     caller.require(PermissionGroup::TeamRead)?;
     let members = state
         .db
-        .run(move |conn| {
-            let team = db::team::current_team(conn, &caller)?;
-            db::team::members(conn, &team)
-        })
+        .run(
+            move |conn| match db::team::current_team(conn, caller.user_id, caller.team_id)? {
+                Some(team) => db::team::members(conn, team.id).map(Some),
+                None => Ok(None),
+            },
+        )
         .await?;
-    Ok(Json(members))
+    members.map(Json).ok_or_else(no_team)
 }

@@ -3,20 +3,17 @@
 use crate::auth::Caller;
 use crate::db;
 use crate::error::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
-use gpudeck_wire::{CurrentUser, ErrorBody};
+use gpudeck_wire::{paths, CurrentUser};
 
 /// Who the key belongs to. Needs no team permission.
 #[utoipa::path(
     get,
-    path = "/api/v0/users/current",
+    path = paths::CURRENT_USER,
     tag = "accounts",
-    responses(
-        (status = 200, description = "The key's user", body = CurrentUser),
-        (status = 401, description = "Missing, malformed or unknown key", body = ErrorBody),
-    ),
+    responses((status = 200, description = "The key's user", body = CurrentUser)),
     security(("bearer" = []))
 )]
 pub async fn current(
@@ -27,5 +24,7 @@ pub async fn current(
         .db
         .run(move |conn| db::users::current_user(conn, caller.user_id))
         .await?;
-    Ok(Json(user))
+    // The key was found a moment ago; its user can only be gone if deleted since.
+    user.map(Json)
+        .ok_or_else(|| ApiError::unauthorized("Invalid user key"))
 }
