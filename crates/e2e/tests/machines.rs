@@ -106,15 +106,18 @@ async fn refusals_show_the_servers_message_next_to_the_ids() -> anyhow::Result<(
         "/machines/maintenance?ids=999998-999999",
     )
     .await?;
-    app.wait_for_text("#machine-ids-error", "the machine_ids do not exist")
-        .await?;
+    app.wait_for_text(
+        "#machine-ids-error",
+        "the machine_ids do not exist: 999998,999999",
+    )
+    .await?;
     assert_eq!(app.value_of("#machine-ids").await?, "999998-999999");
 
     app.fill("#machine-ids", "2001, 2002").await?;
     app.click(SUBMIT).await?;
     app.wait_for_text(
         "#machine-ids-error",
-        "Include only machine_ids that exist and are owned by you",
+        "Include only machine_ids that exist and are owned by you; none of 2001,2002 is yours",
     )
     .await?;
     assert_eq!(app.value_of("#machine-ids").await?, "2001, 2002");
