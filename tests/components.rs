@@ -43,7 +43,10 @@ async fn toasts_success_and_news_hide_themselves_errors_stay_until_dismissed() {
         Some("status")
     );
     assert_eq!(page.all(".toast").len(), 3);
-    assert_eq!(page.text(".toast.info .toast-text"), "Nothing needed to change");
+    assert_eq!(
+        page.text(".toast.info .toast-text"),
+        "Nothing needed to change"
+    );
     assert_eq!(
         page.text(".toast.error .toast-text"),
         "<b>Refused</b>: in use"
@@ -56,7 +59,10 @@ async fn toasts_success_and_news_hide_themselves_errors_stay_until_dismissed() {
         wait_until(8000, || page.find(".toast.success").is_none()).await,
         "success toasts hide"
     );
-    assert!(page.find(".toast.info").is_none(), "news hides like a success");
+    assert!(
+        page.find(".toast.info").is_none(),
+        "news hides like a success"
+    );
     assert_eq!(page.all(".toast.error").len(), 1);
     page.click(".toast.error .toast-close");
     settle().await;

@@ -209,7 +209,8 @@ pub fn MaintenanceTimeline(
     let height = move || layout.get().height();
     view! {
         <figure class="timeline">
-            <div class="timeline-scroll">
+            // Focusable, so keyboard users can scroll it too.
+            <div class="timeline-scroll" tabindex="0" role="region" aria-label="Maintenance timeline, scrollable">
                 <div class="timeline-body">
                     <svg class="timeline-labels" aria-hidden="true" width=LABEL_WIDTH height=height>
                         {lane_labels}

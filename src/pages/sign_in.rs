@@ -2,8 +2,8 @@
 //! before anything is stored.
 
 use crate::api::ApiClient;
-use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
 use crate::components::page::set_document_title;
+use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
 use leptos_router::hooks::{use_navigate, use_query_map};

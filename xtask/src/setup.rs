@@ -107,8 +107,11 @@ fn ensure_axe_core() -> Result<()> {
         return Ok(());
     }
     step(&format!("installing axe-core {AXE_CORE_VERSION} (npm)"));
-    npm_install(&format!("axe-core-{AXE_CORE_VERSION}"), &format!("axe-core@{AXE_CORE_VERSION}"))
-        .context("the whole-app suite checks every page with axe-core; npm (Node.js) installs it")
+    npm_install(
+        &format!("axe-core-{AXE_CORE_VERSION}"),
+        &format!("axe-core@{AXE_CORE_VERSION}"),
+    )
+    .context("the whole-app suite checks every page with axe-core; npm (Node.js) installs it")
 }
 
 /// `npm install package` into its own folder under the tools directory.

@@ -62,16 +62,29 @@ axe.run(document, { resultTypes: ['violations'] })
   .catch(error => done([`axe-core failed: ${error}`]));
 "#;
 
-/// Names the widest elements when the document is wider than the window.
+/// Names the elements that stick out when the document is wider than the window. What
+/// sticks out inside a box that scrolls or clips sideways (a wide table) does not count.
 const SIDEWAYS: &str = r#"
 const limit = document.documentElement.clientWidth;
 if (document.documentElement.scrollWidth <= limit) return null;
+const clipped = e => {
+  for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+    if (getComputedStyle(p).overflowX !== 'visible') return true;
+  }
+  return false;
+};
 const wide = [...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > limit + 1)
-  .filter(e => !e.parentElement || e.parentElement.getBoundingClientRect().right <= limit + 1)
+  .filter(e => e.getBoundingClientRect().right > limit + 1 && !clipped(e))
   .slice(0, 5)
   .map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} ends at ${Math.round(e.getBoundingClientRect().right)} px`);
 return `the page is ${document.documentElement.scrollWidth} px wide in a ${limit} px window: ${wide.join('; ')}`;
+"#;
+
+/// Names the tables that hide columns (need sideways scrolling) at the current size.
+const HIDDEN_COLUMNS: &str = r#"
+return [...document.querySelectorAll('.table-scroll')]
+  .filter(box => box.scrollWidth > box.clientWidth + 1)
+  .map(box => `${box.querySelector('caption')?.textContent ?? 'a table'} is ${box.scrollWidth} px wide in ${box.clientWidth} px`);
 "#;
 
 impl Harness {
@@ -148,6 +161,13 @@ impl Harness {
             if let Some(overflow) = self.sideways_overflow().await? {
                 problems.push(format!("{state} at {}: {overflow}", viewport.name));
             }
+            // On a phone a wide table scrolls inside its box; from a laptop up, nothing hides.
+            if viewport.width >= LAPTOP.width {
+                let hidden: Vec<String> = serde_json::from_value(self.eval(HIDDEN_COLUMNS).await?)?;
+                for table in hidden {
+                    problems.push(format!("{state} at {}: {table}", viewport.name));
+                }
+            }
             for scheme in Scheme::BOTH {
                 self.set_scheme(scheme).await?;
                 for violation in self.axe_violations().await? {
@@ -157,7 +177,8 @@ impl Harness {
                         scheme.name()
                     ));
                 }
-                let shot = look_dir()?.join(format!("{state}-{}-{}.png", viewport.name, scheme.name()));
+                let shot =
+                    look_dir()?.join(format!("{state}-{}-{}.png", viewport.name, scheme.name()));
                 self.driver.screenshot(&shot).await?;
             }
         }

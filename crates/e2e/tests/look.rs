@@ -68,6 +68,7 @@ const PAGES: &[Shown] = &[
 async fn signed_in(name: &'static str) -> anyhow::Result<Harness> {
     let app = Harness::start(name).await?;
     app.open("/sign-in").await?;
+    app.find("#api-key").await?;
     app.check_look("sign-in").await?;
     app.sign_in(demo::ALICE_KEY).await?;
     app.find("[data-testid=identity]").await?;
@@ -114,7 +115,11 @@ async fn dialogs_and_results_at_three_sizes_in_both_schemes() -> anyhow::Result<
                  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;",
             )
             .await?;
-        assert_eq!(overlap, false, "the toast covers the main button at {}", viewport.name);
+        assert_eq!(
+            overlap, false,
+            "the toast covers the main button at {}",
+            viewport.name
+        );
     }
     app.check_look("defrag-result").await?;
 
@@ -133,12 +138,23 @@ async fn on_a_phone_the_header_is_one_line_and_the_navigation_a_bar() -> anyhow:
     let heights = app
         .eval(
             "const h = s => document.querySelector(s).getBoundingClientRect().height;
-             return [h('.topbar'), h('.sidenav'), h('.sidenav a[aria-current=page]')];",
+             return [h('.topbar'), h('.identity'), h('.sidenav'), h('.sidenav a[aria-current=page]')];",
         )
         .await?;
-    let [header, nav, active]: [f64; 3] = serde_json::from_value(heights)?;
-    assert!(header <= 52.0, "the header is {header} px tall: more than one line");
-    assert!(nav <= 52.0, "the navigation is {nav} px tall: not a compact bar");
+    let [header, identity, nav, active]: [f64; 4] = serde_json::from_value(heights)?;
+    // One line of text is about 22 px; the header also holds the Sign out button.
+    assert!(
+        identity <= 30.0,
+        "who is signed in takes {identity} px: more than one line"
+    );
+    assert!(
+        header <= 56.0,
+        "the header is {header} px tall: more than one line"
+    );
+    assert!(
+        nav <= 52.0,
+        "the navigation is {nav} px tall: not a compact bar"
+    );
     assert!(active <= 40.0, "the active link is {active} px tall");
     app.set_viewport(LAPTOP).await?;
     app.finish().await

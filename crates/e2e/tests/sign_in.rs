@@ -61,7 +61,10 @@ async fn sign_out_returns_to_sign_in_and_forgets_the_key() -> anyhow::Result<()>
     app.find("#api-key").await?;
     assert!(app.address().await?.starts_with("/sign-in"));
     app.wait_for_text(".notice", "You signed out").await?;
-    assert_eq!(app.eval("return document.title").await?, "Sign in · gpudeck");
+    assert_eq!(
+        app.eval("return document.title").await?,
+        "Sign in · gpudeck"
+    );
     let stored = app.eval("return sessionStorage.length").await?;
     assert_eq!(stored, 0);
     // Back in history the pages still need a session.
