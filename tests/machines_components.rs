@@ -543,6 +543,11 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
     assert_eq!(page.all("text.lane-label").len(), 100);
     let ticks = page.all("g.tick").len();
     assert!((2..=11).contains(&ticks), "{ticks} ticks");
+    // The "now" label has a row of its own, so it never sits on a tick label.
+    let now_y = page.get("text.now-label").get_attribute("y").unwrap();
+    for tick in page.all("g.tick text") {
+        assert_ne!(tick.get_attribute("y").unwrap(), now_y);
+    }
     // Lanes keep their height: the drawing grows instead of squeezing them (36 px of axis,
     // then 16 px a lane), in the chart and in the label column beside it.
     let height = |css: &str| page.get(css).get_attribute("height").unwrap();
