@@ -255,6 +255,8 @@ fn fuzz() -> Result<()> {
     println!("    fuzzing {url} (seed {seed}, {FUZZ_EXAMPLES} examples per operation and phase)");
     let mut run = KillOnDrop(
         Command::new(&schemathesis)
+            .arg("--config-file")
+            .arg(root().join("crates/server/schemathesis.toml"))
             .args(["--no-color", "run"])
             .arg(format!("{url}/api/v0/openapi.json"))
             .args(["--header", &format!("Authorization: Bearer {key}")])

@@ -748,6 +748,7 @@ async fn n5_takes_any_body_and_cancels_upcoming_and_ongoing_only() {
     for (content_type, raw) in [
         ("application/json", "{}"),
         ("application/json", ""),
+        ("application/json", "null"),
         ("text/plain", "{}"),
         ("", "  "),
     ] {

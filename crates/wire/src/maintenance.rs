@@ -26,11 +26,94 @@ pub const CATEGORY_NOT_PROVIDED: &str = "not provided";
 /// When a window starts: Unix seconds (what the official client sends), or an RFC 3339
 /// string (the docs' type, e.g. `2026-10-30T14:00:00Z`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum Sdate {
     Unix(f64),
     Text(String),
+}
+
+/// `oneOf`: Unix seconds, or an RFC 3339 date-time string.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Sdate {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, Type,
+        };
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Number)
+                    .description(Some("Unix seconds, UTC")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+                    .description(Some("RFC 3339, e.g. 2026-10-30T14:00:00Z")),
+            )
+            .description(Some(
+                "When the window starts: after now and at most a year (31 536 000 s) ahead",
+            ))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Sdate {}
+
+/// Schemas of request fields whose published form is narrower than what is read.
+#[cfg(feature = "openapi")]
+pub mod schemas {
+    use super::{CATEGORY_NOT_PROVIDED, MAX_BATCH};
+    use crate::machines::MaintenanceCategory;
+    use utoipa::openapi::schema::{
+        ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
+    };
+    use utoipa::openapi::RefOr;
+
+    fn id() -> ObjectBuilder {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+    }
+
+    /// A positive 64-bit id.
+    pub fn positive_id() -> RefOr<Schema> {
+        id().into()
+    }
+
+    /// N4's `machine_ids` and N7's `maintenance_ids`: one id or 1–100 of them (a comma
+    /// string is also read, but not published).
+    pub fn batch_ids() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(id())
+            .item(
+                ArrayBuilder::new()
+                    .items(id())
+                    .min_items(Some(1))
+                    .max_items(Some(MAX_BATCH)),
+            )
+            .into()
+    }
+
+    /// The six categories, or the official client's `"not provided"` (stored as other).
+    pub fn category() -> RefOr<Schema> {
+        let mut values: Vec<&str> = MaintenanceCategory::KNOWN
+            .iter()
+            .map(|c| c.as_str())
+            .collect();
+        values.push(CATEGORY_NOT_PROVIDED);
+        ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+                Type::String,
+                Type::Null,
+            ]))
+            .enum_values(Some(values.into_iter().map(Some).chain([None])))
+            .description(Some("Absent, null or \"not provided\" is stored as other"))
+            .examples(["power"])
+            .into()
+    }
 }
 
 impl Sdate {
@@ -242,7 +325,7 @@ fn plan_window(
 pub struct ScheduleMaintenanceRequest {
     /// Start, in Unix seconds (or an RFC 3339 string); after now and at most a year ahead.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, example = 1_900_000_000.0))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, required = true))]
     pub sdate: Option<Lenient<Sdate>>,
     /// Hours, > 0 and ≤ 8760, stored as `max(1, floor(duration))`; absent or null means 1.
     #[serde(default)]
@@ -254,7 +337,7 @@ pub struct ScheduleMaintenanceRequest {
     /// One of power, internet, disk, gpu, software, other; absent, null or
     /// `"not provided"` is stored as other.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "power"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::category))]
     pub maintenance_category: Option<Lenient<String>>,
     /// At most 300 characters; `""` is stored as null.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -366,10 +449,10 @@ pub enum BatchScheduleRefusal {
 pub struct BatchScheduleRequest {
     /// 1–100 distinct machine ids (an array; a comma string or one id also works).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = MachineIdsInput))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::batch_ids, required = true))]
     pub machine_ids: Option<Lenient<MachineIdsInput>>,
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, example = 1_900_000_000.0))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, required = true))]
     pub sdate: Option<Lenient<Sdate>>,
     #[serde(default)]
     #[cfg_attr(
@@ -378,7 +461,7 @@ pub struct BatchScheduleRequest {
     )]
     pub duration: Option<Lenient<f64>>,
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "power"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::category))]
     pub maintenance_category: Option<Lenient<String>>,
 }
 
@@ -457,7 +540,7 @@ pub struct CancelMachineMaintenanceResponse {
 pub struct CancelMaintenanceRequest {
     /// The window's `id` from the maintenance list.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = i64, minimum = 1, example = 1))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::positive_id, required = true))]
     pub maintenance_id: Option<Lenient<Whole>>,
 }
 
@@ -492,7 +575,7 @@ pub struct CancelMaintenanceResponse {
 pub struct BatchCancelRequest {
     /// 1–100 distinct window ids.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = MachineIdsInput))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::batch_ids, required = true))]
     pub maintenance_ids: Option<Lenient<MachineIdsInput>>,
 }
 
