@@ -6,7 +6,7 @@
 use crate::auth::Caller;
 use crate::body::{JsonObject, UnusedBody};
 use crate::db;
-use crate::db::maintenance::CancelRefusal;
+use crate::db::maintenance::{CancelOutcome, CancelRefusal};
 use crate::error::ApiError;
 use crate::routes::fleet::machine_id_from_path;
 use crate::state::AppState;
@@ -78,7 +78,7 @@ impl From<CancelRefusal> for ApiError {
 }
 
 /// N7's item message for an outcome. A window on someone else's machine reads as unknown.
-fn batch_cancel_msg(outcome: Result<(), CancelRefusal>) -> &'static str {
+fn batch_cancel_msg(outcome: CancelOutcome) -> &'static str {
     match outcome {
         Ok(()) => "Maintenance record deleted",
         Err(CancelRefusal::NotFound | CancelRefusal::NotOwner) => "Maintenance record not found",
