@@ -268,61 +268,10 @@ impl ScheduleRefusal {
     }
 }
 
-/// `sdate`, `duration` and `maintenance_category` under N3's rules, in that order.
-fn plan_window(
-    sdate: &Option<Lenient<Sdate>>,
-    duration: &Option<Lenient<f64>>,
-    category: &Option<Lenient<String>>,
-    now: f64,
-) -> Result<WindowPlan, ScheduleRefusal> {
-    let start_time = match sdate {
-        None => return Err(ScheduleRefusal::MissingSdate),
-        Some(sdate) => sdate
-            .valid()
-            .and_then(Sdate::unix_seconds)
-            .filter(|s| s.is_finite())
-            .ok_or(ScheduleRefusal::SdateNotTimestamp)?,
-    };
-    if start_time <= now {
-        return Err(ScheduleRefusal::SdatePast);
-    }
-    if start_time > now + MAX_LEAD_SECONDS {
-        return Err(ScheduleRefusal::SdateTooFar);
-    }
-    let duration_hours = match duration {
-        None => 1,
-        Some(duration) => {
-            let hours = *duration
-                .valid()
-                .filter(|h| **h > 0.0)
-                .ok_or(ScheduleRefusal::DurationNotPositive)?;
-            if hours > MAX_DURATION_HOURS {
-                return Err(ScheduleRefusal::DurationTooLong);
-            }
-            (hours.floor() as i64).max(1)
-        }
-    };
-    let category = match category {
-        None => MaintenanceCategory::Other,
-        Some(Lenient::Valid(text)) if text == CATEGORY_NOT_PROVIDED => MaintenanceCategory::Other,
-        Some(Lenient::Valid(text)) => match MaintenanceCategory::from_stored(text) {
-            MaintenanceCategory::Unrecognised(_) => return Err(ScheduleRefusal::Category),
-            known => known,
-        },
-        Some(Lenient::Invalid) => return Err(ScheduleRefusal::Category),
-    };
-    Ok(WindowPlan {
-        start_time,
-        duration_hours,
-        category,
-    })
-}
-
-/// Body of `PUT /machines/{id}/dnotify/` (N3). The official client also sends
-/// `client_id`, which is ignored.
+/// The fields N3 and N4 share: when, how long and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ScheduleMaintenanceRequest {
+pub struct WindowFields {
     /// Start, in Unix seconds (or an RFC 3339 string); after now and at most a year ahead.
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(value_type = Sdate, required = true))]
@@ -339,6 +288,78 @@ pub struct ScheduleMaintenanceRequest {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(schema_with = schemas::category))]
     pub maintenance_category: Option<Lenient<String>>,
+}
+
+impl WindowFields {
+    pub fn new(sdate: f64, duration_hours: f64, category: &MaintenanceCategory) -> Self {
+        Self {
+            sdate: Some(Sdate::Unix(sdate).into()),
+            duration: Some(duration_hours.into()),
+            maintenance_category: Some(category.as_str().to_owned().into()),
+        }
+    }
+
+    /// The window under N3's rules at time `now`: `sdate`, `duration`, then
+    /// `maintenance_category`.
+    pub fn plan(&self, now: f64) -> Result<WindowPlan, ScheduleRefusal> {
+        let WindowFields {
+            sdate,
+            duration,
+            maintenance_category: category,
+        } = self;
+        let start_time = match sdate {
+            None => return Err(ScheduleRefusal::MissingSdate),
+            Some(sdate) => sdate
+                .valid()
+                .and_then(Sdate::unix_seconds)
+                .filter(|s| s.is_finite())
+                .ok_or(ScheduleRefusal::SdateNotTimestamp)?,
+        };
+        if start_time <= now {
+            return Err(ScheduleRefusal::SdatePast);
+        }
+        if start_time > now + MAX_LEAD_SECONDS {
+            return Err(ScheduleRefusal::SdateTooFar);
+        }
+        let duration_hours = match duration {
+            None => 1,
+            Some(duration) => {
+                let hours = *duration
+                    .valid()
+                    .filter(|h| **h > 0.0)
+                    .ok_or(ScheduleRefusal::DurationNotPositive)?;
+                if hours > MAX_DURATION_HOURS {
+                    return Err(ScheduleRefusal::DurationTooLong);
+                }
+                (hours.floor() as i64).max(1)
+            }
+        };
+        let category = match category {
+            None => MaintenanceCategory::Other,
+            Some(Lenient::Valid(text)) if text == CATEGORY_NOT_PROVIDED => {
+                MaintenanceCategory::Other
+            }
+            Some(Lenient::Valid(text)) => match MaintenanceCategory::from_stored(text) {
+                MaintenanceCategory::Unrecognised(_) => return Err(ScheduleRefusal::Category),
+                known => known,
+            },
+            Some(Lenient::Invalid) => return Err(ScheduleRefusal::Category),
+        };
+        Ok(WindowPlan {
+            start_time,
+            duration_hours,
+            category,
+        })
+    }
+}
+
+/// Body of `PUT /machines/{id}/dnotify/` (N3). The official client also sends
+/// `client_id`, which is ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScheduleMaintenanceRequest {
+    #[serde(flatten)]
+    pub window: WindowFields,
     /// At most 300 characters; `""` is stored as null.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, max_length = 300))]
@@ -360,16 +381,14 @@ impl ScheduleMaintenanceRequest {
         reason: Option<String>,
     ) -> Self {
         Self {
-            sdate: Some(Sdate::Unix(sdate).into()),
-            duration: Some(duration_hours.into()),
-            maintenance_category: Some(category.as_str().to_owned().into()),
+            window: WindowFields::new(sdate, duration_hours, category),
             maintenance_reason: reason.map(Lenient::Valid),
         }
     }
 
     /// The fields under N3's rules at time `now`, in declared order.
     pub fn validate(&self, now: f64) -> Result<ScheduleMaintenance, ScheduleRefusal> {
-        let window = plan_window(&self.sdate, &self.duration, &self.maintenance_category, now)?;
+        let window = self.window.plan(now)?;
         let reason = match &self.maintenance_reason {
             None => None,
             Some(Lenient::Valid(text)) if text.chars().count() <= MAX_REASON_CHARS => {
@@ -451,18 +470,8 @@ pub struct BatchScheduleRequest {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(schema_with = schemas::batch_ids, required = true))]
     pub machine_ids: Option<Lenient<MachineIdsInput>>,
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, required = true))]
-    pub sdate: Option<Lenient<Sdate>>,
-    #[serde(default)]
-    #[cfg_attr(
-        feature = "openapi",
-        schema(value_type = Option<f64>, exclusive_minimum = 0, maximum = 8760, example = 2.0)
-    )]
-    pub duration: Option<Lenient<f64>>,
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::category))]
-    pub maintenance_category: Option<Lenient<String>>,
+    #[serde(flatten)]
+    pub window: WindowFields,
 }
 
 impl BatchScheduleRequest {
@@ -474,16 +483,16 @@ impl BatchScheduleRequest {
     ) -> Self {
         Self {
             machine_ids: Some(MachineIdsInput::List(machine_ids.to_vec()).into()),
-            sdate: Some(Sdate::Unix(sdate).into()),
-            duration: Some(duration_hours.into()),
-            maintenance_category: Some(category.as_str().to_owned().into()),
+            window: WindowFields::new(sdate, duration_hours, category),
         }
     }
 
     /// The machines and the window, in declared order.
     pub fn validate(&self, now: f64) -> Result<(Vec<i64>, WindowPlan), BatchScheduleRefusal> {
         let ids = batch_ids(&self.machine_ids).map_err(BatchScheduleRefusal::Ids)?;
-        let window = plan_window(&self.sdate, &self.duration, &self.maintenance_category, now)
+        let window = self
+            .window
+            .plan(now)
             .map_err(BatchScheduleRefusal::Window)?;
         Ok((ids, window))
     }
