@@ -278,6 +278,33 @@ mod tests {
             &["200", "400", "401", "403", "404"],
         );
         expect(paths::TEAM_MEMBERS, "get", &["200", "401", "403", "404"]);
+        expect(paths::MACHINES, "get", &["200", "401", "403"]);
+        expect(paths::MACHINE, "get", &["200", "400", "401", "403", "404"]);
+        expect(
+            paths::MACHINE_DNOTIFY,
+            "put",
+            &["200", "400", "401", "403", "404", "413", "422"],
+        );
+        expect(
+            paths::MAINTENANCES_BATCH,
+            "post",
+            &["200", "400", "401", "403", "413", "422"],
+        );
+        expect(
+            paths::MACHINE_CANCEL_MAINT,
+            "put",
+            &["200", "400", "401", "403", "404", "413"],
+        );
+        expect(
+            paths::MAINTENANCES,
+            "delete",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        expect(
+            paths::MAINTENANCES_BATCH,
+            "delete",
+            &["200", "400", "401", "403", "413"],
+        );
         let forbidden = &document["paths"][paths::DEFRAG_OFFERS]["put"]["responses"]["403"];
         assert_eq!(
             forbidden["description"],
@@ -285,8 +312,8 @@ mod tests {
         );
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            9,
-            "one path per operation"
+            14,
+            "one path per operation (N6 shares the maintenance list's, N7 N4's)"
         );
     }
 }
