@@ -447,6 +447,7 @@ fn window(
         created_at: start - 86_400.0,
         cancelled_at: None,
         end_time: start + hours as f64 * 3600.0,
+        scheduled_by_marketplace: false,
     }
 }
 

@@ -15,6 +15,10 @@ pub struct CurrentUser {
     /// Prepaid credit in US dollars.
     #[serde(default)]
     pub balance: f64,
+    /// The account hosts machines (N21); absent means false. Host screens may come first,
+    /// but nothing is hidden or blocked by it.
+    #[serde(default)]
+    pub host_agreement_accepted: bool,
 }
 
 /// Body of `DELETE /users/{user_id}/templates` and `DELETE /template/`.
@@ -90,6 +94,10 @@ mod tests {
         .unwrap();
         assert_eq!(user.id, 7);
         assert_eq!(user.balance, 12.5);
+        assert!(!user.host_agreement_accepted);
+        let host: CurrentUser =
+            serde_json::from_str(r#"{"id":1,"host_agreement_accepted":true}"#).unwrap();
+        assert!(host.host_agreement_accepted);
 
         let list: SubaccountList = serde_json::from_str(
             r#"{"users":[{"id":1,"email":"s@b.c","api_key":"k","balance":0}],"msg":"1 subaccount"}"#,

@@ -7,8 +7,11 @@
 
 pub mod accounts;
 pub mod error;
+pub mod fleet;
+pub mod lenient;
 pub mod machine_ids;
 pub mod machines;
+pub mod maintenance;
 pub mod paths;
 pub mod permissions;
 pub mod team;
@@ -19,9 +22,18 @@ pub use accounts::{
     DeleteTemplateResponse, Subaccount, SubaccountList,
 };
 pub use error::ErrorBody;
+pub use fleet::{Machine, MachineList, NumberOrText};
+pub use lenient::{Lenient, Whole};
 pub use machine_ids::{
     parse_machine_ids, MachineIdsError, MachineIdsInput, MACHINE_IDS_PATTERN, MAX_MACHINE_IDS,
 };
 pub use machines::{DefragRequest, DefragResult, MaintenanceCategory, MaintenanceWindow};
+pub use maintenance::{
+    BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchScheduleItem,
+    BatchScheduleRefusal, BatchScheduleRequest, BatchScheduleResponse,
+    CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
+    IdListRefusal, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,
+    ScheduleRefusal, Sdate, WindowPlan,
+};
 pub use permissions::{Permission, PermissionGroup, PermissionsView};
 pub use team::{TeamMember, TeamRole};

@@ -23,6 +23,10 @@ pub struct MaintenanceWindow {
     pub cancelled_at: Option<f64>,
     /// `start_time + duration_hours * 3600`.
     pub end_time: f64,
+    /// The marketplace scheduled this window; the host cannot cancel it. Absent (older
+    /// answers, the public service) means false.
+    #[serde(default)]
+    pub scheduled_by_marketplace: bool,
 }
 
 impl MaintenanceWindow {
@@ -194,6 +198,8 @@ mod tests {
         assert_eq!(back["cancelled_at"], serde_json::Value::Null);
         assert_eq!(back["maintenance_category"], "software");
         assert!(back.get("something_new").is_none());
+        assert!(!window.scheduled_by_marketplace);
+        assert_eq!(back["scheduled_by_marketplace"], false);
     }
 
     #[test]

@@ -15,6 +15,32 @@ pub const SUBACCOUNTS: &str = "/api/v0/subaccounts";
 pub const TEAM_ROLE: &str = "/api/v0/team/roles/{name}";
 pub const TEAM_MEMBERS: &str = "/api/v0/team/members";
 pub const OPENAPI: &str = "/api/v0/openapi.json";
+/// N1: the caller's machines (the official client adds `?owner=me`).
+pub const MACHINES: &str = "/api/v0/machines";
+/// N2: one machine.
+pub const MACHINE: &str = "/api/v0/machines/{id}";
+/// N3: schedule a window on one machine (PUT).
+pub const MACHINE_DNOTIFY: &str = "/api/v0/machines/{id}/dnotify";
+/// N5: cancel every window of one machine (PUT).
+pub const MACHINE_CANCEL_MAINT: &str = "/api/v0/machines/{id}/cancel_maint";
+/// N4 (POST) and N7 (DELETE). N6 is `DELETE` on [`MAINTENANCES`].
+pub const MAINTENANCES_BATCH: &str = "/api/v0/machines/maintenances/batch";
+
+/// `MACHINE` for one machine.
+pub fn machine(id: i64) -> String {
+    format!("{PREFIX}/machines/{id}")
+}
+
+/// `MACHINE_DNOTIFY` for one machine, with the trailing slash the official client sends
+/// (the public service answers it without a redirect).
+pub fn machine_dnotify(id: i64) -> String {
+    format!("{PREFIX}/machines/{id}/dnotify/")
+}
+
+/// `MACHINE_CANCEL_MAINT` for one machine, with the official client's trailing slash.
+pub fn machine_cancel_maint(id: i64) -> String {
+    format!("{PREFIX}/machines/{id}/cancel_maint/")
+}
 
 /// `USER_TEMPLATES` for one user.
 pub fn user_templates(user_id: i64) -> String {
@@ -49,6 +75,13 @@ mod tests {
         assert_eq!(team_role("owner"), "/api/v0/team/roles/owner");
         assert_eq!(team_role("a/b c"), "/api/v0/team/roles/a%2Fb%20c");
         assert_eq!(team_role("ü"), "/api/v0/team/roles/%C3%BC");
+    }
+
+    #[test]
+    fn machine_paths_carry_the_machine() {
+        assert_eq!(machine(7), "/api/v0/machines/7");
+        assert_eq!(machine_dnotify(7), "/api/v0/machines/7/dnotify/");
+        assert_eq!(machine_cancel_maint(7), "/api/v0/machines/7/cancel_maint/");
     }
 
     #[test]

@@ -76,6 +76,7 @@ pub fn maintenances(
             created_at: r.get(6)?,
             cancelled_at: r.get(7)?,
             end_time: MaintenanceWindow::computed_end(start_time, duration_hours),
+            scheduled_by_marketplace: false,
         })
     })?;
     Ok(Ok(rows.collect::<Result<_, _>>()?))

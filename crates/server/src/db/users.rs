@@ -93,6 +93,7 @@ pub fn current_user(conn: &Connection, user_id: i64) -> Result<Option<CurrentUse
                     email: r.get(1)?,
                     username: r.get(2)?,
                     balance: r.get(3)?,
+                    host_agreement_accepted: false,
                 })
             },
         )
