@@ -10,9 +10,9 @@ async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> 
     app.sign_in(demo::ALICE_KEY).await?;
     let identity = app.wait_for_text("[data-testid=identity]", "alice").await?;
     assert!(identity.contains("user #1"), "{identity}");
-    app.wait_for_address("/machines/maintenance").await?;
+    app.wait_for_address("/machines").await?;
     let current = app.find("nav a[aria-current=page]").await?;
-    assert_eq!(current.text().await?, "Maintenance");
+    assert_eq!(current.text().await?, "Machines");
     let stored = app
         .eval("return sessionStorage.getItem('gpudeck.session')")
         .await?;
