@@ -47,17 +47,39 @@ impl FromRequest<AppState> for JsonObject {
                 ));
             }
         }
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::too_large(state.config.body_limit)
-                } else {
-                    ApiError::invalid_json("the request body could not be read")
-                }
-            })?;
-        parse_object(&bytes).map(JsonObject)
+        parse_object(&read_bytes(request, state).await?).map(JsonObject)
     }
+}
+
+/// The body of an operation that takes its inputs from the path (N5): none, an empty one,
+/// or any JSON object, with or without `Content-Type`. It is read only to hold it to the
+/// body limit and to refuse what is not a JSON object.
+#[derive(Debug, Clone, Copy)]
+pub struct UnusedBody;
+
+impl FromRequest<AppState> for UnusedBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        let bytes = read_bytes(request, state).await?;
+        if !bytes.iter().all(u8::is_ascii_whitespace) {
+            parse_object(&bytes)?;
+        }
+        Ok(UnusedBody)
+    }
+}
+
+/// The body's bytes, at most the configured limit (beyond it 413).
+async fn read_bytes(request: Request, state: &AppState) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, state)
+        .await
+        .map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::too_large(state.config.body_limit)
+            } else {
+                ApiError::invalid_json("the request body could not be read")
+            }
+        })
 }
 
 /// Parses `bytes` as a JSON object.

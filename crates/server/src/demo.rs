@@ -64,6 +64,21 @@ pub const FRAGMENTED_MACHINE_2: i64 = 1002;
 pub const TIDY_MACHINE: i64 = 1003;
 /// Machines 1001-1012 carry windows in every state and category.
 pub const SHOWCASE_MACHINES: std::ops::RangeInclusive<i64> = 1001..=1012;
+/// alice's machine with the one window the marketplace scheduled (upcoming, `power`), and
+/// one upcoming window alice scheduled herself: cancelling all of its windows cancels one
+/// and keeps one.
+pub const MARKETPLACE_MACHINE: i64 = 1101;
+/// The window the marketplace scheduled on [`MARKETPLACE_MACHINE`]: the host cannot
+/// cancel it.
+pub const MARKETPLACE_WINDOW: i64 = 5000;
+/// alice's upcoming window on [`MARKETPLACE_MACHINE`] that she may cancel.
+pub const MARKETPLACE_MACHINE_OWN_WINDOW: i64 = 5001;
+/// alice's machines that are offline (`timeout` > 0): last seen 1, 5 and 26 hours ago.
+pub const OFFLINE_MACHINES: [i64; 3] = [1113, 1117, 1119];
+/// alice's machines that are not listed (no active offers): every fifth, from 1004.
+pub fn alice_listed(id: i64) -> bool {
+    id % 5 != 4
+}
 
 /// alice's template with no other users: deletable.
 pub const TEMPLATE_FREE: i64 = 501;
@@ -238,18 +253,129 @@ fn window(
     Ok(())
 }
 
+/// A rental: `gpu_count` GPUs from `slot_start`, of `kind` D (on-demand), R (reserved) or
+/// I (interruptible).
 fn contract(
     conn: &Connection,
     id: Option<i64>,
     machine_id: i64,
     renter_id: i64,
-    slot_start: i64,
-    gpu_count: i64,
+    (slot_start, gpu_count): (i64, i64),
+    kind: &str,
 ) -> Result<(), DbError> {
     conn.execute(
-        "INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![id, machine_id, renter_id, slot_start, gpu_count],
+        "INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count, kind)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![id, machine_id, renter_id, slot_start, gpu_count, kind],
+    )?;
+    Ok(())
+}
+
+/// Hardware by GPU count: (GPU model, its RAM in MB, CPU model, driver).
+fn hardware(gpus: i64, id: i64) -> (&'static str, f64, &'static str, &'static str) {
+    match (gpus, id % 3) {
+        (8, 0) => (
+            "H100 SXM",
+            81_559.0,
+            "AMD EPYC 9654 96-Core Processor",
+            "550.54.14",
+        ),
+        (8, 1) => (
+            "RTX 4090",
+            24_564.0,
+            "AMD EPYC 7763 64-Core Processor",
+            "550.54.14",
+        ),
+        (8, _) => (
+            "A100 SXM4",
+            81_920.0,
+            "AMD EPYC 7742 64-Core Processor",
+            "535.161.07",
+        ),
+        (4, _) => ("RTX 3090", 24_576.0, "Intel Xeon Gold 6338", "535.161.07"),
+        (2, _) => (
+            "RTX A6000",
+            49_140.0,
+            "AMD Ryzen Threadripper PRO 5975WX",
+            "550.54.14",
+        ),
+        _ => (
+            "RTX 4080",
+            16_376.0,
+            "AMD Ryzen 9 7950X 16-Core Processor",
+            "545.29.06",
+        ),
+    }
+}
+
+const LOCATIONS: [&str; 5] = [
+    "Sweden, SE",
+    "Germany, DE",
+    "United States, US",
+    "Japan, JP",
+    "Québec, CA",
+];
+
+/// Inserts a machine of `owner_id` with hardware, listing and reliability derived from its
+/// id (earnings follow from its contracts once they exist).
+fn machine(
+    conn: &Connection,
+    id: i64,
+    owner_id: i64,
+    hostname: &str,
+    gpus: i64,
+    listed: bool,
+) -> Result<(), DbError> {
+    let (gpu_name, gpu_ram, cpu_name, driver) = hardware(gpus, id);
+    let price = match gpu_name {
+        "H100 SXM" => 2.4,
+        "A100 SXM4" => 1.1,
+        "RTX 4090" => 0.42,
+        "RTX A6000" => 0.55,
+        "RTX 3090" => 0.22,
+        _ => 0.18,
+    };
+    let verification = match id % 17 {
+        0 => "deverified",
+        5 | 11 => "unverified",
+        _ => "verified",
+    };
+    conn.execute(
+        "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, gpu_ram, cpu_name,
+             cpu_cores, cpu_ram, disk_space, driver_version, cuda_max_good, geolocation,
+             public_ipaddr, inet_up, inet_down, hosting_type, listed, listed_gpu_cost,
+             min_bid_price, verification, reliability2, num_reports)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20, ?21, ?22, ?23)",
+        params![
+            id,
+            owner_id,
+            hostname,
+            gpus,
+            gpu_name,
+            gpu_ram,
+            cpu_name,
+            16 * gpus,
+            65_536.0 * gpus as f64,
+            1_000.0 * gpus as f64,
+            driver,
+            if driver.starts_with("550") {
+                12.4
+            } else {
+                12.2
+            },
+            LOCATIONS[(id % 5) as usize],
+            format!("203.0.113.{}", id % 250),
+            500.0 + (id % 4) as f64 * 250.0,
+            1_000.0 + (id % 3) as f64 * 1_000.0,
+            i64::from(id % 3 == 0),
+            listed,
+            listed.then_some(price),
+            listed.then_some((price * 0.6 * 100.0_f64).round() / 100.0),
+            verification,
+            0.999 - ((id * 37) % 90) as f64 / 1_000.0,
+            i64::from(id % 23 == 0),
+        ],
     )?;
     Ok(())
 }
@@ -273,6 +399,10 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
     seed_keys(&tx, now)?;
     seed_machines(&tx, now)?;
     seed_templates_and_volumes(&tx, now)?;
+    tx.execute(
+        "UPDATE users SET host_agreement_accepted = 1 WHERE id IN (?1, ?2)",
+        params![ALICE_ID, BOB_ID],
+    )?;
     tx.commit()?;
     Ok(())
 }
@@ -387,50 +517,75 @@ fn seed_teams(conn: &Connection) -> Result<(), DbError> {
 
 fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
     for id in ALICE_MACHINES {
-        conn.execute(
-            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, ?4)",
-            params![
-                id,
-                ALICE_ID,
-                format!("alice-gpu-{:03}", id - 1000),
-                alice_gpus(id)
-            ],
+        let hostname = format!("alice-gpu-{:03}", id - 1000);
+        machine(
+            conn,
+            id,
+            ALICE_ID,
+            &hostname,
+            alice_gpus(id),
+            alice_listed(id),
         )?;
     }
     for id in BOB_MACHINES {
+        machine(
+            conn,
+            id,
+            BOB_ID,
+            &format!("bob-node-{}", id - 2000),
+            8,
+            true,
+        )?;
+    }
+    for (hours, id) in [1.0, 5.0, 26.0].into_iter().zip(OFFLINE_MACHINES) {
         conn.execute(
-            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)",
-            params![id, BOB_ID, format!("bob-node-{}", id - 2000)],
+            "UPDATE machines SET offline_since = ?2 WHERE id = ?1",
+            params![id, now - hours * HOUR],
         )?;
     }
 
     // Contracts: two fragmented machines, one tidy one, then a mix.
     let renter = GUSTAV_ID;
-    for (id, machine, slot, gpus) in [
-        (9001, FRAGMENTED_MACHINE, 1, 1),
-        (9002, FRAGMENTED_MACHINE, 3, 1),
-        (9003, FRAGMENTED_MACHINE, 6, 1),
-        (9004, FRAGMENTED_MACHINE_2, 2, 2),
-        (9005, FRAGMENTED_MACHINE_2, 5, 1),
-        (9006, TIDY_MACHINE, 0, 4),
-        (9007, TIDY_MACHINE, 4, 2),
+    for (id, machine, slot, gpus, kind) in [
+        (9001, FRAGMENTED_MACHINE, 1, 1, "D"),
+        (9002, FRAGMENTED_MACHINE, 3, 1, "I"),
+        (9003, FRAGMENTED_MACHINE, 6, 1, "R"),
+        (9004, FRAGMENTED_MACHINE_2, 2, 2, "D"),
+        (9005, FRAGMENTED_MACHINE_2, 5, 1, "I"),
+        (9006, TIDY_MACHINE, 0, 4, "D"),
+        (9007, TIDY_MACHINE, 4, 2, "R"),
     ] {
-        contract(conn, Some(id), machine, renter, slot, gpus)?;
+        let renter = if id == 9003 { HEIDI_ID } else { renter };
+        contract(conn, Some(id), machine, renter, (slot, gpus), kind)?;
     }
     for id in 1004..=*ALICE_MACHINES.end() {
         let gpus = alice_gpus(id);
         match id % 4 {
-            // Tidy: half the machine from slot 0.
-            0 if gpus >= 2 => contract(conn, None, id, HEIDI_ID, 0, gpus / 2)?,
-            // Fragmented: a 1-GPU contract in slot 1.
-            1 if gpus >= 4 => contract(conn, None, id, HEIDI_ID, 1, 1)?,
+            // Tidy: half the machine from slot 0, reserved on every other one.
+            0 if gpus >= 2 => {
+                let kind = if id % 8 == 0 { "R" } else { "D" };
+                contract(conn, None, id, HEIDI_ID, (0, gpus / 2), kind)?
+            }
+            // Fragmented: an interruptible 1-GPU contract in slot 1.
+            1 if gpus >= 4 => contract(conn, None, id, HEIDI_ID, (1, 1), "I")?,
             // Full.
-            2 => contract(conn, None, id, renter, 0, gpus)?,
+            2 => contract(conn, None, id, renter, (0, gpus), "D")?,
             _ => {}
         }
     }
-    contract(conn, None, 2001, ALICE_ID, 2, 2)?;
-    contract(conn, None, 2002, GUSTAV_ID, 0, 8)?;
+    contract(conn, None, 2001, ALICE_ID, (2, 2), "D")?;
+    contract(conn, None, 2002, GUSTAV_ID, (0, 8), "R")?;
+    // Earnings: each rented GPU at the machine's price (a floor of $0.15 when unlisted).
+    conn.execute(
+        "UPDATE machines SET earn_hour = ROUND(COALESCE(listed_gpu_cost, 0.15) *
+             (SELECT COALESCE(SUM(gpu_count), 0) FROM contracts WHERE machine_id = machines.id),
+             4)",
+        [],
+    )?;
+    conn.execute(
+        "UPDATE machines SET earn_day = ROUND(earn_hour * 24, 2)",
+        [],
+    )?;
 
     // Windows in every state and category on the showcase machines.
     let created = now - 7.0 * DAY;
@@ -540,6 +695,36 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
         )?;
     }
     window(conn, 2001, now - HOUR, 4, "gpu", None, created, None)?;
+
+    // The one window the marketplace scheduled, beside one of alice's own.
+    for (id, start, by_marketplace, reason) in [
+        (
+            MARKETPLACE_WINDOW,
+            now + 3.0 * DAY,
+            true,
+            "Datacenter power work (scheduled by the marketplace)",
+        ),
+        (
+            MARKETPLACE_MACHINE_OWN_WINDOW,
+            now + 4.0 * DAY,
+            false,
+            "BIOS update",
+        ),
+    ] {
+        conn.execute(
+            "INSERT INTO maintenances (id, machine_id, start_time, duration_hours, category,
+                 reason, created_at, scheduled_by_marketplace)
+             VALUES (?1, ?2, ?3, 4, 'power', ?4, ?5, ?6)",
+            params![
+                id,
+                MARKETPLACE_MACHINE,
+                start,
+                reason,
+                created,
+                by_marketplace
+            ],
+        )?;
+    }
     Ok(())
 }
 

@@ -6,9 +6,13 @@ use crate::routes;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use gpudeck_wire::{
-    AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
-    DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput, MaintenanceCategory,
-    MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
+    AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelItem, BatchCancelRequest,
+    BatchCancelResponse, BatchScheduleItem, BatchScheduleRequest, BatchScheduleResponse,
+    CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
+    CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest, DeleteTemplateResponse,
+    ErrorBody, Machine, MachineIdsInput, MachineList, MaintenanceCategory, MaintenanceWindow,
+    NumberOrText, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, Sdate, Subaccount,
+    SubaccountList, TeamMember, TeamRole,
 };
 use std::sync::LazyLock;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -25,9 +29,13 @@ use utoipa::{Modify, OpenApi};
             `{error, msg}`. Paths are accepted with and without a trailing slash."
     ),
     components(schemas(
-        AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
-        DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput,
-        MaintenanceCategory, MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
+        AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelItem, BatchCancelRequest,
+        BatchCancelResponse, BatchScheduleItem, BatchScheduleRequest, BatchScheduleResponse,
+        CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
+        CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest, DeleteTemplateResponse,
+        ErrorBody, Machine, MachineIdsInput, MachineList, MaintenanceCategory, MaintenanceWindow,
+        NumberOrText, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, Sdate, Subaccount,
+        SubaccountList, TeamMember, TeamRole,
     )),
     modifiers(&BearerAuth),
     tags(
@@ -278,6 +286,33 @@ mod tests {
             &["200", "400", "401", "403", "404"],
         );
         expect(paths::TEAM_MEMBERS, "get", &["200", "401", "403", "404"]);
+        expect(paths::MACHINES, "get", &["200", "401", "403"]);
+        expect(paths::MACHINE, "get", &["200", "400", "401", "403", "404"]);
+        expect(
+            paths::MACHINE_DNOTIFY,
+            "put",
+            &["200", "400", "401", "403", "404", "413", "422"],
+        );
+        expect(
+            paths::MAINTENANCES_BATCH,
+            "post",
+            &["200", "400", "401", "403", "413", "422"],
+        );
+        expect(
+            paths::MACHINE_CANCEL_MAINT,
+            "put",
+            &["200", "400", "401", "403", "404", "413"],
+        );
+        expect(
+            paths::MAINTENANCES,
+            "delete",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        expect(
+            paths::MAINTENANCES_BATCH,
+            "delete",
+            &["200", "400", "401", "403", "413"],
+        );
         let forbidden = &document["paths"][paths::DEFRAG_OFFERS]["put"]["responses"]["403"];
         assert_eq!(
             forbidden["description"],
@@ -285,8 +320,8 @@ mod tests {
         );
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            9,
-            "one path per operation"
+            14,
+            "one path per operation (N6 shares the maintenance list's, N7 N4's)"
         );
     }
 }

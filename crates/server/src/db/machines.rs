@@ -10,7 +10,7 @@ use std::collections::HashMap;
 const OWNERS: &str = "SELECT id, owner_id FROM machines WHERE id IN rarray(?1)";
 
 /// Of `ids`, which exist and which of those `owner_id` owns (in the order asked).
-fn owned_among(
+pub(super) fn owned_among(
     conn: &Connection,
     owner_id: i64,
     ids: &[i64],
@@ -32,7 +32,7 @@ fn owned_among(
 /// uncancelled windows that end after now.
 const ACTIVE_WINDOWS: &str = "
     SELECT id, machine_id, start_time, duration_hours, category, reason, created_at,
-           cancelled_at
+           cancelled_at, scheduled_by_marketplace
     FROM maintenances
     WHERE machine_id IN rarray(?1) AND cancelled_at IS NULL
       AND start_time + duration_hours * 3600.0 > ?2
@@ -76,7 +76,7 @@ pub fn maintenances(
             created_at: r.get(6)?,
             cancelled_at: r.get(7)?,
             end_time: MaintenanceWindow::computed_end(start_time, duration_hours),
-            scheduled_by_marketplace: false,
+            scheduled_by_marketplace: r.get(8)?,
         })
     })?;
     Ok(Ok(rows.collect::<Result<_, _>>()?))

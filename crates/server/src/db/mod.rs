@@ -7,7 +7,9 @@
 //! those mean in HTTP is decided by the routes, never here.
 
 mod error;
+pub mod fleet;
 pub mod machines;
+pub mod maintenance;
 pub mod team;
 pub mod templates;
 pub mod users;
@@ -31,6 +33,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0002_active_maintenance_index.sql"
     )),
+    M::up(include_str!("../../migrations/0003_machines_and_hosts.sql")),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.

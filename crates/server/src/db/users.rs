@@ -85,7 +85,7 @@ pub fn create_user(
 pub fn current_user(conn: &Connection, user_id: i64) -> Result<Option<CurrentUser>, DbError> {
     Ok(conn
         .query_row(
-            "SELECT id, email, username, balance FROM users WHERE id = ?1",
+            "SELECT id, email, username, balance, host_agreement_accepted FROM users WHERE id = ?1",
             [user_id],
             |r| {
                 Ok(CurrentUser {
@@ -93,7 +93,7 @@ pub fn current_user(conn: &Connection, user_id: i64) -> Result<Option<CurrentUse
                     email: r.get(1)?,
                     username: r.get(2)?,
                     balance: r.get(3)?,
-                    host_agreement_accepted: false,
+                    host_agreement_accepted: r.get(4)?,
                 })
             },
         )

@@ -5,7 +5,9 @@
 //! its operation needs, reads its input as a `gpudeck_wire` request type and runs one query
 //! function of [`crate::db`], then says in HTTP what the query's domain result means.
 
+pub mod fleet;
 pub mod machines;
+pub mod maintenance;
 pub mod subaccounts;
 pub mod team;
 pub mod templates;
@@ -22,7 +24,18 @@ use utoipa_axum::routes;
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(users::current))
-        .routes(routes!(machines::list_maintenances))
+        .routes(routes!(fleet::list))
+        .routes(routes!(fleet::show))
+        .routes(routes!(
+            machines::list_maintenances,
+            maintenance::cancel_window
+        ))
+        .routes(routes!(maintenance::schedule))
+        .routes(routes!(
+            maintenance::schedule_batch,
+            maintenance::cancel_batch
+        ))
+        .routes(routes!(maintenance::cancel_machine))
         .routes(routes!(machines::defrag_offers))
         .routes(routes!(templates::delete_user_template))
         .routes(routes!(templates::delete_template))

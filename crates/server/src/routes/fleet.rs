@@ -1,0 +1,93 @@
+//! `GET /machines` (N1) and `GET /machines/{id}` (N2): the caller's machines.
+
+use crate::auth::Caller;
+use crate::db;
+use crate::error::{quote, ApiError};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::Json;
+use gpudeck_wire::{paths, ErrorBody, Machine, MachineList, PermissionGroup};
+
+/// A machine id from the path: a positive integer, or `None`.
+pub fn machine_id_from_path(raw: &str) -> Option<i64> {
+    raw.parse::<i64>().ok().filter(|id| *id >= 1)
+}
+
+/// The caller's machines by id. `owner` and `user_id` are ignored: the answer is always
+/// the caller's own machines. Needs `machine_read`.
+#[utoipa::path(
+    get,
+    path = paths::MACHINES,
+    tag = "machines",
+    params(
+        ("owner" = Option<String>, Query, description = "Ignored (the official client sends `owner=me`)"),
+        ("user_id" = Option<String>, Query, description = "Ignored"),
+    ),
+    responses((status = 200, description = "The caller's machines, by id", body = MachineList)),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("machine_read")))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Json<MachineList>, ApiError> {
+    caller.require(PermissionGroup::MachineRead)?;
+    let now = state.clock.now();
+    let machines = state
+        .db
+        .run(move |conn| db::fleet::machines(conn, caller.user_id, None, now))
+        .await?;
+    Ok(Json(MachineList { machines }))
+}
+
+/// One of the caller's machines, as a one-element array. Needs `machine_read`.
+#[utoipa::path(
+    get,
+    path = paths::MACHINE,
+    tag = "machines",
+    params(
+        ("id" = i64, Path, minimum = 1, example = 1001, description = "The machine"),
+        ("owner" = Option<String>, Query, description = "Ignored (the official client sends `owner=me`)"),
+    ),
+    responses(
+        (status = 200, description = "A bare array holding the machine", body = Vec<Machine>),
+        (status = 400, description = "The id is not a positive integer", body = ErrorBody),
+        (status = 404, description = "No such machine, or it is not the caller's", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("machine_read")))
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(raw): Path<String>,
+) -> Result<Json<Vec<Machine>>, ApiError> {
+    caller.require(PermissionGroup::MachineRead)?;
+    let id = machine_id_from_path(&raw).ok_or_else(|| {
+        ApiError::invalid_args(format!(
+            "Missing or invalid machine_id: '{}'",
+            quote(&raw, 32)
+        ))
+    })?;
+    let now = state.clock.now();
+    let machine = state
+        .db
+        .run(move |conn| db::fleet::machine(conn, caller.user_id, id, now))
+        .await?;
+    machine
+        .map(|machine| Json(vec![machine]))
+        .ok_or_else(|| ApiError::not_found("No such machine id"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_ids_are_positive_integers() {
+        assert_eq!(machine_id_from_path("1001"), Some(1001));
+        for bad in ["0", "-1", "1.0", "x", "", "99999999999999999999", "1 "] {
+            assert_eq!(machine_id_from_path(bad), None, "{bad}");
+        }
+    }
+}
