@@ -170,6 +170,7 @@ pub fn MaintenancePage() -> impl IntoView {
             Ok(format!("Cancelled {name}."))
         },
     );
+    let picked_machine = RwSignal::new(String::new());
     let cancel_machine = ConfirmedAction::new(
         |api, machine: i64| async move { api.cancel_machine_maintenance(machine).await },
         move |machine: i64, answer| {
@@ -177,6 +178,7 @@ pub fn MaintenancePage() -> impl IntoView {
                 return Err(format!("Machine {machine}: {}", answer.msg));
             }
             toasts.success(format!("Machine {machine}: {}", answer.msg));
+            picked_machine.try_set(String::new());
             data.refetch();
             Ok(format!("Machine {machine}: {}", answer.msg))
         },
@@ -192,7 +194,6 @@ pub fn MaintenancePage() -> impl IntoView {
             cancel_one.ask(window);
         }
     });
-    let picked_machine = RwSignal::new(String::new());
 
     // Ids in the address that do not parse, and the interface's own refusals about the
     // ids, belong next to the field.

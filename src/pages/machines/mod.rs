@@ -248,12 +248,12 @@ pub fn MachinesPage() -> impl IntoView {
                                 n => format!("With the {n} selected machines:"),
                             }}
                         </span>
-                        <button type="button" class="button" disabled=none_selected on:click=show_maintenance.clone()>"Show maintenance"</button>
-                        <button type="button" class="button primary" disabled=none_selected on:click=schedule.clone()>"Schedule maintenance…"</button>
-                        <button type="button" class="button" disabled=move || none_selected() || defrag.pending().get() on:click=ask_defrag>
+                        <button type="button" class="button" data-action="show" disabled=none_selected on:click=show_maintenance.clone()>"Show maintenance"</button>
+                        <button type="button" class="button primary" data-action="schedule" disabled=none_selected on:click=schedule.clone()>"Schedule maintenance…"</button>
+                        <button type="button" class="button" data-action="defrag" disabled=move || none_selected() || defrag.pending().get() on:click=ask_defrag>
                             {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
                         </button>
-                        <button type="button" class="button danger" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
+                        <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
                             {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
                         </button>
                     </div>

@@ -165,6 +165,15 @@ fn stop_on(error: ApiError) -> Result<String, ApiError> {
     }
 }
 
+/// `1 machine`, `3 machines`.
+pub fn machines_count(n: usize) -> String {
+    if n == 1 {
+        "1 machine".into()
+    } else {
+        format!("{n} machines")
+    }
+}
+
 fn category_value(category: &MaintenanceCategory) -> &'static str {
     match category {
         MaintenanceCategory::Power => "power",
@@ -425,12 +434,12 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 None => view! { <p class="muted">"Fill in the form to see the new windows on the timeline."</p> }.into_any(),
                 Some(plan) => view! {
                     <p data-testid="schedule-summary">{format!(
-                        "{} window from {} to {} ({}) on {} machines; {} running rentals will be notified.",
+                        "{} window from {} to {} ({}) on {}; {} running rentals will be notified.",
                         plan.category.label(),
                         format_absolute(plan.start, utc.get()),
                         format_absolute(plan.end(), utc.get()),
                         format_span(plan.duration_hours as f64 * HOUR),
-                        plan.machines.len(),
+                        machines_count(plan.machines.len()),
                         notified(),
                     )}</p>
                 }.into_any(),
@@ -470,12 +479,12 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 <p>
                     <strong>{plan.category.label().to_owned()}</strong>
                     {format!(
-                        " from {} to {} ({}, {}), on {} machines: ",
+                        " from {} to {} ({}, {}), on {}: ",
                         format_absolute(plan.start, utc.get_untracked()),
                         format_absolute(plan.end(), utc.get_untracked()),
                         format_span(plan.duration_hours as f64 * HOUR),
                         zone(),
-                        plan.machines.len(),
+                        machines_count(plan.machines.len()),
                     )}
                     <span class="id-list">{named_in_confirmation(&plan.machines)}</span>
                 </p>
