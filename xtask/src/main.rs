@@ -15,7 +15,8 @@ usage: cargo xtask <command>
   run         install what is missing, build the console (release), start the reference
               server with demo data serving it, print the URL and the demo keys
   test        install what is missing (also Chromium), run every test suite, print a summary
-  setup       only install what is missing (add --browser for Chromium and ChromeDriver)
+  setup       only install what is missing (add --browser for Chromium and ChromeDriver),
+              with schemathesis and the official client vastai for the tests
   bench       measure bundle size, the console in Chromium and the server under load;
               writes target/bench/report.md (parts: size, browser, server)
   serve-api   start only the reference server with demo data on 127.0.0.1:8787,
@@ -27,7 +28,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => tasks::run(&args[1..]),
         Some("test") => tasks::test(&args[1..]),
-        Some("setup") => setup::ensure_all(args.iter().any(|a| a == "--browser")),
+        Some("setup") => setup::ensure_all(args.iter().any(|a| a == "--browser"))
+            .and_then(|()| setup::ensure_test_tools()),
         Some("serve-api") => tasks::serve_api(),
         Some("bench") => tasks::bench(&args[1..]),
         _ => {

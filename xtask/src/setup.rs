@@ -13,6 +13,9 @@ const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
 /// schemathesis (PyPI), for the fuzz suite; checked to install and run here.
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
+/// The marketplace's official command-line client (PyPI), which the native suite runs
+/// against the reference server (shared/spec/neighbours.md cites this version).
+pub const VASTAI_VERSION: &str = "1.9.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -107,28 +110,55 @@ fn venv_dir() -> std::path::PathBuf {
 /// `schemathesis` of [`SCHEMATHESIS_VERSION`], installed from PyPI into a virtual
 /// environment under ~/.cache/gpudeck/venv when missing; returns its path.
 pub fn ensure_schemathesis() -> Result<std::path::PathBuf> {
+    ensure_in_venv("schemathesis", SCHEMATHESIS_VERSION, "about 15 s")
+}
+
+/// The official client `vastai` of [`VASTAI_VERSION`], in the same virtual environment;
+/// `crates/server/tests/official_client.rs` runs it against the reference server.
+pub fn ensure_vastai() -> Result<std::path::PathBuf> {
+    ensure_in_venv("vastai", VASTAI_VERSION, "about 20 s")
+}
+
+/// What the test suites run besides cargo: schemathesis and the official client.
+pub fn ensure_test_tools() -> Result<()> {
+    ensure_schemathesis()?;
+    ensure_vastai()?;
+    Ok(())
+}
+
+/// The command `package` (PyPI) installs, at exactly `version`, in the virtual
+/// environment under ~/.cache/gpudeck/venv: installed from PyPI when missing or at
+/// another version; returns its path.
+fn ensure_in_venv(package: &str, version: &str, takes: &str) -> Result<std::path::PathBuf> {
     let venv = venv_dir();
-    let schemathesis = venv.join("bin/schemathesis");
-    let version = output_of(&schemathesis.to_string_lossy(), &["--version"]).unwrap_or_default();
-    if version.ends_with(&format!("version {SCHEMATHESIS_VERSION}")) {
-        return Ok(schemathesis);
+    let command = venv.join("bin").join(package);
+    let python = venv.join("bin/python");
+    let installed = output_of(
+        &python.to_string_lossy(),
+        &[
+            "-c",
+            &format!("import importlib.metadata as m; print(m.version('{package}'))"),
+        ],
+    );
+    if installed.as_deref() == Some(version) && command.exists() {
+        return Ok(command);
     }
     step(&format!(
-        "installing schemathesis {SCHEMATHESIS_VERSION} from PyPI into {} (about 15 s, once)",
+        "installing {package} {version} from PyPI into {} ({takes}, once)",
         venv.display()
     ));
     if !venv.join("bin/pip").exists() {
         exec(Command::new("python3").args(["-m", "venv", &venv.to_string_lossy()]))
-            .context("the fuzz suite needs Python 3 with venv (Debian: python3-venv)")?;
+            .context("the test suites need Python 3 with venv (Debian: python3-venv)")?;
     }
     exec(Command::new(venv.join("bin/pip")).args([
         "install",
         "--quiet",
         "--disable-pip-version-check",
-        &format!("schemathesis=={SCHEMATHESIS_VERSION}"),
+        &format!("{package}=={version}"),
     ]))
-    .context("installing schemathesis from PyPI")?;
-    Ok(schemathesis)
+    .with_context(|| format!("installing {package} from PyPI"))?;
+    Ok(command)
 }
 
 /// Where the tools installed outside cargo live, shared by every clone of the project.

@@ -146,16 +146,22 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "native",
-        what: "unit and server tests (console, wire, server, xtask)",
+        what: "unit and server tests (console, wire, server with the official client, xtask)",
         run: || {
-            exec(cargo().args([
-                "test",
-                "--workspace",
-                "--exclude",
-                "gpudeck",
-                "--exclude",
-                "gpudeck-e2e",
-            ]))?;
+            // The server's tests run the official client too (tests/official_client.rs).
+            let vastai = setup::ensure_vastai()?;
+            exec(
+                cargo()
+                    .args([
+                        "test",
+                        "--workspace",
+                        "--exclude",
+                        "gpudeck",
+                        "--exclude",
+                        "gpudeck-e2e",
+                    ])
+                    .env("GPUDECK_VASTAI", vastai),
+            )?;
             // The console's pure logic, natively; its tests/ suites need a browser (wasm).
             exec(cargo().args(["test", "-p", "gpudeck", "--lib"]))
         },
@@ -255,6 +261,8 @@ fn fuzz() -> Result<()> {
     println!("    fuzzing {url} (seed {seed}, {FUZZ_EXAMPLES} examples per operation and phase)");
     let mut run = KillOnDrop(
         Command::new(&schemathesis)
+            .arg("--config-file")
+            .arg(root().join("crates/server/schemathesis.toml"))
             .args(["--no-color", "run"])
             .arg(format!("{url}/api/v0/openapi.json"))
             .args(["--header", &format!("Authorization: Bearer {key}")])

@@ -52,8 +52,8 @@ impl FromRequest<AppState> for JsonObject {
 }
 
 /// The body of an operation that takes its inputs from the path (N5): none, an empty one,
-/// or any JSON object, with or without `Content-Type`. It is read only to hold it to the
-/// body limit and to refuse what is not a JSON object.
+/// `null` or any JSON object, with or without `Content-Type`. It is read only to hold it
+/// to the body limit and to refuse anything else.
 #[derive(Debug, Clone, Copy)]
 pub struct UnusedBody;
 
@@ -62,7 +62,9 @@ impl FromRequest<AppState> for UnusedBody {
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
         let bytes = read_bytes(request, state).await?;
-        if !bytes.iter().all(u8::is_ascii_whitespace) {
+        let absent = bytes.iter().all(u8::is_ascii_whitespace)
+            || serde_json::from_slice::<Value>(&bytes).is_ok_and(|value| value.is_null());
+        if !absent {
             parse_object(&bytes)?;
         }
         Ok(UnusedBody)

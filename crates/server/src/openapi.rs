@@ -6,13 +6,9 @@ use crate::routes;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use gpudeck_wire::{
-    AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelItem, BatchCancelRequest,
-    BatchCancelResponse, BatchScheduleItem, BatchScheduleRequest, BatchScheduleResponse,
-    CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
-    CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest, DeleteTemplateResponse,
-    ErrorBody, Machine, MachineIdsInput, MachineList, MaintenanceCategory, MaintenanceWindow,
-    NumberOrText, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, Sdate, Subaccount,
-    SubaccountList, TeamMember, TeamRole,
+    AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
+    DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput, MaintenanceCategory,
+    MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
 };
 use std::sync::LazyLock;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -29,13 +25,9 @@ use utoipa::{Modify, OpenApi};
             `{error, msg}`. Paths are accepted with and without a trailing slash."
     ),
     components(schemas(
-        AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelItem, BatchCancelRequest,
-        BatchCancelResponse, BatchScheduleItem, BatchScheduleRequest, BatchScheduleResponse,
-        CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
-        CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest, DeleteTemplateResponse,
-        ErrorBody, Machine, MachineIdsInput, MachineList, MaintenanceCategory, MaintenanceWindow,
-        NumberOrText, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, Sdate, Subaccount,
-        SubaccountList, TeamMember, TeamRole,
+        AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
+        DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput,
+        MaintenanceCategory, MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -7,7 +7,7 @@
 mod common;
 
 use axum::http::Method;
-use common::{Answer, TestApp};
+use common::{Answer, TestApp, NOW};
 use gpudeck_server::demo::*;
 use gpudeck_server::keys;
 use gpudeck_wire::{paths, PermissionGroup};
@@ -43,7 +43,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 9 of the API and the public OpenAPI document.
+/// The operations: the 16 of the API and the public OpenAPI document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
     CurrentUser,
@@ -55,6 +55,13 @@ enum Route {
     Subaccounts,
     TeamRole,
     TeamMembers,
+    Machines,
+    Machine,
+    ScheduleOne,
+    ScheduleBatch,
+    CancelMachine,
+    CancelWindow,
+    CancelBatch,
     OpenApi,
 }
 
@@ -70,7 +77,7 @@ const UNKNOWN: Cell = (401, "auth_error", "Invalid user key");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 10] = [
+const MATRIX: [(Route, [Cell; 7]); 17] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -103,6 +110,36 @@ const MATRIX: [(Route, [Cell; 7]); 10] = [
         (200, "", "bob@example.com"),
         (404, "no_team", "not a member of any team"),
         (403, "forbidden", "lacks the permission team_read")]),
+    // bob sees his own machines; a subaccount has none.
+    (Route::Machines, [(200, "", "alice-gpu-001"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "bob-node-1"),
+        (200, "", "{\"machines\":[]}"),
+        (403, "forbidden", "lacks the permission machine_read")]),
+    (Route::Machine, [(200, "", "alice-gpu-001"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_read")]),
+    (Route::ScheduleOne, [(200, "", "notifications sent"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::ScheduleBatch, [(200, "", "\"success\":true"), NO_KEY, MALFORMED, UNKNOWN,
+        (400, "nothing_scheduled", "No such machine id or not owned"),
+        (400, "nothing_scheduled", "No such machine id or not owned"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::CancelMachine, [(200, "", "deleted 1 scheduled"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::CancelWindow, [(200, "", "Maintenance cancelled"), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "User is not the owner of the machine"),
+        (403, "forbidden", "User is not the owner of the machine"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    // Someone else's window reads as unknown in a batch.
+    (Route::CancelBatch, [(200, "", "Maintenance record deleted"), NO_KEY, MALFORMED, UNKNOWN,
+        (400, "nothing_cancelled", "Maintenance record not found"),
+        (400, "nothing_cancelled", "Maintenance record not found"),
+        (403, "forbidden", "lacks the permission machine_write")]),
     (Route::OpenApi, [OK, OK, OK, OK, OK, OK, OK]),
 ];
 
@@ -118,6 +155,12 @@ fn needs(route: Route) -> Option<PermissionGroup> {
         }
         Route::Subaccounts => Some(UserRead),
         Route::TeamRole | Route::TeamMembers => Some(TeamRead),
+        Route::Machines | Route::Machine => Some(MachineRead),
+        Route::ScheduleOne
+        | Route::ScheduleBatch
+        | Route::CancelMachine
+        | Route::CancelWindow
+        | Route::CancelBatch => Some(MachineWrite),
     }
 }
 
@@ -275,6 +318,40 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
         ),
         Route::TeamRole => (Method::GET, paths::team_role("owner"), None),
         Route::TeamMembers => (Method::GET, paths::TEAM_MEMBERS.to_owned(), None),
+        Route::Machines => (Method::GET, format!("{}?owner=me", paths::MACHINES), None),
+        Route::Machine => (
+            Method::GET,
+            format!("{}?owner=me", paths::machine(1001)),
+            None,
+        ),
+        Route::ScheduleOne => (
+            Method::PUT,
+            paths::machine_dnotify(1001),
+            Some(
+                json!({"client_id": "me", "sdate": NOW + 86_400.0, "duration": 2.0,
+                        "maintenance_category": "power"}),
+            ),
+        ),
+        Route::ScheduleBatch => (
+            Method::POST,
+            paths::MAINTENANCES_BATCH.to_owned(),
+            Some(json!({"machine_ids": [1001, 1002], "sdate": NOW + 86_400.0})),
+        ),
+        Route::CancelMachine => (
+            Method::PUT,
+            paths::machine_cancel_maint(MARKETPLACE_MACHINE),
+            Some(json!({"client_id": "me", "machine_id": MARKETPLACE_MACHINE})),
+        ),
+        Route::CancelWindow => (
+            Method::DELETE,
+            paths::MAINTENANCES.to_owned(),
+            Some(json!({ "maintenance_id": MARKETPLACE_MACHINE_OWN_WINDOW })),
+        ),
+        Route::CancelBatch => (
+            Method::DELETE,
+            paths::MAINTENANCES_BATCH.to_owned(),
+            Some(json!({ "maintenance_ids": [MARKETPLACE_MACHINE_OWN_WINDOW] })),
+        ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
     };
     let mut call = app.call(method, &uri);
@@ -415,7 +492,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 70);
+    assert_eq!(cells, 119);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -441,6 +518,8 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             app.scalar("SELECT COUNT(*) FROM volumes"),
             app.scalar("SELECT COUNT(*) FROM templates WHERE deleted_at IS NOT NULL"),
             app.scalar("SELECT SUM(slot_start * id) FROM contracts"),
+            app.scalar("SELECT COUNT(*) FROM maintenances"),
+            app.scalar("SELECT COUNT(*) FROM maintenances WHERE cancelled_at IS NOT NULL"),
         )
     };
     let before = state_of(&app);
@@ -456,6 +535,11 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::Defrag,
             Route::DeleteUserTemplate,
             Route::DeleteTemplateAlias,
+            Route::ScheduleOne,
+            Route::ScheduleBatch,
+            Route::CancelMachine,
+            Route::CancelWindow,
+            Route::CancelBatch,
         ] {
             let who = caller(&app, kind, route);
             let answer = request(&app, route, &who).await;
@@ -470,9 +554,14 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
     let who = caller(&app, Kind::Owner, Route::Defrag);
     request(&app, Route::Defrag, &who).await.ok();
     request(&app, Route::DeleteTemplateAlias, &who).await.ok();
+    request(&app, Route::ScheduleOne, &who).await.ok();
+    request(&app, Route::ScheduleBatch, &who).await.ok();
+    request(&app, Route::CancelWindow, &who).await.ok();
     let after = state_of(&app);
     assert_eq!(after.1, before.1 + 1);
     assert_ne!(after.2, before.2);
+    assert_eq!(after.3, before.3 + 3);
+    assert_eq!(after.4, before.4 + 1);
 }
 
 /// The OpenAPI document names, as `x-team-permission`, the permission each route is seen
@@ -493,6 +582,13 @@ async fn the_document_names_the_permission_each_route_enforces() {
             Route::Subaccounts => ("get", paths::SUBACCOUNTS),
             Route::TeamRole => ("get", paths::TEAM_ROLE),
             Route::TeamMembers => ("get", paths::TEAM_MEMBERS),
+            Route::Machines => ("get", paths::MACHINES),
+            Route::Machine => ("get", paths::MACHINE),
+            Route::ScheduleOne => ("put", paths::MACHINE_DNOTIFY),
+            Route::ScheduleBatch => ("post", paths::MAINTENANCES_BATCH),
+            Route::CancelMachine => ("put", paths::MACHINE_CANCEL_MAINT),
+            Route::CancelWindow => ("delete", paths::MAINTENANCES),
+            Route::CancelBatch => ("delete", paths::MAINTENANCES_BATCH),
         };
         let operation = &document["paths"][path][method];
         let documented = operation["x-team-permission"].as_str();

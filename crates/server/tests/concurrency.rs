@@ -1,6 +1,7 @@
 //! Many requests at once against one resource, on real sockets and a file database (the
 //! in-memory database serialises requests on one connection, so it would prove less):
-//! accepts that overdraw an ask, deletes of one template, defrags of one machine.
+//! accepts that overdraw an ask, deletes of one template, defrags of one machine,
+//! schedules of one window and cancels of one window.
 
 mod common;
 
@@ -252,5 +253,116 @@ async fn parallel_defrags_of_one_machine_agree() {
         );
     }
     println!("{DEFRAGS} parallel defrags of machines 1001 and 1002: 1 moved them, {} found nothing to do", DEFRAGS - 1);
+    server.shutdown().await.unwrap();
+}
+
+const SCHEDULES: usize = 20;
+const CANCELS: usize = 20;
+
+/// The same window asked for 20 times at once, half one machine at a time (N3), half as
+/// batches (N4): windows may overlap, so exactly 20 are created, all alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_schedules_create_exactly_what_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let start = NOW + 2.0 * 86_400.0;
+    let before = scalar(
+        &server,
+        "SELECT COUNT(*) FROM maintenances WHERE machine_id = 1050",
+    );
+    let requests = (0..SCHEDULES)
+        .map(|i| {
+            if i % 2 == 0 {
+                (
+                    reqwest::Method::PUT,
+                    paths::machine_dnotify(1050),
+                    json!({"sdate": start, "duration": 3, "maintenance_category": "disk"}),
+                )
+            } else {
+                (
+                    reqwest::Method::POST,
+                    paths::MAINTENANCES_BATCH.to_owned(),
+                    json!({"machine_ids": [1050], "sdate": start, "duration": 3,
+                           "maintenance_category": "disk"}),
+                )
+            }
+        })
+        .collect();
+    for (status, body) in all_at_once(&server, requests).await {
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["success"], true, "{body}");
+    }
+    let after = scalar(
+        &server,
+        "SELECT COUNT(*) FROM maintenances WHERE machine_id = 1050",
+    );
+    assert_eq!(after - before, SCHEDULES as i64);
+    let alike = server
+        .state()
+        .db
+        .with_conn(move |c| {
+            Ok(c.query_row(
+                "SELECT COUNT(*) FROM maintenances WHERE machine_id = 1050 AND start_time = ?1
+                   AND duration_hours = 3 AND category = 'disk' AND created_at = ?2
+                   AND cancelled_at IS NULL AND scheduled_by_marketplace = 0",
+                rusqlite::params![start, NOW],
+                |r| r.get::<_, i64>(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(alike, SCHEDULES as i64);
+    server.shutdown().await.unwrap();
+}
+
+/// One window cancelled 20 times at once, one by one (N6) and in batches (N7): exactly
+/// one request cancels it; the others are told it is already cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_cancels_of_one_window_give_exactly_one_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let window = MARKETPLACE_MACHINE_OWN_WINDOW;
+    let requests = (0..CANCELS)
+        .map(|i| {
+            if i % 4 == 3 {
+                (
+                    reqwest::Method::DELETE,
+                    paths::MAINTENANCES_BATCH.to_owned(),
+                    json!({ "maintenance_ids": [window] }),
+                )
+            } else {
+                (
+                    reqwest::Method::DELETE,
+                    paths::MAINTENANCES.to_owned(),
+                    json!({ "maintenance_id": window }),
+                )
+            }
+        })
+        .collect();
+    let mut successes = 0;
+    for (status, body) in all_at_once(&server, requests).await {
+        match status {
+            200 => successes += 1,
+            409 => {
+                assert_eq!(body["error"], "not_cancellable", "{body}");
+                assert_eq!(body["msg"], "Maintenance not found or already cancelled");
+            }
+            400 => {
+                assert_eq!(body["error"], "nothing_cancelled", "{body}");
+                assert_eq!(
+                    body["results"][0]["msg"],
+                    "Maintenance not found or already cancelled"
+                );
+            }
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(successes, 1);
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM maintenances WHERE id = 5001 AND cancelled_at = 1800000000"
+        ),
+        1
+    );
     server.shutdown().await.unwrap();
 }

@@ -1,7 +1,8 @@
 //! Crash safety: the real binary on a database file is killed with SIGKILL in the middle
 //! of a write load, then restarted on the same file, several times over. Every write that
 //! was answered 200 must be there, nothing may be half-written, no ask overdrawn, and
-//! `PRAGMA integrity_check` must say ok.
+//! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
+//! schedules maintenance windows (N3) and cancels them (N6).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -28,6 +29,37 @@ const FIRST_ASK: i64 = 100;
 const ASK_CAPACITY: i64 = 150;
 /// Each round's own templates for alice: 100 of them from here.
 const FIRST_TEMPLATE: i64 = 10_000;
+/// Each round's own upcoming windows on alice's machine 1005: 100 of them from here.
+const FIRST_WINDOW: i64 = 100_000;
+/// The machine the load schedules windows on.
+const SCHEDULED_MACHINE: i64 = 1060;
+
+fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
+}
+
+/// What a writer of the load does, by its number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Write {
+    Accept,
+    Schedule,
+    Cancel,
+    DeleteTemplate,
+}
+
+impl Write {
+    fn of(writer: usize) -> Write {
+        match writer % 4 {
+            0 => Write::Accept,
+            1 => Write::Schedule,
+            2 => Write::Cancel,
+            _ => Write::DeleteTemplate,
+        }
+    }
+}
 
 fn spawn_server(db: &Path) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpudeck-server"))
@@ -68,10 +100,33 @@ struct Seen {
     volumes: Vec<(i64, i64)>,
     /// Template ids answered 200.
     deleted: Vec<i64>,
+    /// Reasons of the windows answered 200 (each request's own).
+    scheduled: Vec<String>,
+    /// Window ids whose cancellation was answered 200.
+    cancelled: Vec<i64>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
+    unanswered_schedules: usize,
+    unanswered_cancels: usize,
     refused: usize,
+}
+
+impl Seen {
+    fn in_flight(&self) -> usize {
+        self.unanswered_accepts
+            + self.unanswered_deletes
+            + self.unanswered_schedules
+            + self.unanswered_cancels
+    }
+
+    fn answered(&self) -> usize {
+        self.volumes.len()
+            + self.deleted.len()
+            + self.scheduled.len()
+            + self.cancelled.len()
+            + self.refused
+    }
 }
 
 async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: Arc<AtomicUsize>) {
@@ -80,43 +135,64 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
         .build()
         .unwrap();
     let next_template = Arc::new(AtomicI64::new(FIRST_TEMPLATE + round * 100));
+    let next_window = Arc::new(AtomicI64::new(FIRST_WINDOW + round * 100));
     let mut writers = Vec::new();
     for writer in 0..WRITERS {
-        let (client, url, seen, answered, next_template) = (
+        let (client, url, seen, answered, next_template, next_window) = (
             client.clone(),
             url.clone(),
             seen.clone(),
             answered.clone(),
             next_template.clone(),
+            next_window.clone(),
         );
         writers.push(tokio::spawn(async move {
+            let write = Write::of(writer);
             for i in 0usize.. {
-                let accept = writer % 4 != 3;
-                let (request, size, template) = if accept {
-                    let size = 1 + ((writer + i) % 5) as i64;
-                    let body = json!({"id": FIRST_ASK + round, "size": size});
-                    (
-                        client
-                            .put(format!("{url}{}", paths::VOLUMES))
-                            .header("content-type", "application/json")
-                            .body(body.to_string()),
-                        size,
-                        0,
-                    )
-                } else {
-                    let template = next_template.fetch_add(1, Ordering::SeqCst);
-                    if template >= FIRST_TEMPLATE + round * 100 + 100 {
-                        return;
+                let json_body = |method: reqwest::Method, path: String, body: Value| {
+                    client
+                        .request(method, format!("{url}{path}"))
+                        .header("content-type", "application/json")
+                        .body(body.to_string())
+                };
+                let reason = format!("crash-{round}-{writer}-{i}");
+                let (request, size, id) = match write {
+                    Write::Accept => {
+                        let size = 1 + ((writer + i) % 5) as i64;
+                        let body = json!({"id": FIRST_ASK + round, "size": size});
+                        (
+                            json_body(reqwest::Method::PUT, paths::VOLUMES.into(), body),
+                            size,
+                            0,
+                        )
                     }
-                    let body = json!({ "template_id": template });
-                    (
-                        client
-                            .delete(format!("{url}{}/", paths::TEMPLATE_ALIAS))
-                            .header("content-type", "application/json")
-                            .body(body.to_string()),
-                        0,
-                        template,
-                    )
+                    Write::Schedule => {
+                        let body = json!({"sdate": unix_now() + 86_400.0, "duration": 2,
+                                          "maintenance_category": "disk",
+                                          "maintenance_reason": reason});
+                        let path = paths::machine_dnotify(SCHEDULED_MACHINE);
+                        (json_body(reqwest::Method::PUT, path, body), 0, 0)
+                    }
+                    Write::Cancel | Write::DeleteTemplate => {
+                        let (next, first) = if write == Write::Cancel {
+                            (&next_window, FIRST_WINDOW)
+                        } else {
+                            (&next_template, FIRST_TEMPLATE)
+                        };
+                        let id = next.fetch_add(1, Ordering::SeqCst);
+                        if id >= first + round * 100 + 100 {
+                            return;
+                        }
+                        let request = if write == Write::Cancel {
+                            let body = json!({ "maintenance_id": id });
+                            json_body(reqwest::Method::DELETE, paths::MAINTENANCES.into(), body)
+                        } else {
+                            let body = json!({ "template_id": id });
+                            let path = format!("{}/", paths::TEMPLATE_ALIAS);
+                            json_body(reqwest::Method::DELETE, path, body)
+                        };
+                        (request, 0, id)
+                    }
                 };
                 let outcome = match request.bearer_auth(ALICE_KEY).send().await {
                     Ok(response) => {
@@ -130,28 +206,30 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     }
                     Err(_) => None,
                 };
+                let gone = outcome.is_none();
                 let mut seen = seen.lock().unwrap();
-                match outcome {
-                    None => {
-                        // The server is gone; this request was in flight.
-                        if accept {
-                            seen.unanswered_accepts += 1;
-                        } else {
-                            seen.unanswered_deletes += 1;
-                        }
-                        return;
-                    }
-                    Some((200, body)) if accept => {
+                match (write, outcome) {
+                    // The server is gone; this request was in flight.
+                    (Write::Accept, None) => seen.unanswered_accepts += 1,
+                    (Write::Schedule, None) => seen.unanswered_schedules += 1,
+                    (Write::Cancel, None) => seen.unanswered_cancels += 1,
+                    (Write::DeleteTemplate, None) => seen.unanswered_deletes += 1,
+                    (Write::Accept, Some((200, body))) => {
                         let name = body["volume_name"].as_str().unwrap();
                         let id = name.strip_prefix("V.").unwrap().parse().unwrap();
                         seen.volumes.push((id, size));
                     }
-                    Some((200, _)) => seen.deleted.push(template),
-                    Some((409, body)) if accept => {
+                    (Write::Accept, Some((409, body))) => {
                         assert_eq!(body["error"], "insufficient_capacity", "{body}");
                         seen.refused += 1;
                     }
-                    Some((status, body)) => panic!("unexpected {status}: {body}"),
+                    (Write::Schedule, Some((200, _))) => seen.scheduled.push(reason),
+                    (Write::Cancel, Some((200, _))) => seen.cancelled.push(id),
+                    (Write::DeleteTemplate, Some((200, _))) => seen.deleted.push(id),
+                    (_, Some((status, body))) => panic!("{write:?}: unexpected {status}: {body}"),
+                }
+                if gone {
+                    return;
                 }
                 answered.fetch_add(1, Ordering::SeqCst);
             }
@@ -227,6 +305,52 @@ fn check_after_crash(db: &Path, round: i64, seen: &Seen) {
         )
         .unwrap();
     assert!(deleted as usize <= seen.deleted.len() + seen.unanswered_deletes);
+    for reason in &seen.scheduled {
+        let row: Option<(i64, i64, String, Option<f64>)> = conn
+            .query_row(
+                "SELECT machine_id, duration_hours, category, cancelled_at FROM maintenances
+                 WHERE reason = ?1",
+                [reason],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()
+            .unwrap();
+        assert_eq!(
+            row,
+            Some((SCHEDULED_MACHINE, 2, "disk".to_owned(), None)),
+            "round {round}: window {reason:?} was answered 200 but is not (whole) in the database"
+        );
+    }
+    let scheduled: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM maintenances WHERE reason LIKE ?1",
+            [format!("crash-{round}-%")],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(scheduled as usize <= seen.scheduled.len() + seen.unanswered_schedules);
+    for window in &seen.cancelled {
+        let cancelled_at: Option<f64> = conn
+            .query_row(
+                "SELECT cancelled_at FROM maintenances WHERE id = ?1",
+                [window],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(
+            cancelled_at.is_some(),
+            "round {round}: window {window} was answered 200 but is not cancelled"
+        );
+    }
+    let cancelled: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM maintenances WHERE id BETWEEN ?1 AND ?2
+               AND cancelled_at IS NOT NULL",
+            [FIRST_WINDOW + round * 100, FIRST_WINDOW + round * 100 + 99],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(cancelled as usize <= seen.cancelled.len() + seen.unanswered_cancels);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -255,6 +379,16 @@ async fn sigkill_mid_write_loses_no_answered_write() {
                     c.execute(
                         "INSERT INTO templates (id, owner_id, name) VALUES (?1, 1, ?2)",
                         rusqlite::params![id, format!("crash-{id}")],
+                    )?;
+                    c.execute(
+                        "INSERT INTO maintenances (id, machine_id, start_time, duration_hours,
+                             category, created_at)
+                         VALUES (?1, 1005, ?2, 1, 'other', ?3)",
+                        rusqlite::params![
+                            FIRST_WINDOW + round * 100 + t,
+                            unix_now() + 30.0 * 86_400.0,
+                            unix_now()
+                        ],
                     )?;
                 }
             }
@@ -285,13 +419,16 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             .unwrap();
         let seen = std::mem::take(&mut *seen.lock().unwrap());
         check_after_crash(&db, round, &seen);
-        let in_flight = seen.unanswered_accepts + seen.unanswered_deletes;
-        answered_total += seen.volumes.len() + seen.deleted.len() + seen.refused;
+        let in_flight = seen.in_flight();
+        answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
-            "round {round}: killed after {} volumes, {} deletes and {} refusals answered, {in_flight} in flight",
+            "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels and \
+             {} refusals answered, {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
+            seen.scheduled.len(),
+            seen.cancelled.len(),
             seen.refused
         );
         rounds.push(seen);
@@ -318,6 +455,15 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
+    let response = client
+        .delete(format!("{url}{}", paths::MAINTENANCES))
+        .bearer_auth(ALICE_KEY)
+        .header("content-type", "application/json")
+        .body(json!({ "maintenance_id": FIRST_WINDOW }).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 409, "cancelled before the first kill");
     child.kill().unwrap();
     child.wait().unwrap();
     for (round, seen) in rounds.iter().enumerate() {

@@ -4,6 +4,7 @@
 
 mod common;
 
+use axum::http::Method;
 use common::{TestApp, NOW};
 use gpudeck_server::config::{MAX_HEADER_BYTES, MAX_ROLE_NAME_CHARS, MAX_URI_BYTES};
 use gpudeck_server::demo::*;
@@ -291,6 +292,155 @@ async fn long_strings_give_short_messages() {
         .await
         .error(404, "not_found");
     assert!(msg.len() < 300, "{msg}");
+}
+
+/// N1–N7: the body limit (N5 too, though it ignores its body), 100 per batch, ids and
+/// numbers out of range, long strings quoted short; none of it writes anything.
+#[tokio::test]
+async fn the_machine_routes_hold_to_every_limit() {
+    let app = TestApp::demo();
+    let windows = || {
+        (
+            app.scalar("SELECT COUNT(*) FROM maintenances"),
+            app.scalar("SELECT COUNT(cancelled_at) FROM maintenances"),
+        )
+    };
+    let before = windows();
+    let padding = "x".repeat(70_000);
+    for (method, uri) in [
+        (Method::PUT, paths::machine_dnotify(1001)),
+        (Method::POST, paths::MAINTENANCES_BATCH.to_owned()),
+        (Method::PUT, paths::machine_cancel_maint(1001)),
+        (Method::DELETE, paths::MAINTENANCES.to_owned()),
+        (Method::DELETE, paths::MAINTENANCES_BATCH.to_owned()),
+    ] {
+        app.call(method.clone(), &uri)
+            .key(ALICE_KEY)
+            .json(json!({ "padding": padding }))
+            .send()
+            .await
+            .error(413, "too_large");
+    }
+    let long = "9".repeat(60_000);
+    let future = NOW + 86_400.0;
+    for (body, status, msg) in [
+        (
+            json!({"sdate": long}),
+            422,
+            "sdate must be a numeric timestamp",
+        ),
+        (json!({"sdate": 1e300}), 422, "sdate must be within 1 year"),
+        (json!({"sdate": -1e300}), 422, "sdate must be in the future"),
+        (
+            json!({"sdate": future, "duration": 1e300}),
+            400,
+            "duration must be at most 8760 hours",
+        ),
+        (
+            json!({"sdate": future, "maintenance_category": long}),
+            400,
+            "maintenance_category can only be one of (power, internet, disk, gpu, software, other)",
+        ),
+        (
+            json!({"sdate": future, "maintenance_reason": long}),
+            400,
+            "maintenance_reason must be a string of at most 300 characters",
+        ),
+    ] {
+        let answer = app
+            .put(&paths::machine_dnotify(1001))
+            .key(ALICE_KEY)
+            .json(body.clone())
+            .send()
+            .await;
+        assert_eq!(answer.error(status, "invalid_args"), msg, "{body}");
+    }
+    let out_of_range = "99999999999999999999";
+    let msg = app
+        .get(&format!("{}/{out_of_range}", paths::MACHINES))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert_eq!(
+        msg,
+        format!("Missing or invalid machine_id: '{out_of_range}'")
+    );
+    let msg = app
+        .get(&format!("{}/{}", paths::MACHINES, &long[..20_000]))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert!(msg.len() < 80, "{msg}");
+    for uri in [
+        format!("{}/{out_of_range}/dnotify", paths::MACHINES),
+        format!("{}/{out_of_range}/cancel_maint", paths::MACHINES),
+    ] {
+        let msg = app
+            .put(&uri)
+            .key(ALICE_KEY)
+            .json(json!({"sdate": future}))
+            .send()
+            .await
+            .error(400, "invalid_args");
+        assert_eq!(msg, "Missing machine_id");
+    }
+    for raw in ["1e19", out_of_range, "-1e300"] {
+        let msg = app
+            .delete(paths::MAINTENANCES)
+            .key(ALICE_KEY)
+            .raw("application/json", format!("{{\"maintenance_id\": {raw}}}"))
+            .send()
+            .await
+            .error(400, "invalid_args");
+        assert_eq!(msg, "Missing maintenance_id");
+    }
+    app.delete(paths::MAINTENANCES)
+        .key(ALICE_KEY)
+        .json(json!({ "maintenance_id": i64::MAX }))
+        .send()
+        .await
+        .error(404, "not_found");
+    let msg = app
+        .delete(paths::MAINTENANCES_BATCH)
+        .key(ALICE_KEY)
+        .json(json!({ "maintenance_ids": format!("x{long}") }))
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert_eq!(msg, "No valid maintenance_ids provided");
+    assert_eq!(windows(), before, "refusals wrote nothing");
+    // 100 machines in one batch is allowed, and so are 100 windows.
+    let hundred: Vec<i64> = (1001..=1100).collect();
+    let body = app
+        .post(paths::MAINTENANCES_BATCH)
+        .key(ALICE_KEY)
+        .json(json!({"machine_ids": hundred, "sdate": future}))
+        .send()
+        .await
+        .ok();
+    assert_eq!(body["results"].as_array().unwrap().len(), 100);
+    let created: Vec<i64> = (0..100)
+        .map(|k| {
+            app.scalar(&format!(
+                "SELECT id FROM maintenances WHERE start_time = {future} AND machine_id = {}",
+                1001 + k
+            ))
+        })
+        .collect();
+    let body = app
+        .delete(paths::MAINTENANCES_BATCH)
+        .key(ALICE_KEY)
+        .json(json!({ "maintenance_ids": created }))
+        .send()
+        .await
+        .ok();
+    assert!(body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["success"] == true));
 }
 
 fn rate_limited_app(per_second: u32) -> TestApp {

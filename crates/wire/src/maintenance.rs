@@ -26,11 +26,94 @@ pub const CATEGORY_NOT_PROVIDED: &str = "not provided";
 /// When a window starts: Unix seconds (what the official client sends), or an RFC 3339
 /// string (the docs' type, e.g. `2026-10-30T14:00:00Z`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum Sdate {
     Unix(f64),
     Text(String),
+}
+
+/// `oneOf`: Unix seconds, or an RFC 3339 date-time string.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Sdate {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, Type,
+        };
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Number)
+                    .description(Some("Unix seconds, UTC")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+                    .description(Some("RFC 3339, e.g. 2026-10-30T14:00:00Z")),
+            )
+            .description(Some(
+                "When the window starts: after now and at most a year (31 536 000 s) ahead",
+            ))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Sdate {}
+
+/// Schemas of request fields whose published form is narrower than what is read.
+#[cfg(feature = "openapi")]
+pub mod schemas {
+    use super::{CATEGORY_NOT_PROVIDED, MAX_BATCH};
+    use crate::machines::MaintenanceCategory;
+    use utoipa::openapi::schema::{
+        ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
+    };
+    use utoipa::openapi::RefOr;
+
+    fn id() -> ObjectBuilder {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+    }
+
+    /// A positive 64-bit id.
+    pub fn positive_id() -> RefOr<Schema> {
+        id().into()
+    }
+
+    /// N4's `machine_ids` and N7's `maintenance_ids`: one id or 1–100 of them (a comma
+    /// string is also read, but not published).
+    pub fn batch_ids() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(id())
+            .item(
+                ArrayBuilder::new()
+                    .items(id())
+                    .min_items(Some(1))
+                    .max_items(Some(MAX_BATCH)),
+            )
+            .into()
+    }
+
+    /// The six categories, or the official client's `"not provided"` (stored as other).
+    pub fn category() -> RefOr<Schema> {
+        let mut values: Vec<&str> = MaintenanceCategory::KNOWN
+            .iter()
+            .map(|c| c.as_str())
+            .collect();
+        values.push(CATEGORY_NOT_PROVIDED);
+        ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+                Type::String,
+                Type::Null,
+            ]))
+            .enum_values(Some(values.into_iter().map(Some).chain([None])))
+            .description(Some("Absent, null or \"not provided\" is stored as other"))
+            .examples(["power"])
+            .into()
+    }
 }
 
 impl Sdate {
@@ -185,64 +268,13 @@ impl ScheduleRefusal {
     }
 }
 
-/// `sdate`, `duration` and `maintenance_category` under N3's rules, in that order.
-fn plan_window(
-    sdate: &Option<Lenient<Sdate>>,
-    duration: &Option<Lenient<f64>>,
-    category: &Option<Lenient<String>>,
-    now: f64,
-) -> Result<WindowPlan, ScheduleRefusal> {
-    let start_time = match sdate {
-        None => return Err(ScheduleRefusal::MissingSdate),
-        Some(sdate) => sdate
-            .valid()
-            .and_then(Sdate::unix_seconds)
-            .filter(|s| s.is_finite())
-            .ok_or(ScheduleRefusal::SdateNotTimestamp)?,
-    };
-    if start_time <= now {
-        return Err(ScheduleRefusal::SdatePast);
-    }
-    if start_time > now + MAX_LEAD_SECONDS {
-        return Err(ScheduleRefusal::SdateTooFar);
-    }
-    let duration_hours = match duration {
-        None => 1,
-        Some(duration) => {
-            let hours = *duration
-                .valid()
-                .filter(|h| **h > 0.0)
-                .ok_or(ScheduleRefusal::DurationNotPositive)?;
-            if hours > MAX_DURATION_HOURS {
-                return Err(ScheduleRefusal::DurationTooLong);
-            }
-            (hours.floor() as i64).max(1)
-        }
-    };
-    let category = match category {
-        None => MaintenanceCategory::Other,
-        Some(Lenient::Valid(text)) if text == CATEGORY_NOT_PROVIDED => MaintenanceCategory::Other,
-        Some(Lenient::Valid(text)) => match MaintenanceCategory::from_stored(text) {
-            MaintenanceCategory::Unrecognised(_) => return Err(ScheduleRefusal::Category),
-            known => known,
-        },
-        Some(Lenient::Invalid) => return Err(ScheduleRefusal::Category),
-    };
-    Ok(WindowPlan {
-        start_time,
-        duration_hours,
-        category,
-    })
-}
-
-/// Body of `PUT /machines/{id}/dnotify/` (N3). The official client also sends
-/// `client_id`, which is ignored.
+/// The fields N3 and N4 share: when, how long and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct ScheduleMaintenanceRequest {
+pub struct WindowFields {
     /// Start, in Unix seconds (or an RFC 3339 string); after now and at most a year ahead.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, example = 1_900_000_000.0))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, required = true))]
     pub sdate: Option<Lenient<Sdate>>,
     /// Hours, > 0 and ≤ 8760, stored as `max(1, floor(duration))`; absent or null means 1.
     #[serde(default)]
@@ -254,8 +286,80 @@ pub struct ScheduleMaintenanceRequest {
     /// One of power, internet, disk, gpu, software, other; absent, null or
     /// `"not provided"` is stored as other.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "power"))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::category))]
     pub maintenance_category: Option<Lenient<String>>,
+}
+
+impl WindowFields {
+    pub fn new(sdate: f64, duration_hours: f64, category: &MaintenanceCategory) -> Self {
+        Self {
+            sdate: Some(Sdate::Unix(sdate).into()),
+            duration: Some(duration_hours.into()),
+            maintenance_category: Some(category.as_str().to_owned().into()),
+        }
+    }
+
+    /// The window under N3's rules at time `now`: `sdate`, `duration`, then
+    /// `maintenance_category`.
+    pub fn plan(&self, now: f64) -> Result<WindowPlan, ScheduleRefusal> {
+        let WindowFields {
+            sdate,
+            duration,
+            maintenance_category: category,
+        } = self;
+        let start_time = match sdate {
+            None => return Err(ScheduleRefusal::MissingSdate),
+            Some(sdate) => sdate
+                .valid()
+                .and_then(Sdate::unix_seconds)
+                .filter(|s| s.is_finite())
+                .ok_or(ScheduleRefusal::SdateNotTimestamp)?,
+        };
+        if start_time <= now {
+            return Err(ScheduleRefusal::SdatePast);
+        }
+        if start_time > now + MAX_LEAD_SECONDS {
+            return Err(ScheduleRefusal::SdateTooFar);
+        }
+        let duration_hours = match duration {
+            None => 1,
+            Some(duration) => {
+                let hours = *duration
+                    .valid()
+                    .filter(|h| **h > 0.0)
+                    .ok_or(ScheduleRefusal::DurationNotPositive)?;
+                if hours > MAX_DURATION_HOURS {
+                    return Err(ScheduleRefusal::DurationTooLong);
+                }
+                (hours.floor() as i64).max(1)
+            }
+        };
+        let category = match category {
+            None => MaintenanceCategory::Other,
+            Some(Lenient::Valid(text)) if text == CATEGORY_NOT_PROVIDED => {
+                MaintenanceCategory::Other
+            }
+            Some(Lenient::Valid(text)) => match MaintenanceCategory::from_stored(text) {
+                MaintenanceCategory::Unrecognised(_) => return Err(ScheduleRefusal::Category),
+                known => known,
+            },
+            Some(Lenient::Invalid) => return Err(ScheduleRefusal::Category),
+        };
+        Ok(WindowPlan {
+            start_time,
+            duration_hours,
+            category,
+        })
+    }
+}
+
+/// Body of `PUT /machines/{id}/dnotify/` (N3). The official client also sends
+/// `client_id`, which is ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScheduleMaintenanceRequest {
+    #[serde(flatten)]
+    pub window: WindowFields,
     /// At most 300 characters; `""` is stored as null.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, max_length = 300))]
@@ -277,16 +381,14 @@ impl ScheduleMaintenanceRequest {
         reason: Option<String>,
     ) -> Self {
         Self {
-            sdate: Some(Sdate::Unix(sdate).into()),
-            duration: Some(duration_hours.into()),
-            maintenance_category: Some(category.as_str().to_owned().into()),
+            window: WindowFields::new(sdate, duration_hours, category),
             maintenance_reason: reason.map(Lenient::Valid),
         }
     }
 
     /// The fields under N3's rules at time `now`, in declared order.
     pub fn validate(&self, now: f64) -> Result<ScheduleMaintenance, ScheduleRefusal> {
-        let window = plan_window(&self.sdate, &self.duration, &self.maintenance_category, now)?;
+        let window = self.window.plan(now)?;
         let reason = match &self.maintenance_reason {
             None => None,
             Some(Lenient::Valid(text)) if text.chars().count() <= MAX_REASON_CHARS => {
@@ -366,20 +468,10 @@ pub enum BatchScheduleRefusal {
 pub struct BatchScheduleRequest {
     /// 1–100 distinct machine ids (an array; a comma string or one id also works).
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = MachineIdsInput))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::batch_ids, required = true))]
     pub machine_ids: Option<Lenient<MachineIdsInput>>,
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Sdate, example = 1_900_000_000.0))]
-    pub sdate: Option<Lenient<Sdate>>,
-    #[serde(default)]
-    #[cfg_attr(
-        feature = "openapi",
-        schema(value_type = Option<f64>, exclusive_minimum = 0, maximum = 8760, example = 2.0)
-    )]
-    pub duration: Option<Lenient<f64>>,
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "power"))]
-    pub maintenance_category: Option<Lenient<String>>,
+    #[serde(flatten)]
+    pub window: WindowFields,
 }
 
 impl BatchScheduleRequest {
@@ -391,16 +483,16 @@ impl BatchScheduleRequest {
     ) -> Self {
         Self {
             machine_ids: Some(MachineIdsInput::List(machine_ids.to_vec()).into()),
-            sdate: Some(Sdate::Unix(sdate).into()),
-            duration: Some(duration_hours.into()),
-            maintenance_category: Some(category.as_str().to_owned().into()),
+            window: WindowFields::new(sdate, duration_hours, category),
         }
     }
 
     /// The machines and the window, in declared order.
     pub fn validate(&self, now: f64) -> Result<(Vec<i64>, WindowPlan), BatchScheduleRefusal> {
         let ids = batch_ids(&self.machine_ids).map_err(BatchScheduleRefusal::Ids)?;
-        let window = plan_window(&self.sdate, &self.duration, &self.maintenance_category, now)
+        let window = self
+            .window
+            .plan(now)
             .map_err(BatchScheduleRefusal::Window)?;
         Ok((ids, window))
     }
@@ -457,7 +549,7 @@ pub struct CancelMachineMaintenanceResponse {
 pub struct CancelMaintenanceRequest {
     /// The window's `id` from the maintenance list.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = i64, minimum = 1, example = 1))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::positive_id, required = true))]
     pub maintenance_id: Option<Lenient<Whole>>,
 }
 
@@ -492,7 +584,7 @@ pub struct CancelMaintenanceResponse {
 pub struct BatchCancelRequest {
     /// 1–100 distinct window ids.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = MachineIdsInput))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::batch_ids, required = true))]
     pub maintenance_ids: Option<Lenient<MachineIdsInput>>,
 }
 

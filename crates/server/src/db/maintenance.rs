@@ -143,13 +143,16 @@ pub enum CancelRefusal {
     Completed,
 }
 
+/// One window's cancellation, or why not.
+pub type CancelOutcome = Result<(), CancelRefusal>;
+
 /// Cancels one window inside `tx`.
 fn cancel_one(
     tx: &Transaction<'_>,
     owner_id: i64,
     maintenance_id: i64,
     now: f64,
-) -> Result<Result<(), CancelRefusal>, DbError> {
+) -> Result<CancelOutcome, DbError> {
     let found: Option<(i64, Option<f64>, f64, bool)> = tx
         .prepare_cached(
             "SELECT m.owner_id, w.cancelled_at, w.start_time + w.duration_hours * 3600.0,
@@ -189,7 +192,7 @@ pub fn cancel_window(
     owner_id: i64,
     maintenance_id: i64,
     now: f64,
-) -> Result<Result<(), CancelRefusal>, DbError> {
+) -> Result<CancelOutcome, DbError> {
     let tx = write_tx(conn)?;
     let outcome = cancel_one(&tx, owner_id, maintenance_id, now)?;
     tx.commit()?;
@@ -203,7 +206,7 @@ pub fn cancel_windows(
     owner_id: i64,
     ids: &[i64],
     now: f64,
-) -> Result<Vec<(i64, Result<(), CancelRefusal>)>, DbError> {
+) -> Result<Vec<(i64, CancelOutcome)>, DbError> {
     let tx = write_tx(conn)?;
     let mut outcomes = Vec::with_capacity(ids.len());
     for &id in ids {

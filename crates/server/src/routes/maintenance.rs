@@ -6,7 +6,7 @@
 use crate::auth::Caller;
 use crate::body::{JsonObject, UnusedBody};
 use crate::db;
-use crate::db::maintenance::CancelRefusal;
+use crate::db::maintenance::{CancelOutcome, CancelRefusal};
 use crate::error::ApiError;
 use crate::routes::fleet::machine_id_from_path;
 use crate::state::AppState;
@@ -20,6 +20,8 @@ use gpudeck_wire::{
     ErrorBody, PermissionGroup, ScheduleMaintenance, ScheduleMaintenanceRequest,
     ScheduleMaintenanceResponse, ScheduleRefusal,
 };
+use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::{Ref, RefOr};
 
 /// The path id of N3 and N5.
 fn path_machine_id(raw: &str) -> Result<i64, ApiError> {
@@ -76,7 +78,7 @@ impl From<CancelRefusal> for ApiError {
 }
 
 /// N7's item message for an outcome. A window on someone else's machine reads as unknown.
-fn batch_cancel_msg(outcome: Result<(), CancelRefusal>) -> &'static str {
+fn batch_cancel_msg(outcome: CancelOutcome) -> &'static str {
     match outcome {
         Ok(()) => "Maintenance record deleted",
         Err(CancelRefusal::NotFound | CancelRefusal::NotOwner) => "Maintenance record not found",
@@ -145,7 +147,7 @@ pub async fn schedule(
     request_body = BatchScheduleRequest,
     responses(
         (status = 200, description = "At least one window was scheduled; one result per machine, in the order asked", body = BatchScheduleResponse),
-        (status = 400, description = "Malformed JSON, bad `machine_ids`, `duration` or `maintenance_category`; or `nothing_scheduled` (with `success: false` and the results) when none of the machines exists and is the caller's", body = BatchScheduleResponse),
+        (status = 400, description = "Malformed JSON, bad `machine_ids`, `duration` or `maintenance_category`; or `nothing_scheduled` (with `success: false` and the results) when none of the machines exists and is the caller's", body = inline(BatchScheduleRefused)),
         (status = 422, description = "`sdate` missing, not a timestamp, not in the future or more than a year ahead", body = ErrorBody),
     ),
     security(("bearer" = [])),
@@ -196,14 +198,52 @@ pub async fn schedule_batch(
     ))
 }
 
-/// Any JSON object, ignored: the official client sends `{"client_id": "me", "machine_id":
-/// <id>}`, and the path id wins.
-#[derive(utoipa::ToSchema)]
-#[allow(dead_code)] // Read by the OpenAPI document only.
-struct IgnoredBody {
-    client_id: Option<String>,
-    machine_id: Option<i64>,
+/// N5's body in the document: any JSON object, ignored (the official client sends
+/// `{"client_id": "me", "machine_id": <id>}`, and the path id wins).
+struct IgnoredBody;
+
+impl utoipa::PartialSchema for IgnoredBody {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("Any JSON object; ignored"))
+            .examples([serde_json::json!({"client_id": "me", "machine_id": 1101})])
+            .into()
+    }
 }
+
+impl utoipa::ToSchema for IgnoredBody {}
+
+/// A 400 of N4 or N7 in the document: the results (schema `results`) with
+/// `nothing_scheduled` or `nothing_cancelled`, or the `{error, msg}` of a malformed request.
+fn batch_refusal(results: &str) -> RefOr<Schema> {
+    AnyOfBuilder::new()
+        .item(Ref::from_schema_name(results))
+        .item(Ref::from_schema_name("ErrorBody"))
+        .into()
+}
+
+/// N4's 400: see [`batch_refusal`].
+struct BatchScheduleRefused;
+
+impl utoipa::PartialSchema for BatchScheduleRefused {
+    fn schema() -> RefOr<Schema> {
+        batch_refusal("BatchScheduleResponse")
+    }
+}
+
+impl utoipa::ToSchema for BatchScheduleRefused {}
+
+/// N7's 400: see [`batch_refusal`].
+struct BatchCancelRefused;
+
+impl utoipa::PartialSchema for BatchCancelRefused {
+    fn schema() -> RefOr<Schema> {
+        batch_refusal("BatchCancelResponse")
+    }
+}
+
+impl utoipa::ToSchema for BatchCancelRefused {}
 
 /// Cancels every upcoming and ongoing window of one of the caller's machines, except those
 /// the marketplace scheduled.
@@ -212,7 +252,7 @@ struct IgnoredBody {
     path = paths::MACHINE_CANCEL_MAINT,
     tag = "machines",
     params(("id" = i64, Path, minimum = 1, example = 1001, description = "The machine")),
-    request_body(content = Option<IgnoredBody>, description = "Optional and ignored; no body, an empty one or any JSON object, with or without Content-Type"),
+    request_body(content = Option<IgnoredBody>, description = "Optional and ignored: no body, an empty one, null or any JSON object, with or without Content-Type"),
     responses(
         (status = 200, description = "Cancelled (possibly none); `msg` counts them and any marketplace windows kept", body = CancelMachineMaintenanceResponse),
         (status = 400, description = "`Missing machine_id` (the path id is not a positive integer), or a body that is not a JSON object", body = ErrorBody),
@@ -298,7 +338,7 @@ pub async fn cancel_window(
     request_body = BatchCancelRequest,
     responses(
         (status = 200, description = "At least one window was cancelled; one result per id, in input order", body = BatchCancelResponse),
-        (status = 400, description = "Malformed JSON or bad `maintenance_ids`; or `nothing_cancelled` (with `success: false` and the results) when no window was cancelled", body = BatchCancelResponse),
+        (status = 400, description = "Malformed JSON or bad `maintenance_ids`; or `nothing_cancelled` (with `success: false` and the results) when no window was cancelled", body = inline(BatchCancelRefused)),
     ),
     security(("bearer" = [])),
     extensions(("x-team-permission" = json!("machine_write")))

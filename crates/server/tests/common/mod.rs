@@ -50,6 +50,10 @@ impl TestApp {
         self.call(Method::PUT, uri)
     }
 
+    pub fn post(&self, uri: &str) -> Call<'_> {
+        self.call(Method::POST, uri)
+    }
+
     pub fn delete(&self, uri: &str) -> Call<'_> {
         self.call(Method::DELETE, uri)
     }

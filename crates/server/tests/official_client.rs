@@ -1,0 +1,238 @@
+//! The official command-line client, `vastai` 1.9.1 (PyPI), against the reference server:
+//! `show machines`, `show machine ID`, `schedule maint` and `cancel maint` as a host would
+//! type them, each checked for success and for its effect in the database.
+//!
+//! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
+//! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
+//! -p gpudeck-server --test official_client`.
+
+mod common;
+
+use common::NOW;
+use gpudeck_server::demo::*;
+use gpudeck_server::{start, Clock, Config, RunningServer};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const DAY: f64 = 86_400.0;
+/// Longest one client command may take (it retries a few times on 429 and 5xx only).
+const COMMAND_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+fn client_path() -> String {
+    std::env::var("GPUDECK_VASTAI").unwrap_or_else(|_| {
+        panic!(
+            "GPUDECK_VASTAI is not set: it names the official client `vastai` 1.9.1. \
+             `cargo xtask test` installs it and sets it; to run this test alone, \
+             `cargo xtask setup` and then GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai"
+        )
+    })
+}
+
+/// What one client command printed.
+struct Run {
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `vastai --url URL --api-key KEY --raw ARGS…` with `y` on stdin (the client asks
+/// `Continue? [y/n]` before writes), a fresh HOME (so it keeps no cache between runs) and
+/// `PAGER=cat`. Panics, with what it printed, unless it exits 0.
+fn vastai(url: &str, key: &str, args: &[&str]) -> Run {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(client_path())
+        .args(["--url", url, "--api-key", key, "--raw"])
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join(".config"))
+        .env("XDG_CACHE_HOME", home.path().join(".cache"))
+        .env("PAGER", "cat")
+        .env("LANG", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {} failed: {e}", client_path()));
+    child.stdin.take().unwrap().write_all(b"y\n").unwrap();
+    // Read while it runs: `show machines` prints more than a pipe holds.
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.unwrap().read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > COMMAND_TIME_LIMIT {
+            child.kill().unwrap();
+            panic!("vastai {args:?} ran longer than {COMMAND_TIME_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let run = Run {
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    assert!(
+        status.success(),
+        "vastai {args:?} exited {status}:\nstdout: {}\nstderr: {}",
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
+impl Run {
+    /// The JSON `--raw` printed.
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr: {}", self.stdout, self.stderr))
+    }
+}
+
+async fn demo_server() -> RunningServer {
+    common::init_logging();
+    start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        demo: true,
+        clock: Clock::fixed(NOW),
+        ..Config::default()
+    })
+    .await
+    .unwrap()
+}
+
+/// Runs a client command off the async runtime, which serves the requests meanwhile.
+async fn run(server: &RunningServer, key: &'static str, args: &[&str]) -> Run {
+    let url = server.url();
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        vastai(&url, key, &args)
+    })
+    .await
+    .unwrap()
+}
+
+fn window(server: &RunningServer, sql: &'static str) -> Option<(i64, f64, i64, String, f64)> {
+    server
+        .state()
+        .db
+        .with_conn(move |c| {
+            use rusqlite::OptionalExtension;
+            Ok(c.query_row(sql, [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .optional()?)
+        })
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_shows_schedules_and_cancels() {
+    let server = demo_server().await;
+
+    // show machines: alice's 120, as the database has them.
+    let machines = run(&server, ALICE_KEY, &["show", "machines"]).await.json();
+    let machines = machines["machines"].as_array().expect("{machines: [...]}");
+    let ids: Vec<i64> = machines.iter().map(|m| m["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, ALICE_MACHINES.collect::<Vec<_>>());
+    assert_eq!(machines[0]["gpu_occupancy"], "x D x I x x R x");
+    let in_db = server
+        .state()
+        .db
+        .with_conn(|c| {
+            Ok(c.query_row(
+                "SELECT COUNT(*) FROM machines WHERE owner_id = ?1",
+                [ALICE_ID],
+                |r| r.get::<_, i64>(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(machines.len() as i64, in_db);
+
+    // show machine ID: a one-element array.
+    let one = run(&server, ALICE_KEY, &["show", "machine", "1101"])
+        .await
+        .json();
+    assert_eq!(one.as_array().unwrap().len(), 1);
+    assert_eq!(one[0]["machine_id"], 1101);
+    assert_eq!(one[0]["hostname"], "alice-gpu-101");
+
+    // schedule maint: a window with the client's fractional duration and category.
+    let start = NOW + DAY;
+    let sdate = format!("{start}");
+    let scheduled = run(
+        &server,
+        ALICE_KEY,
+        &[
+            "schedule",
+            "maint",
+            "1050",
+            "--sdate",
+            &sdate,
+            "--duration",
+            "2.5",
+            "--maintenance_category",
+            "power",
+        ],
+    )
+    .await;
+    assert!(scheduled.stdout.contains("success"), "{}", scheduled.stdout);
+    assert_eq!(
+        window(
+            &server,
+            "SELECT machine_id, start_time, duration_hours, category, created_at
+             FROM maintenances WHERE machine_id = 1050 AND cancelled_at IS NULL
+             ORDER BY id DESC LIMIT 1"
+        ),
+        Some((1050, start, 2, "power".to_owned(), NOW))
+    );
+    // Without --duration and --maintenance_category the client sends null and
+    // "not provided": one hour, category other.
+    let later = format!("{}", start + 3600.0);
+    run(
+        &server,
+        ALICE_KEY,
+        &["schedule", "maint", "1050", "--sdate", &later],
+    )
+    .await;
+    assert_eq!(
+        window(
+            &server,
+            "SELECT machine_id, start_time, duration_hours, category, created_at
+             FROM maintenances WHERE machine_id = 1050 ORDER BY id DESC LIMIT 1"
+        ),
+        Some((1050, start + 3600.0, 1, "other".to_owned(), NOW))
+    );
+
+    // cancel maint: alice's window on 1101 is cancelled, the marketplace's is kept.
+    let cancelled = run(&server, ALICE_KEY, &["cancel", "maint", "1101"]).await;
+    assert!(cancelled.stdout.contains("success"), "{}", cancelled.stdout);
+    let cancelled_at = |id: i64| {
+        server
+            .state()
+            .db
+            .with_conn(move |c| {
+                Ok(c.query_row(
+                    "SELECT cancelled_at FROM maintenances WHERE id = ?1",
+                    [id],
+                    |r| r.get::<_, Option<f64>>(0),
+                )?)
+            })
+            .unwrap()
+    };
+    assert_eq!(cancelled_at(MARKETPLACE_MACHINE_OWN_WINDOW), Some(NOW));
+    assert_eq!(cancelled_at(MARKETPLACE_WINDOW), None);
+
+    server.shutdown().await.unwrap();
+}
