@@ -260,7 +260,8 @@ pub fn MaintenanceTimeline(
     let now_x = move || layout.get().x(now.get());
     view! {
         <figure class="timeline">
-            <div class="timeline-scroll">
+            // Focusable, so that a keyboard can scroll it when it overflows (at phone width).
+            <div class="timeline-scroll" tabindex="0" role="region" aria-label="Maintenance timeline, scrollable">
                 <svg
                     role=if on_pick.is_some() { "group" } else { "img" }
                     aria-labelledby="timeline-title timeline-desc"

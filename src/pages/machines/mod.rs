@@ -315,6 +315,7 @@ fn DefragView(outcome: DefragOutcome) -> impl IntoView {
     view! {
         <section class="result defrag-strips" data-testid="defrag-result" aria-labelledby="defrag-strips-heading">
             <h2 id="defrag-strips-heading">{heading}</h2>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="GPU occupancy before and after, scrollable">
             <table class="before-after">
                 <caption class="visually-hidden">"GPU occupancy of each machine before and after"</caption>
                 <thead>
@@ -337,6 +338,7 @@ fn DefragView(outcome: DefragOutcome) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+            </div>
         </section>
     }
 }
