@@ -6,8 +6,11 @@
 mod support;
 
 use gpudeck::app::App;
+use gpudeck::components::data_table::{Column, DataTable};
 use gpudeck::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use leptos::prelude::*;
+use leptos_router::components::Router;
+use std::collections::BTreeSet;
 use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -58,6 +61,86 @@ async fn the_occupancy_strip_shows_a_cell_per_gpu_and_says_it_in_words() {
     ] {
         assert!(legend.contains(meaning), "{legend}");
     }
+}
+
+#[derive(Clone)]
+struct Thing {
+    id: i64,
+    name: String,
+}
+
+fn click_checkbox(page: &Mounted, selector: &str, shift: bool) {
+    let click = js_sys::Function::new_with_args(
+        "element, shift",
+        "element.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: shift }));",
+    );
+    click
+        .call2(
+            &wasm_bindgen::JsValue::NULL,
+            &page.get(selector),
+            &wasm_bindgen::JsValue::from_bool(shift),
+        )
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn rows_are_selected_one_by_one_by_shift_click_ranges_and_all_shown_at_once() {
+    go_to("/things");
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    let rows: Vec<Thing> = (1..=12)
+        .map(|id| Thing {
+            id,
+            name: format!("thing-{id}"),
+        })
+        .collect();
+    let page = mount(move || {
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows.clone()
+                    columns=vec![Column::text("name", "Name", |t: &Thing| t.name.clone())]
+                    row_key=|t: &Thing| t.id.to_string()
+                    empty="Nothing."
+                    csv_name="things"
+                    caption="Things"
+                    selection=selected
+                />
+            </Router>
+        }
+    });
+    settle().await;
+    let chosen = || selected.get_untracked().into_iter().collect::<Vec<_>>();
+    click_checkbox(&page, "input[aria-label='Select 2']", false);
+    settle().await;
+    assert_eq!(chosen(), ["2"]);
+    assert_eq!(page.text(".selected-count"), "1 selected");
+    let all: web_sys::HtmlInputElement = page.get("th.select input").unchecked_into();
+    assert!(all.indeterminate() && !all.checked());
+
+    // Shift-click: every row from the last one clicked.
+    click_checkbox(&page, "input[aria-label='Select 5']", true);
+    settle().await;
+    assert_eq!(chosen(), ["2", "3", "4", "5"]);
+    let ticked: web_sys::HtmlInputElement =
+        page.get("input[aria-label='Select 4']").unchecked_into();
+    assert!(ticked.checked());
+
+    // Select all shown: only the rows the filter keeps.
+    page.type_into("input[type=search]", "thing-1");
+    settle().await;
+    all.click();
+    settle().await;
+    assert_eq!(chosen(), ["1", "10", "11", "12", "2", "3", "4", "5"]);
+    assert!(all.checked());
+    all.click();
+    settle().await;
+    assert_eq!(chosen(), ["2", "3", "4", "5"]);
+
+    page.type_into("input[type=search]", "");
+    settle().await;
+    page.click(".table-toolbar button");
+    settle().await;
+    assert!(selected.get_untracked().is_empty(), "Clear selection");
 }
 
 /// A stored session, and the address to start at.

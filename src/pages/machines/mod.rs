@@ -182,7 +182,8 @@ pub fn MachinesPage() -> impl IntoView {
             let mut outcome: CancelOutcome = Vec::new();
             for id in ids {
                 match api.cancel_machine_maintenance(id).await {
-                    Ok(answer) => outcome.push((id, Ok(answer.msg))),
+                    Ok(answer) if answer.success => outcome.push((id, Ok(answer.msg))),
+                    Ok(answer) => outcome.push((id, Err(answer.msg))),
                     Err(ApiError::Aborted) => return Err(ApiError::Aborted),
                     Err(error) if error.is_unauthorised() => return Err(error),
                     Err(error) => outcome.push((id, Err(error.message()))),
@@ -257,6 +258,10 @@ pub fn MachinesPage() -> impl IntoView {
                             {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
                         </button>
                     </div>
+                    {defrag.failure_view()}
+                    {cancel_all.failure_view()}
+                    {move || defrag.done().map(|outcome| view! { <DefragView outcome=outcome/> })}
+                    {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
                     <OccupancyLegend/>
                     <DataTable
                         rows=rows
@@ -293,10 +298,6 @@ pub fn MachinesPage() -> impl IntoView {
                     format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
                 }}</p>
             </ActionDialog>
-            {defrag.failure_view()}
-            {cancel_all.failure_view()}
-            {move || defrag.done().map(|outcome| view! { <DefragView outcome=outcome/> })}
-            {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
         </Page>
     }
 }

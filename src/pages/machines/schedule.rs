@@ -106,6 +106,12 @@ pub async fn run_plan(
             )
             .await;
         let outcome = match answer {
+            // A 2xx that says it did not succeed is a refusal (console rule 2).
+            Ok(answer) if !answer.success => ItemOutcome::Refused(if answer.you_sent.is_empty() {
+                "the server did not schedule it".to_owned()
+            } else {
+                answer.you_sent
+            }),
             Ok(answer) => ItemOutcome::Scheduled {
                 notifications: answer.notifications_sent.unwrap_or(0),
             },
@@ -530,7 +536,10 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                         })}
                     </div>
                     <ul class="item-results">
-                        {results.iter().map(|r| {
+                        // The refused first, so they are seen without scrolling.
+                        {results.iter().filter(|r| matches!(r.outcome, ItemOutcome::Refused(_))).chain(
+                            results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_)))
+                        ).map(|r| {
                             let class = if matches!(r.outcome, ItemOutcome::Refused(_)) { "refused" } else { "ok" };
                             view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
                         }).collect_view()}
