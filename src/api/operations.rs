@@ -167,12 +167,12 @@ impl ApiClient {
     }
 
     /// Seed op 1 for any number of machines: requests of at most 1000 ids each (the most
-    /// one request takes), their windows together.
+    /// one request takes), sent together, their windows in the order of the ids.
     pub async fn maintenances_of(&self, ids: &[i64]) -> Result<Vec<MaintenanceWindow>, ApiError> {
-        let mut all = Vec::new();
-        for chunk in ids.chunks(gpudeck_wire::MAX_MACHINE_IDS) {
-            all.extend(self.maintenances(chunk).await?);
-        }
-        Ok(all)
+        let requests = ids
+            .chunks(gpudeck_wire::MAX_MACHINE_IDS)
+            .map(|chunk| self.maintenances(chunk));
+        let answers = futures::future::try_join_all(requests).await?;
+        Ok(answers.into_iter().flatten().collect())
     }
 }

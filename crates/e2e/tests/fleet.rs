@@ -383,16 +383,23 @@ async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyh
     assert_eq!(before.split(' ').count(), after.split(' ').count());
     assert_eq!(strip(1003, "before").await?, strip(1003, "after").await?);
     // The table shows the new strip too, once reloaded.
-    app.wait_for_text(".row-count", "120 rows").await?;
-    let shown = app
-        .find("td.select input[aria-label='Select 1001']")
-        .await?
-        .find(By::XPath("ancestor::tr//span[@class='occupancy']"))
-        .await?
-        .attr("data-occupancy")
-        .await?
-        .unwrap_or_default();
-    assert_eq!(shown, after);
+    let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
+    loop {
+        let shown = app
+            .eval(
+                "const box = document.querySelector(\"td.select input[aria-label='Select 1001']\");
+                 const strip = box && box.closest('tr').querySelector('.occupancy');
+                 return strip ? strip.dataset.occupancy : null;",
+            )
+            .await?;
+        if shown.as_str() == Some(after.as_str()) {
+            break;
+        }
+        if tokio::time::Instant::now() > deadline {
+            anyhow::bail!("the table shows {shown} for 1001, not {after}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     phone_screenshot(&app, "fleet_defrag_phone").await?;
     app.finish().await
 }

@@ -96,14 +96,20 @@ where
     let shown = Memo::new(move |_| {
         let needle = filter_text.get().trim().to_lowercase();
         let extra = also_filter.and_then(|f| f.get());
+        let keep = |rows: &[R], i: usize| extra.as_ref().is_none_or(|keep| keep(&rows[i]));
         rows.with(|rows| {
-            haystacks.with(|hay| {
-                order.with(|order| {
+            order.with(|order| {
+                // The rows' text is built only once there is something to look for, so a
+                // large table paints without it.
+                if needle.is_empty() {
+                    return order.iter().copied().filter(|&i| keep(rows, i)).collect();
+                }
+                haystacks.with(|hay| {
                     order
                         .iter()
                         .copied()
-                        .filter(|&i| needle.is_empty() || hay[i].contains(&needle))
-                        .filter(|&i| extra.as_ref().is_none_or(|keep| keep(&rows[i])))
+                        .filter(|&i| hay[i].contains(&needle))
+                        .filter(|&i| keep(rows, i))
                         .collect::<Vec<usize>>()
                 })
             })
