@@ -181,6 +181,7 @@ pub fn MaintenanceTimeline(
             })
             .collect_view()
     };
+    let window_list = windows;
     let bars = move || {
         let l = layout.get();
         let utc = utc.get();
@@ -194,13 +195,16 @@ pub fn MaintenanceTimeline(
                     let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT + 2.0;
                     let label = bar_label(w, utc);
                     let marketplace = w.scheduled_by_marketplace;
-                    let picked = w.clone();
+                    // Only the id is kept per bar (10,000 bars at 1,000 machines); the window
+                    // is looked up when picked.
+                    let id = w.id;
                     let pick = move || {
-                        if let Some(on_pick) = on_pick {
-                            on_pick.run(picked.clone());
+                        let picked = window_list
+                            .with_untracked(|all| all.iter().find(|w| w.id == id).cloned());
+                        if let (Some(on_pick), Some(window)) = (on_pick, picked) {
+                            on_pick.run(window);
                         }
                     };
-                    let pick_by_key = pick.clone();
                     Some(view! {
                         <rect
                             class=format!("bar {}", category_class(w))
@@ -218,7 +222,7 @@ pub fn MaintenanceTimeline(
                             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                                 if ev.key() == "Enter" || ev.key() == " " {
                                     ev.prevent_default();
-                                    pick_by_key();
+                                    pick();
                                 }
                             }
                         >

@@ -365,17 +365,20 @@ async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyh
     )
     .await?;
 
+    // Read in one script: the result is drawn again when the table reloads.
     let strip = |machine: i64, when: &'static str| {
         let app = &app;
         async move {
-            app.find(&format!(
+            let css = format!(
                 "[data-testid=defrag-result] tr[data-machine-id='{machine}'] td.{when} .occupancy"
-            ))
-            .await?
-            .attr("data-occupancy")
-            .await
-            .map(Option::unwrap_or_default)
-            .map_err(anyhow::Error::from)
+            );
+            app.find(&css).await?;
+            let value = app
+                .eval(&format!(
+                    "const s = document.querySelector({css:?}); return s ? s.dataset.occupancy : '';"
+                ))
+                .await?;
+            anyhow::Ok(value.as_str().unwrap_or_default().to_owned())
         }
     };
     let (before, after) = (strip(1001, "before").await?, strip(1001, "after").await?);
