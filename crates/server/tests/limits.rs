@@ -396,12 +396,23 @@ async fn the_machine_routes_hold_to_every_limit() {
             .error(400, "invalid_args");
         assert_eq!(msg, "Missing maintenance_id");
     }
-    app.delete(paths::MAINTENANCES)
+    // Large whole numbers written with a fraction part are read exactly (float_roundtrip).
+    for raw in ["9223372036854775807", "1882283265751437.0"] {
+        app.delete(paths::MAINTENANCES)
+            .key(ALICE_KEY)
+            .raw("application/json", format!("{{\"maintenance_id\": {raw}}}"))
+            .send()
+            .await
+            .error(404, "not_found");
+    }
+    let defrag = app
+        .put(paths::DEFRAG_OFFERS)
         .key(ALICE_KEY)
-        .json(json!({ "maintenance_id": i64::MAX }))
+        .raw("application/json", "{\"machine_ids\": 1882283265751437.0}")
         .send()
         .await
-        .error(404, "not_found");
+        .ok();
+    assert_eq!(defrag["success"], false);
     let msg = app
         .delete(paths::MAINTENANCES_BATCH)
         .key(ALICE_KEY)

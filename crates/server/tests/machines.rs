@@ -176,6 +176,8 @@ async fn n2_is_a_bare_array_of_the_callers_machine() {
     for uri in [
         format!("{}?owner=me", paths::machine(1101)),
         format!("{}/", paths::machine(1101)),
+        // The whole-number rule holds for path ids too.
+        format!("{}/1101.0", paths::MACHINES),
     ] {
         let body = app.get(&uri).key(ALICE_KEY).send().await.ok();
         let machines = body.as_array().unwrap();

@@ -117,7 +117,7 @@ pub fn format_machine_ids(ids: &[i64]) -> String {
     let mut i = 0;
     while i < ids.len() {
         let mut j = i;
-        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+        while j + 1 < ids.len() && ids[j].checked_add(1) == Some(ids[j + 1]) {
             j += 1;
         }
         parts.push(match j - i {
@@ -410,6 +410,19 @@ mod tests {
             panic!("expected a bad token");
         };
         assert_eq!(quoted.chars().count(), QUOTE_LIMIT + 1);
+    }
+
+    #[test]
+    fn the_largest_id_does_not_overflow() {
+        let ids = [i64::MAX - 1, i64::MAX, 1];
+        assert_eq!(
+            format_machine_ids(&ids),
+            format!("{},{},1", i64::MAX - 1, i64::MAX)
+        );
+        assert_eq!(
+            MachineIdsInput::List(vec![i64::MAX, 5]).resolve().unwrap(),
+            vec![i64::MAX, 5]
+        );
     }
 
     #[test]

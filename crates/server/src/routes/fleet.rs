@@ -6,11 +6,17 @@ use crate::error::{quote, ApiError};
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
-use gpudeck_wire::{paths, ErrorBody, Machine, MachineList, PermissionGroup};
+use gpudeck_wire::{paths, whole_number, ErrorBody, Machine, MachineList, PermissionGroup};
 
-/// A machine id from the path: a positive integer, or `None`.
+/// A machine id from the path: a positive integer, or `None`. As in bodies, a whole number
+/// written with a fraction part (`1001.0`) counts (the document calls the id an integer).
 pub fn machine_id_from_path(raw: &str) -> Option<i64> {
-    raw.parse::<i64>().ok().filter(|id| *id >= 1)
+    let id = raw.parse::<i64>().ok().or_else(|| {
+        raw.parse::<f64>()
+            .ok()
+            .and_then(|f| whole_number::from_f64(f).ok())
+    })?;
+    (id >= 1).then_some(id)
 }
 
 /// The caller's machines by id. `owner` and `user_id` are ignored: the answer is always
@@ -86,7 +92,20 @@ mod tests {
     #[test]
     fn path_ids_are_positive_integers() {
         assert_eq!(machine_id_from_path("1001"), Some(1001));
-        for bad in ["0", "-1", "1.0", "x", "", "99999999999999999999", "1 "] {
+        assert_eq!(machine_id_from_path("1001.0"), Some(1001));
+        assert_eq!(machine_id_from_path("1e3"), Some(1000));
+        for bad in [
+            "0",
+            "-1",
+            "1.5",
+            "x",
+            "",
+            "99999999999999999999",
+            "1e19",
+            "1 ",
+            "NaN",
+            "inf",
+        ] {
             assert_eq!(machine_id_from_path(bad), None, "{bad}");
         }
     }

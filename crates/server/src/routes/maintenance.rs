@@ -90,6 +90,24 @@ fn batch_cancel_msg(outcome: CancelOutcome) -> &'static str {
     }
 }
 
+/// A batch's status and refusal (N4, N7): 200 when any item succeeded, else 400 with
+/// `error` and `msg` beside the results.
+fn batch_outcome(
+    success: bool,
+    error: &str,
+    msg: &str,
+) -> (StatusCode, Option<String>, Option<String>) {
+    if success {
+        (StatusCode::OK, None, None)
+    } else {
+        (
+            StatusCode::BAD_REQUEST,
+            Some(error.to_owned()),
+            Some(msg.to_owned()),
+        )
+    }
+}
+
 /// Schedules a maintenance window on one of the caller's machines and tells its renters.
 #[utoipa::path(
     put,
@@ -178,15 +196,11 @@ pub async fn schedule_batch(
         })
         .collect();
     let success = results.iter().any(|item| item.success);
-    let (status, error, msg) = if success {
-        (StatusCode::OK, None, None)
-    } else {
-        (
-            StatusCode::BAD_REQUEST,
-            Some("nothing_scheduled".to_owned()),
-            Some("none of the machine_ids exists or is yours".to_owned()),
-        )
-    };
+    let (status, error, msg) = batch_outcome(
+        success,
+        "nothing_scheduled",
+        "none of the machine_ids exists or is yours",
+    );
     Ok((
         status,
         Json(BatchScheduleResponse {
@@ -367,15 +381,11 @@ pub async fn cancel_batch(
         })
         .collect();
     let success = results.iter().any(|item| item.success);
-    let (status, error, msg) = if success {
-        (StatusCode::OK, None, None)
-    } else {
-        (
-            StatusCode::BAD_REQUEST,
-            Some("nothing_cancelled".to_owned()),
-            Some("No maintenance window was cancelled".to_owned()),
-        )
-    };
+    let (status, error, msg) = batch_outcome(
+        success,
+        "nothing_cancelled",
+        "No maintenance window was cancelled",
+    );
     Ok((
         status,
         Json(BatchCancelResponse {
