@@ -23,6 +23,8 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
+                    <Route path=path!("machines") view=pages::machines::MachinesPage/>
+                    <Route path=path!("machines/schedule") view=pages::machines::schedule::SchedulePage/>
                     <Route path=path!("machines/maintenance") view=pages::maintenance::MaintenancePage/>
                     <Route path=path!("machines/defrag") view=pages::defrag::DefragPage/>
                     <Route path=path!("templates") view=pages::templates::TemplatesPage/>
@@ -138,6 +140,7 @@ fn Nav() -> impl IntoView {
     view! {
         <nav class="sidenav" aria-label="Areas">
             <h2>"Machines"</h2>
+            <A href="/machines" exact=true>"Machines"</A>
             <A href="/machines/maintenance">"Maintenance"</A>
             <A href="/machines/defrag">"Defragment"</A>
             <h2>"Account"</h2>

@@ -1,7 +1,7 @@
 //! Addresses inside the console that more than one module needs.
 
 /// Where a person lands after signing in when they did not ask for a page.
-pub const HOME: &str = "/machines/maintenance";
+pub const HOME: &str = "/machines";
 
 /// `/sign-in?next=<here>`: sign-in, then back to `here`.
 pub fn sign_in_path(here: &str) -> String {

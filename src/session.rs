@@ -136,18 +136,9 @@ mod tests {
     #[test]
     fn next_stays_inside_the_console() {
         assert_eq!(safe_next(Some("/templates?x=1".into())), "/templates?x=1");
-        assert_eq!(
-            safe_next(Some("//evil.test".into())),
-            "/machines/maintenance"
-        );
-        assert_eq!(
-            safe_next(Some("https://evil.test".into())),
-            "/machines/maintenance"
-        );
-        assert_eq!(
-            safe_next(Some("/\\evil.test".into())),
-            "/machines/maintenance"
-        );
-        assert_eq!(safe_next(None), "/machines/maintenance");
+        assert_eq!(safe_next(Some("//evil.test".into())), "/machines");
+        assert_eq!(safe_next(Some("https://evil.test".into())), "/machines");
+        assert_eq!(safe_next(Some("/\\evil.test".into())), "/machines");
+        assert_eq!(safe_next(None), "/machines");
     }
 }

@@ -144,7 +144,7 @@ async fn base_url_is_used_and_remembered_without_trailing_slash() {
     page.type_into("#base-url", "https://api.example.test:8443/");
     sign_in_through_the_form(&page, KEY).await;
     assert!(
-        wait_until(2000, || current_path() == "/machines/maintenance").await,
+        wait_until(2000, || current_path() == "/machines").await,
         "{}",
         current_path()
     );
@@ -178,6 +178,7 @@ async fn every_area_has_a_page_and_unknown_paths_say_so() {
     assert_eq!(
         links,
         [
+            "/machines",
             "/machines/maintenance",
             "/machines/defrag",
             "/templates",

@@ -31,6 +31,7 @@ pub struct ApiClient {
 
 enum Method {
     Get,
+    Post,
     Put,
     Delete,
 }
@@ -90,6 +91,15 @@ impl ApiClient {
         }
     }
 
+    pub async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        self.send(Method::Post, &self.url(path), &[], Some(body))
+            .await
+    }
+
     pub async fn put<B: Serialize, T: DeserializeOwned>(
         &self,
         path: &str,
@@ -117,6 +127,7 @@ impl ApiClient {
     ) -> Result<T, ApiError> {
         let builder: RequestBuilder = match method {
             Method::Get => Request::get(url),
+            Method::Post => Request::post(url),
             Method::Put => Request::put(url),
             Method::Delete => Request::delete(url),
         };

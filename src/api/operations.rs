@@ -4,9 +4,12 @@ use super::client::ApiClient;
 use super::error::ApiError;
 use gpudeck_wire::machine_ids::MachineIdsInput;
 use gpudeck_wire::{
-    paths, AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
-    DeleteTemplateRequest, DeleteTemplateResponse, MaintenanceWindow, SubaccountList, TeamMember,
-    TeamRole,
+    paths, AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelRequest, BatchCancelResponse,
+    BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
+    CancelMaintenanceRequest, CancelMaintenanceResponse, CurrentUser, DefragRequest, DefragResult,
+    DeleteTemplateRequest, DeleteTemplateResponse, Machine, MachineList, MaintenanceCategory,
+    MaintenanceWindow, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, SubaccountList,
+    TeamMember, TeamRole,
 };
 
 impl ApiClient {
@@ -76,5 +79,100 @@ impl ApiClient {
     /// `GET /team/members`.
     pub async fn team_members(&self) -> Result<Vec<TeamMember>, ApiError> {
         self.get(paths::TEAM_MEMBERS, &[]).await
+    }
+
+    /// `GET /machines?owner=me` (N1): every machine of the caller, by id.
+    pub async fn machines(&self) -> Result<Vec<Machine>, ApiError> {
+        let list: MachineList = self.get(paths::MACHINES, &[("owner", "me")]).await?;
+        Ok(list.machines)
+    }
+
+    /// `GET /machines/{id}?owner=me` (N2): one machine. The answer is a bare array; an
+    /// empty one means not found, more than one element is not an answer to this question.
+    pub async fn machine(&self, id: i64) -> Result<Machine, ApiError> {
+        let mut list: Vec<Machine> = self.get(&paths::machine(id), &[("owner", "me")]).await?;
+        match list.len() {
+            0 => Err(ApiError::Http {
+                status: 404,
+                error: Some("not_found".into()),
+                msg: format!("No such machine id: {id}"),
+            }),
+            1 => Ok(list.remove(0)),
+            n => Err(ApiError::Decode(format!(
+                "{n} machines in the answer for machine {id}"
+            ))),
+        }
+    }
+
+    /// `PUT /machines/{id}/dnotify/` (N3): a window on one machine.
+    pub async fn schedule_maintenance(
+        &self,
+        machine_id: i64,
+        start: f64,
+        duration_hours: i64,
+        category: &MaintenanceCategory,
+        reason: Option<String>,
+    ) -> Result<ScheduleMaintenanceResponse, ApiError> {
+        let body = ScheduleMaintenanceRequest::new(start, duration_hours as f64, category, reason);
+        self.put(&paths::machine_dnotify(machine_id), &body).await
+    }
+
+    /// `POST /machines/maintenances/batch` (N4): the same window on up to 100 machines,
+    /// with a result per machine.
+    pub async fn schedule_maintenance_batch(
+        &self,
+        machine_ids: &[i64],
+        start: f64,
+        duration_hours: i64,
+        category: &MaintenanceCategory,
+    ) -> Result<BatchScheduleResponse, ApiError> {
+        let body = BatchScheduleRequest::new(machine_ids, start, duration_hours as f64, category);
+        self.post(paths::MAINTENANCES_BATCH, &body).await
+    }
+
+    /// `PUT /machines/{id}/cancel_maint/` (N5): cancels every window of one machine the
+    /// host may cancel (marketplace windows stay).
+    pub async fn cancel_machine_maintenance(
+        &self,
+        machine_id: i64,
+    ) -> Result<CancelMachineMaintenanceResponse, ApiError> {
+        let body = serde_json::json!({ "machine_id": machine_id });
+        self.put(&paths::machine_cancel_maint(machine_id), &body)
+            .await
+    }
+
+    /// `DELETE /machines/maintenances` (N6): cancels one window.
+    pub async fn cancel_maintenance(
+        &self,
+        maintenance_id: i64,
+    ) -> Result<CancelMaintenanceResponse, ApiError> {
+        self.delete(
+            paths::MAINTENANCES,
+            &CancelMaintenanceRequest::new(maintenance_id),
+        )
+        .await
+    }
+
+    /// `DELETE /machines/maintenances/batch` (N7): cancels up to 100 windows, with a result
+    /// per window.
+    pub async fn cancel_maintenances(
+        &self,
+        maintenance_ids: &[i64],
+    ) -> Result<BatchCancelResponse, ApiError> {
+        self.delete(
+            paths::MAINTENANCES_BATCH,
+            &BatchCancelRequest::new(maintenance_ids),
+        )
+        .await
+    }
+
+    /// Seed op 1 for any number of machines: requests of at most 1000 ids each (the most
+    /// one request takes), sent together, their windows in the order of the ids.
+    pub async fn maintenances_of(&self, ids: &[i64]) -> Result<Vec<MaintenanceWindow>, ApiError> {
+        let requests = ids
+            .chunks(gpudeck_wire::MAX_MACHINE_IDS)
+            .map(|chunk| self.maintenances(chunk));
+        let answers = futures::future::try_join_all(requests).await?;
+        Ok(answers.into_iter().flatten().collect())
     }
 }

@@ -10,6 +10,7 @@ pub mod id_form;
 pub mod machine_ids_field;
 pub mod masked_key;
 pub mod money;
+pub mod occupancy;
 pub mod page;
 pub mod permissions;
 pub mod reload;

@@ -111,12 +111,31 @@ pub fn bar_label(window: &MaintenanceWindow, utc: bool) -> String {
 pub fn MaintenanceTimeline(
     #[prop(into)] windows: Signal<Vec<MaintenanceWindow>>,
     #[prop(into)] now: Signal<f64>,
+    /// Windows not yet scheduled, drawn in their own style (hatched outline) over the rest.
+    #[prop(optional, into)]
+    preview: Option<Signal<Vec<MaintenanceWindow>>>,
+    /// Makes each bar a button (focusable, Enter or Space or a click) that hands its window
+    /// to the page, e.g. to cancel it.
+    #[prop(optional, into)]
+    on_pick: Option<Callback<MaintenanceWindow>>,
 ) -> impl IntoView {
     let utc = use_utc();
     // The scale follows now by the hour, not by each clock tick: a tick then moves only the
     // "now" line instead of redrawing every bar (10,000 of them at 1,000 machines).
     let scale_now = Memo::new(move |_| (now.get() / HOUR).floor() * HOUR);
-    let layout = Memo::new(move |_| windows.with(|w| Layout::of(w, scale_now.get())));
+    let preview = preview.unwrap_or_else(|| Signal::stored(Vec::new()));
+    let layout = Memo::new(move |_| {
+        windows.with(|w| {
+            preview.with(|p| {
+                if p.is_empty() {
+                    Layout::of(w, scale_now.get())
+                } else {
+                    let all: Vec<MaintenanceWindow> = w.iter().chain(p.iter()).cloned().collect();
+                    Layout::of(&all, scale_now.get())
+                }
+            })
+        })
+    });
     let summary = move || {
         let (count, ongoing) = windows.with(|w| {
             let now = now.get();
@@ -128,8 +147,14 @@ pub fn MaintenanceTimeline(
             )
         });
         let l = layout.get();
+        let previewed = preview.with(Vec::len);
+        let new_ones = match previewed {
+            0 => String::new(),
+            1 => " Previewed: 1 new window (outlined).".to_owned(),
+            n => format!(" Previewed: {n} new windows (outlined)."),
+        };
         format!(
-            "{count} active maintenance windows on {} machines, from {} to {}; {ongoing} ongoing now.",
+            "{count} active maintenance windows on {} machines, from {} to {}; {ongoing} ongoing now.{new_ones}",
             l.machines.len(),
             format_absolute(l.from, utc.get()),
             format_absolute(l.to, utc.get()),
@@ -174,6 +199,7 @@ pub fn MaintenanceTimeline(
             })
             .collect_view()
     };
+    let window_list = windows;
     let bars = move || {
         let l = layout.get();
         let utc = utc.get();
@@ -185,17 +211,68 @@ pub fn MaintenanceTimeline(
                     let x = l.x(w.start_time);
                     let width = (l.x(w.end_time) - x).max(0.2);
                     let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT + 2.0;
+                    let label = bar_label(w, utc);
+                    let marketplace = w.scheduled_by_marketplace;
+                    // Only the id is kept per bar (10,000 bars at 1,000 machines); the window
+                    // is looked up when picked.
+                    let id = w.id;
+                    let pick = move || {
+                        let picked = window_list
+                            .with_untracked(|all| all.iter().find(|w| w.id == id).cloned());
+                        if let (Some(on_pick), Some(window)) = (on_pick, picked) {
+                            on_pick.run(window);
+                        }
+                    };
                     Some(view! {
                         <rect
                             class=format!("bar {}", category_class(w))
+                            class:marketplace=marketplace
                             data-window-id=w.id
                             x=percent(x)
                             y=y
                             width=percent(width)
                             height=LANE_HEIGHT - 4.0
                             rx="2"
+                            tabindex=on_pick.map(|_| "0")
+                            role=on_pick.map(|_| "button")
+                            aria-label=on_pick.map(|_| label.clone())
+                            on:click=move |_| pick()
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                if ev.key() == "Enter" || ev.key() == " " {
+                                    ev.prevent_default();
+                                    pick();
+                                }
+                            }
                         >
-                            <title>{bar_label(w, utc)}</title>
+                            <title>{label.clone()}</title>
+                        </rect>
+                    })
+                })
+                .collect_view()
+        })
+    };
+    let preview_bars = move || {
+        let l = layout.get();
+        let utc = utc.get();
+        preview.with(|windows| {
+            windows
+                .iter()
+                .filter_map(|w| {
+                    let lane = l.lane_of(w.machine_id)?;
+                    let x = l.x(w.start_time);
+                    let width = (l.x(w.end_time) - x).max(0.2);
+                    let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT + 1.0;
+                    Some(view! {
+                        <rect
+                            class=format!("preview-bar {}", category_class(w))
+                            data-machine-id=w.machine_id
+                            x=percent(x)
+                            y=y
+                            width=percent(width)
+                            height=LANE_HEIGHT - 2.0
+                            rx="2"
+                        >
+                            <title>{format!("New: {}", bar_label(w, utc))}</title>
                         </rect>
                     })
                 })
@@ -217,7 +294,7 @@ pub fn MaintenanceTimeline(
                     </svg>
                     <svg
                         class="timeline-chart"
-                        role="img"
+                        role=if on_pick.is_some() { "group" } else { "img" }
                         aria-labelledby="timeline-title timeline-desc"
                         width="100%"
                         height=height
@@ -228,6 +305,7 @@ pub fn MaintenanceTimeline(
                         {lane_backgrounds}
                         {ticks}
                         {bars}
+                        {preview_bars}
                         <line class="now-line" x1=move || percent(now_x()) x2=move || percent(now_x()) y1=NOW_LABEL_Y + 3.0 y2=height></line>
                         <text
                             class="now-label"

@@ -2,6 +2,7 @@
 //! The ids, category and status filters, sort and text filter all live in the URL.
 
 use crate::api::Refusal;
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::machine_ids_field::{parsed, MachineIdsForm};
 use crate::components::page::Page;
@@ -10,6 +11,7 @@ use crate::components::time::{
     format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
 };
 use crate::components::timeline::{category_class, MaintenanceTimeline};
+use crate::components::toasts::use_toasts;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
@@ -59,12 +61,30 @@ impl Status {
 struct Loaded {
     windows: Vec<MaintenanceWindow>,
     at: f64,
+    /// No ids were given: these are the windows of all the host's machines.
+    every_machine: Option<usize>,
 }
+
+/// `the Power window on machine 1001, 2026-11-23 10:00 → 14:00`: how a window is named in
+/// confirmations, results and refusals.
+pub fn window_name(window: &MaintenanceWindow, utc: bool) -> String {
+    format!(
+        "the {} window #{} on machine {}, {} → {}",
+        window.maintenance_category.label(),
+        window.id,
+        window.machine_id,
+        format_absolute(window.start_time, utc),
+        format_absolute(window.end_time, utc),
+    )
+}
+
+/// Why a window has no Cancel button.
+pub const MARKETPLACE_NOTE: &str = "Scheduled by the marketplace: only support can cancel it.";
 
 /// What the ids in the address lead to.
 #[derive(Clone)]
 enum Asked {
-    /// No ids yet.
+    /// No ids given and no machines to show.
     Nothing,
     /// Ids that do not parse; the field says why, and nothing is sent.
     BadIds,
@@ -110,15 +130,68 @@ pub fn MaintenancePage() -> impl IntoView {
         let ids = ids_param.get().map(|text| parsed(&text));
         async move {
             match ids {
-                None => Ok(Asked::Nothing),
+                // No ids: every machine of the host (N1), in requests of at most 1000 ids.
+                None => {
+                    let ids: Vec<i64> = api.machines().await?.iter().map(|m| m.id).collect();
+                    if ids.is_empty() {
+                        return Ok(Asked::Nothing);
+                    }
+                    let windows = api.maintenances_of(&ids).await?;
+                    Ok(Asked::Loaded(Loaded {
+                        windows,
+                        at: now_seconds(),
+                        every_machine: Some(ids.len()),
+                    }))
+                }
                 Some(Err(_)) => Ok(Asked::BadIds),
                 Some(Ok(ids)) => api.maintenances(&ids).await.map(|windows| {
                     Asked::Loaded(Loaded {
                         windows,
                         at: now_seconds(),
+                        every_machine: None,
                     })
                 }),
             }
+        }
+    });
+    let toasts = use_toasts();
+    // The window picked from a row's Cancel or a bar of the timeline, and a marketplace
+    // window's explanation when one of those is picked.
+    let notice = RwSignal::new(None::<String>);
+    let cancel_one = ConfirmedAction::new(
+        |api, window: MaintenanceWindow| async move { api.cancel_maintenance(window.id).await },
+        move |window: MaintenanceWindow, answer| {
+            let name = window_name(&window, utc.get_untracked());
+            if !answer.success {
+                return Err(format!("Not cancelled: {name}: {}", answer.msg));
+            }
+            toasts.success(format!("Cancelled {name}."));
+            data.refetch();
+            Ok(format!("Cancelled {name}."))
+        },
+    );
+    let picked_machine = RwSignal::new(String::new());
+    let cancel_machine = ConfirmedAction::new(
+        |api, machine: i64| async move { api.cancel_machine_maintenance(machine).await },
+        move |machine: i64, answer| {
+            if !answer.success {
+                return Err(format!("Machine {machine}: {}", answer.msg));
+            }
+            toasts.success(format!("Machine {machine}: {}", answer.msg));
+            picked_machine.try_set(String::new());
+            data.refetch();
+            Ok(format!("Machine {machine}: {}", answer.msg))
+        },
+    );
+    let pick = Callback::new(move |window: MaintenanceWindow| {
+        if window.scheduled_by_marketplace {
+            notice.set(Some(format!(
+                "Window #{} on machine {} was scheduled by the marketplace: only support can cancel it.",
+                window.id, window.machine_id
+            )));
+        } else {
+            notice.set(None);
+            cancel_one.ask(window);
         }
     });
 
@@ -199,7 +272,7 @@ pub fn MaintenancePage() -> impl IntoView {
     });
 
     view! {
-        <Page class="maintenance" title="Maintenance windows" lede="Active (upcoming and ongoing) maintenance windows of your machines. Cancelled and finished windows are not listed.">
+        <Page class="maintenance" title="Maintenance windows" lede="Active (upcoming and ongoing) maintenance windows of your machines: all of them, or those of the ids you give. Cancelled and finished windows are not listed.">
             <MachineIdsForm text=text problem=problem on_ids=show_ids>
                 <button type="submit" class="button primary">"Show maintenance"</button>
                 {move || loaded().map(|loaded| view! {
@@ -210,11 +283,14 @@ pub fn MaintenancePage() -> impl IntoView {
                 })}
             </MachineIdsForm>
             {ResourceView::new(data, "Loading maintenance windows…")
-                .empty_when(|asked| matches!(asked, Asked::Nothing), "Enter the ids of your machines to see their maintenance windows.")
+                .empty_when(|asked| matches!(asked, Asked::Nothing), "You have no machines, so no maintenance windows.")
                 .refusals(|_, refusal| about_the_ids(refusal).then(|| ().into_any()))
                 .show(move |asked| match asked {
                     Asked::Nothing | Asked::BadIds => ().into_any(),
-                    Asked::Loaded(_) => view! {
+                    Asked::Loaded(loaded) => view! {
+                        {loaded.every_machine.map(|n| view! {
+                            <p class="hint" data-testid="every-machine">{format!("Windows of all your {n} machines. Enter ids above to narrow them.")}</p>
+                        })}
                         <div class="filters" role="group" aria-label="Filter windows">
                             <span class="filter-label">"Category"</span>
                             {MaintenanceCategory::KNOWN.into_iter().map(|category| {
@@ -253,23 +329,104 @@ pub fn MaintenancePage() -> impl IntoView {
                             </select>
                             <UtcToggle/>
                         </div>
-                        <MaintenanceTimeline windows=filtered_windows now=now/>
+                        <p class="notice" role="status" hidden=move || notice.with(Option::is_none)>{move || notice.get()}</p>
+                        <MaintenanceTimeline windows=filtered_windows now=now on_pick=pick/>
+                        <p class="hint">"Pick a bar (click, or Tab to it and press Enter) to cancel its window."</p>
                         <DataTable
                             rows=windows
-                            columns=columns(now.into(), utc.into())
+                            columns=columns(now.into(), utc.into(), pick)
                             row_key=|w: &MaintenanceWindow| w.id.to_string()
                             empty="None of these machines has an active maintenance window."
                             csv_name="maintenance-windows"
                             caption="Active maintenance windows"
                             also_filter=row_filter
                         />
+                        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine/>
                     }.into_any(),
                 })}
+            <ActionDialog action=cancel_one title="Cancel this maintenance window?" confirm_label="Cancel the window" danger=true>
+                <p>{move || cancel_one.asked().map(|w| {
+                    let mut name = window_name(&w, utc.get());
+                    name[..1].make_ascii_uppercase();
+                    format!("{name} ({}).", format_span(w.end_time - w.start_time))
+                })}</p>
+                <p>"Its renters are no longer told about it. This cannot be undone."</p>
+            </ActionDialog>
+            <ActionDialog action=cancel_machine title="Cancel every window of this machine?" confirm_label="Cancel its windows" danger=true>
+                <p>{move || cancel_machine.asked().map(|machine| {
+                    let (own, marketplace) = windows.with_untracked(|all| {
+                        let on: Vec<&MaintenanceWindow> = all.iter().filter(|w| w.machine_id == machine).collect();
+                        let marketplace = on.iter().filter(|w| w.scheduled_by_marketplace).count();
+                        (on.len() - marketplace, marketplace)
+                    });
+                    let kept = match marketplace {
+                        0 => String::new(),
+                        n => format!(" {n} scheduled by the marketplace stay."),
+                    };
+                    format!("Machine {machine}: its {own} upcoming and ongoing windows you scheduled are cancelled.{kept}")
+                })}</p>
+            </ActionDialog>
+            <div class="action-outcome" role="status">
+                {move || cancel_one.refusal_where(|_| true).map(|message| {
+                    let name = cancel_one.asked().map(|w| window_name(&w, utc.get())).unwrap_or_default();
+                    view! { <p class="form-error" data-testid="cancel-refusal">{format!("Not cancelled: {name}: {message}")}</p> }
+                })}
+                {move || cancel_machine.refusal_where(|_| true).map(|message| {
+                    let machine = cancel_machine.asked().unwrap_or_default();
+                    view! { <p class="form-error" data-testid="cancel-refusal">{format!("Machine {machine}: not cancelled: {message}")}</p> }
+                })}
+            </div>
+            {cancel_one.failure_view()}
+            {cancel_machine.failure_view()}
         </Page>
     }
 }
 
-fn columns(now: Signal<f64>, utc: Signal<bool>) -> Vec<Column<MaintenanceWindow>> {
+/// Cancel every window of one machine (N5), chosen among the machines with windows here.
+#[component]
+fn CancelMachineForm(
+    windows: Signal<Vec<MaintenanceWindow>>,
+    picked: RwSignal<String>,
+    action: ConfirmedAction<i64, String>,
+) -> impl IntoView {
+    let machines = move || {
+        let mut ids: Vec<i64> = windows.with(|w| {
+            w.iter()
+                .filter(|w| !w.scheduled_by_marketplace)
+                .map(|w| w.machine_id)
+                .collect()
+        });
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if let Ok(machine) = picked.get_untracked().parse::<i64>() {
+            action.ask(machine);
+        }
+    };
+    view! {
+        <Show when=move || !machines().is_empty()>
+            <form class="cancel-machine" on:submit=submit>
+                <label for="cancel-machine-pick">"Cancel every window of machine"</label>
+                <select id="cancel-machine-pick" prop:value=picked on:change=move |ev| picked.set(event_target_value(&ev))>
+                    <option value="">"Choose a machine…"</option>
+                    {move || machines().into_iter().map(|id| view! { <option value=id.to_string()>{id}</option> }).collect_view()}
+                </select>
+                <button type="submit" class="button danger" disabled=move || picked.with(String::is_empty) || action.pending().get()>
+                    {move || if action.pending().get() { "Cancelling…" } else { "Cancel all its windows…" }}
+                </button>
+            </form>
+        </Show>
+    }
+}
+
+fn columns(
+    now: Signal<f64>,
+    utc: Signal<bool>,
+    pick: Callback<MaintenanceWindow>,
+) -> Vec<Column<MaintenanceWindow>> {
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
     vec![
         Column::number("machine", "Machine", |w: &MaintenanceWindow| w.machine_id as f64, |w| w.machine_id.to_string()),
@@ -301,6 +458,27 @@ fn columns(now: Signal<f64>, utc: Signal<bool>) -> Vec<Column<MaintenanceWindow>
             }),
         Column::number("created", "Created", |w: &MaintenanceWindow| w.created_at, move |w| time_text(w.created_at))
             .with_cell(|w| view! { <Time unix_seconds=w.created_at/> }.into_any()),
+        Column::text("by", "Scheduled by", |w: &MaintenanceWindow| {
+            if w.scheduled_by_marketplace { "Marketplace" } else { "You" }.to_owned()
+        })
+        .with_cell(move |w| {
+            if w.scheduled_by_marketplace {
+                view! {
+                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Marketplace · only support can cancel it"</span>
+                }
+                .into_any()
+            } else {
+                let window = w.clone();
+                let label = format!("Cancel {}", window_name(w, utc.get_untracked()));
+                view! {
+                    "You "
+                    <button type="button" class="button small danger" aria-label=label on:click=move |_| pick.run(window.clone())>
+                        "Cancel…"
+                    </button>
+                }
+                .into_any()
+            }
+        }),
     ]
 }
 

@@ -1,6 +1,7 @@
 //! One module per area of the console.
 
 pub mod defrag;
+pub mod machines;
 pub mod maintenance;
 pub mod not_found;
 pub mod sign_in;

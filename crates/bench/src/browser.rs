@@ -32,6 +32,15 @@ const KEYSTROKE: &str = r#"
     });
 "#;
 
+/// Runs of each Machines page figure (the median is reported).
+pub const MACHINES_RUNS: usize = 10;
+/// The target for the Machines page of a 5,000-machine host, navigation → painted table.
+pub const MACHINES_5000_TARGET_MS: f64 = 200.0;
+/// The generated host of 5,000 machines: its key, id and machine ids.
+const BIG_HOST_KEY: &str = "bench-big-host-key-0000000000000000000000000000005";
+const BIG_HOST_ID: i64 = 500;
+const BIG_HOST_MACHINES: std::ops::RangeInclusive<i64> = 100_001..=105_000;
+
 /// Machines the benchmark gives alice for the 10,000-row table, ten windows each.
 const BIG_TABLE_MACHINES: std::ops::RangeInclusive<i64> = 5001..=6000;
 
@@ -46,22 +55,38 @@ pub struct TableFigures {
 pub struct BrowserFigures {
     pub runs: usize,
     pub maintenance_100_ms: f64,
+    /// Navigation → Machines table painted, for alice's 120 machines and for a generated
+    /// host's 5,000, medians of [`MACHINES_RUNS`].
+    pub machines_120_ms: f64,
+    pub machines_5000_ms: f64,
     pub windowed: TableFigures,
     pub all_rows: TableFigures,
 }
 
 pub async fn measure(runs: usize) -> Result<BrowserFigures> {
     let app = Harness::start("bench").await?;
-    add_big_table(&app).await?;
+    add_big_host(&app).await?;
     ChromeDevTools::new(app.driver.handle.clone())
         .execute_cdp_with_params(
             "Page.addScriptToEvaluateOnNewDocument",
             serde_json::json!({ "source": PAINT_WATCHER }),
         )
         .await?;
+    let machine_runs = runs.min(MACHINES_RUNS);
+
+    // The Machines page of a generated host with 5,000 machines.
     app.open("/sign-in").await?;
+    app.sign_in(BIG_HOST_KEY).await?;
+    app.find("[data-testid=identity]").await?;
+    let machines_5000_ms = machines_page(&app, machine_runs).await?;
+    app.click("header button").await?;
+    app.find("#api-key").await?;
+
+    // alice's 120 machines, before the big table adds 1,000 more.
     app.sign_in(demo::ALICE_KEY).await?;
     app.find("[data-testid=identity]").await?;
+    let machines_120_ms = machines_page(&app, machine_runs).await?;
+    add_big_table(&app).await?;
 
     // One load to warm the cache, then the measured ones.
     let page_100 = "/machines/maintenance?ids=1001-1100";
@@ -78,6 +103,8 @@ pub async fn measure(runs: usize) -> Result<BrowserFigures> {
     Ok(BrowserFigures {
         runs,
         maintenance_100_ms: median(&mut loads),
+        machines_120_ms,
+        machines_5000_ms,
         windowed,
         all_rows,
     })
@@ -146,6 +173,62 @@ async fn painted_after_navigation(app: &Harness, path: &str) -> Result<f64> {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Median time from navigation to the painted Machines table, after one warm-up load.
+async fn machines_page(app: &Harness, runs: usize) -> Result<f64> {
+    painted_after_navigation(app, "/machines").await?;
+    let mut loads = Vec::new();
+    for _ in 0..runs {
+        loads.push(painted_after_navigation(app, "/machines").await?);
+    }
+    Ok(median(&mut loads))
+}
+
+/// A host with 5,000 machines (8 GPUs, one rental each) and one upcoming window on every
+/// tenth machine, signing in with [`BIG_HOST_KEY`].
+async fn add_big_host(app: &Harness) -> Result<()> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_secs_f64();
+    app.server
+        .state()
+        .db
+        .run(move |conn| {
+            let tx = conn.transaction()?;
+            {
+                tx.execute(
+                    "INSERT INTO users (id, email, username, created_at) VALUES (?1, 'big@bench.test', 'big-host', ?2)",
+                    (BIG_HOST_ID, now),
+                )?;
+                tx.execute(
+                    "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, ?2, ?3)",
+                    (gpudeck_server::keys::hash_key(BIG_HOST_KEY), BIG_HOST_ID, now),
+                )?;
+                let mut machine = tx.prepare(
+                    "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, listed, reliability2)
+                     VALUES (?1, ?2, ?3, 8, 'RTX 4090', 1, 0.97)",
+                )?;
+                let mut contract = tx.prepare(
+                    "INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count) VALUES (?1, ?2, ?3, 2)",
+                )?;
+                let mut window = tx.prepare(
+                    "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, created_at)
+                     VALUES (?1, ?2, 2, 'disk', ?3)",
+                )?;
+                for id in BIG_HOST_MACHINES {
+                    machine.execute((id, BIG_HOST_ID, format!("big-{id}")))?;
+                    contract.execute((id, demo::GUSTAV_ID, (id % 4) * 2))?;
+                    if id % 10 == 0 {
+                        window.execute((id, now + (id % 200) as f64 * 3600.0 + 600.0, now))?;
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("adding the generated host: {e:?}"))
 }
 
 /// Gives alice 1,000 more machines with ten upcoming windows each.

@@ -11,13 +11,10 @@ async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> 
     let identity = app.wait_for_text("[data-testid=identity]", "alice").await?;
     assert!(identity.contains("user #1"), "{identity}");
     assert!(identity.contains("$4,200.50"), "the balance: {identity}");
-    app.wait_for_address("/machines/maintenance").await?;
-    assert_eq!(
-        app.eval("return document.title").await?,
-        "Maintenance windows · gpudeck"
-    );
+    app.wait_for_address("/machines").await?;
+    assert_eq!(app.eval("return document.title").await?, "Machines · gpudeck");
     let current = app.find("nav a[aria-current=page]").await?;
-    assert_eq!(current.text().await?, "Maintenance");
+    assert_eq!(current.text().await?, "Machines");
     let stored = app
         .eval("return sessionStorage.getItem('gpudeck.session')")
         .await?;

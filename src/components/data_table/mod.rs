@@ -6,6 +6,7 @@
 //! rows are in view, [`view`] the component that puts them on screen.
 
 pub mod columns;
+pub mod selection;
 mod view;
 pub mod windowing;
 

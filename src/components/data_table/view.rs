@@ -2,6 +2,7 @@
 //! windowed body.
 
 use super::columns::{csv_of, sorted_order, Column, RowFilter};
+use super::selection::{all_shown_state, range_keys, set_all, AllShown};
 use super::windowing::{window_slice, ROW_HEIGHT};
 use crate::components::csv;
 use leptos::either::Either;
@@ -9,7 +10,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
 use leptos_use_fn_debounce_throttle::use_debounce_fn_with_arg;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// How long typing must pause before the filter is written to the URL.
 const URL_DEBOUNCE_MS: f64 = 300.0;
@@ -33,6 +34,11 @@ pub fn DataTable<R>(
     /// A caption for screen readers and the CSV button.
     #[prop(into)]
     caption: String,
+    /// Row selection: a checkbox per row and a select-all-shown box in the header; a
+    /// shift-click ticks the range from the last row clicked. Holds the ticked rows'
+    /// `row_key`s, kept by the page (so it survives filtering and sorting).
+    #[prop(optional)]
+    selection: Option<RwSignal<BTreeSet<String>>>,
     /// Controls shown in the toolbar after the filter.
     #[prop(optional)]
     children: Option<Children>,
@@ -90,14 +96,20 @@ where
     let shown = Memo::new(move |_| {
         let needle = filter_text.get().trim().to_lowercase();
         let extra = also_filter.and_then(|f| f.get());
+        let keep = |rows: &[R], i: usize| extra.as_ref().is_none_or(|keep| keep(&rows[i]));
         rows.with(|rows| {
-            haystacks.with(|hay| {
-                order.with(|order| {
+            order.with(|order| {
+                // The rows' text is built only once there is something to look for, so a
+                // large table paints without it.
+                if needle.is_empty() {
+                    return order.iter().copied().filter(|&i| keep(rows, i)).collect();
+                }
+                haystacks.with(|hay| {
                     order
                         .iter()
                         .copied()
-                        .filter(|&i| needle.is_empty() || hay[i].contains(&needle))
-                        .filter(|&i| extra.as_ref().is_none_or(|keep| keep(&rows[i])))
+                        .filter(|&i| hay[i].contains(&needle))
+                        .filter(|&i| keep(rows, i))
                         .collect::<Vec<usize>>()
                 })
             })
@@ -188,6 +200,7 @@ where
         set_dir_param.set(Some(if next_desc { "desc" } else { "asc" }.to_owned()));
     };
     let caption_for_csv = caption.clone();
+    let caption_for_select = caption.clone();
     let export = move |_| {
         let text = columns.with_value(|cols| {
             rows.with_untracked(|rows| {
@@ -230,6 +243,69 @@ where
                 .collect_view()
         })
     };
+    // The keys of the shown rows, in order, for select-all and shift-click ranges.
+    let shown_keys = move || {
+        shown.with_untracked(|shown| {
+            rows.with_untracked(|rows| {
+                shown
+                    .iter()
+                    .map(|&i| row_key(&rows[i]))
+                    .collect::<Vec<String>>()
+            })
+        })
+    };
+    let anchor = StoredValue::new(None::<String>);
+    let select_header = move || {
+        selection.map(|selected| {
+            let state = Memo::new(move |_| {
+                shown.track();
+                rows.track();
+                selected.with(|s| all_shown_state(&shown_keys(), s))
+            });
+            view! {
+                <th scope="col" class="select">
+                    <input
+                        type="checkbox"
+                        aria-label=format!("Select all shown rows of {}", caption_for_select)
+                        prop:checked=move || state.get() == AllShown::All
+                        prop:indeterminate=move || state.get() == AllShown::Some
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            let keys = shown_keys();
+                            selected.update(|s| set_all(s, &keys, on));
+                            anchor.set_value(None);
+                        }
+                    />
+                </th>
+            }
+        })
+    };
+    let select_cell = move |key: String| {
+        selection.map(|selected| {
+            let label = format!("Select {key}");
+            let checked_key = key.clone();
+            view! {
+                <td class="select">
+                    <input
+                        type="checkbox"
+                        aria-label=label
+                        prop:checked=move || selected.with(|s| s.contains(&checked_key))
+                        on:click=move |ev: leptos::ev::MouseEvent| {
+                            let on = event_target_checked(&ev);
+                            let keys = if ev.shift_key() {
+                                range_keys(&shown_keys(), anchor.get_value().as_deref(), &key)
+                            } else {
+                                vec![key.clone()]
+                            };
+                            selected.update(|s| set_all(s, &keys, on));
+                            anchor.set_value(Some(key.clone()));
+                        }
+                    />
+                </td>
+            }
+        })
+    };
+
     // `row_index` is the row's aria-rowindex: its position in `shown` plus 2 (the header is 1).
     let render_row = move |row_index: Signal<usize>, row: R| {
         let cells = columns.with_value(|cols| {
@@ -243,7 +319,8 @@ where
                 })
                 .collect_view()
         });
-        view! { <tr aria-rowindex=move || row_index.get()>{cells}</tr> }
+        let select = select_cell(row_key(&row));
+        view! { <tr aria-rowindex=move || row_index.get()>{select}{cells}</tr> }
     };
 
     // A windowed row's offset in the window is kept up to date by ForEnumerate as rows move.
@@ -254,7 +331,7 @@ where
         )
     };
 
-    let column_count = columns.with_value(Vec::len);
+    let column_count = columns.with_value(Vec::len) + usize::from(selection.is_some());
     view! {
         <div class="data-table">
             <div class="table-toolbar">
@@ -277,6 +354,19 @@ where
                         }
                     }}
                 </span>
+                {selection.map(|selected| view! {
+                    <span class="selected-count" aria-live="polite">
+                        {move || format!("{} selected", selected.with(BTreeSet::len))}
+                    </span>
+                    <button
+                        type="button"
+                        class="button"
+                        disabled=move || selected.with(BTreeSet::is_empty)
+                        on:click=move |_| selected.set(BTreeSet::new())
+                    >
+                        "Clear selection"
+                    </button>
+                })}
                 {children.map(|c| c())}
                 <label class="toggle" title="For printing and find-in-page; slower with thousands of rows">
                     <input
@@ -321,7 +411,7 @@ where
                 <table aria-rowcount=move || shown.with(Vec::len) + 1>
                     <caption class="visually-hidden">{caption.clone()}</caption>
                     <thead>
-                        <tr aria-rowindex="1">{header}</tr>
+                        <tr aria-rowindex="1">{select_header()}{header}</tr>
                     </thead>
                     <tbody>
                         <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice.get().0 as f64 * ROW_HEIGHT)>

@@ -1,0 +1,408 @@
+//! The fleet in the real console against the demo server: landing on Machines, selecting
+//! machines, scheduling a window on them (one request, then 150 machines in two batches
+//! with a refusal), cancelling windows from the maintenance page, and defragmenting from
+//! the selection. The database is checked after each change.
+
+use gpudeck_e2e::{demo, Harness, WebElement};
+use std::collections::BTreeSet;
+use std::time::Duration;
+use thirtyfour::{By, Key};
+
+/// Active (not cancelled, not over) windows of machines `first..=last`: (id, machine,
+/// created_at).
+async fn active_windows(
+    app: &Harness,
+    first: i64,
+    last: i64,
+) -> anyhow::Result<Vec<(i64, i64, f64)>> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_secs_f64();
+    app.server
+        .state()
+        .db
+        .run(move |conn| {
+            let mut statement = conn
+                .prepare(
+                    "SELECT id, machine_id, created_at FROM maintenances
+                     WHERE machine_id BETWEEN ?1 AND ?2 AND cancelled_at IS NULL
+                       AND start_time + duration_hours * 3600 > ?3 ORDER BY id",
+                )
+                .map_err(gpudeck_server::db::DbError::from)?;
+            let rows = statement
+                .query_map((first, last, now), |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                })
+                .map_err(gpudeck_server::db::DbError::from)?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(gpudeck_server::db::DbError::from)?;
+            Ok(rows)
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("{e:?}"))
+}
+
+async fn signed_in_on_machines(name: &'static str) -> anyhow::Result<Harness> {
+    let app = Harness::start(name).await?;
+    app.open("/").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/machines").await?;
+    Ok(app)
+}
+
+async fn checkbox(app: &Harness, machine: i64) -> anyhow::Result<WebElement> {
+    app.find(&format!("td.select input[aria-label='Select {machine}']"))
+        .await
+}
+
+/// Sets a field's value the way typing would (date-time fields differ by locale).
+async fn set_value(app: &Harness, css: &str, value: &str, event: &str) -> anyhow::Result<()> {
+    app.eval(&format!(
+        "const f = document.querySelector({css:?}); f.value = {value:?};
+         f.dispatchEvent(new Event({event:?}, {{bubbles: true}}));"
+    ))
+    .await?;
+    Ok(())
+}
+
+/// Fills the schedule form: tomorrow at this hour in UTC, `hours` long, category `disk`.
+async fn fill_schedule_form(app: &Harness, hours: &str) -> anyhow::Result<()> {
+    app.find("#schedule-start").await?;
+    app.click(".schedule-fields .toggle input").await?;
+    app.wait_for_text("[data-testid=zone]", "UTC").await?;
+    let start = app
+        .eval("return new Date(Date.now() + 86400000).toISOString().slice(0, 13) + ':00'")
+        .await?;
+    set_value(
+        app,
+        "#schedule-start",
+        start.as_str().unwrap_or_default(),
+        "input",
+    )
+    .await?;
+    app.fill("#schedule-hours", hours).await?;
+    set_value(app, "#schedule-category", "disk", "change").await?;
+    Ok(())
+}
+
+async fn confirm(app: &Harness) -> anyhow::Result<String> {
+    let text = app.find("dialog.confirm[open]").await?.text().await?;
+    app.click("dialog.confirm[open] .confirm-actions button:last-child")
+        .await?;
+    Ok(text)
+}
+
+async fn wait_gone(app: &Harness, css: &str) -> anyhow::Result<()> {
+    let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
+    while !app.driver.find_all(By::Css(css)).await?.is_empty() {
+        if tokio::time::Instant::now() > deadline {
+            anyhow::bail!("{css} is still shown");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(())
+}
+
+/// An extra screenshot at phone size (390×844), `target/e2e/<name>.png`, then back.
+async fn phone_screenshot(app: &Harness, name: &str) -> anyhow::Result<()> {
+    app.driver.set_window_rect(0, 0, 390, 844).await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sideways = app
+        .eval("return document.documentElement.scrollWidth > document.documentElement.clientWidth")
+        .await?;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
+    std::fs::create_dir_all(&dir)?;
+    app.driver
+        .screenshot(&dir.join(format!("{name}.png")))
+        .await?;
+    app.driver.set_window_rect(0, 0, 1280, 900).await?;
+    assert_eq!(
+        sideways, false,
+        "{name}: the page scrolls sideways at 390 px"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_machine(
+) -> anyhow::Result<()> {
+    let app = signed_in_on_machines("fleet_schedule_and_cancel").await?;
+    app.wait_for_text(".row-count", "120 rows").await?;
+    let current = app.find("nav a[aria-current=page]").await?;
+    assert_eq!(current.text().await?, "Machines");
+    phone_screenshot(&app, "fleet_machines_phone").await?;
+
+    // Three machines: one click, then a shift-click for the range.
+    checkbox(&app, 1013).await?.click().await?;
+    let last = checkbox(&app, 1015).await?;
+    app.driver
+        .action_chain()
+        .key_down(Key::Shift)
+        .click_element(&last)
+        .key_up(Key::Shift)
+        .perform()
+        .await?;
+    app.wait_for_text(".selected-count", "3 selected").await?;
+    let before: BTreeSet<i64> = active_windows(&app, 1013, 1015)
+        .await?
+        .into_iter()
+        .map(|w| w.0)
+        .collect();
+
+    app.click("[data-action=schedule]").await?;
+    app.find(".schedule-form").await?;
+    assert!(app
+        .address()
+        .await?
+        .starts_with("/machines/schedule?ids=1013-1015"));
+    fill_schedule_form(&app, "3").await?;
+    app.wait_for_text("[data-testid=schedule-summary]", "Disk window")
+        .await?;
+    app.wait_for_text("[data-testid=schedule-summary]", "on 3 machines")
+        .await?;
+    let previews = app.driver.find_all(By::Css("rect.preview-bar")).await?;
+    assert_eq!(previews.len(), 3, "one preview bar per machine");
+    phone_screenshot(&app, "fleet_schedule_phone").await?;
+
+    app.click(".schedule-form button[type=submit]").await?;
+    let dialog = confirm(&app).await?;
+    assert!(dialog.contains("Disk"), "{dialog}");
+    assert!(dialog.contains("1013, 1014, 1015"), "{dialog}");
+    app.wait_for_text(
+        "[data-testid=schedule-result]",
+        "Scheduled on 3 of 3 machines",
+    )
+    .await?;
+
+    let after = active_windows(&app, 1013, 1015).await?;
+    let new: Vec<(i64, i64, f64)> = after
+        .into_iter()
+        .filter(|w| !before.contains(&w.0))
+        .collect();
+    assert_eq!(
+        new.iter().map(|w| w.1).collect::<Vec<_>>(),
+        [1013, 1014, 1015],
+        "one new window per machine"
+    );
+
+    // The new windows on the maintenance page: bars and rows.
+    app.click("[data-testid=schedule-result] a.button").await?;
+    app.find("rect.bar").await?;
+    for (id, _, _) in &new {
+        app.find(&format!("rect.bar[data-window-id='{id}']"))
+            .await?;
+    }
+    let active_now = before.len() + new.len();
+    app.wait_for_text(".row-count", &format!("{active_now} rows"))
+        .await?;
+
+    // Cancel one window from its row.
+    let (first, first_machine, _) = new[0];
+    app.click(&format!(
+        "button[aria-label^='Cancel the Disk window #{first} ']"
+    ))
+    .await?;
+    let dialog = confirm(&app).await?;
+    assert!(
+        dialog.contains(&format!("Disk window #{first} on machine {first_machine}")),
+        "{dialog}"
+    );
+    app.wait_for_text(".toasts", &format!("Cancelled the Disk window #{first}"))
+        .await?;
+    wait_gone(&app, &format!("rect.bar[data-window-id='{first}']")).await?;
+
+    // A bar is a button too: Enter on it asks to cancel its window; Escape backs out.
+    let (third, _, _) = new[2];
+    let bar = app
+        .find(&format!("rect.bar[data-window-id='{third}']"))
+        .await?;
+    bar.focus().await?;
+    bar.send_keys(Key::Enter).await?;
+    let dialog = app.find("dialog.confirm[open]").await?.text().await?;
+    assert!(dialog.contains(&format!("#{third}")), "{dialog}");
+    app.driver
+        .action_chain()
+        .send_keys(Key::Escape)
+        .perform()
+        .await?;
+
+    // Cancel every window of the second machine.
+    let (_, second_machine, _) = new[1];
+    set_value(
+        &app,
+        "#cancel-machine-pick",
+        &second_machine.to_string(),
+        "change",
+    )
+    .await?;
+    app.click(".cancel-machine button[type=submit]").await?;
+    let dialog = confirm(&app).await?;
+    assert!(
+        dialog.contains(&format!("Machine {second_machine}")),
+        "{dialog}"
+    );
+    app.wait_for_text(".toasts", &format!("on machine {second_machine}"))
+        .await?;
+
+    let left = active_windows(&app, 1013, 1015).await?;
+    assert!(
+        left.iter().all(|w| w.0 != first),
+        "window {first} is cancelled"
+    );
+    assert!(
+        left.iter().all(|w| w.1 != second_machine),
+        "machine {second_machine} has no active window left: {left:?}"
+    );
+    assert!(left.iter().any(|w| w.0 == third), "window {third} stays");
+    for gone in left_out(&new, &left) {
+        wait_gone(&app, &format!("rect.bar[data-window-id='{gone}']")).await?;
+    }
+    app.wait_for_text(".row-count", &format!("{} rows", left.len()))
+        .await?;
+    app.finish().await
+}
+
+/// Ids of `new` no longer among `left`.
+fn left_out(new: &[(i64, i64, f64)], left: &[(i64, i64, f64)]) -> Vec<i64> {
+    new.iter()
+        .map(|w| w.0)
+        .filter(|id| left.iter().all(|l| l.0 != *id))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_reported(
+) -> anyhow::Result<()> {
+    let app = Harness::start("fleet_schedule_150").await?;
+    // alice gets 29 more machines (149 in all); bob's 2001 makes 150 ids.
+    app.server
+        .state()
+        .db
+        .run(|conn| {
+            for id in 1121..=1149 {
+                conn.execute(
+                    "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 4)",
+                    (id, demo::ALICE_ID, format!("extra-{id}")),
+                )
+                .map_err(gpudeck_server::db::DbError::from)?;
+            }
+            Ok(())
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    app.open("/").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/machines").await?;
+    app.wait_for_text(".row-count", "149 rows").await?;
+    app.click("th.select input").await?;
+    app.wait_for_text(".selected-count", "149 selected").await?;
+    let before = active_windows(&app, 1001, 1149).await?.len();
+
+    app.click("[data-action=schedule]").await?;
+    app.fill("#schedule-machines", "1001-1149, 2001").await?;
+    app.wait_for_text(
+        "[data-testid=schedule-known]",
+        "149 of your machines; 1 not among them (2001)",
+    )
+    .await?;
+    app.wait_for_text("[data-testid=schedule-known]", "Sent in 2 requests")
+        .await?;
+    fill_schedule_form(&app, "2").await?;
+    app.click(".schedule-form button[type=submit]").await?;
+    let dialog = confirm(&app).await?;
+    assert!(dialog.contains("on 150 machines"), "{dialog}");
+    assert!(dialog.contains("Sent in 2 requests"), "{dialog}");
+
+    let result = app
+        .wait_for_text(
+            "[data-testid=schedule-result]",
+            "Scheduled on 149 of 150 machines",
+        )
+        .await?;
+    let refused = app
+        .find("[data-testid=schedule-result] li.refused")
+        .await?
+        .text()
+        .await?;
+    assert_eq!(refused, "Machine 2001: No such machine id or not owned");
+    assert!(result.contains("Retry the 1 refused"), "{result}");
+
+    let after = active_windows(&app, 1001, 1149).await?;
+    assert_eq!(after.len(), before + 149);
+    // Each batch is one transaction with one creation time: two batches, two times.
+    let newest: BTreeSet<u64> = after.iter().skip(before).map(|w| w.2.to_bits()).collect();
+    assert_eq!(newest.len(), 2, "two batch requests");
+
+    // The retry offers exactly the refused machine.
+    app.click("[data-testid=schedule-result] button.primary")
+        .await?;
+    let dialog = app.find("dialog.confirm[open]").await?.text().await?;
+    assert!(dialog.contains("on 1 machine: 2001"), "{dialog}");
+    app.driver
+        .action_chain()
+        .send_keys(Key::Escape)
+        .perform()
+        .await?;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyhow::Result<()> {
+    let app = signed_in_on_machines("fleet_defrag_strips").await?;
+    app.wait_for_text(".row-count", "120 rows").await?;
+    checkbox(&app, demo::FRAGMENTED_MACHINE)
+        .await?
+        .click()
+        .await?;
+    checkbox(&app, demo::TIDY_MACHINE).await?.click().await?;
+    app.wait_for_text(".selected-count", "2 selected").await?;
+    app.click("[data-action=defrag]").await?;
+    let dialog = confirm(&app).await?;
+    assert!(dialog.contains("2 machines: 1001, 1003"), "{dialog}");
+    app.wait_for_text(
+        "[data-testid=defrag-result]",
+        "Defragmented 1 of 2 machines",
+    )
+    .await?;
+
+    // Read in one script: the result is drawn again when the table reloads.
+    let strip = |machine: i64, when: &'static str| {
+        let app = &app;
+        async move {
+            let css = format!(
+                "[data-testid=defrag-result] tr[data-machine-id='{machine}'] td.{when} .occupancy"
+            );
+            app.find(&css).await?;
+            let value = app
+                .eval(&format!(
+                    "const s = document.querySelector({css:?}); return s ? s.dataset.occupancy : '';"
+                ))
+                .await?;
+            anyhow::Ok(value.as_str().unwrap_or_default().to_owned())
+        }
+    };
+    let (before, after) = (strip(1001, "before").await?, strip(1001, "after").await?);
+    assert_ne!(before, after, "machine 1001's GPUs were packed");
+    assert_eq!(before.split(' ').count(), after.split(' ').count());
+    assert_eq!(strip(1003, "before").await?, strip(1003, "after").await?);
+    // The table shows the new strip too, once reloaded.
+    let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
+    loop {
+        let shown = app
+            .eval(
+                "const box = document.querySelector(\"td.select input[aria-label='Select 1001']\");
+                 const strip = box && box.closest('tr').querySelector('.occupancy');
+                 return strip ? strip.dataset.occupancy : null;",
+            )
+            .await?;
+        if shown.as_str() == Some(after.as_str()) {
+            break;
+        }
+        if tokio::time::Instant::now() > deadline {
+            anyhow::bail!("the table shows {shown} for 1001, not {after}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    phone_screenshot(&app, "fleet_defrag_phone").await?;
+    app.finish().await
+}

@@ -1,0 +1,437 @@
+//! The machines area's landing page: every machine of the host (N1) with its GPUs'
+//! occupancy and its next maintenance window (seed op 1), in a table whose selection can be
+//! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
+
+pub mod plan;
+pub mod schedule;
+
+use crate::api::ApiError;
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::data_table::{Column, DataTable};
+use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
+use crate::components::page::Page;
+use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::time::{format_absolute, format_span, now_seconds, use_utc};
+use crate::components::toasts::use_toasts;
+use crate::pages::defrag::named_in_confirmation;
+use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use leptos_use_interval_fn::use_interval_fn;
+use std::collections::{BTreeSet, HashMap};
+
+/// How often relative times ("in 3 h") are brought up to date.
+const CLOCK_TICK_MS: u64 = 30_000;
+
+/// The host's machines and their active windows, as loaded.
+#[derive(Clone)]
+pub struct Fleet {
+    pub machines: Vec<Machine>,
+    pub windows: Vec<MaintenanceWindow>,
+    pub at: f64,
+}
+
+/// One row: a machine, its next window (the ongoing or soonest one) and how many are active.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetRow {
+    pub machine: Machine,
+    pub next: Option<(f64, f64)>,
+    pub active: usize,
+}
+
+/// The rows of the table, in the machines' order.
+pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<FleetRow> {
+    let mut by_machine: HashMap<i64, Vec<&MaintenanceWindow>> = HashMap::new();
+    for window in windows {
+        by_machine
+            .entry(window.machine_id)
+            .or_default()
+            .push(window);
+    }
+    machines
+        .iter()
+        .map(|machine| {
+            let own = by_machine
+                .get(&machine.id)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            let next = own
+                .iter()
+                .min_by(|a, b| a.start_time.total_cmp(&b.start_time))
+                .map(|w| (w.start_time, w.end_time));
+            FleetRow {
+                machine: machine.clone(),
+                next,
+                active: own.len(),
+            }
+        })
+        .collect()
+}
+
+/// `Upcoming · in 3 h`, `Ongoing · 2 h left`, or `None`.
+pub fn next_window_text(now: f64, next: Option<(f64, f64)>) -> String {
+    match next {
+        None => "None".into(),
+        Some((start, _)) if now < start => format!("Upcoming · in {}", format_span(start - now)),
+        Some((_, end)) if now < end => format!("Ongoing · {} left", format_span(end - now)),
+        Some((_, end)) => format!("Ended · {} ago", format_span(now - end)),
+    }
+}
+
+/// `RTX 4090 × 8`.
+pub fn gpus_text(machine: &Machine) -> String {
+    format!("{} × {}", machine.gpu_name, machine.num_gpus)
+}
+
+/// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
+pub async fn load_fleet(api: crate::api::ApiClient) -> Result<Fleet, ApiError> {
+    let machines = api.machines().await?;
+    let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
+    let windows = api.maintenances_of(&ids).await?;
+    Ok(Fleet {
+        machines,
+        windows,
+        at: now_seconds(),
+    })
+}
+
+/// The selected ids, as numbers in order.
+fn ids_of(selected: &BTreeSet<String>) -> Vec<i64> {
+    let mut ids: Vec<i64> = selected.iter().filter_map(|k| k.parse().ok()).collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// A defragmentation from the selection: each machine's strip before and after.
+#[derive(Clone)]
+struct DefragOutcome {
+    result: DefragResult,
+    strips: Vec<(i64, String, Option<String>)>,
+}
+
+/// What cancelling the windows of each selected machine did: the server's sentence, or its
+/// refusal.
+type CancelOutcome = Vec<(i64, Result<String, String>)>;
+
+#[component]
+pub fn MachinesPage() -> impl IntoView {
+    let utc = use_utc();
+    let toasts = use_toasts();
+    let navigate = use_navigate();
+    let now = RwSignal::new(now_seconds());
+    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
+
+    let data = use_api_resource(load_fleet);
+    let fleet = Signal::derive(move || data.get().and_then(Result::ok));
+    let rows = Signal::derive(move || {
+        fleet
+            .get()
+            .map(|f| fleet_rows(&f.machines, &f.windows))
+            .unwrap_or_default()
+    });
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    let selected_ids = Signal::derive(move || selected.with(ids_of));
+    let none_selected = move || selected.with(BTreeSet::is_empty);
+
+    let go_with_selection = move |path: &'static str| {
+        let navigate = navigate.clone();
+        move |_| {
+            let ids = selected_ids.get_untracked();
+            navigate(
+                &format!("{path}?ids={}", format_machine_ids(&ids)),
+                Default::default(),
+            );
+        }
+    };
+
+    let defrag = ConfirmedAction::new(
+        |api, asked: Vec<(i64, String)>| async move {
+            let ids: Vec<i64> = asked.iter().map(|(id, _)| *id).collect();
+            let result = api.defrag_offers(&ids).await?;
+            // The strips after: N1 again, for these machines.
+            let after: HashMap<i64, String> = api
+                .machines()
+                .await?
+                .into_iter()
+                .map(|m| (m.id, m.gpu_occupancy))
+                .collect();
+            let strips = asked
+                .into_iter()
+                .map(|(id, before)| (id, before, after.get(&id).cloned()))
+                .collect();
+            Ok(DefragOutcome { result, strips })
+        },
+        move |_, outcome: DefragOutcome| {
+            if let Some(changed) = &outcome.result.defragmented {
+                toasts.success(format!(
+                    "Defragmented {} of {} machines.",
+                    changed.len(),
+                    outcome.strips.len()
+                ));
+            }
+            data.refetch();
+            Ok(outcome)
+        },
+    )
+    .refusals_as_failures()
+    .toast_failures("Defragmentation failed");
+
+    let cancel_all = ConfirmedAction::new(
+        |api, ids: Vec<i64>| async move {
+            let mut outcome: CancelOutcome = Vec::new();
+            for id in ids {
+                match api.cancel_machine_maintenance(id).await {
+                    Ok(answer) if answer.success => outcome.push((id, Ok(answer.msg))),
+                    Ok(answer) => outcome.push((id, Err(answer.msg))),
+                    Err(ApiError::Aborted) => return Err(ApiError::Aborted),
+                    Err(error) if error.is_unauthorised() => return Err(error),
+                    Err(error) => outcome.push((id, Err(error.message()))),
+                }
+            }
+            Ok(outcome)
+        },
+        move |_, outcome: CancelOutcome| {
+            let done = outcome.iter().filter(|(_, r)| r.is_ok()).count();
+            toasts.success(format!(
+                "Cancelled the maintenance of {done} of {} machines.",
+                outcome.len()
+            ));
+            data.refetch();
+            Ok(outcome)
+        },
+    )
+    .refusals_as_failures();
+
+    let ask_defrag = move |_| {
+        let ids = selected_ids.get_untracked();
+        let before: HashMap<i64, String> = rows.with_untracked(|rows| {
+            rows.iter()
+                .map(|r| (r.machine.id, r.machine.gpu_occupancy.clone()))
+                .collect()
+        });
+        let asked = ids
+            .into_iter()
+            .map(|id| (id, before.get(&id).cloned().unwrap_or_default()))
+            .collect();
+        defrag.ask(asked);
+    };
+    let ask_cancel = move |_| cancel_all.ask(selected_ids.get_untracked());
+    let windows_of_selection = move || {
+        let ids = cancel_all.asked().unwrap_or_default();
+        fleet.with(|f| {
+            f.as_ref().map_or((0, 0), |f| {
+                let mine = f.windows.iter().filter(|w| ids.contains(&w.machine_id));
+                let (marketplace, own): (Vec<_>, Vec<_>) =
+                    mine.partition(|w| w.scheduled_by_marketplace);
+                (own.len(), marketplace.len())
+            })
+        })
+    };
+
+    let show_maintenance = go_with_selection("/machines/maintenance");
+    let schedule = go_with_selection("/machines/schedule");
+
+    view! {
+        <Page class="machines" title="Machines" lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
+            {ResourceView::new(data, "Loading your machines…")
+                .with_reload_button()
+                .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
+                .show(move |fleet| view! {
+                    <p class="hint">
+                        {format!("{} machines, loaded {}", fleet.machines.len(), format_absolute(fleet.at, utc.get_untracked()))}
+                    </p>
+                    <div class="selection-actions" role="group" aria-label="With the selected machines">
+                        <span class="selection-label">
+                            {move || match selected.with(BTreeSet::len) {
+                                0 => "Select machines in the table to act on them:".to_owned(),
+                                1 => "With the 1 selected machine:".to_owned(),
+                                n => format!("With the {n} selected machines:"),
+                            }}
+                        </span>
+                        <button type="button" class="button" data-action="show" disabled=none_selected on:click=show_maintenance.clone()>"Show maintenance"</button>
+                        <button type="button" class="button primary" data-action="schedule" disabled=none_selected on:click=schedule.clone()>"Schedule maintenance…"</button>
+                        <button type="button" class="button" data-action="defrag" disabled=move || none_selected() || defrag.pending().get() on:click=ask_defrag>
+                            {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
+                        </button>
+                        <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
+                            {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
+                        </button>
+                    </div>
+                    {defrag.failure_view()}
+                    {cancel_all.failure_view()}
+                    {move || defrag.done().map(|outcome| view! { <DefragView outcome=outcome/> })}
+                    {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
+                    <OccupancyLegend/>
+                    <DataTable
+                        rows=rows
+                        columns=columns(now.into())
+                        row_key=|r: &FleetRow| r.machine.id.to_string()
+                        empty="You have no machines yet."
+                        csv_name="machines"
+                        caption="Your machines"
+                        selection=selected
+                    />
+                })}
+            <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
+                <p>
+                    {move || format!("{} machines: ", defrag.asked().map_or(0, |a| a.len()))}
+                    <strong class="id-list">{move || {
+                        let ids: Vec<i64> = defrag.asked().unwrap_or_default().iter().map(|(id, _)| *id).collect();
+                        named_in_confirmation(&ids)
+                    }}</strong>
+                </p>
+                <p>"Rentals on them may be assigned different GPU slots; their GPU counts stay."</p>
+            </ActionDialog>
+            <ActionDialog action=cancel_all title="Cancel the maintenance of these machines?" confirm_label="Cancel their windows" danger=true>
+                <p>
+                    {move || format!("{} machines: ", cancel_all.asked().map_or(0, |a| a.len()))}
+                    <strong class="id-list">{move || named_in_confirmation(&cancel_all.asked().unwrap_or_default())}</strong>
+                </p>
+                <p>{move || {
+                    let (own, marketplace) = windows_of_selection();
+                    let kept = match marketplace {
+                        0 => String::new(),
+                        1 => " 1 window scheduled by the marketplace stays (only support can cancel it).".into(),
+                        n => format!(" {n} windows scheduled by the marketplace stay (only support can cancel them)."),
+                    };
+                    format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
+                }}</p>
+            </ActionDialog>
+        </Page>
+    }
+}
+
+#[component]
+fn DefragView(outcome: DefragOutcome) -> impl IntoView {
+    let changed = outcome.result.defragmented.clone().unwrap_or_default();
+    let heading = match &outcome.result.defragmented {
+        None => "None of these machines could be defragmented".to_owned(),
+        Some(changed) => format!(
+            "Defragmented {} of {} machines",
+            changed.len(),
+            outcome.strips.len()
+        ),
+    };
+    view! {
+        <section class="result defrag-strips" data-testid="defrag-result" aria-labelledby="defrag-strips-heading">
+            <h2 id="defrag-strips-heading">{heading}</h2>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="GPU occupancy before and after, scrollable">
+            <table class="before-after">
+                <caption class="visually-hidden">"GPU occupancy of each machine before and after"</caption>
+                <thead>
+                    <tr><th scope="col">"Machine"</th><th scope="col">"Before"</th><th scope="col">"After"</th><th scope="col">"Changed"</th></tr>
+                </thead>
+                <tbody>
+                    {outcome.strips.into_iter().map(|(id, before, after)| {
+                        let moved = changed.contains(&id);
+                        view! {
+                            <tr data-machine-id=id>
+                                <th scope="row">{id}</th>
+                                <td class="before"><OccupancyStrip occupancy=before/></td>
+                                <td class="after">{match after {
+                                    Some(after) => view! { <OccupancyStrip occupancy=after/> }.into_any(),
+                                    None => view! { <span class="muted">"not one of your machines"</span> }.into_any(),
+                                }}</td>
+                                <td>{if moved { "Yes" } else { "No" }}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn CancelView(outcome: CancelOutcome) -> impl IntoView {
+    view! {
+        <section class="result" data-testid="cancel-result" aria-labelledby="cancel-result-heading">
+            <h2 id="cancel-result-heading">"Maintenance cancelled"</h2>
+            <ul class="item-results">
+                {outcome.into_iter().map(|(id, result)| match result {
+                    Ok(message) => view! { <li class="ok">{format!("Machine {id}: {message}")}</li> }.into_any(),
+                    Err(message) => view! { <li class="refused">{format!("Machine {id}: not cancelled: {message}")}</li> }.into_any(),
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
+    vec![
+        Column::number("id", "Id", |r: &FleetRow| r.machine.id as f64, |r| r.machine.id.to_string()),
+        Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
+        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
+        Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
+            .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
+        Column::text("listed", "Listed", |r: &FleetRow| if r.machine.listed { "Yes" } else { "No" }.to_owned()),
+        Column::number("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running as f64, |r| {
+            r.machine.current_rentals_running.to_string()
+        }),
+        Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
+            format!("{:.1} %", r.machine.reliability2 * 100.0)
+        }),
+        Column::number(
+            "next",
+            "Next window",
+            |r: &FleetRow| r.next.map_or(f64::INFINITY, |(start, _)| start),
+            move |r| next_window_text(now.get_untracked(), r.next),
+        )
+        .with_cell(move |r| {
+            let next = r.next;
+            let ongoing = move || next.is_some_and(|(start, _)| start <= now.get());
+            view! {
+                <span class="next-window" class:ongoing=ongoing>{move || next_window_text(now.get(), next)}</span>
+            }
+            .into_any()
+        }),
+        Column::number("windows", "Active windows", |r: &FleetRow| r.active as f64, |r| r.active.to_string()),
+    ]
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn machine(id: i64) -> Machine {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "machine_id": id, "hostname": format!("host-{id}"), "gpu_name": "RTX 4090",
+            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": 4, "cpu_cores": 32,
+            "current_rentals_running": 1, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
+            "disk_space": 2000.0, "listed": true, "verification": "verified",
+            "reliability2": 0.99, "gpu_occupancy": "D x x x", "geolocation": null,
+            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
+            "min_bid_price": 0.2, "earn_day": 10.0
+        }))
+        .unwrap()
+    }
+
+    fn window(id: i64, machine_id: i64, start: f64, hours: i64) -> MaintenanceWindow {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "machine_id": machine_id, "start_time": start, "duration_hours": hours,
+            "maintenance_category": "disk", "created_at": 0.0,
+            "end_time": start + hours as f64 * 3600.0,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn each_machine_gets_its_soonest_window_and_its_count() {
+        let now = 1_800_000_000.0;
+        let windows = [
+            window(1, 2, now + 7200.0, 1),
+            window(2, 2, now - 3600.0, 3),
+            window(3, 3, now + 3600.0, 1),
+        ];
+        let rows = fleet_rows(&[machine(1), machine(2), machine(3)], &windows);
+        assert_eq!(rows.iter().map(|r| r.active).collect::<Vec<_>>(), [0, 2, 1]);
+        assert_eq!(rows[0].next, None);
+        assert_eq!(rows[1].next, Some((now - 3600.0, now + 7200.0)));
+        assert_eq!(next_window_text(now, rows[0].next), "None");
+        assert_eq!(next_window_text(now, rows[1].next), "Ongoing · 2 h left");
+        assert_eq!(next_window_text(now, rows[2].next), "Upcoming · in 1 h");
+        assert_eq!(gpus_text(&rows[0].machine), "RTX 4090 × 4");
+    }
+}

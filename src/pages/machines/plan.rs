@@ -1,0 +1,441 @@
+//! Scheduling maintenance, the pure part: the rules checked before anything is sent,
+//! the batches of at most 100 machines, which existing windows a new one overlaps, and the
+//! per-machine results of a run. Unit-tested natively.
+
+use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
+
+/// Machines per batch request (N4 takes at most 100).
+pub const MAX_PER_REQUEST: usize = 100;
+/// How far ahead a window may start: one year, in seconds.
+pub const MAX_AHEAD_SECONDS: f64 = 31_536_000.0;
+/// The longest window, in hours (a year).
+pub const MAX_HOURS: i64 = 8760;
+/// The longest reason, in characters.
+pub const MAX_REASON_CHARS: usize = 300;
+pub const HOUR: f64 = 3600.0;
+
+/// The field of the form a problem concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Machines,
+    Start,
+    Duration,
+    Reason,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub field: Field,
+    pub message: String,
+}
+
+fn problem(field: Field, message: impl Into<String>) -> Problem {
+    Problem {
+        field,
+        message: message.into(),
+    }
+}
+
+/// A window to schedule, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub machines: Vec<i64>,
+    /// Unix seconds.
+    pub start: f64,
+    pub duration_hours: i64,
+    pub category: MaintenanceCategory,
+    pub reason: Option<String>,
+}
+
+impl Plan {
+    pub fn end(&self) -> f64 {
+        self.start + self.duration_hours as f64 * HOUR
+    }
+}
+
+/// Checks the form against the rules of N3/N4 before sending: at least one machine, a
+/// start in the future and within a year, a whole number of hours from 1 to 8760, a reason
+/// of at most 300 characters. Every problem is returned, each with its field.
+pub fn check(
+    machines: &[i64],
+    start: Option<f64>,
+    hours_text: &str,
+    category: MaintenanceCategory,
+    reason: &str,
+    now: f64,
+) -> Result<Plan, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let machines = distinct(machines);
+    if machines.is_empty() {
+        problems.push(problem(Field::Machines, "Select at least one machine."));
+    }
+    match start {
+        None => problems.push(problem(Field::Start, "Choose a start date and time.")),
+        Some(start) if start <= now => {
+            problems.push(problem(Field::Start, "The start must be in the future."))
+        }
+        Some(start) if start > now + MAX_AHEAD_SECONDS => problems.push(problem(
+            Field::Start,
+            "The start must be within a year from now.",
+        )),
+        Some(_) => {}
+    }
+    let hours = match hours_text.trim().parse::<i64>() {
+        Ok(h) if h < 1 => {
+            problems.push(problem(
+                Field::Duration,
+                "The duration must be at least one hour.",
+            ));
+            None
+        }
+        Ok(h) if h > MAX_HOURS => {
+            problems.push(problem(
+                Field::Duration,
+                format!("The duration must be at most {MAX_HOURS} hours (a year)."),
+            ));
+            None
+        }
+        Ok(h) => Some(h),
+        Err(_) if hours_text.trim().is_empty() => {
+            problems.push(problem(Field::Duration, "Enter the duration in hours."));
+            None
+        }
+        Err(_) => {
+            problems.push(problem(
+                Field::Duration,
+                "Enter the duration as a whole number of hours, e.g. 4.",
+            ));
+            None
+        }
+    };
+    let reason = reason.trim();
+    if reason.chars().count() > MAX_REASON_CHARS {
+        problems.push(problem(
+            Field::Reason,
+            format!("The reason must be at most {MAX_REASON_CHARS} characters."),
+        ));
+    }
+    match (problems.is_empty(), start, hours) {
+        (true, Some(start), Some(duration_hours)) => Ok(Plan {
+            machines,
+            start,
+            duration_hours,
+            category,
+            reason: Some(reason.to_owned()).filter(|r| !r.is_empty()),
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// The ids once each, in the order given.
+pub fn distinct(ids: &[i64]) -> Vec<i64> {
+    let mut seen = std::collections::HashSet::new();
+    ids.iter().copied().filter(|id| seen.insert(*id)).collect()
+}
+
+/// The requests a selection takes: at most [`MAX_PER_REQUEST`] machines each.
+pub fn batches(ids: &[i64]) -> Vec<Vec<i64>> {
+    distinct(ids)
+        .chunks(MAX_PER_REQUEST)
+        .map(<[i64]>::to_vec)
+        .collect()
+}
+
+/// The existing windows a new window from `start` to `end` on `machines` overlaps: same
+/// machine, and the two spans share some time (touching ends do not count).
+pub fn overlaps(
+    machines: &[i64],
+    start: f64,
+    end: f64,
+    existing: &[MaintenanceWindow],
+) -> Vec<MaintenanceWindow> {
+    existing
+        .iter()
+        .filter(|w| machines.contains(&w.machine_id) && w.start_time < end && start < w.end_time)
+        .cloned()
+        .collect()
+}
+
+/// A start typed in a `datetime-local` field (`2026-11-22T15:30`, seconds optional):
+/// year, month (1–12), day, hour, minute.
+pub fn parse_datetime_local(text: &str) -> Option<(i32, u32, u32, u32, u32)> {
+    let (date, time) = text.trim().split_once('T')?;
+    let mut d = date.split('-');
+    let year = d.next()?.parse().ok()?;
+    let month: u32 = d.next()?.parse().ok()?;
+    let day: u32 = d.next()?.parse().ok()?;
+    let mut t = time.split(':');
+    let hour: u32 = t.next()?.parse().ok()?;
+    let minute: u32 = t.next()?.parse().ok()?;
+    let valid = (1..=12).contains(&month)
+        && (1..=days_in_month(year, month)).contains(&day)
+        && hour < 24
+        && minute < 60;
+    valid.then_some((year, month, day, hour, minute))
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Unix seconds of a civil time read as UTC.
+pub fn utc_seconds((year, month, day, hour, minute): (i32, u32, u32, u32, u32)) -> f64 {
+    // Days from the epoch (Howard Hinnant's days_from_civil).
+    let y = i64::from(year) - i64::from(month <= 2);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    (days * 86_400 + i64::from(hour) * 3600 + i64::from(minute) * 60) as f64
+}
+
+/// What happened to one machine in a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ItemOutcome {
+    Scheduled {
+        notifications: i64,
+    },
+    /// Not scheduled, with the reason (the server's sentence).
+    Refused(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemResult {
+    pub machine_id: i64,
+    pub outcome: ItemOutcome,
+}
+
+impl ItemResult {
+    /// `Machine 1001: scheduled, 2 renters notified` / `Machine 9: No such machine id`.
+    pub fn sentence(&self) -> String {
+        match &self.outcome {
+            ItemOutcome::Scheduled { notifications: 1 } => {
+                format!("Machine {}: scheduled, 1 renter notified", self.machine_id)
+            }
+            ItemOutcome::Scheduled { notifications } => format!(
+                "Machine {}: scheduled, {notifications} renters notified",
+                self.machine_id
+            ),
+            ItemOutcome::Refused(why) => format!("Machine {}: {why}", self.machine_id),
+        }
+    }
+}
+
+/// The results of one batch, one per machine of `batch` in its order: the answer's item
+/// for that machine, or when the answer has none (or the whole request was refused) the
+/// batch's refusal `whole` / "no answer for this machine".
+pub fn results_of_batch(
+    batch: &[i64],
+    items: &[ItemResult],
+    whole: Option<&str>,
+) -> Vec<ItemResult> {
+    batch
+        .iter()
+        .map(|&machine_id| {
+            items
+                .iter()
+                .find(|item| item.machine_id == machine_id)
+                .cloned()
+                .unwrap_or_else(|| ItemResult {
+                    machine_id,
+                    outcome: ItemOutcome::Refused(
+                        whole
+                            .unwrap_or("the server gave no answer for this machine")
+                            .to_owned(),
+                    ),
+                })
+        })
+        .collect()
+}
+
+/// The machines a retry sends again: those refused.
+pub fn refused(results: &[ItemResult]) -> Vec<i64> {
+    results
+        .iter()
+        .filter(|r| matches!(r.outcome, ItemOutcome::Refused(_)))
+        .map(|r| r.machine_id)
+        .collect()
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    const NOW: f64 = 1_800_000_000.0;
+
+    fn window(id: i64, machine_id: i64, start: f64, hours: i64) -> MaintenanceWindow {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "machine_id": machine_id, "start_time": start, "duration_hours": hours,
+            "maintenance_category": "power", "created_at": NOW - 100.0,
+            "end_time": start + hours as f64 * HOUR,
+        }))
+        .unwrap()
+    }
+
+    fn fields(result: Result<Plan, Vec<Problem>>) -> Vec<Field> {
+        result.unwrap_err().into_iter().map(|p| p.field).collect()
+    }
+
+    #[test]
+    fn a_good_form_becomes_a_plan() {
+        let plan = check(
+            &[3, 1, 3],
+            Some(NOW + HOUR),
+            " 4 ",
+            MaintenanceCategory::Gpu,
+            "  swap a fan ",
+            NOW,
+        )
+        .unwrap();
+        assert_eq!(plan.machines, [3, 1]);
+        assert_eq!(plan.duration_hours, 4);
+        assert_eq!(plan.end(), NOW + 5.0 * HOUR);
+        assert_eq!(plan.reason.as_deref(), Some("swap a fan"));
+        let no_reason = check(
+            &[1],
+            Some(NOW + 1.0),
+            "1",
+            MaintenanceCategory::Other,
+            " ",
+            NOW,
+        );
+        assert_eq!(no_reason.unwrap().reason, None);
+    }
+
+    #[test]
+    fn the_start_must_be_in_the_future_and_within_a_year() {
+        let at = |start| check(&[1], start, "2", MaintenanceCategory::Power, "", NOW);
+        assert_eq!(fields(at(None)), [Field::Start]);
+        assert_eq!(fields(at(Some(NOW))), [Field::Start]);
+        assert_eq!(fields(at(Some(NOW - 60.0))), [Field::Start]);
+        assert!(at(Some(NOW + MAX_AHEAD_SECONDS)).is_ok());
+        let late = at(Some(NOW + MAX_AHEAD_SECONDS + 1.0)).unwrap_err();
+        assert_eq!(late[0].message, "The start must be within a year from now.");
+    }
+
+    #[test]
+    fn the_duration_is_whole_hours_from_one_to_a_year() {
+        let hours = |text| {
+            check(
+                &[1],
+                Some(NOW + HOUR),
+                text,
+                MaintenanceCategory::Disk,
+                "",
+                NOW,
+            )
+        };
+        for bad in ["0", "-2", "1.5", "two", "", "8761"] {
+            assert_eq!(fields(hours(bad)), [Field::Duration], "{bad:?}");
+        }
+        assert!(hours("1").is_ok());
+        assert!(hours("8760").is_ok());
+        assert_eq!(
+            hours("0").unwrap_err()[0].message,
+            "The duration must be at least one hour."
+        );
+    }
+
+    #[test]
+    fn every_problem_is_named_with_its_field() {
+        let long = "x".repeat(301);
+        let all = check(&[], None, "0", MaintenanceCategory::Other, &long, NOW);
+        assert_eq!(
+            fields(all),
+            [
+                Field::Machines,
+                Field::Start,
+                Field::Duration,
+                Field::Reason
+            ]
+        );
+    }
+
+    #[test]
+    fn selections_go_in_batches_of_at_most_one_hundred() {
+        let ids: Vec<i64> = (1..=250).collect();
+        let runs = batches(&ids);
+        assert_eq!(
+            runs.iter().map(Vec::len).collect::<Vec<_>>(),
+            [100, 100, 50]
+        );
+        assert_eq!(runs[1][0], 101);
+        assert_eq!(batches(&[5, 5, 6]), vec![vec![5, 6]]);
+        assert!(batches(&[]).is_empty());
+        let exactly: Vec<i64> = (1..=100).collect();
+        assert_eq!(batches(&exactly).len(), 1);
+    }
+
+    #[test]
+    fn overlaps_are_on_the_same_machine_and_share_time() {
+        let existing = [
+            window(1, 10, NOW + 2.0 * HOUR, 2), // 2h..4h on 10
+            window(2, 11, NOW + 2.0 * HOUR, 2), // same time, other machine
+            window(3, 10, NOW + 4.0 * HOUR, 1), // 4h..5h on 10: touches only
+            window(4, 10, NOW, 10),             // ongoing, covers everything
+        ];
+        let found = overlaps(&[10], NOW + 3.0 * HOUR, NOW + 4.0 * HOUR, &existing);
+        assert_eq!(found.iter().map(|w| w.id).collect::<Vec<_>>(), [1, 4]);
+        let none = overlaps(&[12], NOW, NOW + 100.0 * HOUR, &existing);
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn typed_starts_read_as_civil_times() {
+        assert_eq!(
+            parse_datetime_local("2026-11-22T15:30"),
+            Some((2026, 11, 22, 15, 30))
+        );
+        assert_eq!(
+            parse_datetime_local("2028-02-29T00:00:00"),
+            Some((2028, 2, 29, 0, 0))
+        );
+        assert_eq!(parse_datetime_local("2026-02-29T00:00"), None);
+        assert_eq!(parse_datetime_local("2026-11-22 15:30"), None);
+        assert_eq!(parse_datetime_local(""), None);
+        assert_eq!(utc_seconds((1970, 1, 1, 0, 0)), 0.0);
+        assert_eq!(utc_seconds((2026, 11, 22, 15, 30)), 1_795_361_400.0);
+        assert_eq!(utc_seconds((2000, 3, 1, 0, 0)), 951_868_800.0);
+    }
+
+    #[test]
+    fn each_machine_of_a_batch_gets_a_result_and_refused_ones_can_be_retried() {
+        let items = [
+            ItemResult {
+                machine_id: 2,
+                outcome: ItemOutcome::Scheduled { notifications: 1 },
+            },
+            ItemResult {
+                machine_id: 1,
+                outcome: ItemOutcome::Refused("No such machine id or not owned".into()),
+            },
+        ];
+        let results = results_of_batch(&[1, 2, 3], &items, None);
+        assert_eq!(
+            results.iter().map(|r| r.machine_id).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(
+            results[0].sentence(),
+            "Machine 1: No such machine id or not owned"
+        );
+        assert_eq!(
+            results[1].sentence(),
+            "Machine 2: scheduled, 1 renter notified"
+        );
+        assert!(results[2].sentence().contains("no answer"));
+        assert_eq!(refused(&results), [1, 3]);
+        let whole = results_of_batch(&[7, 8], &[], Some("none of the machine_ids exists"));
+        assert_eq!(
+            whole[1].sentence(),
+            "Machine 8: none of the machine_ids exists"
+        );
+    }
+}

@@ -1,0 +1,551 @@
+//! Scheduling a maintenance window on one machine or many (`/machines/schedule?ids=…`).
+//!
+//! A page rather than a dialog over the machines table: the selection is in the address
+//! (a link or a reload keeps it), the form, the preview timeline and the results of a run
+//! of several batches need the room, and it reads the same at phone width.
+//!
+//! The rules, batching and overlaps are the pure functions in [`super::plan`].
+
+use super::plan::{
+    batches, check, overlaps, parse_datetime_local, refused, results_of_batch, utc_seconds, Field,
+    ItemOutcome, ItemResult, Plan, Problem, HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
+};
+use super::{load_fleet, Fleet};
+use crate::api::{ApiClient, ApiError};
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::machine_ids_field::{parsed, MachineIdsField};
+use crate::components::page::Page;
+use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::time::{format_absolute, format_span, now_seconds, use_utc, UtcToggle};
+use crate::components::timeline::MaintenanceTimeline;
+use crate::components::toasts::use_toasts;
+use crate::pages::defrag::named_in_confirmation;
+use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
+use leptos::prelude::*;
+use leptos_router::hooks::query_signal;
+
+/// Overlaps named one by one in the warning; the rest are counted.
+const OVERLAPS_NAMED: usize = 10;
+
+/// The browser's time zone as people read it: `Europe/Berlin, UTC+01:00`.
+pub fn local_zone() -> String {
+    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
+        .resolved_options();
+    let name = js_sys::Reflect::get(&options, &"timeZone".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| "local time".into());
+    let offset = -js_sys::Date::new_0().get_timezone_offset() as i64;
+    let sign = if offset < 0 { '-' } else { '+' };
+    format!(
+        "{name}, UTC{sign}{:02}:{:02}",
+        offset.abs() / 60,
+        offset.abs() % 60
+    )
+}
+
+/// Unix seconds of a `datetime-local` value, read in UTC or in the browser's zone.
+pub fn start_seconds(text: &str, utc: bool) -> Option<f64> {
+    let civil = parse_datetime_local(text)?;
+    if utc {
+        return Some(utc_seconds(civil));
+    }
+    let (y, mo, d, h, mi) = civil;
+    let date = js_sys::Date::new_with_year_month_day_hr_min(
+        y as u32,
+        mo as i32 - 1,
+        d as i32,
+        h as i32,
+        mi as i32,
+    );
+    let ms = date.get_time();
+    (!ms.is_nan()).then_some(ms / 1000.0)
+}
+
+/// The windows a plan would add, for the preview (negative ids: not on the server yet).
+pub fn preview_windows(plan: &Plan, machines: &[i64], now: f64) -> Vec<MaintenanceWindow> {
+    machines
+        .iter()
+        .enumerate()
+        .map(|(i, &machine_id)| MaintenanceWindow {
+            id: -(i as i64) - 1,
+            machine_id,
+            start_time: plan.start,
+            duration_hours: plan.duration_hours,
+            maintenance_category: plan.category.clone(),
+            maintenance_reason: plan.reason.clone(),
+            created_at: now,
+            cancelled_at: None,
+            end_time: plan.end(),
+            scheduled_by_marketplace: false,
+        })
+        .collect()
+}
+
+/// Sends `plan`: one machine through N3 (which keeps the reason), several through N4 in
+/// batches of at most 100, counting `progress` (machines answered, machines in all).
+/// Every machine gets a result; a batch refused as a whole refuses each of its machines
+/// with the server's sentence.
+pub async fn run_plan(
+    api: ApiClient,
+    plan: Plan,
+    progress: RwSignal<(usize, usize)>,
+) -> Result<Vec<ItemResult>, ApiError> {
+    let total = plan.machines.len();
+    progress.try_set((0, total));
+    let mut results = Vec::with_capacity(total);
+    if let [machine_id] = plan.machines[..] {
+        let answer = api
+            .schedule_maintenance(
+                machine_id,
+                plan.start,
+                plan.duration_hours,
+                &plan.category,
+                plan.reason.clone(),
+            )
+            .await;
+        let outcome = match answer {
+            // A 2xx that says it did not succeed is a refusal (console rule 2).
+            Ok(answer) if !answer.success => ItemOutcome::Refused(if answer.you_sent.is_empty() {
+                "the server did not schedule it".to_owned()
+            } else {
+                answer.you_sent
+            }),
+            Ok(answer) => ItemOutcome::Scheduled {
+                notifications: answer.notifications_sent.unwrap_or(0),
+            },
+            Err(error) => match stop_on(error) {
+                Ok(message) => ItemOutcome::Refused(message),
+                Err(error) => return Err(error),
+            },
+        };
+        results.push(ItemResult {
+            machine_id,
+            outcome,
+        });
+        progress.try_set((1, total));
+        return Ok(results);
+    }
+    for batch in batches(&plan.machines) {
+        let answer = api
+            .schedule_maintenance_batch(&batch, plan.start, plan.duration_hours, &plan.category)
+            .await;
+        let batch_results = match answer {
+            Ok(answer) => {
+                let items: Vec<ItemResult> = answer
+                    .results
+                    .into_iter()
+                    .map(|item| ItemResult {
+                        machine_id: item.machine_id,
+                        outcome: if item.success {
+                            ItemOutcome::Scheduled {
+                                notifications: item.notifications_sent.unwrap_or(0),
+                            }
+                        } else {
+                            ItemOutcome::Refused(
+                                item.msg.or(item.error).unwrap_or_else(|| "refused".into()),
+                            )
+                        },
+                    })
+                    .collect();
+                results_of_batch(&batch, &items, None)
+            }
+            Err(error) => {
+                let message = stop_on(error)?;
+                results_of_batch(&batch, &[], Some(&message))
+            }
+        };
+        results.extend(batch_results);
+        progress.try_set((results.len(), total));
+    }
+    Ok(results)
+}
+
+/// An error that ends the run (the page was left, the key was refused), or the sentence
+/// that refuses the machines it concerns.
+fn stop_on(error: ApiError) -> Result<String, ApiError> {
+    match error.outcome() {
+        crate::api::Outcome::Aborted | crate::api::Outcome::Unauthorised => Err(error),
+        _ => Ok(error.message()),
+    }
+}
+
+/// `1 machine`, `3 machines`.
+pub fn machines_count(n: usize) -> String {
+    if n == 1 {
+        "1 machine".into()
+    } else {
+        format!("{n} machines")
+    }
+}
+
+fn category_value(category: &MaintenanceCategory) -> &'static str {
+    match category {
+        MaintenanceCategory::Power => "power",
+        MaintenanceCategory::Internet => "internet",
+        MaintenanceCategory::Disk => "disk",
+        MaintenanceCategory::Gpu => "gpu",
+        MaintenanceCategory::Software => "software",
+        _ => "other",
+    }
+}
+
+#[component]
+pub fn SchedulePage() -> impl IntoView {
+    let data = use_api_resource(load_fleet);
+    view! {
+        <Page class="schedule" title="Schedule maintenance" lede="Announce planned downtime of your machines to their renters. A window is a notice: it does not stop rentals or unlist the machines.">
+            {ResourceView::new(data, "Loading your machines…")
+                .show(move |fleet| view! { <ScheduleForm fleet=fleet/> })}
+        </Page>
+    }
+}
+
+#[component]
+fn ScheduleForm(fleet: Fleet) -> impl IntoView {
+    let utc = use_utc();
+    let toasts = use_toasts();
+    let (ids_param, set_ids_param) = query_signal::<String>("ids");
+    let fleet = StoredValue::new(fleet);
+
+    let ids_text = RwSignal::new(ids_param.get_untracked().unwrap_or_default());
+    let start_text = RwSignal::new(String::new());
+    let hours_text = RwSignal::new("2".to_owned());
+    let category = RwSignal::new(MaintenanceCategory::Other);
+    let reason = RwSignal::new(String::new());
+    let problems = RwSignal::new(Vec::<Problem>::new());
+    let progress = RwSignal::new((0usize, 0usize));
+    let now = RwSignal::new(now_seconds());
+
+    let machine_ids = Memo::new(move |_| parsed(&ids_text.get()).unwrap_or_default());
+    let mine = move |id: i64| fleet.with_value(|f| f.machines.iter().any(|m| m.id == id));
+    let not_mine = move || -> Vec<i64> {
+        machine_ids
+            .get()
+            .into_iter()
+            .filter(|&id| !mine(id))
+            .collect()
+    };
+    let start = move || start_seconds(&start_text.get(), utc.get());
+    let live_plan = Memo::new(move |_| {
+        check(
+            &machine_ids.get(),
+            start(),
+            &hours_text.get(),
+            category.get(),
+            &reason.get(),
+            now.get(),
+        )
+        .ok()
+    });
+    let problem_for = move |field: Field| {
+        move || {
+            problems.with(|p| {
+                p.iter()
+                    .filter(|p| p.field == field)
+                    .map(|p| p.message.clone())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        }
+    };
+
+    let existing = Signal::derive(move || {
+        let ids = machine_ids.get();
+        fleet.with_value(|f| {
+            f.windows
+                .iter()
+                .filter(|w| ids.contains(&w.machine_id))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    let preview = Signal::derive(move || match live_plan.get() {
+        Some(plan) => {
+            let known: Vec<i64> = plan
+                .machines
+                .iter()
+                .copied()
+                .filter(|&id| mine(id))
+                .collect();
+            preview_windows(&plan, &known, now.get_untracked())
+        }
+        None => Vec::new(),
+    });
+    let overlapping = Signal::derive(move || match live_plan.get() {
+        Some(plan) => existing.with(|e| overlaps(&plan.machines, plan.start, plan.end(), e)),
+        None => Vec::new(),
+    });
+    let notified = move || {
+        let ids = machine_ids.get();
+        fleet.with_value(|f| {
+            f.machines
+                .iter()
+                .filter(|m| ids.contains(&m.id))
+                .map(|m| m.current_rentals_running)
+                .sum::<i64>()
+        })
+    };
+
+    let schedule = ConfirmedAction::new(
+        move |api, plan: Plan| run_plan(api, plan, progress),
+        move |_, results: Vec<ItemResult>| {
+            let done = results.len() - refused(&results).len();
+            toasts.success(format!(
+                "Scheduled the window on {done} of {} machines.",
+                results.len()
+            ));
+            Ok(results)
+        },
+    )
+    .refusals_as_failures()
+    .toast_failures("Scheduling failed");
+    let pending = schedule.pending();
+
+    let ask = move |machines: Vec<i64>| {
+        now.set(now_seconds());
+        let checked = check(
+            &machines,
+            start(),
+            &hours_text.get_untracked(),
+            category.get_untracked(),
+            &reason.get_untracked(),
+            now.get_untracked(),
+        );
+        match checked {
+            Ok(plan) => {
+                problems.set(Vec::new());
+                schedule.ask(plan);
+            }
+            Err(found) => problems.set(found),
+        }
+    };
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let ids = machine_ids.get_untracked();
+        let compact = format_machine_ids(&ids);
+        if !ids.is_empty() && ids_param.get_untracked().as_deref() != Some(compact.as_str()) {
+            set_ids_param.set(Some(compact));
+        }
+        ask(ids);
+    };
+    let retry_refused = move |_| {
+        let again = schedule.done().map(|r| refused(&r)).unwrap_or_default();
+        ids_text.set(format_machine_ids(&again));
+        ask(again);
+    };
+
+    let zone = move || {
+        if utc.get() {
+            "UTC".to_owned()
+        } else {
+            local_zone()
+        }
+    };
+    let several = move || machine_ids.with(|ids| ids.len() > 1);
+    let asked = move || schedule.asked();
+    let machines_problem = Signal::derive(problem_for(Field::Machines));
+    let machines_problem =
+        Signal::derive(move || Some(machines_problem.get()).filter(|p| !p.is_empty()));
+
+    view! {
+        <form class="schedule-form" on:submit=submit novalidate>
+            <MachineIdsField text=ids_text problem=machines_problem id="schedule-machines"/>
+            <p class="hint" data-testid="schedule-known">{move || {
+                let ids = machine_ids.get();
+                let foreign = not_mine();
+                let yours = ids.len() - foreign.len();
+                let batches_text = match ids.len().div_ceil(MAX_PER_REQUEST) {
+                    0 | 1 => String::new(),
+                    n => format!(" Sent in {n} requests of at most {MAX_PER_REQUEST} machines."),
+                };
+                match foreign.len() {
+                    0 => format!("{yours} of your machines.{batches_text}"),
+                    n => format!(
+                        "{yours} of your machines; {n} not among them ({}), which the server will refuse.{batches_text}",
+                        named_in_confirmation(&foreign)
+                    ),
+                }
+            }}</p>
+            <div class="schedule-fields">
+                <div class="field">
+                    <label for="schedule-start">"Start " <span class="zone" data-testid="zone">{move || format!("({})", zone())}</span></label>
+                    <input
+                        id="schedule-start"
+                        type="datetime-local"
+                        aria-describedby="schedule-start-error"
+                        aria-invalid=move || (!problem_for(Field::Start)().is_empty()).to_string()
+                        prop:value=start_text
+                        on:input=move |ev| start_text.set(event_target_value(&ev))
+                    />
+                    <UtcToggle/>
+                    <p id="schedule-start-error" class="form-error" role="alert">{problem_for(Field::Start)}</p>
+                </div>
+                <div class="field">
+                    <label for="schedule-hours">"Duration (whole hours)"</label>
+                    <input
+                        id="schedule-hours"
+                        type="number"
+                        min="1"
+                        max="8760"
+                        step="1"
+                        inputmode="numeric"
+                        aria-describedby="schedule-hours-error"
+                        aria-invalid=move || (!problem_for(Field::Duration)().is_empty()).to_string()
+                        prop:value=hours_text
+                        on:input=move |ev| hours_text.set(event_target_value(&ev))
+                    />
+                    <p id="schedule-hours-error" class="form-error" role="alert">{problem_for(Field::Duration)}</p>
+                </div>
+                <div class="field">
+                    <label for="schedule-category">"Category"</label>
+                    <select
+                        id="schedule-category"
+                        prop:value=move || category_value(&category.get())
+                        on:change=move |ev| category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
+                    >
+                        {MaintenanceCategory::KNOWN.into_iter().map(|c| view! {
+                            <option value=category_value(&c)>{c.label().to_owned()}</option>
+                        }).collect_view()}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="schedule-reason">"Reason (optional)"</label>
+                    <textarea
+                        id="schedule-reason"
+                        rows="2"
+                        maxlength=MAX_REASON_CHARS.to_string()
+                        aria-describedby="schedule-reason-hint schedule-reason-error"
+                        disabled=several
+                        prop:value=reason
+                        on:input=move |ev| reason.set(event_target_value(&ev))
+                    ></textarea>
+                    <p id="schedule-reason-hint" class="hint">{move || if several() {
+                        "A reason is kept only when scheduling one machine: the batch operation takes none."
+                    } else {
+                        "Up to 300 characters, shown to renters."
+                    }}</p>
+                    <p id="schedule-reason-error" class="form-error" role="alert">{problem_for(Field::Reason)}</p>
+                </div>
+            </div>
+            <div class="form-actions">
+                <SubmitButton pending=pending idle="Schedule…" busy="Scheduling…"/>
+            </div>
+        </form>
+
+        <section class="preview" aria-labelledby="preview-heading">
+            <h2 id="preview-heading">"Preview"</h2>
+            {move || match live_plan.get() {
+                None => view! { <p class="muted">"Fill in the form to see the new windows on the timeline."</p> }.into_any(),
+                Some(plan) => view! {
+                    <p data-testid="schedule-summary">{format!(
+                        "{} window from {} to {} ({}) on {}; {} running rentals will be notified.",
+                        plan.category.label(),
+                        format_absolute(plan.start, utc.get()),
+                        format_absolute(plan.end(), utc.get()),
+                        format_span(plan.duration_hours as f64 * HOUR),
+                        machines_count(plan.machines.len()),
+                        notified(),
+                    )}</p>
+                }.into_any(),
+            }}
+            {move || {
+                let found = overlapping.get();
+                (!found.is_empty()).then(|| {
+                    let more = found.len().saturating_sub(OVERLAPS_NAMED);
+                    view! {
+                        <div class="warning" role="status" data-testid="overlap-warning">
+                            <p><strong>{format!("{} existing windows overlap the new one:", found.len())}</strong></p>
+                            <ul>
+                                {found.into_iter().take(OVERLAPS_NAMED).map(|w| view! {
+                                    <li>{format!(
+                                        "Machine {}: {} window #{} from {} to {}",
+                                        w.machine_id,
+                                        w.maintenance_category.label(),
+                                        w.id,
+                                        format_absolute(w.start_time, utc.get()),
+                                        format_absolute(w.end_time, utc.get()),
+                                    )}</li>
+                                }).collect_view()}
+                            </ul>
+                            {(more > 0).then(|| view! { <p>{format!("and {more} more.")}</p> })}
+                            <p class="hint">"Windows may overlap; renters are told about each."</p>
+                        </div>
+                    }
+                })
+            }}
+            {move || (!existing.with(Vec::is_empty) || !preview.with(Vec::is_empty)).then(|| view! {
+                <MaintenanceTimeline windows=existing now=now preview=preview/>
+            })}
+        </section>
+
+        <ActionDialog action=schedule title="Schedule this maintenance window?" confirm_label="Schedule">
+            {move || asked().map(|plan| view! {
+                <p>
+                    <strong>{plan.category.label().to_owned()}</strong>
+                    {format!(
+                        " from {} to {} ({}, {}), on {}: ",
+                        format_absolute(plan.start, utc.get_untracked()),
+                        format_absolute(plan.end(), utc.get_untracked()),
+                        format_span(plan.duration_hours as f64 * HOUR),
+                        zone(),
+                        machines_count(plan.machines.len()),
+                    )}
+                    <span class="id-list">{named_in_confirmation(&plan.machines)}</span>
+                </p>
+                {(plan.machines.len() > MAX_PER_REQUEST).then(|| view! {
+                    <p>{format!("Sent in {} requests of at most {MAX_PER_REQUEST} machines.", plan.machines.len().div_ceil(MAX_PER_REQUEST))}</p>
+                })}
+                {move || {
+                    let n = overlapping.with(Vec::len);
+                    (n > 0).then(|| view! { <p class="warning-text">{format!("{n} existing windows overlap it.")}</p> })
+                }}
+                <p>"Renters on these machines are told."</p>
+            })}
+        </ActionDialog>
+
+        {move || {
+            let (done, total) = progress.get();
+            (pending.get() && total > 1).then(|| view! {
+                <div class="batch-progress">
+                    <label for="schedule-progress">{format!("Scheduled {done} of {total} machines")}</label>
+                    <progress id="schedule-progress" max=total value=done>{format!("{done} of {total}")}</progress>
+                </div>
+            })
+        }}
+        {schedule.failure_view()}
+        {move || schedule.done().map(|results| {
+            let refused_count = refused(&results).len();
+            let scheduled: Vec<i64> = results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_))).map(|r| r.machine_id).collect();
+            view! {
+                <section class="result" data-testid="schedule-result" aria-labelledby="schedule-result-heading">
+                    <h2 id="schedule-result-heading">{format!(
+                        "Scheduled on {} of {} machines",
+                        scheduled.len(),
+                        results.len()
+                    )}</h2>
+                    <div class="form-actions">
+                        {(!scheduled.is_empty()).then(|| view! {
+                            <a class="button" href=format!("/machines/maintenance?ids={}", format_machine_ids(&scheduled))>"Show their maintenance"</a>
+                        })}
+                        {(refused_count > 0).then(|| view! {
+                            <button type="button" class="button primary" on:click=retry_refused>
+                                {format!("Retry the {refused_count} refused…")}
+                            </button>
+                        })}
+                    </div>
+                    <ul class="item-results">
+                        // The refused first, so they are seen without scrolling.
+                        {results.iter().filter(|r| matches!(r.outcome, ItemOutcome::Refused(_))).chain(
+                            results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_)))
+                        ).map(|r| {
+                            let class = if matches!(r.outcome, ItemOutcome::Refused(_)) { "refused" } else { "ok" };
+                            view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
+                        }).collect_view()}
+                    </ul>
+                </section>
+            }
+        })}
+    }
+}

@@ -1,0 +1,323 @@
+//! The fleet's pieces in a real browser: the occupancy strip, the schedule form's rules
+//! (each named next to its field, nothing sent) and its preview's overlap warning. The
+//! rules themselves are unit tests in `src/pages/machines/plan.rs`.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::app::App;
+use gpudeck::components::data_table::{Column, DataTable};
+use gpudeck::components::occupancy::{OccupancyLegend, OccupancyStrip};
+use leptos::prelude::*;
+use leptos_router::components::Router;
+use std::collections::BTreeSet;
+use support::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KEY: &str = "key-for-fleet-tests";
+const USER: &str =
+    r#"{"id": 1, "email": "alice@example.test", "username": "alice", "balance": 10}"#;
+
+#[wasm_bindgen_test]
+async fn the_occupancy_strip_shows_a_cell_per_gpu_and_says_it_in_words() {
+    let page = mount(|| {
+        view! {
+            <OccupancyStrip occupancy="D R I x Z x"/>
+            <OccupancyLegend/>
+        }
+    });
+    settle().await;
+    let cells = page.all(".occupancy .occ");
+    assert_eq!(cells.len(), 6);
+    let class = |i: usize| cells[i].get_attribute("class").unwrap();
+    assert!(class(0).contains("occ-d"));
+    assert!(class(1).contains("occ-r"));
+    assert!(class(2).contains("occ-i"));
+    assert!(class(3).contains("occ-x"));
+    // An unknown code is shown as it came, in its own style.
+    assert!(class(4).contains("occ-unknown"));
+    assert_eq!(cells[4].text_content().unwrap(), "Z");
+    // Colour is not the only cue: each cell has its letter, and the strip a sentence.
+    let letters: Vec<String> = cells.iter().map(|c| c.text_content().unwrap()).collect();
+    assert_eq!(letters, ["D", "R", "I", "x", "Z", "x"]);
+    assert_eq!(
+        page.text(".occupancy .visually-hidden"),
+        "6 GPUs: 1 on-demand, 1 reserved, 1 interruptible, 2 free, 1 code \u{201c}Z\u{201d}"
+    );
+    assert_eq!(
+        cells[0].get_attribute("aria-hidden").as_deref(),
+        Some("true")
+    );
+    let legend = page.text(".occupancy-legend");
+    for meaning in [
+        "on-demand",
+        "reserved",
+        "interruptible",
+        "free",
+        "shown as sent",
+    ] {
+        assert!(legend.contains(meaning), "{legend}");
+    }
+}
+
+#[derive(Clone)]
+struct Thing {
+    id: i64,
+    name: String,
+}
+
+fn click_checkbox(page: &Mounted, selector: &str, shift: bool) {
+    let click = js_sys::Function::new_with_args(
+        "element, shift",
+        "element.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: shift }));",
+    );
+    click
+        .call2(
+            &wasm_bindgen::JsValue::NULL,
+            &page.get(selector),
+            &wasm_bindgen::JsValue::from_bool(shift),
+        )
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn rows_are_selected_one_by_one_by_shift_click_ranges_and_all_shown_at_once() {
+    go_to("/things");
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    let rows: Vec<Thing> = (1..=12)
+        .map(|id| Thing {
+            id,
+            name: format!("thing-{id}"),
+        })
+        .collect();
+    let page = mount(move || {
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows.clone()
+                    columns=vec![Column::text("name", "Name", |t: &Thing| t.name.clone())]
+                    row_key=|t: &Thing| t.id.to_string()
+                    empty="Nothing."
+                    csv_name="things"
+                    caption="Things"
+                    selection=selected
+                />
+            </Router>
+        }
+    });
+    settle().await;
+    let chosen = || selected.get_untracked().into_iter().collect::<Vec<_>>();
+    click_checkbox(&page, "input[aria-label='Select 2']", false);
+    settle().await;
+    assert_eq!(chosen(), ["2"]);
+    assert_eq!(page.text(".selected-count"), "1 selected");
+    let all: web_sys::HtmlInputElement = page.get("th.select input").unchecked_into();
+    assert!(all.indeterminate() && !all.checked());
+
+    // Shift-click: every row from the last one clicked.
+    click_checkbox(&page, "input[aria-label='Select 5']", true);
+    settle().await;
+    assert_eq!(chosen(), ["2", "3", "4", "5"]);
+    let ticked: web_sys::HtmlInputElement =
+        page.get("input[aria-label='Select 4']").unchecked_into();
+    assert!(ticked.checked());
+
+    // Select all shown: only the rows the filter keeps.
+    page.type_into("input[type=search]", "thing-1");
+    settle().await;
+    all.click();
+    settle().await;
+    assert_eq!(chosen(), ["1", "10", "11", "12", "2", "3", "4", "5"]);
+    assert!(all.checked());
+    all.click();
+    settle().await;
+    assert_eq!(chosen(), ["2", "3", "4", "5"]);
+
+    page.type_into("input[type=search]", "");
+    settle().await;
+    page.click(".table-toolbar button");
+    settle().await;
+    assert!(selected.get_untracked().is_empty(), "Clear selection");
+}
+
+/// A stored session, and the address to start at.
+fn signed_in_at(path: &str) {
+    session_storage().clear().unwrap();
+    session_storage()
+        .set_item(
+            "gpudeck.session",
+            &format!(
+                r#"{{"api_key": "{KEY}", "base_url": "{}", "user": {USER}}}"#,
+                gpudeck::session::own_origin()
+            ),
+        )
+        .unwrap();
+    go_to(path);
+}
+
+fn machine_json(id: i64, rentals: i64, occupancy: &str) -> String {
+    format!(
+        r#"{{"id": {id}, "machine_id": {id}, "hostname": "host-{id}", "gpu_name": "RTX 4090",
+        "cpu_name": "EPYC", "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
+        "current_rentals_running": {rentals}, "gpu_ram": 24564, "cpu_ram": 128000,
+        "disk_space": 2000, "listed": true, "verification": "verified", "reliability2": 0.995,
+        "gpu_occupancy": "{occupancy}", "geolocation": "Sweden, SE", "public_ipaddr": null,
+        "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}}"#
+    )
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+fn now() -> f64 {
+    js_sys::Date::now() / 1000.0
+}
+
+/// The schedule page for machines 1001 and 1002 (1 and 2 running rentals); 1001 has a
+/// Power window from tomorrow for 4 hours.
+async fn schedule_page() -> (Mounted, FakeFetch, f64) {
+    signed_in_at("/machines/schedule?ids=1001,1002");
+    let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
+    let machines = leak(format!(
+        r#"{{"machines": [{}, {}]}}"#,
+        machine_json(1001, 1, "D x x x"),
+        machine_json(1002, 2, "D D x x")
+    ));
+    let windows = leak(format!(
+        r#"[{{"id": 7, "machine_id": 1001, "start_time": {tomorrow}, "duration_hours": 4,
+        "maintenance_category": "power", "maintenance_reason": null, "created_at": {},
+        "cancelled_at": null, "end_time": {}}}]"#,
+        now() - 60.0,
+        tomorrow + 4.0 * 3600.0
+    ));
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, machines)),
+        ("machine_ids", json(200, windows)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    // Times in UTC, so the typed start reads the same on any machine.
+    page.click(".schedule-fields .toggle input");
+    settle().await;
+    (page, fetch, tomorrow)
+}
+
+/// `2026-11-23T14:00` for Unix seconds `t`, in UTC.
+fn typed(t: f64) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t * 1000.0));
+    String::from(date.to_iso_string())[..16].to_owned()
+}
+
+fn writes(fetch: &FakeFetch) -> usize {
+    fetch.calls().iter().filter(|c| c.method != "GET").count()
+}
+
+fn submit(page: &Mounted) {
+    page.click(".schedule-form button[type=submit]");
+}
+
+fn dialog_open(page: &Mounted) -> bool {
+    page.find("dialog.confirm")
+        .map(|d| d.unchecked_into::<web_sys::HtmlDialogElement>().open())
+        .unwrap_or(false)
+}
+
+#[wasm_bindgen_test]
+async fn the_schedule_form_names_each_broken_rule_by_its_field_and_sends_nothing() {
+    let (page, fetch, tomorrow) = schedule_page().await;
+    assert!(page.text("[data-testid=zone]").contains("UTC"));
+    assert!(page
+        .text("[data-testid=schedule-known]")
+        .starts_with("2 of your machines."));
+
+    page.type_into("#schedule-hours", "0");
+    submit(&page);
+    settle().await;
+    assert_eq!(
+        page.text("#schedule-start-error"),
+        "Choose a start date and time."
+    );
+    assert_eq!(
+        page.text("#schedule-hours-error"),
+        "The duration must be at least one hour."
+    );
+    assert_eq!(
+        page.get("#schedule-hours")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+
+    page.type_into("#schedule-start", &typed(now() - 7200.0));
+    page.type_into("#schedule-hours", "1.5");
+    submit(&page);
+    settle().await;
+    assert_eq!(
+        page.text("#schedule-start-error"),
+        "The start must be in the future."
+    );
+    assert_eq!(
+        page.text("#schedule-hours-error"),
+        "Enter the duration as a whole number of hours, e.g. 4."
+    );
+
+    page.type_into("#schedule-start", &typed(now() + 400.0 * 86_400.0));
+    page.type_into("#schedule-hours", "8761");
+    submit(&page);
+    settle().await;
+    assert_eq!(
+        page.text("#schedule-start-error"),
+        "The start must be within a year from now."
+    );
+    assert!(page
+        .text("#schedule-hours-error")
+        .contains("at most 8760 hours"));
+    assert!(!dialog_open(&page));
+    assert_eq!(writes(&fetch), 0, "nothing is sent while a rule is broken");
+
+    // All rules kept: the confirmation opens, and only confirming sends.
+    page.type_into("#schedule-start", &typed(tomorrow + 8.0 * 3600.0));
+    page.type_into("#schedule-hours", "2");
+    submit(&page);
+    settle().await;
+    assert_eq!(page.text("#schedule-start-error"), "");
+    assert!(dialog_open(&page));
+    assert_eq!(writes(&fetch), 0);
+}
+
+#[wasm_bindgen_test]
+async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
+    let (page, _fetch, tomorrow) = schedule_page().await;
+    // Not overlapping: two outlined preview bars, no warning.
+    page.type_into("#schedule-start", &typed(tomorrow + 6.0 * 3600.0));
+    page.type_into("#schedule-hours", "2");
+    settle().await;
+    assert_eq!(page.all("rect.preview-bar").len(), 2);
+    assert!(page.find("[data-testid=overlap-warning]").is_none());
+    let summary = page.text("[data-testid=schedule-summary]");
+    assert!(summary.contains("on 2 machines"), "{summary}");
+    assert!(
+        summary.contains("3 running rentals will be notified"),
+        "{summary}"
+    );
+
+    // From an hour into 1001's Power window: a warning naming the machine and window.
+    page.type_into("#schedule-start", &typed(tomorrow + 3600.0));
+    settle().await;
+    let warning = page.text("[data-testid=overlap-warning]");
+    assert!(warning.contains("1 existing windows overlap"), "{warning}");
+    assert!(
+        warning.contains("Machine 1001: Power window #7"),
+        "{warning}"
+    );
+    assert!(!warning.contains("Machine 1002"), "{warning}");
+    assert_eq!(page.all("rect.bar").len(), 1, "the existing window");
+    assert!(page
+        .text("figure.timeline figcaption")
+        .contains("Previewed: 2 new windows"));
+}
