@@ -16,6 +16,24 @@ struct Shown {
 
 const PAGES: &[Shown] = &[
     Shown {
+        name: "machines",
+        path: "/machines",
+        ready: "tbody tr:not(.spacer) .occupancy",
+        title: "Machines · gpudeck",
+    },
+    Shown {
+        name: "schedule",
+        path: "/machines/schedule?ids=1001-1003",
+        ready: "form.schedule-form",
+        title: "Schedule maintenance · gpudeck",
+    },
+    Shown {
+        name: "maintenance-all",
+        path: "/machines/maintenance",
+        ready: "figure.timeline",
+        title: "Maintenance windows · gpudeck",
+    },
+    Shown {
         name: "maintenance",
         path: "/machines/maintenance?ids=1001-1012",
         ready: "figure.timeline",

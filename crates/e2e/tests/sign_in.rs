@@ -12,7 +12,10 @@ async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> 
     assert!(identity.contains("user #1"), "{identity}");
     assert!(identity.contains("$4,200.50"), "the balance: {identity}");
     app.wait_for_address("/machines").await?;
-    assert_eq!(app.eval("return document.title").await?, "Machines · gpudeck");
+    assert_eq!(
+        app.eval("return document.title").await?,
+        "Machines · gpudeck"
+    );
     let current = app.find("nav a[aria-current=page]").await?;
     assert_eq!(current.text().await?, "Machines");
     let stored = app

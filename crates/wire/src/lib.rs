@@ -29,7 +29,7 @@ pub use machine_ids::{
 };
 pub use machines::{DefragRequest, DefragResult, MaintenanceCategory, MaintenanceWindow};
 pub use maintenance::{
-    BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchScheduleItem,
+    BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchRefusal, BatchScheduleItem,
     BatchScheduleRefusal, BatchScheduleRequest, BatchScheduleResponse,
     CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
     IdListRefusal, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,

@@ -498,6 +498,31 @@ impl BatchScheduleRequest {
     }
 }
 
+/// The `error` code and `msg` sentence of a refusal inside a batch answer: on a refused
+/// item of N4, and beside the results of N4 and N7 when nothing was done. Absent otherwise.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct BatchRefusal {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg: Option<String>,
+}
+
+impl BatchRefusal {
+    pub fn new(error: &str, msg: &str) -> Self {
+        Self {
+            error: Some(error.to_owned()),
+            msg: Some(msg.to_owned()),
+        }
+    }
+
+    /// The sentence to show: `msg`, else the code.
+    pub fn sentence(&self) -> Option<String> {
+        self.msg.clone().or_else(|| self.error.clone())
+    }
+}
+
 /// One machine's outcome in N4.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -507,10 +532,8 @@ pub struct BatchScheduleItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notifications_sent: Option<i64>,
     /// `not_found` when the machine is absent or not the caller's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub msg: Option<String>,
+    #[serde(flatten)]
+    pub refusal: BatchRefusal,
 }
 
 /// Answer of N4, 200 when at least one window was scheduled; otherwise 400 with `error`
@@ -521,10 +544,8 @@ pub struct BatchScheduleResponse {
     pub success: bool,
     /// In the order of `machine_ids`.
     pub results: Vec<BatchScheduleItem>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub msg: Option<String>,
+    #[serde(flatten)]
+    pub refusal: BatchRefusal,
 }
 
 /// Answer of `PUT /machines/{id}/cancel_maint/` (N5).
@@ -618,10 +639,8 @@ pub struct BatchCancelResponse {
     pub success: bool,
     /// In input order.
     pub results: Vec<BatchCancelItem>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub msg: Option<String>,
+    #[serde(flatten)]
+    pub refusal: BatchRefusal,
 }
 
 #[cfg(test)]

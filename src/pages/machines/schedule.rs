@@ -144,7 +144,7 @@ pub async fn run_plan(
                             }
                         } else {
                             ItemOutcome::Refused(
-                                item.msg.or(item.error).unwrap_or_else(|| "refused".into()),
+                                item.refusal.sentence().unwrap_or_else(|| "refused".into()),
                             )
                         },
                     })

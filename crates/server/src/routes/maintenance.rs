@@ -14,8 +14,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use gpudeck_wire::{
-    paths, BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchScheduleItem,
-    BatchScheduleRefusal, BatchScheduleRequest, BatchScheduleResponse,
+    paths, BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchRefusal,
+    BatchScheduleItem, BatchScheduleRefusal, BatchScheduleRequest, BatchScheduleResponse,
     CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
     ErrorBody, PermissionGroup, ScheduleMaintenance, ScheduleMaintenanceRequest,
     ScheduleMaintenanceResponse, ScheduleRefusal,
@@ -92,19 +92,11 @@ fn batch_cancel_msg(outcome: CancelOutcome) -> &'static str {
 
 /// A batch's status and refusal (N4, N7): 200 when any item succeeded, else 400 with
 /// `error` and `msg` beside the results.
-fn batch_outcome(
-    success: bool,
-    error: &str,
-    msg: &str,
-) -> (StatusCode, Option<String>, Option<String>) {
+fn batch_outcome(success: bool, error: &str, msg: &str) -> (StatusCode, BatchRefusal) {
     if success {
-        (StatusCode::OK, None, None)
+        (StatusCode::OK, BatchRefusal::default())
     } else {
-        (
-            StatusCode::BAD_REQUEST,
-            Some(error.to_owned()),
-            Some(msg.to_owned()),
-        )
+        (StatusCode::BAD_REQUEST, BatchRefusal::new(error, msg))
     }
 }
 
@@ -189,14 +181,14 @@ pub async fn schedule_batch(
             success: told.is_some(),
             machine_id,
             notifications_sent: told,
-            error: told.is_none().then(|| "not_found".to_owned()),
-            msg: told
-                .is_none()
-                .then(|| "No such machine id or not owned".to_owned()),
+            refusal: match told {
+                Some(_) => BatchRefusal::default(),
+                None => BatchRefusal::new("not_found", "No such machine id or not owned"),
+            },
         })
         .collect();
     let success = results.iter().any(|item| item.success);
-    let (status, error, msg) = batch_outcome(
+    let (status, refusal) = batch_outcome(
         success,
         "nothing_scheduled",
         "none of the machine_ids exists or is yours",
@@ -206,8 +198,7 @@ pub async fn schedule_batch(
         Json(BatchScheduleResponse {
             success,
             results,
-            error,
-            msg,
+            refusal,
         }),
     ))
 }
@@ -381,7 +372,7 @@ pub async fn cancel_batch(
         })
         .collect();
     let success = results.iter().any(|item| item.success);
-    let (status, error, msg) = batch_outcome(
+    let (status, refusal) = batch_outcome(
         success,
         "nothing_cancelled",
         "No maintenance window was cancelled",
@@ -391,8 +382,7 @@ pub async fn cancel_batch(
         Json(BatchCancelResponse {
             success,
             results,
-            error,
-            msg,
+            refusal,
         }),
     ))
 }
