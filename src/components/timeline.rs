@@ -56,6 +56,15 @@ impl Layout {
         (t - self.from) / (self.to - self.from) * 100.0
     }
 
+    /// Where `window`'s bar goes: its start and length in percent of the chart's width and
+    /// the top of its lane in pixels; `None` when its machine has no lane.
+    pub fn bar_of(&self, window: &MaintenanceWindow) -> Option<(f64, f64, f64)> {
+        let lane = self.lane_of(window.machine_id)?;
+        let x = self.x(window.start_time);
+        let width = (self.x(window.end_time) - x).max(0.2);
+        Some((x, width, AXIS_HEIGHT + lane as f64 * LANE_HEIGHT))
+    }
+
     pub fn lane_of(&self, machine: i64) -> Option<usize> {
         self.machines.binary_search(&machine).ok()
     }
@@ -79,6 +88,20 @@ impl Layout {
             t += step;
         }
         out
+    }
+}
+
+/// The stored value of a known category (`gpu`), for URLs and form values; any other is
+/// `other`.
+pub fn category_key(category: &gpudeck_wire::MaintenanceCategory) -> &'static str {
+    use gpudeck_wire::MaintenanceCategory::*;
+    match category {
+        Power => "power",
+        Internet => "internet",
+        Disk => "disk",
+        Gpu => "gpu",
+        Software => "software",
+        _ => "other",
     }
 }
 
@@ -207,10 +230,8 @@ pub fn MaintenanceTimeline(
             windows
                 .iter()
                 .filter_map(|w| {
-                    let lane = l.lane_of(w.machine_id)?;
-                    let x = l.x(w.start_time);
-                    let width = (l.x(w.end_time) - x).max(0.2);
-                    let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT + 2.0;
+                    let (x, width, lane_top) = l.bar_of(w)?;
+                    let y = lane_top + 2.0;
                     let label = bar_label(w, utc);
                     let marketplace = w.scheduled_by_marketplace;
                     // Only the id is kept per bar (10,000 bars at 1,000 machines); the window
@@ -258,10 +279,8 @@ pub fn MaintenanceTimeline(
             windows
                 .iter()
                 .filter_map(|w| {
-                    let lane = l.lane_of(w.machine_id)?;
-                    let x = l.x(w.start_time);
-                    let width = (l.x(w.end_time) - x).max(0.2);
-                    let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT + 1.0;
+                    let (x, width, lane_top) = l.bar_of(w)?;
+                    let y = lane_top + 1.0;
                     Some(view! {
                         <rect
                             class=format!("preview-bar {}", category_class(w))

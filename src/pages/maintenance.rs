@@ -10,7 +10,7 @@ use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{
     format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
 };
-use crate::components::timeline::{category_class, MaintenanceTimeline};
+use crate::components::timeline::{category_class, category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
@@ -294,14 +294,7 @@ pub fn MaintenancePage() -> impl IntoView {
                         <div class="filters" role="group" aria-label="Filter windows">
                             <span class="filter-label">"Category"</span>
                             {MaintenanceCategory::KNOWN.into_iter().map(|category| {
-                                let value: &'static str = match category {
-                                    MaintenanceCategory::Power => "power",
-                                    MaintenanceCategory::Internet => "internet",
-                                    MaintenanceCategory::Disk => "disk",
-                                    MaintenanceCategory::Gpu => "gpu",
-                                    MaintenanceCategory::Software => "software",
-                                    _ => "other",
-                                };
+                                let value = category_key(&category);
                                 let pressed = move || selected_categories().iter().any(|c| c == value);
                                 view! {
                                     <button

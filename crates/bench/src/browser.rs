@@ -185,9 +185,12 @@ async fn machines_page(app: &Harness, runs: usize) -> Result<f64> {
     Ok(median(&mut loads))
 }
 
-/// A host with 5,000 machines (8 GPUs, one rental each) and one upcoming window on every
-/// tenth machine, signing in with [`BIG_HOST_KEY`].
-async fn add_big_host(app: &Harness) -> Result<()> {
+/// Runs `fill` in one transaction on the demo database, with the time now.
+async fn fill_database(
+    app: &Harness,
+    what: &'static str,
+    fill: impl FnOnce(&rusqlite::Transaction, f64) -> rusqlite::Result<()> + Send + 'static,
+) -> Result<()> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_secs_f64();
@@ -196,72 +199,69 @@ async fn add_big_host(app: &Harness) -> Result<()> {
         .db
         .run(move |conn| {
             let tx = conn.transaction()?;
-            {
-                tx.execute(
-                    "INSERT INTO users (id, email, username, created_at) VALUES (?1, 'big@bench.test', 'big-host', ?2)",
-                    (BIG_HOST_ID, now),
-                )?;
-                tx.execute(
-                    "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, ?2, ?3)",
-                    (gpudeck_server::keys::hash_key(BIG_HOST_KEY), BIG_HOST_ID, now),
-                )?;
-                let mut machine = tx.prepare(
-                    "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, listed, reliability2)
-                     VALUES (?1, ?2, ?3, 8, 'RTX 4090', 1, 0.97)",
-                )?;
-                let mut contract = tx.prepare(
-                    "INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count) VALUES (?1, ?2, ?3, 2)",
-                )?;
-                let mut window = tx.prepare(
-                    "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, created_at)
-                     VALUES (?1, ?2, 2, 'disk', ?3)",
-                )?;
-                for id in BIG_HOST_MACHINES {
-                    machine.execute((id, BIG_HOST_ID, format!("big-{id}")))?;
-                    contract.execute((id, demo::GUSTAV_ID, (id % 4) * 2))?;
-                    if id % 10 == 0 {
-                        window.execute((id, now + (id % 200) as f64 * 3600.0 + 600.0, now))?;
-                    }
-                }
-            }
+            fill(&tx, now)?;
             tx.commit()?;
             Ok(())
         })
         .await
-        .map_err(|e| anyhow::anyhow!("adding the generated host: {e:?}"))
+        .map_err(|e| anyhow::anyhow!("adding {what}: {e:?}"))
+}
+
+/// A host with 5,000 machines (8 GPUs, one rental each) and one upcoming window on every
+/// tenth machine, signing in with [`BIG_HOST_KEY`].
+async fn add_big_host(app: &Harness) -> Result<()> {
+    fill_database(app, "the generated host", |tx, now| {
+        tx.execute(
+            "INSERT INTO users (id, email, username, created_at) VALUES (?1, 'big@bench.test', 'big-host', ?2)",
+            (BIG_HOST_ID, now),
+        )?;
+        tx.execute(
+            "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, ?2, ?3)",
+            (gpudeck_server::keys::hash_key(BIG_HOST_KEY), BIG_HOST_ID, now),
+        )?;
+        let mut machine = tx.prepare(
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, listed, reliability2)
+             VALUES (?1, ?2, ?3, 8, 'RTX 4090', 1, 0.97)",
+        )?;
+        let mut contract = tx.prepare(
+            "INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count) VALUES (?1, ?2, ?3, 2)",
+        )?;
+        let mut window = tx.prepare(
+            "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, created_at)
+             VALUES (?1, ?2, 2, 'disk', ?3)",
+        )?;
+        for id in BIG_HOST_MACHINES {
+            machine.execute((id, BIG_HOST_ID, format!("big-{id}")))?;
+            contract.execute((id, demo::GUSTAV_ID, (id % 4) * 2))?;
+            if id % 10 == 0 {
+                window.execute((id, now + (id % 200) as f64 * 3600.0 + 600.0, now))?;
+            }
+        }
+        Ok(())
+    })
+    .await
 }
 
 /// Gives alice 1,000 more machines with ten upcoming windows each.
 async fn add_big_table(app: &Harness) -> Result<()> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs_f64();
-    app.server
-        .state()
-        .db
-        .run(move |conn| {
-            let tx = conn.transaction()?;
-            {
-                let mut machine = tx.prepare(
-                    "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)",
-                )?;
-                let mut window = tx.prepare(
-                    "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, reason, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )?;
-                let categories = ["power", "internet", "disk", "gpu", "software", "other"];
-                for id in BIG_TABLE_MACHINES {
-                    machine.execute((id, demo::ALICE_ID, format!("bench-{id}")))?;
-                    for k in 0..10i64 {
-                        let start = now + ((id * 7 + k * 13) % 240) as f64 * 3600.0 + 600.0;
-                        let category = categories[((id + k) % 6) as usize];
-                        window.execute((id, start, 1 + (id + k) % 8, category, "bench window", now - 86_400.0))?;
-                    }
-                }
+    fill_database(app, "the benchmark table", |tx, now| {
+        let mut machine = tx.prepare(
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 8)",
+        )?;
+        let mut window = tx.prepare(
+            "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, reason, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        let categories = ["power", "internet", "disk", "gpu", "software", "other"];
+        for id in BIG_TABLE_MACHINES {
+            machine.execute((id, demo::ALICE_ID, format!("bench-{id}")))?;
+            for k in 0..10i64 {
+                let start = now + ((id * 7 + k * 13) % 240) as f64 * 3600.0 + 600.0;
+                let category = categories[((id + k) % 6) as usize];
+                window.execute((id, start, 1 + (id + k) % 8, category, "bench window", now - 86_400.0))?;
             }
-            tx.commit()?;
-            Ok(())
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("adding the benchmark table: {e:?}"))
+        }
+        Ok(())
+    })
+    .await
 }

@@ -17,7 +17,7 @@ use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{format_absolute, format_span, now_seconds, use_utc, UtcToggle};
-use crate::components::timeline::MaintenanceTimeline;
+use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
 use crate::pages::defrag::named_in_confirmation;
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -177,17 +177,6 @@ pub fn machines_count(n: usize) -> String {
         "1 machine".into()
     } else {
         format!("{n} machines")
-    }
-}
-
-fn category_value(category: &MaintenanceCategory) -> &'static str {
-    match category {
-        MaintenanceCategory::Power => "power",
-        MaintenanceCategory::Internet => "internet",
-        MaintenanceCategory::Disk => "disk",
-        MaintenanceCategory::Gpu => "gpu",
-        MaintenanceCategory::Software => "software",
-        _ => "other",
     }
 }
 
@@ -402,11 +391,11 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     <label for="schedule-category">"Category"</label>
                     <select
                         id="schedule-category"
-                        prop:value=move || category_value(&category.get())
+                        prop:value=move || category_key(&category.get())
                         on:change=move |ev| category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
                     >
                         {MaintenanceCategory::KNOWN.into_iter().map(|c| view! {
-                            <option value=category_value(&c)>{c.label().to_owned()}</option>
+                            <option value=category_key(&c)>{c.label().to_owned()}</option>
                         }).collect_view()}
                     </select>
                 </div>
