@@ -100,14 +100,23 @@ pub fn relative_window(now: f64, start: f64, end: f64) -> String {
     }
 }
 
-/// An absolute time with the exact UTC instant in its tooltip, following the UTC choice.
+/// `text` from [`format_absolute`] without its year when that is `current_year`: `11-22
+/// 14:05`. Tables of many times stay narrow; the year shows when it differs.
+pub fn without_current_year(text: &str, current_year: i32) -> &str {
+    text.strip_prefix(&format!("{current_year:04}-"))
+        .unwrap_or(text)
+}
+
+/// An absolute time, without the current year, with the exact UTC instant in its tooltip,
+/// following the UTC choice.
 #[component]
 pub fn Time(unix_seconds: f64) -> impl IntoView {
     let utc = use_utc();
     let exact = format_absolute(unix_seconds, true);
+    let year = js_sys::Date::new_0().get_full_year() as i32;
     view! {
         <time datetime=iso(unix_seconds) title=exact>
-            {move || format_absolute(unix_seconds, utc.get())}
+            {move || without_current_year(&format_absolute(unix_seconds, utc.get()), year).to_owned()}
         </time>
     }
 }
@@ -129,7 +138,24 @@ pub fn UtcToggle() -> impl IntoView {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{format_span, relative_window};
+    use super::{format_span, relative_window, without_current_year};
+
+    #[test]
+    fn the_current_year_is_left_out_and_others_kept() {
+        assert_eq!(
+            without_current_year("2026-11-22 14:05", 2026),
+            "11-22 14:05"
+        );
+        assert_eq!(
+            without_current_year("2026-11-22 13:05 UTC", 2026),
+            "11-22 13:05 UTC"
+        );
+        assert_eq!(
+            without_current_year("2027-01-15 08:00", 2026),
+            "2027-01-15 08:00"
+        );
+        assert_eq!(without_current_year("—", 2026), "—");
+    }
 
     #[test]
     fn spans_and_relative_times_read_naturally() {
