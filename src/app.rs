@@ -1,6 +1,7 @@
 //! The router and the page shell: navigation, who is signed in, sign-out.
 
 use crate::api::{provide_api, use_api, ApiClient, ApiError};
+use crate::components::money::format_usd;
 use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::pages;
@@ -102,6 +103,13 @@ fn Header() -> impl IntoView {
             session.update_user(user);
         }
     });
+    let notice = expect_context::<SignInNotice>();
+    let sign_out = move |_| {
+        notice.0.set(Some(
+            "You signed out. This tab no longer holds your API key.".to_owned(),
+        ));
+        session.sign_out();
+    };
     let user = move || session.get().map(|s| s.user).unwrap_or_default();
     let base_url = move || session.get().map(|s| s.base_url).unwrap_or_default();
     let on_own_origin = move || base_url() == crate::session::own_origin();
@@ -111,13 +119,14 @@ fn Header() -> impl IntoView {
             <span class="brand">"gpudeck"</span>
             <div class="identity" data-testid="identity">
                 <span class="identity-name">{move || user().username}</span>
+                <span class="identity-balance" title="Balance">{move || format_usd(user().balance)}</span>
                 <span class="identity-email">{move || user().email}</span>
                 <span class="identity-id">{move || format!("user #{}", user().id)}</span>
                 <Show when=move || !on_own_origin()>
                     <span class="identity-base" title="REST base URL">{base_url}</span>
                 </Show>
             </div>
-            <button class="button secondary" type="button" on:click=move |_| session.sign_out()>
+            <button class="button secondary" type="button" on:click=sign_out>
                 "Sign out"
             </button>
         </header>

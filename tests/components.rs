@@ -26,7 +26,7 @@ fn times_read_naturally() {
 }
 
 #[wasm_bindgen_test]
-async fn toasts_success_hides_itself_errors_stay_until_dismissed() {
+async fn toasts_success_and_news_hide_themselves_errors_stay_until_dismissed() {
     let toasts = Rc::new(Cell::new(None::<Toasts>));
     let handle = toasts.clone();
     let page = mount(move || {
@@ -36,12 +36,17 @@ async fn toasts_success_hides_itself_errors_stay_until_dismissed() {
     let toasts = toasts.get().unwrap();
     toasts.error("<b>Refused</b>: in use");
     toasts.success("Saved");
+    toasts.info("Nothing needed to change");
     settle().await;
     assert_eq!(
         page.get(".toasts").get_attribute("role").as_deref(),
         Some("status")
     );
-    assert_eq!(page.all(".toast").len(), 2);
+    assert_eq!(page.all(".toast").len(), 3);
+    assert_eq!(
+        page.text(".toast.info .toast-text"),
+        "Nothing needed to change"
+    );
     assert_eq!(
         page.text(".toast.error .toast-text"),
         "<b>Refused</b>: in use"
@@ -53,6 +58,10 @@ async fn toasts_success_hides_itself_errors_stay_until_dismissed() {
     assert!(
         wait_until(8000, || page.find(".toast.success").is_none()).await,
         "success toasts hide"
+    );
+    assert!(
+        page.find(".toast.info").is_none(),
+        "news hides like a success"
     );
     assert_eq!(page.all(".toast.error").len(), 1);
     page.click(".toast.error .toast-close");

@@ -469,7 +469,9 @@ async fn timeline_draws_one_bar_per_window_in_its_lane_and_colour() {
     let bars = page.all("rect.bar");
     assert_eq!(bars.len(), 3);
     let bar = |id: i64| page.get(&format!("rect.bar[data-window-id='{id}']"));
-    let attr = |id: i64, name: &str| bar(id).get_attribute(name).unwrap().parse::<f64>().unwrap();
+    // Horizontal positions are in percent of the chart's width, vertical ones in pixels.
+    let number = |text: String| text.trim_end_matches('%').parse::<f64>().unwrap();
+    let attr = |id: i64, name: &str| number(bar(id).get_attribute(name).unwrap());
 
     assert!(bar(1).get_attribute("class").unwrap().contains("cat-gpu"));
     assert!(bar(2).get_attribute("class").unwrap().contains("cat-power"));
@@ -484,12 +486,7 @@ async fn timeline_draws_one_bar_per_window_in_its_lane_and_colour() {
     assert!((attr(1, "x") - layout.x(now + 3600.0)).abs() < 0.01);
     assert!((attr(1, "width") / attr(3, "width") - 4.0).abs() < 0.01);
     // The now line sits between the ongoing window's start and its end.
-    let now_x = page
-        .get("line.now-line")
-        .get_attribute("x1")
-        .unwrap()
-        .parse::<f64>()
-        .unwrap();
+    let now_x = number(page.get("line.now-line").get_attribute("x1").unwrap());
     assert!(attr(2, "x") < now_x && now_x < attr(2, "x") + attr(2, "width"));
     // Tooltips and the text alternative, with markup kept as text.
     let tooltip = bar(1).text_content().unwrap();
@@ -547,9 +544,16 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
     assert_eq!(page.all("text.lane-label").len(), 100);
     let ticks = page.all("g.tick").len();
     assert!((2..=11).contains(&ticks), "{ticks} ticks");
-    // Lanes keep their height: the drawing grows instead of squeezing them.
-    let view_box = page.get("svg").get_attribute("viewBox").unwrap();
-    assert_eq!(view_box, "0 0 1000 1624");
+    // The "now" label has a row of its own, so it never sits on a tick label.
+    let now_y = page.get("text.now-label").get_attribute("y").unwrap();
+    for tick in page.all("g.tick text") {
+        assert_ne!(tick.get_attribute("y").unwrap(), now_y);
+    }
+    // Lanes keep their height: the drawing grows instead of squeezing them (36 px of axis,
+    // then 16 px a lane), in the chart and in the label column beside it.
+    let height = |css: &str| page.get(css).get_attribute("height").unwrap();
+    assert_eq!(height("svg.timeline-chart"), "1636");
+    assert_eq!(height("svg.timeline-labels"), "1636");
 }
 
 #[wasm_bindgen_test]

@@ -3,6 +3,18 @@
 
 use leptos::prelude::*;
 
+/// Names the browser tab after the page: `Maintenance windows · gpudeck`.
+pub fn set_document_title(page: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(&document_title(page));
+    }
+}
+
+/// The tab title for `page`.
+pub fn document_title(page: &str) -> String {
+    format!("{page} · gpudeck")
+}
+
 #[component]
 pub fn Page(
     /// The section's class, e.g. `templates`.
@@ -13,11 +25,23 @@ pub fn Page(
     lede: Option<&'static str>,
     children: Children,
 ) -> impl IntoView {
+    set_document_title(title);
     view! {
         <section class=class>
             <h1>{title}</h1>
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
             {children()}
         </section>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn the_tab_names_the_page_then_the_console() {
+        assert_eq!(
+            super::document_title("Maintenance windows"),
+            "Maintenance windows · gpudeck"
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! Times as people read them: absolute in their own time zone (or UTC, a choice kept for
-//! the session) and relative to now ("in 3 h", "ongoing, 2 h left").
+//! the session) and relative to now ("in 3 h", "2 h left").
 
 use super::toggle::Toggle;
 use crate::storage::Stored;
@@ -88,12 +88,13 @@ pub fn format_span(seconds: f64) -> String {
     }
 }
 
-/// Where a window stands relative to `now`: `in 3 h`, `ongoing, 2 h left`, `ended 1 h ago`.
+/// Where a window stands relative to `now`: `in 3 h`, `2 h left`, `ended 1 h ago`. Shown
+/// beside the window's status ("Ongoing"), so it does not repeat it.
 pub fn relative_window(now: f64, start: f64, end: f64) -> String {
     if now < start {
         format!("in {}", format_span(start - now))
     } else if now < end {
-        format!("ongoing, {} left", format_span(end - now))
+        format!("{} left", format_span(end - now))
     } else {
         format!("ended {} ago", format_span(now - end))
     }
@@ -146,7 +147,7 @@ mod tests {
         );
         assert_eq!(
             relative_window(now, now - 3600.0, now + 2.0 * 3600.0),
-            "ongoing, 2 h left"
+            "2 h left"
         );
         assert_eq!(
             relative_window(now, now - 7200.0, now - 3600.0),

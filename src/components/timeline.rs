@@ -2,15 +2,25 @@
 //! category, a line at "now". Readable at 100 machines (the chart scrolls, lanes stay
 //! 16 px); the SVG carries a summary for screen readers, and the table beside it is the
 //! full text alternative.
+//!
+//! The chart stretches to the width it is given (never under [`MIN_CHART_PX`], below which
+//! it scrolls sideways) without distorting its text: times are placed in percent of the
+//! chart's width, heights in pixels. The machine labels are a separate column that stays
+//! in view while the chart scrolls.
 
 use super::time::{format_absolute, format_span, use_utc};
 use gpudeck_wire::MaintenanceWindow;
 use leptos::prelude::*;
 
-const WIDTH: f64 = 1000.0;
-const LABEL_WIDTH: f64 = 96.0;
+/// Width of the machine-label column, px.
+const LABEL_WIDTH: f64 = 72.0;
+/// Narrowest the chart is drawn, px: about ten tick labels fit without touching.
+pub const MIN_CHART_PX: f64 = 880.0;
 const LANE_HEIGHT: f64 = 16.0;
-const AXIS_HEIGHT: f64 = 24.0;
+/// Two rows above the lanes: tick labels, then the "now" label, so they never overlap.
+const AXIS_HEIGHT: f64 = 36.0;
+const TICK_LABEL_Y: f64 = 13.0;
+const NOW_LABEL_Y: f64 = 28.0;
 const HOUR: f64 = 3600.0;
 const TICK_STEPS_HOURS: [f64; 9] = [1.0, 3.0, 6.0, 12.0, 24.0, 48.0, 96.0, 168.0, 336.0];
 
@@ -41,8 +51,9 @@ impl Layout {
         }
     }
 
+    /// Where time `t` sits, in percent of the chart's width.
     pub fn x(&self, t: f64) -> f64 {
-        LABEL_WIDTH + (t - self.from) / (self.to - self.from) * (WIDTH - LABEL_WIDTH)
+        (t - self.from) / (self.to - self.from) * 100.0
     }
 
     pub fn lane_of(&self, machine: i64) -> Option<usize> {
@@ -124,18 +135,25 @@ pub fn MaintenanceTimeline(
             format_absolute(l.to, utc.get()),
         )
     };
-    let lanes = move || {
-        let l = layout.get();
-        l.machines
-            .iter()
-            .enumerate()
-            .map(|(lane, machine)| {
-                let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT;
+    let lane_tops = move || {
+        let count = layout.with(|l| l.machines.len());
+        (0..count).map(|lane| AXIS_HEIGHT + lane as f64 * LANE_HEIGHT)
+    };
+    let lane_backgrounds = move || {
+        lane_tops()
+            .map(|y| view! { <rect class="lane-bg" x="0" y=y width="100%" height=LANE_HEIGHT></rect> })
+            .collect_view()
+    };
+    let lane_labels = move || {
+        layout
+            .get()
+            .machines
+            .into_iter()
+            .zip(lane_tops())
+            .map(|(machine, y)| {
                 view! {
-                    <g class="lane">
-                        <rect class="lane-bg" x="0" y=y width=WIDTH height=LANE_HEIGHT></rect>
-                        <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>{machine.to_string()}</text>
-                    </g>
+                    <rect class="lane-bg" x="0" y=y width=LABEL_WIDTH height=LANE_HEIGHT></rect>
+                    <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>{machine.to_string()}</text>
                 }
             })
             .collect_view()
@@ -146,11 +164,11 @@ pub fn MaintenanceTimeline(
         l.ticks()
             .into_iter()
             .map(|t| {
-                let x = l.x(t);
+                let x = percent(l.x(t));
                 view! {
                     <g class="tick">
-                        <line x1=x x2=x y1=AXIS_HEIGHT - 4.0 y2=bottom></line>
-                        <text x=x + 2.0 y="14">{format_absolute(t, utc.get())[5..].to_owned()}</text>
+                        <line x1=x.clone() x2=x.clone() y1=TICK_LABEL_Y + 3.0 y2=bottom></line>
+                        <text x=x dx="2" y=TICK_LABEL_Y>{format_absolute(t, utc.get())[5..].to_owned()}</text>
                     </g>
                 }
             })
@@ -165,15 +183,15 @@ pub fn MaintenanceTimeline(
                 .filter_map(|w| {
                     let lane = l.lane_of(w.machine_id)?;
                     let x = l.x(w.start_time);
-                    let width = (l.x(w.end_time) - x).max(2.0);
+                    let width = (l.x(w.end_time) - x).max(0.2);
                     let y = AXIS_HEIGHT + lane as f64 * LANE_HEIGHT + 2.0;
                     Some(view! {
                         <rect
                             class=format!("bar {}", category_class(w))
                             data-window-id=w.id
-                            x=x
+                            x=percent(x)
                             y=y
-                            width=width
+                            width=percent(width)
                             height=LANE_HEIGHT - 4.0
                             rx="2"
                         >
@@ -185,27 +203,50 @@ pub fn MaintenanceTimeline(
         })
     };
     let now_x = move || layout.get().x(now.get());
+    // Near the right edge the label goes to the left of the line, so it is not cut off.
+    let now_label_anchor = move || if now_x() > 90.0 { "end" } else { "start" };
+    let now_label_dx = move || if now_x() > 90.0 { "-3" } else { "3" };
+    let height = move || layout.get().height();
     view! {
         <figure class="timeline">
-            <div class="timeline-scroll">
-                <svg
-                    role="img"
-                    aria-labelledby="timeline-title timeline-desc"
-                    viewBox=move || format!("0 0 {WIDTH} {}", layout.get().height())
-                    width="100%"
-                    preserveAspectRatio="xMinYMin meet"
-                    style:min-width="640px"
-                >
-                    <title id="timeline-title">"Maintenance timeline"</title>
-                    <desc id="timeline-desc">{summary}</desc>
-                    {lanes}
-                    {ticks}
-                    {bars}
-                    <line class="now-line" x1=now_x x2=now_x y1="0" y2=move || layout.get().height()></line>
-                    <text class="now-label" x=move || now_x() + 3.0 y="22">"now"</text>
-                </svg>
+            // Focusable, so keyboard users can scroll it too.
+            <div class="timeline-scroll" tabindex="0" role="region" aria-label="Maintenance timeline, scrollable">
+                <div class="timeline-body">
+                    <svg class="timeline-labels" aria-hidden="true" width=LABEL_WIDTH height=height>
+                        {lane_labels}
+                    </svg>
+                    <svg
+                        class="timeline-chart"
+                        role="img"
+                        aria-labelledby="timeline-title timeline-desc"
+                        width="100%"
+                        height=height
+                        style:min-width=format!("{MIN_CHART_PX}px")
+                    >
+                        <title id="timeline-title">"Maintenance timeline"</title>
+                        <desc id="timeline-desc">{summary}</desc>
+                        {lane_backgrounds}
+                        {ticks}
+                        {bars}
+                        <line class="now-line" x1=move || percent(now_x()) x2=move || percent(now_x()) y1=NOW_LABEL_Y + 3.0 y2=height></line>
+                        <text
+                            class="now-label"
+                            x=move || percent(now_x())
+                            dx=now_label_dx
+                            y=NOW_LABEL_Y
+                            text-anchor=now_label_anchor
+                        >
+                            "now"
+                        </text>
+                    </svg>
+                </div>
             </div>
             <figcaption>{summary}</figcaption>
         </figure>
     }
+}
+
+/// An SVG length in percent of the chart's width.
+fn percent(value: f64) -> String {
+    format!("{value:.3}%")
 }

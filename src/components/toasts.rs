@@ -1,4 +1,5 @@
-//! Short notices in a corner: successes hide by themselves, errors stay until dismissed.
+//! Short notices in a corner: successes and neutral news hide by themselves, errors stay
+//! until dismissed. Each gets its true tone: "nothing changed" is news, not a success.
 
 use leptos::prelude::*;
 
@@ -7,6 +8,8 @@ const SUCCESS_MS: u32 = 6000;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ToastKind {
     Success,
+    /// Neither good nor bad: the request worked and nothing needed to change.
+    Info,
     Error,
 }
 
@@ -26,7 +29,15 @@ pub struct Toasts {
 
 impl Toasts {
     pub fn success(&self, text: impl Into<String>) {
-        let id = self.push(ToastKind::Success, text.into());
+        self.push_for_a_while(ToastKind::Success, text.into());
+    }
+
+    pub fn info(&self, text: impl Into<String>) {
+        self.push_for_a_while(ToastKind::Info, text.into());
+    }
+
+    fn push_for_a_while(&self, kind: ToastKind, text: String) {
+        let id = self.push(kind, text);
         let toasts = *self;
         set_timeout(
             move || toasts.dismiss(id),
@@ -76,6 +87,7 @@ pub fn ToastRegion() -> impl IntoView {
             <For each=move || toasts.current() key=|t| t.id let:toast>
                 <div class=match toast.kind {
                     ToastKind::Success => "toast success",
+                    ToastKind::Info => "toast info",
                     ToastKind::Error => "toast error",
                 }>
                     <span class="toast-text">{toast.text.clone()}</span>

@@ -46,11 +46,16 @@ pub fn DefragPage() -> impl IntoView {
                 ..
             } = &result
             {
-                toasts.success(format!(
+                let text = format!(
                     "Defragmented {} of {} machines.",
                     changed.len(),
                     asked.len()
-                ));
+                );
+                if changed.is_empty() {
+                    toasts.info(text);
+                } else {
+                    toasts.success(text);
+                }
             }
             Ok(Outcome { asked, result })
         },

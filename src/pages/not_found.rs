@@ -1,3 +1,4 @@
+use crate::components::page::set_document_title;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
@@ -5,6 +6,7 @@ use leptos_router::hooks::use_location;
 #[component]
 pub fn NotFoundPage() -> impl IntoView {
     let location = use_location();
+    set_document_title("Page not found");
     view! {
         <main class="not-found" id="main">
             <h1>"Page not found"</h1>

@@ -2,6 +2,7 @@
 //! before anything is stored.
 
 use crate::api::ApiClient;
+use crate::components::page::set_document_title;
 use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
@@ -9,6 +10,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 
 #[component]
 pub fn SignInPage() -> impl IntoView {
+    set_document_title("Sign in");
     let session = use_session();
     let notice = expect_context::<SignInNotice>();
     let query = use_query_map();

@@ -11,6 +11,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// trunk 0.22 needs a newer rustc than this machine has.
 const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
+/// axe-core (npm), the accessibility checker the whole-app suite runs on every page.
+const AXE_CORE_VERSION: &str = "4.14.1";
 /// schemathesis (PyPI), for the fuzz suite; checked to install and run here.
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// The marketplace's official command-line client (PyPI), which the native suite runs
@@ -27,6 +29,7 @@ pub fn ensure_all(browser: bool) -> Result<()> {
     ensure_wasm_opt()?;
     if browser {
         ensure_browser()?;
+        ensure_axe_core()?;
     }
     step("fetching crates (so that offline builds find them)");
     exec(cargo().args(["fetch", "--locked"]))
@@ -88,7 +91,35 @@ fn ensure_wasm_opt() -> Result<()> {
     step(&format!(
         "installing wasm-opt (npm package binaryen@{BINARYEN_VERSION})"
     ));
-    let prefix = tools_dir().join(format!("binaryen-{BINARYEN_VERSION}"));
+    npm_install(
+        &format!("binaryen-{BINARYEN_VERSION}"),
+        &format!("binaryen@{BINARYEN_VERSION}"),
+    )
+    .context("wasm-opt shrinks the release bundle; npm (Node.js) is needed to install it")
+}
+
+/// `axe.min.js` of [`AXE_CORE_VERSION`], which the e2e harness injects into each page.
+pub fn axe_core_script() -> std::path::PathBuf {
+    tools_dir().join(format!(
+        "axe-core-{AXE_CORE_VERSION}/node_modules/axe-core/axe.min.js"
+    ))
+}
+
+fn ensure_axe_core() -> Result<()> {
+    if axe_core_script().exists() {
+        return Ok(());
+    }
+    step(&format!("installing axe-core {AXE_CORE_VERSION} (npm)"));
+    npm_install(
+        &format!("axe-core-{AXE_CORE_VERSION}"),
+        &format!("axe-core@{AXE_CORE_VERSION}"),
+    )
+    .context("the whole-app suite checks every page with axe-core; npm (Node.js) installs it")
+}
+
+/// `npm install package` into its own folder under the tools directory.
+fn npm_install(folder: &str, package: &str) -> Result<()> {
+    let prefix = tools_dir().join(folder);
     std::fs::create_dir_all(&prefix)?;
     exec(Command::new("npm").args([
         "install",
@@ -97,9 +128,8 @@ fn ensure_wasm_opt() -> Result<()> {
         "--no-audit",
         "--no-fund",
         "--silent",
-        &format!("binaryen@{BINARYEN_VERSION}"),
+        package,
     ]))
-    .context("wasm-opt shrinks the release bundle; npm (Node.js) is needed to install it")
 }
 
 /// The Python virtual environment the fuzz suite's schemathesis lives in.

@@ -198,6 +198,7 @@ const SUITES: &[Suite] = &[
                 cargo()
                     .args(["test", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
                     .env("GPUDECK_DIST", root().join("dist"))
+                    .env("GPUDECK_AXE", setup::axe_core_script())
                     .env("CHROMEDRIVER", CHROMEDRIVER)
                     .env("CHROMIUM", CHROMIUM),
             )

@@ -1,6 +1,9 @@
 //! The whole-app test harness: the reference server with demo data serving the release
 //! build of the console on a free loopback port, ChromeDriver on another, and headless
-//! Chromium driven through WebDriver. Every test ends with a screenshot in `target/e2e/`.
+//! Chromium driven through WebDriver. Every test ends with axe-core's check of the page in
+//! both colour schemes and a screenshot in `target/e2e/`.
+
+mod look;
 
 use anyhow::{bail, Context, Result};
 use gpudeck_server::{Config, RunningServer};
@@ -10,6 +13,7 @@ use thirtyfour::prelude::*;
 use tokio::process::{Child, Command};
 
 pub use gpudeck_server::demo;
+pub use look::{Scheme, Viewport, DESKTOP, LAPTOP, PHONE, VIEWPORTS};
 pub use thirtyfour::prelude::{By, WebDriver, WebElement};
 
 /// Flags that keep Chromium quiet on a closed network and inside a container.
@@ -177,19 +181,23 @@ impl Harness {
         self.click("form button[type=submit]").await
     }
 
-    /// Saves a screenshot as `target/e2e/<test name>.png`, then ends the browser session.
+    /// Checks the page the test ended on with axe-core (light and dark), saves a
+    /// screenshot as `target/e2e/<test name>.png`, then ends the browser session.
     pub async fn finish(self) -> Result<()> {
         let dir = workspace_root().join("target/e2e");
         std::fs::create_dir_all(&dir)?;
         let path = dir.join(format!("{}.png", self.name));
         self.driver.screenshot(&path).await?;
+        let accessible = self
+            .assert_accessible(&format!("the end of {}", self.name))
+            .await;
         self.driver.quit().await?;
         self.server.shutdown().await?;
-        Ok(())
+        accessible
     }
 }
 
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 

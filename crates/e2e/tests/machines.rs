@@ -106,15 +106,18 @@ async fn refusals_show_the_servers_message_next_to_the_ids() -> anyhow::Result<(
         "/machines/maintenance?ids=999998-999999",
     )
     .await?;
-    app.wait_for_text("#machine-ids-error", "the machine_ids do not exist")
-        .await?;
+    app.wait_for_text(
+        "#machine-ids-error",
+        "the machine_ids do not exist: 999998,999999",
+    )
+    .await?;
     assert_eq!(app.value_of("#machine-ids").await?, "999998-999999");
 
     app.fill("#machine-ids", "2001, 2002").await?;
     app.click(SUBMIT).await?;
     app.wait_for_text(
         "#machine-ids-error",
-        "Include only machine_ids that exist and are owned by you",
+        "Include only machine_ids that exist and are owned by you; none of 2001,2002 is yours",
     )
     .await?;
     assert_eq!(app.value_of("#machine-ids").await?, "2001, 2002");
@@ -176,12 +179,15 @@ async fn defragmenting_a_fragmented_machine_shows_what_changed() -> anyhow::Resu
         .await?;
     assert!(result.contains("Not changed (1): 1003"), "{result}");
     assert!(result.contains("Rentals moved (n0)"), "{result}");
-    app.wait_for_text(".toasts", "Defragmented 1 of 2 machines")
+    app.wait_for_text(".toast.success", "Defragmented 1 of 2 machines")
         .await?;
 
     // Machine 1001's layout is canonical now: a second run changes nothing.
     defragment(&app, &ids).await?;
     app.wait_for_text("[data-testid=defrag-result]", "Defragmented (0): none")
+        .await?;
+    // Nothing changed: news, not a success.
+    app.wait_for_text(".toast.info", "Defragmented 0 of 2 machines")
         .await?;
     app.finish().await
 }

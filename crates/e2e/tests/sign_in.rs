@@ -10,7 +10,12 @@ async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> 
     app.sign_in(demo::ALICE_KEY).await?;
     let identity = app.wait_for_text("[data-testid=identity]", "alice").await?;
     assert!(identity.contains("user #1"), "{identity}");
+    assert!(identity.contains("$4,200.50"), "the balance: {identity}");
     app.wait_for_address("/machines/maintenance").await?;
+    assert_eq!(
+        app.eval("return document.title").await?,
+        "Maintenance windows · gpudeck"
+    );
     let current = app.find("nav a[aria-current=page]").await?;
     assert_eq!(current.text().await?, "Maintenance");
     let stored = app
@@ -55,6 +60,11 @@ async fn sign_out_returns_to_sign_in_and_forgets_the_key() -> anyhow::Result<()>
     app.find("header button").await?.click().await?;
     app.find("#api-key").await?;
     assert!(app.address().await?.starts_with("/sign-in"));
+    app.wait_for_text(".notice", "You signed out").await?;
+    assert_eq!(
+        app.eval("return document.title").await?,
+        "Sign in · gpudeck"
+    );
     let stored = app.eval("return sessionStorage.length").await?;
     assert_eq!(stored, 0);
     // Back in history the pages still need a session.

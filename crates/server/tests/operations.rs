@@ -266,6 +266,10 @@ async fn maintenance_list_refusals() {
         .await
         .error(404, "not_found");
     assert!(msg.contains("machine_ids do not exist"), "{msg}");
+    assert!(
+        msg.ends_with(": 999998,999999"),
+        "names the ids at fault: {msg}"
+    );
     let uri = format!("{}?machine_ids=2001,2002", paths::MAINTENANCES);
     let msg = app
         .get(&uri)
@@ -274,6 +278,10 @@ async fn maintenance_list_refusals() {
         .await
         .error(404, "not_found");
     assert!(msg.contains("owned by you"), "{msg}");
+    assert!(
+        msg.ends_with("none of 2001,2002 is yours"),
+        "names the ids at fault: {msg}"
+    );
 }
 
 #[tokio::test]

@@ -4,10 +4,11 @@ use crate::auth::Caller;
 use crate::body::JsonObject;
 use crate::db;
 use crate::db::machines::{Defragmented, MaintenancesRefusal};
-use crate::error::ApiError;
+use crate::error::{quote, ApiError};
 use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
+use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{
     parse_machine_ids, paths, DefragRequest, DefragResult, ErrorBody, MaintenanceWindow,
     PermissionGroup,
@@ -25,15 +26,16 @@ pub fn machine_ids_from_query(query: Option<&str>) -> Result<Vec<i64>, ApiError>
     parse_machine_ids(&values.join(",")).map_err(|e| ApiError::invalid_args(e.to_string()))
 }
 
-impl From<MaintenancesRefusal> for ApiError {
-    fn from(refusal: MaintenancesRefusal) -> Self {
-        ApiError::not_found(match refusal {
-            MaintenancesRefusal::NoneExist => "the machine_ids do not exist",
-            MaintenancesRefusal::NoneOwned => {
-                "Include only machine_ids that exist and are owned by you"
-            }
-        })
-    }
+/// The 404 of a maintenance list, naming the ids asked (compactly, and cut short when long),
+/// so the person sees which ids are at fault.
+fn maintenances_refused(refusal: MaintenancesRefusal, ids: &[i64]) -> ApiError {
+    let named = quote(&format_machine_ids(ids), 64);
+    ApiError::not_found(match refusal {
+        MaintenancesRefusal::NoneExist => format!("the machine_ids do not exist: {named}"),
+        MaintenancesRefusal::NoneOwned => format!(
+            "Include only machine_ids that exist and are owned by you; none of {named} is yours"
+        ),
+    })
 }
 
 /// Active maintenance windows (neither cancelled nor expired) of the caller's machines
@@ -62,10 +64,12 @@ pub async fn list_maintenances(
     caller.require(PermissionGroup::InstanceRead)?;
     let ids = machine_ids_from_query(query.as_deref())?;
     let now = state.clock.now();
+    let asked = ids.clone();
     let windows = state
         .db
         .run(move |conn| db::machines::maintenances(conn, caller.user_id, &ids, now))
-        .await??;
+        .await?
+        .map_err(|refusal| maintenances_refused(refusal, &asked))?;
     Ok(Json(windows))
 }
 

@@ -1,0 +1,206 @@
+//! How a page works for everyone: axe-core's accessibility rules in both colour schemes,
+//! three screen sizes with no sideways scrolling, and a screenshot of each combination.
+
+use crate::{workspace_root, Harness};
+use anyhow::{bail, Context, Result};
+use serde_json::json;
+use std::path::PathBuf;
+use thirtyfour::extensions::cdp::ChromeDevTools;
+
+/// A screen size the console must work at.
+#[derive(Clone, Copy, Debug)]
+pub struct Viewport {
+    pub name: &'static str,
+    pub width: u32,
+    pub height: u32,
+}
+
+pub const PHONE: Viewport = Viewport {
+    name: "phone",
+    width: 390,
+    height: 844,
+};
+pub const LAPTOP: Viewport = Viewport {
+    name: "laptop",
+    width: 1280,
+    height: 900,
+};
+pub const DESKTOP: Viewport = Viewport {
+    name: "desktop",
+    width: 1920,
+    height: 1080,
+};
+pub const VIEWPORTS: [Viewport; 3] = [PHONE, LAPTOP, DESKTOP];
+
+/// The `prefers-color-scheme` the page is shown with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    Light,
+    Dark,
+}
+
+impl Scheme {
+    pub const BOTH: [Scheme; 2] = [Scheme::Light, Scheme::Dark];
+
+    fn name(self) -> &'static str {
+        match self {
+            Scheme::Light => "light",
+            Scheme::Dark => "dark",
+        }
+    }
+}
+
+/// Runs axe-core on the document and hands back each violation as one readable line.
+/// WebDriver's async script gets its callback as the last argument.
+const RUN_AXE: &str = r#"
+const done = arguments[arguments.length - 1];
+axe.run(document, { resultTypes: ['violations'] })
+  .then(results => done(results.violations.map(v =>
+    `${v.id} (${v.impact}): ${v.help} — ` +
+    v.nodes.slice(0, 5).map(n => n.target.join(' ') + (n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ')}]` : '')).join('; ') +
+    (v.nodes.length > 5 ? `; and ${v.nodes.length - 5} more` : ''))))
+  .catch(error => done([`axe-core failed: ${error}`]));
+"#;
+
+/// Names the elements that stick out when the document is wider than the window. What
+/// sticks out inside a box that scrolls or clips sideways (a wide table) does not count.
+const SIDEWAYS: &str = r#"
+const limit = document.documentElement.clientWidth;
+if (document.documentElement.scrollWidth <= limit) return null;
+const clipped = e => {
+  for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+    if (getComputedStyle(p).overflowX !== 'visible') return true;
+  }
+  return false;
+};
+const wide = [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > limit + 1 && !clipped(e))
+  .slice(0, 5)
+  .map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} ends at ${Math.round(e.getBoundingClientRect().right)} px`);
+return `the page is ${document.documentElement.scrollWidth} px wide in a ${limit} px window: ${wide.join('; ')}`;
+"#;
+
+/// Names the tables that hide columns (need sideways scrolling) at the current size.
+const HIDDEN_COLUMNS: &str = r#"
+return [...document.querySelectorAll('.table-scroll')]
+  .filter(box => box.scrollWidth > box.clientWidth + 1)
+  .map(box => `${box.querySelector('caption')?.textContent ?? 'a table'} is ${box.scrollWidth} px wide in ${box.clientWidth} px`);
+"#;
+
+impl Harness {
+    fn dev_tools(&self) -> ChromeDevTools {
+        ChromeDevTools::new(self.driver.handle.clone())
+    }
+
+    /// Shows the page at `viewport`'s size (a phone size also gets a touch screen).
+    pub async fn set_viewport(&self, viewport: Viewport) -> Result<()> {
+        self.dev_tools()
+            .execute_cdp_with_params(
+                "Emulation.setDeviceMetricsOverride",
+                json!({
+                    "width": viewport.width,
+                    "height": viewport.height,
+                    "deviceScaleFactor": 1,
+                    "mobile": viewport.width < 600,
+                }),
+            )
+            .await
+            .with_context(|| format!("resizing to {viewport:?}"))?;
+        Ok(())
+    }
+
+    pub async fn set_scheme(&self, scheme: Scheme) -> Result<()> {
+        self.dev_tools()
+            .execute_cdp_with_params(
+                "Emulation.setEmulatedMedia",
+                json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme.name() }] }),
+            )
+            .await
+            .with_context(|| format!("switching to the {} scheme", scheme.name()))?;
+        Ok(())
+    }
+
+    /// axe-core's violations on the page as it is now, one line each.
+    pub async fn axe_violations(&self) -> Result<Vec<String>> {
+        let loaded = self.eval("return typeof axe === 'object'").await?;
+        if loaded != json!(true) {
+            self.driver.execute(&axe_source()?, vec![]).await?;
+        }
+        let found = self.driver.execute_async(RUN_AXE, vec![]).await?;
+        Ok(serde_json::from_value(found.json().clone())?)
+    }
+
+    /// Fails when axe-core finds anything, in either colour scheme; leaves the light one on.
+    pub async fn assert_accessible(&self, state: &str) -> Result<()> {
+        let mut problems = Vec::new();
+        for scheme in Scheme::BOTH {
+            self.set_scheme(scheme).await?;
+            for violation in self.axe_violations().await? {
+                problems.push(format!("{state}, {}: {violation}", scheme.name()));
+            }
+        }
+        self.set_scheme(Scheme::Light).await?;
+        if !problems.is_empty() {
+            bail!("axe-core found:\n  {}", problems.join("\n  "));
+        }
+        Ok(())
+    }
+
+    /// `None` when the page fits the window's width, else what sticks out.
+    pub async fn sideways_overflow(&self) -> Result<Option<String>> {
+        Ok(self.eval(SIDEWAYS).await?.as_str().map(str::to_owned))
+    }
+
+    /// The page as it is now at every size and in both schemes: no axe-core violation, no
+    /// sideways scrolling, a screenshot of each in `target/e2e/look/<state>-<size>-<scheme>.png`.
+    /// Ends at the laptop size in the light scheme, where every test starts.
+    pub async fn check_look(&self, state: &str) -> Result<()> {
+        let mut problems = Vec::new();
+        for viewport in VIEWPORTS {
+            self.set_viewport(viewport).await?;
+            if let Some(overflow) = self.sideways_overflow().await? {
+                problems.push(format!("{state} at {}: {overflow}", viewport.name));
+            }
+            // On a phone a wide table scrolls inside its box; from a laptop up, nothing hides.
+            if viewport.width >= LAPTOP.width {
+                let hidden: Vec<String> = serde_json::from_value(self.eval(HIDDEN_COLUMNS).await?)?;
+                for table in hidden {
+                    problems.push(format!("{state} at {}: {table}", viewport.name));
+                }
+            }
+            for scheme in Scheme::BOTH {
+                self.set_scheme(scheme).await?;
+                for violation in self.axe_violations().await? {
+                    problems.push(format!(
+                        "{state} at {}, {}: {violation}",
+                        viewport.name,
+                        scheme.name()
+                    ));
+                }
+                let shot =
+                    look_dir()?.join(format!("{state}-{}-{}.png", viewport.name, scheme.name()));
+                self.driver.screenshot(&shot).await?;
+            }
+        }
+        self.set_viewport(LAPTOP).await?;
+        self.set_scheme(Scheme::Light).await?;
+        if !problems.is_empty() {
+            bail!("{} problems:\n  {}", problems.len(), problems.join("\n  "));
+        }
+        Ok(())
+    }
+}
+
+fn look_dir() -> Result<PathBuf> {
+    let dir = workspace_root().join("target/e2e/look");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// axe-core's script, installed by `cargo xtask setup --browser` (path in `GPUDECK_AXE`).
+fn axe_source() -> Result<String> {
+    let path = std::env::var_os("GPUDECK_AXE")
+        .map(PathBuf::from)
+        .context("GPUDECK_AXE names no axe.min.js: run the suite through `cargo xtask test`")?;
+    std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))
+}

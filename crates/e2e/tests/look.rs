@@ -1,0 +1,161 @@
+//! Every page, as everyone sees it: at a phone's, a laptop's and a desktop's size, in light
+//! and dark mode, with axe-core finding nothing and no page scrolling sideways. Each
+//! combination is saved in `target/e2e/look/`.
+
+use gpudeck_e2e::{demo, Harness, LAPTOP, PHONE, VIEWPORTS};
+
+/// A page of the console in a state with data on it.
+struct Shown {
+    name: &'static str,
+    path: &'static str,
+    /// What the test waits for before looking.
+    ready: &'static str,
+    /// The browser tab's title.
+    title: &'static str,
+}
+
+const PAGES: &[Shown] = &[
+    Shown {
+        name: "maintenance",
+        path: "/machines/maintenance?ids=1001-1012",
+        ready: "figure.timeline",
+        title: "Maintenance windows · gpudeck",
+    },
+    Shown {
+        name: "defrag",
+        path: "/machines/defrag",
+        ready: "form.ids-form",
+        title: "Defragment GPU offers · gpudeck",
+    },
+    Shown {
+        name: "templates",
+        path: "/templates",
+        ready: "form.id-form",
+        title: "Templates · gpudeck",
+    },
+    Shown {
+        name: "volumes",
+        path: "/volumes",
+        ready: "form.id-form",
+        title: "Volumes · gpudeck",
+    },
+    Shown {
+        name: "subaccounts",
+        path: "/subaccounts",
+        ready: "tbody tr:not(.spacer)",
+        title: "Subaccounts · gpudeck",
+    },
+    Shown {
+        name: "team-members",
+        path: "/team/members",
+        ready: "tbody tr:not(.spacer)",
+        title: "Team members · gpudeck",
+    },
+    Shown {
+        name: "team-role",
+        path: "/team/roles/owner",
+        ready: "table.permission-grid",
+        title: "Team role · gpudeck",
+    },
+    Shown {
+        name: "not-found",
+        path: "/no/such/page",
+        ready: "h1",
+        title: "Page not found · gpudeck",
+    },
+];
+
+async fn signed_in(name: &'static str) -> anyhow::Result<Harness> {
+    let app = Harness::start(name).await?;
+    app.open("/sign-in").await?;
+    app.find("#api-key").await?;
+    app.check_look("sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("[data-testid=identity]").await?;
+    Ok(app)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_page_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
+    let app = signed_in("look_every_page").await?;
+    let mut problems = Vec::new();
+    for page in PAGES {
+        app.open(page.path).await?;
+        app.find(page.ready).await?;
+        let title = app.eval("return document.title").await?;
+        if title != page.title {
+            problems.push(format!("{}: the tab is titled {title}", page.name));
+        }
+        if let Err(problem) = app.check_look(page.name).await {
+            problems.push(format!("{problem:#}"));
+        }
+    }
+    app.finish().await?;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dialogs_and_results_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
+    let app = signed_in("look_dialogs_and_results").await?;
+    app.open("/machines/defrag").await?;
+    app.fill("#machine-ids", "1001, 1002, 1003").await?;
+    app.click("form.ids-form button[type=submit]").await?;
+    app.find("dialog[open]").await?;
+    app.check_look("defrag-confirm").await?;
+    app.click("dialog[open] .confirm-actions button:last-child")
+        .await?;
+    app.find("[data-testid=defrag-result]").await?;
+    for viewport in VIEWPORTS {
+        app.set_viewport(viewport).await?;
+        let overlap = app
+            .eval(
+                "const a = document.querySelector('.toast').getBoundingClientRect();
+                 const b = document.querySelector('form.ids-form button[type=submit]').getBoundingClientRect();
+                 return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;",
+            )
+            .await?;
+        assert_eq!(
+            overlap, false,
+            "the toast covers the main button at {}",
+            viewport.name
+        );
+    }
+    app.check_look("defrag-result").await?;
+
+    app.open("/machines/maintenance?ids=999999").await?;
+    app.find("[aria-invalid=true]").await?;
+    app.check_look("maintenance-refused").await?;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_phone_the_header_is_one_line_and_the_navigation_a_bar() -> anyhow::Result<()> {
+    let app = signed_in("look_phone_shell").await?;
+    app.open("/team/roles/owner").await?;
+    app.find("table.permission-grid").await?;
+    app.set_viewport(PHONE).await?;
+    let heights = app
+        .eval(
+            "const h = s => document.querySelector(s).getBoundingClientRect().height;
+             return [h('.topbar'), h('.identity'), h('.sidenav'), h('.sidenav a[aria-current=page]')];",
+        )
+        .await?;
+    let [header, identity, nav, active]: [f64; 4] = serde_json::from_value(heights)?;
+    // One line of text is about 22 px; the header also holds the Sign out button.
+    assert!(
+        identity <= 30.0,
+        "who is signed in takes {identity} px: more than one line"
+    );
+    assert!(
+        header <= 56.0,
+        "the header is {header} px tall: more than one line"
+    );
+    assert!(
+        nav <= 52.0,
+        "the navigation is {nav} px tall: not a compact bar"
+    );
+    assert!(active <= 40.0, "the active link is {active} px tall");
+    app.set_viewport(LAPTOP).await?;
+    app.finish().await
+}
