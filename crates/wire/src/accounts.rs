@@ -91,7 +91,7 @@ pub struct SubaccountList {
 pub struct CreateSubaccountRequest {
     /// At most 64 characters; unique among users, ignoring case.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 64, example = "carol@example.com"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 64, example = "new-sub@example.org"))]
     pub email: Option<Lenient<String>>,
     /// 1–64 characters, no control characters; unique, ignoring case.
     #[serde(default)]
