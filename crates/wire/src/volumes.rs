@@ -24,7 +24,7 @@ pub struct VolumeSearchRequest {
     pub allocated_storage: Option<Lenient<f64>>,
     /// `on-demand`, `bid` or `reserved`; accepted and ignored by the reference server.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Value>))]
     pub kind: Option<serde_json::Value>,
     /// `field → {op: value}`, e.g. `"disk_space": {"gte": 1}`.
     #[serde(flatten)]

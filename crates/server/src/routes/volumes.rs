@@ -101,7 +101,7 @@ const VOLUME_TYPES: [&str; 3] = ["local_volume", "network_volume", "all_volume"]
     path = paths::VOLUMES,
     tag = "volumes",
     params(
-        ("type" = Option<String>, Query, description = "`local_volume`, `network_volume` or `all_volume`; absent or empty means all", example = "all_volume"),
+        ("type" = Option<String>, Query, pattern = "^(|local_volume|network_volume|all_volume)$", description = "`local_volume`, `network_volume` or `all_volume`; absent or empty means all", example = "all_volume"),
         ("owner" = Option<String>, Query, description = "Ignored (the official client sends `owner=me`)"),
     ),
     responses(
