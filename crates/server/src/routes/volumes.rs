@@ -159,7 +159,7 @@ fn volume_id(query: Option<&str>, body: OptionalObject) -> Result<i64, ApiError>
     delete,
     path = paths::VOLUMES,
     tag = "volumes",
-    params(("id" = Option<String>, Query, pattern = "^[0-9]+$", description = "The volume (decimal digits); wins over the body's `id`", example = "20118471")),
+    params(("id" = Option<String>, Query, pattern = "^[0-9]*$", description = "The volume (decimal digits); wins over the body's `id`; empty counts as absent", example = "20118471")),
     request_body(content = Option<DeleteVolumeRequest>, description = "Optional: `{\"id\": N}` when the query has none; any JSON object, an empty body or none is accepted"),
     responses(
         (status = 200, description = "The volume was deleted", body = DeleteVolumeResponse),
