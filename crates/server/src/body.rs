@@ -61,13 +61,35 @@ impl FromRequest<AppState> for UnusedBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        OptionalObject::from_request(request, state)
+            .await
+            .map(|_| UnusedBody)
+    }
+}
+
+/// The body of an operation whose inputs may also come in the body (N12): none, an empty
+/// one or `null` (read as `{}`), or any JSON object, with or without `Content-Type`.
+#[derive(Debug, Clone, Default)]
+pub struct OptionalObject(Map<String, Value>);
+
+impl OptionalObject {
+    /// Reads `T` from the fields, as [`JsonObject::read`] does.
+    pub fn read<T: DeserializeOwned>(self) -> Result<T, ApiError> {
+        read_fields(self.0)
+    }
+}
+
+impl FromRequest<AppState> for OptionalObject {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
         let bytes = read_bytes(request, state).await?;
         let absent = bytes.iter().all(u8::is_ascii_whitespace)
             || serde_json::from_slice::<Value>(&bytes).is_ok_and(|value| value.is_null());
-        if !absent {
-            parse_object(&bytes)?;
+        if absent {
+            return Ok(OptionalObject::default());
         }
-        Ok(UnusedBody)
+        parse_object(&bytes).map(OptionalObject)
     }
 }
 

@@ -86,12 +86,17 @@ pub const TEMPLATE_FREE: i64 = 501;
 pub const TEMPLATE_IN_USE: i64 = 502;
 /// alice's template with only an inactive relationship: deletable.
 pub const TEMPLATE_INACTIVE_USE: i64 = 503;
-/// alice's template whose name carries markup: deletable.
+/// alice's private template whose name carries markup: deletable.
 pub const TEMPLATE_MARKUP: i64 = 504;
 /// alice's template that is already deleted: 404.
 pub const TEMPLATE_DELETED: i64 = 505;
 /// bob's template: alice gets 403 "not yours".
 pub const BOB_TEMPLATE: i64 = 601;
+
+/// alice's private template: in N8 for alice only.
+pub const TEMPLATE_PRIVATE: i64 = 506;
+/// bob's private template: never shown to anyone else.
+pub const BOB_PRIVATE_TEMPLATE: i64 = 602;
 
 /// Volume ask with 100 GB, 70 GB used: 30 GB left.
 pub const ASK_30_LEFT: i64 = 7;
@@ -99,6 +104,28 @@ pub const ASK_30_LEFT: i64 = 7;
 pub const ASK_500_FREE: i64 = 8;
 /// Volume ask with no space left.
 pub const ASK_FULL: i64 = 9;
+/// Volume ask on bob's machine 2003 holding alice's two volumes (40 of 200 GB).
+pub const ASK_ALICE_VOLUMES: i64 = 10;
+/// Volume ask on alice's machine 1013, cheap and roomy.
+pub const ASK_CHEAP: i64 = 11;
+/// Volume ask on bob's machine 2004 whose lifetime is over: never an offer.
+pub const ASK_EXPIRED: i64 = 12;
+/// Every ask that is an offer, by id.
+pub const OFFER_ASKS: [i64; 5] = [
+    ASK_30_LEFT,
+    ASK_500_FREE,
+    ASK_FULL,
+    ASK_ALICE_VOLUMES,
+    ASK_CHEAP,
+];
+/// alice's volume used by her instance [`ALICE_INSTANCE`]: deletion answers 409 `in_use`.
+pub const ALICE_VOLUME_IN_USE: i64 = 20_118_470;
+/// alice's volume that nothing uses: deletable.
+pub const ALICE_VOLUME_FREE: i64 = 20_118_471;
+/// alice's stopped instance on machine 2003, using [`ALICE_VOLUME_IN_USE`].
+pub const ALICE_INSTANCE: i64 = 7001;
+/// bob's volume on ask 7: alice may not delete it.
+pub const BOB_VOLUME: i64 = 20_118_481;
 
 pub const ALICE_TEAM_ID: i64 = 1;
 pub const ALICE_TEAM: &str = "Alice Compute";
@@ -730,23 +757,144 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
 
 fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError> {
     let markup_name = format!("{MARKUP} notebook");
-    let templates: [(i64, i64, &str, Option<f64>); 6] = [
-        (TEMPLATE_FREE, ALICE_ID, "pytorch-base", None),
-        (TEMPLATE_IN_USE, ALICE_ID, "comfyui", None),
-        (TEMPLATE_INACTIVE_USE, ALICE_ID, "old-jupyter", None),
-        (TEMPLATE_MARKUP, ALICE_ID, &markup_name, None),
+    // (id, owner, name, image, tag, private, age in days, instances, last use in days ago, deleted)
+    type Row<'a> = (
+        i64,
+        i64,
+        &'a str,
+        &'a str,
+        &'a str,
+        bool,
+        f64,
+        i64,
+        Option<f64>,
+        Option<f64>,
+    );
+    let templates: [Row<'_>; 8] = [
+        (
+            TEMPLATE_FREE,
+            ALICE_ID,
+            "pytorch-base",
+            "pytorch/pytorch",
+            "2.3.1-cuda12.1-cudnn8-runtime",
+            false,
+            120.0,
+            42,
+            Some(2.0),
+            None,
+        ),
+        (
+            TEMPLATE_IN_USE,
+            ALICE_ID,
+            "comfyui",
+            "ghcr.io/ai-dock/comfyui",
+            "latest",
+            false,
+            90.0,
+            317,
+            Some(0.5),
+            None,
+        ),
+        (
+            TEMPLATE_INACTIVE_USE,
+            ALICE_ID,
+            "old-jupyter",
+            "jupyter/base-notebook",
+            "2023-10-20",
+            false,
+            400.0,
+            3,
+            Some(200.0),
+            None,
+        ),
+        (
+            TEMPLATE_MARKUP,
+            ALICE_ID,
+            &markup_name,
+            "nvidia/cuda",
+            "12.4.1-devel-ubuntu22.04",
+            true,
+            10.0,
+            0,
+            None,
+            None,
+        ),
         (
             TEMPLATE_DELETED,
             ALICE_ID,
             "retired-tf1",
-            Some(now - 30.0 * DAY),
+            "tensorflow/tensorflow",
+            "1.15.5-gpu",
+            false,
+            900.0,
+            12,
+            Some(300.0),
+            Some(30.0),
         ),
-        (BOB_TEMPLATE, BOB_ID, "bob-llama", None),
+        (
+            TEMPLATE_PRIVATE,
+            ALICE_ID,
+            "alice-private-llm",
+            "vllm/vllm-openai",
+            "v0.5.4",
+            true,
+            5.0,
+            7,
+            Some(1.0),
+            None,
+        ),
+        (
+            BOB_TEMPLATE,
+            BOB_ID,
+            "bob-llama",
+            "ollama/ollama",
+            "latest",
+            false,
+            60.0,
+            150,
+            Some(3.0),
+            None,
+        ),
+        (
+            BOB_PRIVATE_TEMPLATE,
+            BOB_ID,
+            "bob-secret",
+            "bob/secret",
+            "latest",
+            true,
+            30.0,
+            1,
+            Some(10.0),
+            None,
+        ),
     ];
-    for (id, owner, name, deleted_at) in templates {
+    for (id, owner, name, image, tag, private, age, count, last_use, deleted) in templates {
+        let created_at = now - age * DAY;
         conn.execute(
-            "INSERT INTO templates (id, owner_id, name, deleted_at) VALUES (?1, ?2, ?3, ?4)",
-            params![id, owner, name, deleted_at],
+            "INSERT INTO templates (id, owner_id, name, deleted_at, hash_id, image, tag, private,
+                 created_at, updated_at, count_created, recent_create_date, env, runtype)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![
+                id,
+                owner,
+                name,
+                deleted.map(|days| now - days * DAY),
+                &crate::keys::hash_key(&format!("template:{id}:{name}:{image}:{tag}"))[..32],
+                image,
+                tag,
+                private,
+                created_at,
+                // Updated halfway through its life, so the library's order is not the ids'.
+                created_at + age * DAY / 2.0,
+                count,
+                last_use.map(|days| now - days * DAY),
+                "-p 8888:8888",
+                if id == TEMPLATE_INACTIVE_USE {
+                    "jupyter"
+                } else {
+                    "ssh"
+                },
+            ],
         )?;
     }
     for (template, user, active) in [
@@ -761,14 +909,75 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
             params![template, user, active],
         )?;
     }
-    for (id, machine, disk) in [
-        (ASK_30_LEFT, 2001, 100),
-        (ASK_500_FREE, 1004, 500),
-        (ASK_FULL, 2002, 50),
+    // (id, machine, GB, $/GB/month, days left, MB/s, disk, static ip)
+    for (id, machine, disk, cost, days_left, disk_bw, disk_name, static_ip) in [
+        (
+            ASK_30_LEFT,
+            2001,
+            100,
+            0.15,
+            30.0,
+            2_000.0,
+            "Samsung 990 PRO",
+            true,
+        ),
+        (
+            ASK_500_FREE,
+            1004,
+            500,
+            0.40,
+            90.0,
+            3_500.0,
+            "WD Black SN850X",
+            true,
+        ),
+        (ASK_FULL, 2002, 50, 0.10, 14.0, 1_200.0, "Crucial P3", false),
+        (
+            ASK_ALICE_VOLUMES,
+            2003,
+            200,
+            0.25,
+            60.0,
+            2_500.0,
+            "Samsung 990 PRO",
+            false,
+        ),
+        (
+            ASK_CHEAP,
+            1013,
+            1_000,
+            0.05,
+            180.0,
+            800.0,
+            "Seagate IronWolf",
+            false,
+        ),
+        (
+            ASK_EXPIRED,
+            2004,
+            300,
+            0.08,
+            -1.0,
+            1_500.0,
+            "Crucial P3",
+            false,
+        ),
     ] {
         conn.execute(
-            "INSERT INTO volume_asks (id, machine_id, disk_space) VALUES (?1, ?2, ?3)",
-            params![id, machine, disk],
+            "INSERT INTO volume_asks (id, machine_id, disk_space, storage_cost, start_date,
+                 end_date, disk_bw, disk_name, static_ip)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                id,
+                machine,
+                disk,
+                cost,
+                now - 10.0 * DAY,
+                now + days_left * DAY,
+                disk_bw,
+                disk_name,
+                static_ip
+            ],
         )?;
     }
     for (ask, owner, size) in [
@@ -781,5 +990,28 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
             params![ask, owner, size, now - DAY],
         )?;
     }
+    // alice's volumes take ids below the sequence, so the next volume is still 20118484.
+    for (id, size, label, age) in [
+        (ALICE_VOLUME_IN_USE, 30, Some("datasets"), 20.0),
+        (ALICE_VOLUME_FREE, 10, None, 3.0),
+    ] {
+        conn.execute(
+            "INSERT INTO volumes (id, ask_id, owner_id, size, created_at, label)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                id,
+                ASK_ALICE_VOLUMES,
+                ALICE_ID,
+                size,
+                now - age * DAY,
+                label
+            ],
+        )?;
+    }
+    conn.execute(
+        "INSERT INTO instances (id, owner_id, machine_id, volume_id, status)
+         VALUES (?1, ?2, 2003, ?3, 'stopped')",
+        params![ALICE_INSTANCE, ALICE_ID, ALICE_VOLUME_IN_USE],
+    )?;
     Ok(())
 }

@@ -28,6 +28,7 @@ pub mod keys;
 pub mod limits;
 pub mod middleware;
 pub mod openapi;
+pub mod query;
 pub mod router;
 pub mod routes;
 pub mod serve;

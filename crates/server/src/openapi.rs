@@ -310,10 +310,29 @@ mod tests {
             forbidden["description"],
             "A team key whose role lacks machine_write"
         );
+        expect(paths::TEMPLATE_ALIAS, "get", &["200", "400", "401", "403"]);
+        expect(paths::USER_TEMPLATES, "get", &["200", "400", "401", "403"]);
+        expect(paths::VOLUMES, "get", &["200", "400", "401", "403"]);
+        expect(
+            paths::VOLUMES,
+            "delete",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        expect(
+            paths::VOLUMES_SEARCH,
+            "post",
+            &["200", "400", "401", "403", "413"],
+        );
+        expect(
+            paths::USERS,
+            "post",
+            &["200", "400", "401", "403", "409", "413"],
+        );
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            14,
-            "one path per operation (N6 shares the maintenance list's, N7 N4's)"
+            16,
+            "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
+             alias's, N9 the user templates', N11 and N12 seed op 4's)"
         );
     }
 }

@@ -43,7 +43,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 16 of the API and the public OpenAPI document.
+/// The operations: the 22 of the API and the public OpenAPI document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
     CurrentUser,
@@ -62,6 +62,12 @@ enum Route {
     CancelMachine,
     CancelWindow,
     CancelBatch,
+    SearchTemplates,
+    TemplateLibrary,
+    SearchVolumes,
+    Volumes,
+    DeleteVolume,
+    CreateSubaccount,
     OpenApi,
 }
 
@@ -77,7 +83,7 @@ const UNKNOWN: Cell = (401, "auth_error", "Invalid user key");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 17] = [
+const MATRIX: [(Route, [Cell; 7]); 23] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -140,6 +146,33 @@ const MATRIX: [(Route, [Cell; 7]); 17] = [
         (400, "nothing_cancelled", "Maintenance record not found"),
         (400, "nothing_cancelled", "Maintenance record not found"),
         (403, "forbidden", "lacks the permission machine_write")]),
+    // Public templates for everyone, private ones for their creator only.
+    (Route::SearchTemplates, [(200, "", "alice-private-llm"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "bob-secret"),
+        (200, "", "\"templates_found\":4"),
+        (403, "forbidden", "lacks the permission user_read")]),
+    (Route::TemplateLibrary, [(200, "", "\"user_template_id\":506"), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "you may only read your own templates"),
+        (403, "forbidden", "you may only read your own templates"),
+        (403, "forbidden", "lacks the permission instance_read")]),
+    // Offers are the marketplace's: anyone with a key may search them.
+    (Route::SearchVolumes, [(200, "", "\"offers\":[{"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "\"offers\":[{"),
+        (200, "", "\"offers\":[{"),
+        (403, "forbidden", "lacks the permission misc")]),
+    (Route::Volumes, [(200, "", "\"label\":\"datasets\""), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "\"id\":20118481"),
+        (200, "", "{\"volumes\":[]}"),
+        (403, "forbidden", "lacks the permission instance_read")]),
+    (Route::DeleteVolume, [(200, "", "{\"success\":true}"), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "You are not authorized to delete this volume"),
+        (403, "forbidden", "You are not authorized to delete this volume"),
+        (403, "forbidden", "lacks the permission instance_write")]),
+    // Any account that is not itself a subaccount may create its own subaccounts.
+    (Route::CreateSubaccount, [(200, "", "new-sub@example.org"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "new-sub@example.org"),
+        (403, "forbidden", "subaccounts cannot create subaccounts"),
+        (403, "forbidden", "lacks the permission user_write")]),
     (Route::OpenApi, [OK, OK, OK, OK, OK, OK, OK]),
 ];
 
@@ -150,10 +183,14 @@ fn needs(route: Route) -> Option<PermissionGroup> {
         Route::CurrentUser | Route::OpenApi => None,
         Route::Maintenances => Some(InstanceRead),
         Route::Defrag => Some(MachineWrite),
-        Route::DeleteUserTemplate | Route::DeleteTemplateAlias | Route::AcceptVolume => {
-            Some(InstanceWrite)
-        }
-        Route::Subaccounts => Some(UserRead),
+        Route::DeleteUserTemplate
+        | Route::DeleteTemplateAlias
+        | Route::AcceptVolume
+        | Route::DeleteVolume => Some(InstanceWrite),
+        Route::Subaccounts | Route::SearchTemplates => Some(UserRead),
+        Route::TemplateLibrary | Route::Volumes => Some(InstanceRead),
+        Route::SearchVolumes => Some(Misc),
+        Route::CreateSubaccount => Some(UserWrite),
         Route::TeamRole | Route::TeamMembers => Some(TeamRead),
         Route::Machines | Route::Machine => Some(MachineRead),
         Route::ScheduleOne
@@ -352,6 +389,43 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
             paths::MAINTENANCES_BATCH.to_owned(),
             Some(json!({ "maintenance_ids": [MARKETPLACE_MACHINE_OWN_WINDOW] })),
         ),
+        Route::SearchTemplates => (
+            Method::GET,
+            format!(
+                "{}/?select_cols=%5B%22%2A%22%5D&select_filters=%7B%7D",
+                paths::TEMPLATE_ALIAS
+            ),
+            None,
+        ),
+        Route::TemplateLibrary => (
+            Method::GET,
+            format!("{}/", paths::user_templates(caller.path_user)),
+            None,
+        ),
+        Route::SearchVolumes => (
+            Method::POST,
+            format!("{}/", paths::VOLUMES_SEARCH),
+            Some(json!({"verified": {"eq": true}, "external": {"eq": false},
+                "disk_space": {"gte": 1}, "order": [["score", "desc"]], "allocated_storage": 1.0})),
+        ),
+        Route::Volumes => (
+            Method::GET,
+            format!("{}?owner=me&type=all_volume", paths::VOLUMES),
+            None,
+        ),
+        Route::DeleteVolume => (
+            Method::DELETE,
+            format!("{}/?id={ALICE_VOLUME_FREE}", paths::VOLUMES),
+            Some(json!({})),
+        ),
+        Route::CreateSubaccount => (
+            Method::POST,
+            format!("{}/", paths::USERS),
+            Some(
+                json!({"email": "new-sub@example.org", "username": "new-sub",
+                "password": "correct horse", "host_only": false, "parent_id": "me"}),
+            ),
+        ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
     };
     let mut call = app.call(method, &uri);
@@ -380,6 +454,10 @@ fn foreign_markers(app: &TestApp, own: &[i64]) -> Vec<String> {
             } else {
                 own_list
             };
+            // Subaccounts the caller created in the cell are its own too.
+            let own_list = format!(
+                "SELECT id FROM users WHERE id IN ({own_list}) OR parent_id IN ({own_list})"
+            );
             let mut out = Vec::new();
             let mut texts = |sql: String| -> rusqlite::Result<()> {
                 let mut statement = c.prepare(&sql)?;
@@ -408,6 +486,12 @@ fn foreign_markers(app: &TestApp, own: &[i64]) -> Vec<String> {
                 "SELECT name FROM teams WHERE owner_id NOT IN ({own_list}) AND id NOT IN (
                      SELECT team_id FROM team_members
                      WHERE user_id IN ({own_list}) AND removed_at IS NULL)"
+            ))?;
+            texts(format!(
+                "SELECT name FROM templates WHERE private = 1 AND owner_id NOT IN ({own_list})"
+            ))?;
+            texts(format!(
+                "SELECT label FROM volumes WHERE owner_id NOT IN ({own_list})"
             ))?;
             let mut subaccounts = c.prepare(&format!(
                 "SELECT id FROM users WHERE parent_id IS NOT NULL AND id NOT IN ({own_list})"
@@ -492,7 +576,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 119);
+    assert_eq!(cells, 161);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -520,6 +604,8 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             app.scalar("SELECT SUM(slot_start * id) FROM contracts"),
             app.scalar("SELECT COUNT(*) FROM maintenances"),
             app.scalar("SELECT COUNT(*) FROM maintenances WHERE cancelled_at IS NOT NULL"),
+            app.scalar("SELECT COUNT(*) FROM volumes WHERE deleted_at IS NOT NULL"),
+            app.scalar("SELECT COUNT(*) FROM users WHERE parent_id = 1"),
         )
     };
     let before = state_of(&app);
@@ -540,7 +626,12 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::CancelMachine,
             Route::CancelWindow,
             Route::CancelBatch,
+            Route::DeleteVolume,
+            Route::CreateSubaccount,
         ] {
+            if route == Route::CreateSubaccount && kind == Kind::OtherUser {
+                continue; // bob may create subaccounts of his own
+            }
             let who = caller(&app, kind, route);
             let answer = request(&app, route, &who).await;
             assert!(answer.status.as_u16() != 500, "{route:?} {kind:?}");
@@ -557,7 +648,11 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
     request(&app, Route::ScheduleOne, &who).await.ok();
     request(&app, Route::ScheduleBatch, &who).await.ok();
     request(&app, Route::CancelWindow, &who).await.ok();
+    request(&app, Route::DeleteVolume, &who).await.ok();
+    request(&app, Route::CreateSubaccount, &who).await.ok();
     let after = state_of(&app);
+    assert_eq!(after.5, before.5 + 1);
+    assert_eq!(after.6, before.6 + 1);
     assert_eq!(after.1, before.1 + 1);
     assert_ne!(after.2, before.2);
     assert_eq!(after.3, before.3 + 3);
@@ -589,6 +684,12 @@ async fn the_document_names_the_permission_each_route_enforces() {
             Route::CancelMachine => ("put", paths::MACHINE_CANCEL_MAINT),
             Route::CancelWindow => ("delete", paths::MAINTENANCES),
             Route::CancelBatch => ("delete", paths::MAINTENANCES_BATCH),
+            Route::SearchTemplates => ("get", paths::TEMPLATE_ALIAS),
+            Route::TemplateLibrary => ("get", paths::USER_TEMPLATES),
+            Route::SearchVolumes => ("post", paths::VOLUMES_SEARCH),
+            Route::Volumes => ("get", paths::VOLUMES),
+            Route::DeleteVolume => ("delete", paths::VOLUMES),
+            Route::CreateSubaccount => ("post", paths::USERS),
         };
         let operation = &document["paths"][path][method];
         let documented = operation["x-team-permission"].as_str();

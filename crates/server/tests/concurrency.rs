@@ -1,7 +1,8 @@
 //! Many requests at once against one resource, on real sockets and a file database (the
 //! in-memory database serialises requests on one connection, so it would prove less):
-//! accepts that overdraw an ask, deletes of one template, defrags of one machine,
-//! schedules of one window and cancels of one window.
+//! accepts that overdraw an ask, accepts and volume deletions on one ask, deletes of one
+//! template, defrags of one machine, schedules of one window, cancels of one window and
+//! creations of one subaccount.
 
 mod common;
 
@@ -361,6 +362,111 @@ async fn parallel_cancels_of_one_window_give_exactly_one_success() {
         scalar(
             &server,
             "SELECT COUNT(*) FROM maintenances WHERE id = 5001 AND cancelled_at = 1800000000"
+        ),
+        1
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_accepts_and_deletes_on_one_ask_never_exceed_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    // Ask 10: 200 GB; alice's volumes hold 30 + 10. Twenty accepts of 9 GB (180 GB) race
+    // ten deletions of the 10 GB volume, whose space returns to the ask.
+    let mut requests: Vec<_> = (0..20)
+        .map(|_| {
+            (
+                reqwest::Method::PUT,
+                paths::VOLUMES.to_owned(),
+                json!({"id": ASK_ALICE_VOLUMES, "size": 9}),
+            )
+        })
+        .collect();
+    for i in 0..10 {
+        requests.insert(
+            i * 3,
+            (
+                reqwest::Method::DELETE,
+                format!("{}/?id={ALICE_VOLUME_FREE}", paths::VOLUMES),
+                json!({}),
+            ),
+        );
+    }
+    let answers = all_at_once(&server, requests).await;
+    let (mut granted, mut deleted, mut refused) = (0i64, 0, 0);
+    for (status, body) in &answers {
+        match (status, body.get("volume_name")) {
+            (200, Some(_)) => granted += 9,
+            (200, None) => deleted += 1,
+            (409, _) => {
+                assert_eq!(body["error"], "insufficient_capacity", "{body}");
+                refused += 1;
+            }
+            (404, _) => assert_eq!(body["error"], "no_such_volume", "{body}"),
+            (other, _) => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(deleted, 1, "{answers:?}");
+    let used = scalar(
+        &server,
+        "SELECT SUM(size) FROM volumes WHERE ask_id = 10 AND deleted_at IS NULL",
+    );
+    assert!(used <= 200, "{used} GB used of 200");
+    assert_eq!(used, 30 + granted, "the database agrees with the answers");
+    // Refusals happen only once fewer than 9 GB are left.
+    if refused > 0 {
+        assert!(
+            200 - used < 9,
+            "{} GB left, yet {refused} refused",
+            200 - used
+        );
+    }
+    println!(
+        "20 accepts racing 10 deletes on one ask: {} granted, {refused} refused, 1 deletion",
+        granted / 9
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_creations_of_one_subaccount_give_exactly_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let requests = (0..12)
+        .map(|i| {
+            (
+                reqwest::Method::POST,
+                format!("{}/", paths::USERS),
+                // The same address in different cases, under different usernames.
+                json!({"email": if i % 2 == 0 { "twin@example.org" } else { "TWIN@example.org" },
+                       "username": format!("twin-{i}"), "password": "correct horse",
+                       "host_only": false, "parent_id": "me"}),
+            )
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let created: Vec<_> = answers.iter().filter(|(s, _)| *s == 200).collect();
+    for (status, body) in &answers {
+        match status {
+            200 => assert_eq!(body["balance"], 0.0),
+            409 => assert_eq!(body["error"], "user_exists", "{body}"),
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(created.len(), 1, "{answers:?}");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM users WHERE lower(email) = 'twin@example.org'"
+        ),
+        1
+    );
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM api_keys k JOIN users u ON u.id = k.user_id
+             WHERE lower(u.email) = 'twin@example.org'"
         ),
         1
     );

@@ -2,7 +2,7 @@
 //! of a write load, then restarted on the same file, several times over. Every write that
 //! was answered 200 must be there, nothing may be half-written, no ask overdrawn, and
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
-//! schedules maintenance windows (N3) and cancels them (N6).
+//! schedules maintenance windows (N3), cancels them (N6) and creates subaccounts (N20).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const ROUNDS: i64 = 6;
-const WRITERS: usize = 8;
+const WRITERS: usize = 10;
 /// Each round's own volume ask, so its capacity can be checked exactly.
 const FIRST_ASK: i64 = 100;
 const ASK_CAPACITY: i64 = 150;
@@ -48,15 +48,17 @@ enum Write {
     Schedule,
     Cancel,
     DeleteTemplate,
+    CreateSubaccount,
 }
 
 impl Write {
     fn of(writer: usize) -> Write {
-        match writer % 4 {
+        match writer % 5 {
             0 => Write::Accept,
             1 => Write::Schedule,
             2 => Write::Cancel,
-            _ => Write::DeleteTemplate,
+            3 => Write::DeleteTemplate,
+            _ => Write::CreateSubaccount,
         }
     }
 }
@@ -104,11 +106,14 @@ struct Seen {
     scheduled: Vec<String>,
     /// Window ids whose cancellation was answered 200.
     cancelled: Vec<i64>,
+    /// E-mail addresses of the subaccounts answered 200.
+    created: Vec<String>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
     unanswered_schedules: usize,
     unanswered_cancels: usize,
+    unanswered_creations: usize,
     refused: usize,
 }
 
@@ -118,6 +123,7 @@ impl Seen {
             + self.unanswered_deletes
             + self.unanswered_schedules
             + self.unanswered_cancels
+            + self.unanswered_creations
     }
 
     fn answered(&self) -> usize {
@@ -125,6 +131,7 @@ impl Seen {
             + self.deleted.len()
             + self.scheduled.len()
             + self.cancelled.len()
+            + self.created.len()
             + self.refused
     }
 }
@@ -173,6 +180,13 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                         let path = paths::machine_dnotify(SCHEDULED_MACHINE);
                         (json_body(reqwest::Method::PUT, path, body), 0, 0)
                     }
+                    Write::CreateSubaccount => {
+                        let body = json!({"email": format!("{reason}@crash.example"),
+                                          "username": reason, "password": "correct horse",
+                                          "host_only": false, "parent_id": "me"});
+                        let path = format!("{}/", paths::USERS);
+                        (json_body(reqwest::Method::POST, path, body), 0, 0)
+                    }
                     Write::Cancel | Write::DeleteTemplate => {
                         let (next, first) = if write == Write::Cancel {
                             (&next_window, FIRST_WINDOW)
@@ -214,6 +228,7 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     (Write::Schedule, None) => seen.unanswered_schedules += 1,
                     (Write::Cancel, None) => seen.unanswered_cancels += 1,
                     (Write::DeleteTemplate, None) => seen.unanswered_deletes += 1,
+                    (Write::CreateSubaccount, None) => seen.unanswered_creations += 1,
                     (Write::Accept, Some((200, body))) => {
                         let name = body["volume_name"].as_str().unwrap();
                         let id = name.strip_prefix("V.").unwrap().parse().unwrap();
@@ -226,6 +241,10 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     (Write::Schedule, Some((200, _))) => seen.scheduled.push(reason),
                     (Write::Cancel, Some((200, _))) => seen.cancelled.push(id),
                     (Write::DeleteTemplate, Some((200, _))) => seen.deleted.push(id),
+                    (Write::CreateSubaccount, Some((200, body))) => {
+                        assert_eq!(body["email"], format!("{reason}@crash.example"));
+                        seen.created.push(format!("{reason}@crash.example"));
+                    }
                     (_, Some((status, body))) => panic!("{write:?}: unexpected {status}: {body}"),
                 }
                 if gone {
@@ -351,6 +370,40 @@ fn check_after_crash(db: &Path, round: i64, seen: &Seen) {
         )
         .unwrap();
     assert!(cancelled as usize <= seen.cancelled.len() + seen.unanswered_cancels);
+    for email in &seen.created {
+        let parent: Option<i64> = conn
+            .query_row(
+                "SELECT parent_id FROM users WHERE email = ?1",
+                [email],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap()
+            .flatten();
+        assert_eq!(
+            parent,
+            Some(1),
+            "round {round}: subaccount {email} was answered 200 but is not in the database"
+        );
+    }
+    // No subaccount without its key or its password hash: each was one transaction.
+    let (users, keyed, hashed): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*),
+                    (SELECT COUNT(*) FROM api_keys k JOIN users u ON u.id = k.user_id
+                     WHERE u.email LIKE ?1),
+                    COUNT(password_hash)
+             FROM users WHERE email LIKE ?1",
+            [format!("crash-{round}-%")],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (keyed, hashed),
+        (users, users),
+        "round {round}: a half-written subaccount"
+    );
+    assert!(users as usize <= seen.created.len() + seen.unanswered_creations);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -407,7 +460,10 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         // Kill after a round-dependent number of answers, with requests in flight.
         let kill_after = 40 + 15 * round as usize;
         let deadline = Instant::now() + Duration::from_secs(20);
-        while answered.load(Ordering::SeqCst) < kill_after {
+        // And after at least one subaccount (its password hash is slow on purpose).
+        while answered.load(Ordering::SeqCst) < kill_after
+            || seen.lock().unwrap().created.is_empty()
+        {
             assert!(Instant::now() < deadline, "round {round}: the load stalled");
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
@@ -423,12 +479,13 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
-            "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels and \
-             {} refusals answered, {in_flight} in flight",
+            "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
+             subaccounts and {} refusals answered, {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
             seen.cancelled.len(),
+            seen.created.len(),
             seen.refused
         );
         rounds.push(seen);

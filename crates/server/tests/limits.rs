@@ -554,3 +554,116 @@ async fn there_is_no_rate_limit_by_default() {
             .ok();
     }
 }
+
+/// N8–N12 and N20: the body limit (N12 too, though its body is optional), ids and numbers
+/// out of range, long names and values quoted short; none of it writes anything.
+#[tokio::test]
+async fn the_account_routes_hold_to_every_limit() {
+    let app = TestApp::demo();
+    let fingerprint = |app: &TestApp| {
+        (
+            app.scalar("SELECT COUNT(*) FROM users"),
+            app.scalar("SELECT COUNT(*) FROM volumes WHERE deleted_at IS NULL"),
+        )
+    };
+    let before = fingerprint(&app);
+    let padding = "x".repeat(70_000);
+    for (method, path) in [
+        (Method::POST, paths::VOLUMES_SEARCH),
+        (Method::DELETE, paths::VOLUMES),
+        (Method::POST, paths::USERS),
+    ] {
+        app.call(method.clone(), path)
+            .key(ALICE_KEY)
+            .json(json!({ "id": ALICE_VOLUME_FREE, "padding": padding }))
+            .send()
+            .await
+            .error(413, "too_large");
+    }
+    // Long field names and operators are quoted short.
+    let long = "f".repeat(50_000);
+    let msg = app
+        .post(paths::VOLUMES_SEARCH)
+        .key(ALICE_KEY)
+        .json(json!({ long.clone(): {"eq": 1} }))
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert!(msg.len() < 100, "{msg}");
+    let filters: String = form_urlencoded::byte_serialize(
+        json!({ "name": { "o".repeat(10_000): "x" } })
+            .to_string()
+            .as_bytes(),
+    )
+    .collect();
+    let msg = app
+        .get(&format!(
+            "{}?select_filters={filters}",
+            paths::TEMPLATE_ALIAS
+        ))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert!(msg.len() < 100, "{msg}");
+    // Numbers beyond i64 and f64, as ids, limits and filter values.
+    for id in ["9223372036854775808", "1e400", "-1", "0x10"] {
+        app.delete(&format!("{}?id={id}", paths::VOLUMES))
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .error(400, "invalid_args");
+    }
+    app.delete(&format!("{}?id=9223372036854775807", paths::VOLUMES))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(404, "no_such_volume");
+    for body in [
+        json!({"limit": 1e300}),
+        json!({"limit": 9_223_372_036_854_775_807_i64}),
+        json!({"allocated_storage": -1e308}),
+        json!({"disk_space": {"gt": "1e400"}}),
+        json!({"id": {"in": vec![1; 10_000].into_iter().map(|_| "x").collect::<Vec<_>>()}}),
+    ] {
+        app.post(paths::VOLUMES_SEARCH)
+            .key(ALICE_KEY)
+            .json(body.clone())
+            .send()
+            .await
+            .error(400, "invalid_args");
+    }
+    // A huge `in` list of valid values is answered, not refused or failed.
+    let many: Vec<i64> = (0..5_000).collect();
+    app.post(paths::VOLUMES_SEARCH)
+        .key(ALICE_KEY)
+        .json(json!({"id": {"in": many}}))
+        .send()
+        .await
+        .ok();
+    // Strings at and past their limits.
+    for (body, status) in [
+        (
+            json!({"email": format!("{}@b.cd", "a".repeat(59)), "username": "u".repeat(64), "password": "p".repeat(256)}),
+            200,
+        ),
+        (
+            json!({"email": "a@b.cd", "username": "ü".repeat(65), "password": "12345678"}),
+            400,
+        ),
+        (
+            json!({"email": "a@b.cd", "username": "u", "password": "p".repeat(60_000)}),
+            400,
+        ),
+    ] {
+        let answer = app
+            .post(paths::USERS)
+            .key(ALICE_KEY)
+            .json(body)
+            .send()
+            .await;
+        assert_eq!(answer.status.as_u16(), status, "{}", answer.text());
+        assert!(answer.text().len() < 2_000);
+    }
+    assert_eq!(fingerprint(&app), (before.0 + 1, before.1));
+}

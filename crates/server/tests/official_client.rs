@@ -1,6 +1,8 @@
 //! The official command-line client, `vastai` 1.9.1 (PyPI), against the reference server:
 //! `show machines`, `show machine ID`, `schedule maint` and `cancel maint` as a host would
-//! type them, each checked for success and for its effect in the database.
+//! type them, and `search templates`, `search volumes`, `show volumes`, `create volume`,
+//! `delete volume` and `create subaccount` as an account owner would, each checked for
+//! success and for its effect in the database.
 //!
 //! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
 //! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
@@ -234,5 +236,159 @@ async fn the_official_client_shows_schedules_and_cancels() {
     assert_eq!(cancelled_at(MARKETPLACE_MACHINE_OWN_WINDOW), Some(NOW));
     assert_eq!(cancelled_at(MARKETPLACE_WINDOW), None);
 
+    server.shutdown().await.unwrap();
+}
+
+fn scalar(server: &RunningServer, sql: String) -> i64 {
+    server
+        .state()
+        .db
+        .with_conn(move |c| Ok(c.query_row(&sql, [], |r| r.get::<_, i64>(0))?))
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_searches_and_manages_volumes_and_subaccounts() {
+    let server = demo_server().await;
+
+    // search templates: all visible, then the client's query language (a number it sends as
+    // a string, a boolean literal).
+    let all = run(&server, ALICE_KEY, &["search", "templates"])
+        .await
+        .json();
+    let ids = |list: &Value| -> Vec<i64> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        ids(&all),
+        vec![501, 502, 503, 504, TEMPLATE_PRIVATE, BOB_TEMPLATE]
+    );
+    let popular = run(
+        &server,
+        ALICE_KEY,
+        &["search", "templates", "count_created > 100"],
+    )
+    .await
+    .json();
+    assert_eq!(ids(&popular), vec![TEMPLATE_IN_USE, BOB_TEMPLATE]);
+    let private = run(
+        &server,
+        ALICE_KEY,
+        &["search", "templates", "private == True"],
+    )
+    .await
+    .json();
+    assert_eq!(ids(&private), vec![TEMPLATE_MARKUP, TEMPLATE_PRIVATE]);
+
+    // search volumes: the client's defaults (verified, not external, room left), by score.
+    let offers = run(&server, GUSTAV_KEY, &["search", "volumes"])
+        .await
+        .json();
+    let offers = offers.as_array().expect("a list of offers");
+    let offer_ids: Vec<i64> = offers.iter().map(|o| o["id"].as_i64().unwrap()).collect();
+    assert!(offer_ids.contains(&ASK_500_FREE), "{offer_ids:?}");
+    assert!(!offer_ids.contains(&ASK_FULL) && !offer_ids.contains(&ASK_EXPIRED));
+    let big = run(
+        &server,
+        GUSTAV_KEY,
+        &["search", "volumes", "disk_space>400 storage_cost>0.1"],
+    )
+    .await
+    .json();
+    let big_ids: Vec<i64> = big
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(big_ids, vec![ASK_500_FREE]);
+
+    // create volume: 20 GB on ask 8, a row in the database.
+    let before = scalar(
+        &server,
+        format!("SELECT COUNT(*) FROM volumes WHERE owner_id = {GUSTAV_ID}"),
+    );
+    run(
+        &server,
+        GUSTAV_KEY,
+        &["create", "volume", &ASK_500_FREE.to_string(), "-s", "20"],
+    )
+    .await;
+    assert_eq!(
+        scalar(
+            &server,
+            format!("SELECT COUNT(*) FROM volumes WHERE owner_id = {GUSTAV_ID}")
+        ),
+        before + 1
+    );
+    let created = scalar(&server, format!(
+        "SELECT MAX(id) FROM volumes WHERE owner_id = {GUSTAV_ID} AND ask_id = {ASK_500_FREE} AND size = 20"
+    ));
+
+    // show volumes: the new one is there (the client computes its age from start_date).
+    let volumes = run(&server, GUSTAV_KEY, &["show", "volumes"]).await.json();
+    let volumes = volumes.as_array().expect("a list of volumes");
+    let shown = volumes
+        .iter()
+        .find(|v| v["id"] == created)
+        .expect("the new volume");
+    assert_eq!(shown["disk_space"], 20.0);
+    assert_eq!(shown["machine_id"], 1004);
+    assert!(shown["duration"].is_number());
+
+    // delete volume: gone from the list, its space back on the ask.
+    run(
+        &server,
+        GUSTAV_KEY,
+        &["delete", "volume", &created.to_string()],
+    )
+    .await;
+    assert_eq!(
+        scalar(
+            &server,
+            format!("SELECT COUNT(*) FROM volumes WHERE id = {created} AND deleted_at IS NOT NULL")
+        ),
+        1
+    );
+    let after = run(&server, GUSTAV_KEY, &["show", "volumes"]).await.json();
+    assert!(after.as_array().unwrap().iter().all(|v| v["id"] != created));
+
+    // create subaccount: a user with alice as parent, listed with its key at once.
+    let printed = run(
+        &server,
+        ALICE_KEY,
+        &[
+            "create",
+            "subaccount",
+            "--email",
+            "cli-sub@example.org",
+            "--username",
+            "cli-sub",
+            "--password",
+            "correct horse",
+            "--type",
+            "host",
+        ],
+    )
+    .await;
+    assert!(
+        printed.stdout.contains("cli-sub@example.org"),
+        "{}",
+        printed.stdout
+    );
+    assert_eq!(
+        scalar(&server, format!(
+            "SELECT COUNT(*) FROM users WHERE email = 'cli-sub@example.org' AND parent_id = {ALICE_ID} AND host_only = 1"
+        )),
+        1
+    );
+    let subaccounts = run(&server, ALICE_KEY, &["show", "subaccounts"])
+        .await
+        .stdout;
+    assert!(subaccounts.contains("cli-sub@example.org"), "{subaccounts}");
     server.shutdown().await.unwrap();
 }

@@ -1,5 +1,6 @@
 //! The caller's account: identity, templates, volumes and subaccounts.
 
+use crate::lenient::Lenient;
 use serde::{Deserialize, Serialize};
 
 /// `GET /users/current`: who the key belongs to. The public service returns many more
@@ -82,6 +83,68 @@ pub struct SubaccountList {
     pub msg: String,
 }
 
+/// The body of `POST /users` (N20), in the official client's order. Every field is read
+/// leniently so the operation can answer in its own words; `parent_id` and `captcha` are
+/// ignored (the parent is always the caller).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CreateSubaccountRequest {
+    /// At most 64 characters; unique among users, ignoring case.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, max_length = 64, example = "new-sub@example.org"))]
+    pub email: Option<Lenient<String>>,
+    /// 1–64 characters, no control characters; unique, ignoring case.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 1, max_length = 64, example = "carol"))]
+    pub username: Option<Lenient<String>>,
+    /// 8–256 characters; stored only as a salted slow hash.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = true, min_length = 8, max_length = 256, example = "correct horse"))]
+    pub password: Option<Lenient<String>>,
+    /// Default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<bool>))]
+    pub host_only: Option<Lenient<bool>>,
+    /// At most 4096 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, max_length = 4096))]
+    pub ssh_key: Option<Lenient<String>>,
+}
+
+/// N20's answer. The public docs show only `id`, `username`, `email` and `key_id`; without
+/// `api_key`, the subaccount list (seed op 5) shows the key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CreatedSubaccount {
+    pub id: i64,
+    #[serde(default)]
+    pub username: String,
+    #[serde(default)]
+    pub email: String,
+    /// The derived key that seed op 5 lists.
+    #[serde(default)]
+    pub api_key: Option<String>,
+    /// The id of its key record.
+    #[serde(default)]
+    pub key_id: Option<i64>,
+    /// US dollars.
+    #[serde(default)]
+    pub balance: f64,
+    /// US dollars.
+    #[serde(default)]
+    pub credit: f64,
+    #[serde(default)]
+    pub host_only: bool,
+    #[serde(default)]
+    pub ssh_key: Option<String>,
+    #[serde(default)]
+    pub email_verified: bool,
+    #[serde(default)]
+    pub can_pay: bool,
+    #[serde(default)]
+    pub has_billing: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +188,18 @@ mod tests {
         let template: DeleteTemplateRequest =
             serde_json::from_str(r#"{"template_id": 501.0}"#).unwrap();
         assert_eq!(template.template_id, 501);
+
+        let create: CreateSubaccountRequest = serde_json::from_str(
+            r#"{"email":"c@d.ef","username":"c","password":"12345678","host_only":false,"parent_id":"me"}"#,
+        )
+        .unwrap();
+        assert_eq!(create.email, Some(Lenient::Valid("c@d.ef".into())));
+        assert_eq!(create.host_only, Some(Lenient::Valid(false)));
+        let odd: CreateSubaccountRequest = serde_json::from_str(r#"{"email":5}"#).unwrap();
+        assert_eq!(odd.email, Some(Lenient::Invalid));
+        assert_eq!(odd.username, None);
+        let created: CreatedSubaccount =
+            serde_json::from_str(r#"{"id":9,"username":"c","email":"c@d.ef","key_id":3}"#).unwrap();
+        assert_eq!(created.api_key, None);
     }
 }

@@ -14,12 +14,15 @@ pub mod machines;
 pub mod maintenance;
 pub mod paths;
 pub mod permissions;
+pub mod query;
 pub mod team;
+pub mod templates;
+pub mod volumes;
 pub mod whole_number;
 
 pub use accounts::{
-    AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DeleteTemplateRequest,
-    DeleteTemplateResponse, Subaccount, SubaccountList,
+    AcceptVolumeRequest, AcceptVolumeResponse, CreateSubaccountRequest, CreatedSubaccount,
+    CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, Subaccount, SubaccountList,
 };
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};
@@ -36,4 +39,10 @@ pub use maintenance::{
     ScheduleRefusal, Sdate, WindowPlan,
 };
 pub use permissions::{Permission, PermissionGroup, PermissionsView};
+pub use query::{Condition, Conditions, Operator};
 pub use team::{TeamMember, TeamRole};
+pub use templates::{Template, TemplateLibrary, TemplateSearch};
+pub use volumes::{
+    DeleteVolumeRequest, DeleteVolumeResponse, Volume, VolumeInstance, VolumeList, VolumeOffer,
+    VolumeOfferList, VolumeSearchRequest,
+};

@@ -7,9 +7,14 @@ pub const MAINTENANCES: &str = "/api/v0/machines/maintenances";
 pub const DEFRAG_OFFERS: &str = "/api/v0/machines/defrag_offers";
 /// The specified template path; `{user_id}` is the caller's own id.
 pub const USER_TEMPLATES: &str = "/api/v0/users/{user_id}/templates";
-/// The alias the official client uses for the same deletion.
+/// The alias the official client uses for the same deletion; N8 is `GET` on it.
 pub const TEMPLATE_ALIAS: &str = "/api/v0/template";
+/// Seed op 4 (PUT), N11 (GET) and N12 (DELETE, `?id=`).
 pub const VOLUMES: &str = "/api/v0/volumes";
+/// N10: search volume offers (POST; the body is the query).
+pub const VOLUMES_SEARCH: &str = "/api/v0/volumes/search";
+/// N20: create a subaccount (POST).
+pub const USERS: &str = "/api/v0/users";
 pub const SUBACCOUNTS: &str = "/api/v0/subaccounts";
 /// `{name}` is the role's name, not a number.
 pub const TEAM_ROLE: &str = "/api/v0/team/roles/{name}";

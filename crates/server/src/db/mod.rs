@@ -34,6 +34,9 @@ const MIGRATIONS: &[M<'static>] = &[
         "../../migrations/0002_active_maintenance_index.sql"
     )),
     M::up(include_str!("../../migrations/0003_machines_and_hosts.sql")),
+    M::up(include_str!(
+        "../../migrations/0004_templates_volumes_subaccounts.sql"
+    )),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.

@@ -1,8 +1,8 @@
 //! Users, API keys and subaccounts.
 
-use super::DbError;
+use super::{write_tx, DbError};
 use crate::keys;
-use gpudeck_wire::{CurrentUser, Subaccount};
+use gpudeck_wire::{CreatedSubaccount, CurrentUser, Subaccount};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A stored key: whose it is and which team it is scoped to.
@@ -118,4 +118,90 @@ pub fn subaccounts(
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A subaccount to create (N20), its values already validated.
+#[derive(Debug, Clone)]
+pub struct NewSubaccount {
+    pub email: String,
+    pub username: String,
+    /// The salted slow hash, never the password.
+    pub password_hash: String,
+    pub host_only: bool,
+    pub ssh_key: Option<String>,
+}
+
+/// Why a subaccount was not created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreateSubaccountRefusal {
+    /// The caller is itself a subaccount.
+    ParentIsSubaccount,
+    /// A user with this e-mail or username exists (ignoring case).
+    UserExists,
+}
+
+/// Creates a subaccount of `parent_id` with its derived key, in one IMMEDIATE transaction:
+/// the uniqueness checks and the insert see the same state.
+pub fn create_subaccount(
+    conn: &mut Connection,
+    secret: &[u8],
+    parent_id: i64,
+    new: &NewSubaccount,
+    now: f64,
+) -> Result<Result<CreatedSubaccount, CreateSubaccountRefusal>, DbError> {
+    let tx = write_tx(conn)?;
+    let parent_of_parent: Option<i64> = tx.query_row(
+        "SELECT parent_id FROM users WHERE id = ?1",
+        [parent_id],
+        |r| r.get(0),
+    )?;
+    if parent_of_parent.is_some() {
+        return Ok(Err(CreateSubaccountRefusal::ParentIsSubaccount));
+    }
+    let taken: i64 = tx.query_row(
+        "SELECT COUNT(*) FROM users WHERE lower(email) = lower(?1) OR lower(username) = lower(?2)",
+        params![new.email, new.username],
+        |r| r.get(0),
+    )?;
+    if taken > 0 {
+        return Ok(Err(CreateSubaccountRefusal::UserExists));
+    }
+    let id = create_user(
+        &tx,
+        secret,
+        &NewUser {
+            id: None,
+            email: &new.email,
+            username: &new.username,
+            fullname: "",
+            balance: 0.0,
+            parent_id: Some(parent_id),
+        },
+        now,
+    )?;
+    tx.execute(
+        "UPDATE users SET password_hash = ?1, host_only = ?2, ssh_key = ?3 WHERE id = ?4",
+        params![new.password_hash, new.host_only, new.ssh_key, id],
+    )?;
+    let api_key = keys::subaccount_key(secret, id);
+    let key_id: i64 = tx.query_row(
+        "SELECT rowid FROM api_keys WHERE key_hash = ?1",
+        [keys::hash_key(&api_key)],
+        |r| r.get(0),
+    )?;
+    tx.commit()?;
+    Ok(Ok(CreatedSubaccount {
+        id,
+        username: new.username.clone(),
+        email: new.email.clone(),
+        api_key: Some(api_key),
+        key_id: Some(key_id),
+        balance: 0.0,
+        credit: 0.0,
+        host_only: new.host_only,
+        ssh_key: new.ssh_key.clone(),
+        email_verified: false,
+        can_pay: false,
+        has_billing: false,
+    }))
 }

@@ -15,6 +15,7 @@ pub mod users;
 pub mod volumes;
 
 use crate::state::AppState;
+use std::borrow::Cow;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -37,10 +38,20 @@ pub fn api() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(maintenance::cancel_machine))
         .routes(routes!(machines::defrag_offers))
-        .routes(routes!(templates::delete_user_template))
-        .routes(routes!(templates::delete_template))
-        .routes(routes!(volumes::accept))
+        .routes(routes!(templates::library, templates::delete_user_template))
+        .routes(routes!(templates::search, templates::delete_template))
+        .routes(routes!(volumes::accept, volumes::list, volumes::delete))
+        .routes(routes!(volumes::search))
         .routes(routes!(subaccounts::list))
+        .routes(routes!(subaccounts::create))
         .routes(routes!(team::role))
         .routes(routes!(team::members))
+}
+
+/// The first value of parameter `name` in a query string, decoded by form rules (`+` is a
+/// space); later repetitions are ignored.
+pub fn first_query_value(query: Option<&str>, name: &str) -> Option<String> {
+    form_urlencoded::parse(query.unwrap_or("").as_bytes())
+        .find(|(key, _)| key == name)
+        .map(|(_, value): (Cow<'_, str>, Cow<'_, str>)| value.into_owned())
 }
