@@ -114,14 +114,6 @@ impl From<DbError> for ApiError {
     }
 }
 
-/// Shortens text quoted back to a client, so huge inputs give short errors.
-pub fn quote(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,11 +132,5 @@ mod tests {
         let error = ApiError::from(fault);
         assert_eq!(error.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(error.msg, INTERNAL_MSG);
-    }
-
-    #[test]
-    fn quotes_are_bounded() {
-        assert_eq!(quote("abc", 5), "abc");
-        assert_eq!(quote("äöüßx", 3), "äöü…");
     }
 }

@@ -29,6 +29,8 @@ pub mod limits;
 pub mod middleware;
 pub mod openapi;
 pub mod query;
+pub mod query_string;
+pub mod quote;
 pub mod router;
 pub mod routes;
 pub mod serve;

@@ -107,7 +107,7 @@ pub fn parse(
 ) -> Result<Vec<Term>, QueryRefusal> {
     let mut terms = Vec::new();
     for (name, condition) in conditions {
-        let shown = crate::error::quote(name, 64);
+        let shown = crate::quote::quote(name, 64);
         let (field, kind) = field_kind(name).ok_or(QueryRefusal::UnknownField(shown.clone()))?;
         let Value::Object(condition) = condition else {
             return Err(QueryRefusal::NotAnObject);
@@ -115,7 +115,7 @@ pub fn parse(
         for (op_text, value) in condition {
             let op = Operator::parse(op_text).ok_or_else(|| QueryRefusal::UnknownOperator {
                 field: shown.clone(),
-                op: crate::error::quote(op_text, 16),
+                op: crate::quote::quote(op_text, 16),
             })?;
             let values = if op.takes_array() {
                 let Value::Array(items) = value else {

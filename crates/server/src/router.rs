@@ -1,10 +1,11 @@
 //! The whole application as one axum [`Router`]: the API (or forwarding), the OpenAPI
 //! document, the static console, and the layers around them.
 
-use crate::error::{self, ApiError};
+use crate::error::ApiError;
 use crate::middleware::{
     cors, json_error_bodies, log_requests, panic_response, rate_limit, request_size,
 };
+use crate::quote::quote;
 use crate::state::AppState;
 use crate::{openapi, routes, static_files};
 use axum::extract::{DefaultBodyLimit, OriginalUri, Request, State};
@@ -85,7 +86,7 @@ async fn fallback(State(state): State<AppState>, request: Request) -> Response {
     ApiError::not_found(format!(
         "no such route: {} {}",
         request.method(),
-        error::quote(&path, 200)
+        quote(&path, 200)
     ))
     .into_response()
 }
@@ -97,7 +98,7 @@ async fn method_not_allowed(request: Request) -> Response {
         format!(
             "{} is not allowed on {}",
             request.method(),
-            error::quote(request.uri().path(), 200)
+            quote(request.uri().path(), 200)
         ),
     )
     .into_response()

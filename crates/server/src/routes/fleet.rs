@@ -2,7 +2,8 @@
 
 use crate::auth::Caller;
 use crate::db;
-use crate::error::{quote, ApiError};
+use crate::error::ApiError;
+use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;

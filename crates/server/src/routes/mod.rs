@@ -15,7 +15,6 @@ pub mod users;
 pub mod volumes;
 
 use crate::state::AppState;
-use std::borrow::Cow;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -46,12 +45,4 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(subaccounts::create))
         .routes(routes!(team::role))
         .routes(routes!(team::members))
-}
-
-/// The first value of parameter `name` in a query string, decoded by form rules (`+` is a
-/// space); later repetitions are ignored.
-pub fn first_query_value(query: Option<&str>, name: &str) -> Option<String> {
-    form_urlencoded::parse(query.unwrap_or("").as_bytes())
-        .find(|(key, _)| key == name)
-        .map(|(_, value): (Cow<'_, str>, Cow<'_, str>)| value.into_owned())
 }

@@ -3,7 +3,8 @@
 use crate::auth::Caller;
 use crate::config::MAX_ROLE_NAME_CHARS;
 use crate::db;
-use crate::error::{quote, ApiError};
+use crate::error::ApiError;
+use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
