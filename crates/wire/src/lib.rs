@@ -40,7 +40,11 @@ pub use maintenance::{
 };
 pub use permissions::{Permission, PermissionGroup, PermissionsView};
 pub use query::{Condition, Conditions, Operator};
-pub use team::{TeamMember, TeamRole};
+pub use team::{
+    Invitation, InviteRequest, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
+    RemoveRoleRequest, ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, StatusAnswer,
+    TeamMember, TeamRole, TeamRoleEntry,
+};
 pub use templates::{Template, TemplateLibrary, TemplateSearch};
 pub use volumes::{
     DeleteVolumeRequest, DeleteVolumeResponse, Volume, VolumeInstance, VolumeList, VolumeOffer,

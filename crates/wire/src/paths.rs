@@ -19,6 +19,18 @@ pub const SUBACCOUNTS: &str = "/api/v0/subaccounts";
 /// `{name}` is the role's name, not a number.
 pub const TEAM_ROLE: &str = "/api/v0/team/roles/{name}";
 pub const TEAM_MEMBERS: &str = "/api/v0/team/members";
+/// N13: every assignable role with its permissions (GET).
+pub const TEAM_ROLES_FULL: &str = "/api/v0/team/roles-full";
+/// N14: create a role (POST).
+pub const TEAM_ROLES: &str = "/api/v0/team/roles";
+/// N17: invite a member (POST, `?email=…&role=…`).
+pub const TEAM_INVITE: &str = "/api/v0/team/invite";
+/// N17a (project rule): pending invitations (GET).
+pub const TEAM_INVITES: &str = "/api/v0/team/invites";
+/// N18: remove a member (DELETE); `{id}` is the member's user id.
+pub const TEAM_MEMBER: &str = "/api/v0/team/members/{id}";
+/// N19: give (POST), replace (PUT) or take (DELETE) a member's role.
+pub const TEAM_MEMBER_ROLES: &str = "/api/v0/team/members/{id}/roles";
 pub const OPENAPI: &str = "/api/v0/openapi.json";
 /// N1: the caller's machines (the official client adds `?owner=me`).
 pub const MACHINES: &str = "/api/v0/machines";
@@ -57,6 +69,26 @@ pub fn team_role(name: &str) -> String {
     format!("{PREFIX}/team/roles/{}", encode_path_segment(name))
 }
 
+/// N15's form of `TEAM_ROLE`: the numeric role id, with the official client's trailing slash.
+pub fn team_role_by_id(role_id: i64) -> String {
+    format!("{PREFIX}/team/roles/{role_id}/")
+}
+
+/// N16's form of `TEAM_ROLE`: the encoded name, with the official client's trailing slash.
+pub fn team_role_removal(name: &str) -> String {
+    format!("{}/", team_role(name))
+}
+
+/// `TEAM_MEMBER` for one member (N18), with the official client's trailing slash.
+pub fn team_member(user_id: i64) -> String {
+    format!("{PREFIX}/team/members/{user_id}/")
+}
+
+/// `TEAM_MEMBER_ROLES` for one member (N19).
+pub fn team_member_roles(user_id: i64) -> String {
+    format!("{PREFIX}/team/members/{user_id}/roles/")
+}
+
 /// Percent-encodes everything but RFC 3986 unreserved characters.
 pub fn encode_path_segment(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());
@@ -80,6 +112,14 @@ mod tests {
         assert_eq!(team_role("owner"), "/api/v0/team/roles/owner");
         assert_eq!(team_role("a/b c"), "/api/v0/team/roles/a%2Fb%20c");
         assert_eq!(team_role("ü"), "/api/v0/team/roles/%C3%BC");
+    }
+
+    #[test]
+    fn team_paths_carry_their_ids_and_names() {
+        assert_eq!(team_role_by_id(12), "/api/v0/team/roles/12/");
+        assert_eq!(team_role_removal("a b"), "/api/v0/team/roles/a%20b/");
+        assert_eq!(team_member(4), "/api/v0/team/members/4/");
+        assert_eq!(team_member_roles(4), "/api/v0/team/members/4/roles/");
     }
 
     #[test]
