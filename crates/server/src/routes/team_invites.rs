@@ -85,7 +85,8 @@ fn refusal(refusal: InviteRefusal, email: &str) -> ApiError {
         (status = 403, description = "The role grants what the caller does not hold, or a team key lacks team_write", body = ErrorBody),
         (status = 404, description = "No role of that name (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`already_member`: a member of the team has that address", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: an invitation to the address under 60 s ago, or the team's 20 invitations an hour (with `Retry-After`)", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: an invitation to the address under 60 s ago, or the team's 20 invitations an hour", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     ),
     security(("bearer" = [])),
     extensions(("x-team-permission" = json!("team_write")))
