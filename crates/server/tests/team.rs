@@ -433,7 +433,7 @@ async fn updating_a_role_by_id_renames_it_or_replaces_its_permissions() {
     let answer = put_json(
         &app,
         DAVE_TEAM_KEY,
-        &uri.trim_end_matches('/'),
+        uri.trim_end_matches('/'),
         json!({"name": null, "permissions": {"api": {"misc": {}}}}),
     )
     .await;
