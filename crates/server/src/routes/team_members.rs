@@ -33,7 +33,7 @@ impl From<RemoveMemberRefusal> for ApiError {
     delete,
     path = paths::TEAM_MEMBER,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id (seed op 7's `id`)", example = "3")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id (seed op 7's `id`)", example = 3)),
     request_body(content = Option<Object>, description = "Ignored: any JSON object, an empty body or none"),
     responses(
         (status = 200, description = "`{\"status\": \"success\", \"message\": \"User removed from the team.\"}`", body = StatusAnswer),
@@ -127,7 +127,7 @@ enum OwnedChange {
     post,
     path = paths::TEAM_MEMBER_ROLES,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "3")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 3)),
     request_body = MemberRoleRequest,
     responses(
         (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
@@ -160,7 +160,7 @@ pub async fn give_role(
     put,
     path = paths::TEAM_MEMBER_ROLES,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "3")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 3)),
     request_body = ReplaceMemberRoleRequest,
     responses(
         (status = 200, description = "`User role updated successfully`, with the new role's permissions", body = MemberRoleReplaced),
@@ -203,7 +203,7 @@ pub async fn replace_role(
     delete,
     path = paths::TEAM_MEMBER_ROLES,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "6")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 6)),
     request_body = MemberRoleRequest,
     responses(
         (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),

@@ -157,7 +157,7 @@ impl From<UpdateRoleRefusal> for ApiError {
     put,
     path = paths::TEAM_ROLE,
     tag = "team",
-    params(("name" = String, Path, description = "The role's numeric id (N15 shares this path with seed op 6, where it is the name)", example = "4")),
+    params(("name" = i64, Path, minimum = 0, description = "The role's numeric id (N15 shares this path with seed op 6, where it is the name)", example = 4)),
     request_body = RoleRequest,
     responses(
         (status = 200, description = "`Successfully Updated Team Role For <name>` (the new name), or `No changes made to team role <name>`", body = MessageAnswer),
