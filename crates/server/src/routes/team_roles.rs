@@ -1,7 +1,7 @@
 //! The current team's roles: N13 list, N14 create, N15 update (by numeric id) and N16
 //! remove (by name). N15 and N16 share seed op 6's path `team/roles/{name}`.
 
-use super::team::{actor, standing, EXCEEDS};
+use super::team::{actor, standing, success, EXCEEDS};
 use crate::auth::Caller;
 use crate::body::{JsonObject, OptionalObject};
 use crate::config::{MAX_ROLE_NAME_CHARS, ROLE_NAME_CHARS};
@@ -128,10 +128,7 @@ pub async fn create(
         .db
         .run(move |conn| db::team_roles::create_role(conn, actor, &name, &permissions))
         .await??;
-    Ok(Json(MessageAnswer {
-        success: None,
-        msg: "success".into(),
-    }))
+    Ok(success())
 }
 
 impl From<UpdateRoleRefusal> for ApiError {
@@ -255,32 +252,20 @@ pub async fn remove(
         return Err(ApiError::invalid_args("role name is too long"));
     }
     let RemoveRoleRequest { role_id } = body.read()?;
-    let target = match role_id {
-        Some(Lenient::Valid(Whole(id))) => Target::Id(id),
+    let role = match role_id {
+        Some(Lenient::Valid(Whole(id))) => RoleRef::Id(id),
         Some(Lenient::Invalid) => return Err(ApiError::invalid_args(MISSING_ROLE)),
         None if name.is_empty() => return Err(ApiError::invalid_args(MISSING_ROLE)),
-        None => Target::Name(name),
+        None => RoleRef::Name(name),
     };
     let actor = actor(&caller);
     let now = state.clock.now();
     let removed = state
         .db
-        .run(move |conn| {
-            let role = match &target {
-                Target::Id(id) => RoleRef::Id(*id),
-                Target::Name(name) => RoleRef::Name(name),
-            };
-            db::team_roles::remove_role(conn, actor, &role, now)
-        })
+        .run(move |conn| db::team_roles::remove_role(conn, actor, &role, now))
         .await??;
     Ok(Json(StatusAnswer {
         status: "success".into(),
         message: format!("Role {removed} removed from team"),
     }))
-}
-
-/// N16's role, owned so it can move to the database thread.
-enum Target {
-    Id(i64),
-    Name(String),
 }
