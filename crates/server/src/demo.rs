@@ -14,6 +14,10 @@
 //! | erin (id 5) | [`ERIN_TEAM_KEY`] | team key of a removed member: always 401 |
 //! | frank (id 6) | [`FRANK_TEAM_KEY`] | team key, roles `member` + `manager` |
 //! | gustav (id 7) | [`GUSTAV_KEY`] | a renter in no team: team operations answer 404 `no_team` |
+//!
+//! Alice Compute's roles: the flagged owner role, `manager` (dave, frank), `member` (carol,
+//! frank) and two custom roles nobody holds ([`UNICODE_ROLE`], [`MARKUP_ROLE`]); one pending
+//! invitation ([`PENDING_INVITE_EMAIL`]) and one expired.
 
 use crate::db::team_invites::{record as record_invitation, SentInvitation};
 use crate::db::users::{create_user, insert_key, NewUser};
