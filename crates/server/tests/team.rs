@@ -733,6 +733,24 @@ async fn removing_a_role_by_its_encoded_name_deletes_it_with_stale_assignments()
     )
     .await;
     assert_eq!(answer.ok()["message"], "Role temp removed from team");
+    // With no name in the path (`roles//`), only role_id can name the role.
+    post_json(
+        &app,
+        ALICE_KEY,
+        paths::TEAM_ROLES,
+        json!({"name": "temp2", "permissions": {}}),
+    )
+    .await
+    .ok();
+    let temp2 = app.scalar("SELECT id FROM team_roles WHERE name = 'temp2'");
+    let answer = delete_json(
+        &app,
+        ALICE_KEY,
+        &format!("{}//", paths::TEAM_ROLES),
+        json!({"role_id": temp2}),
+    )
+    .await;
+    assert_eq!(answer.ok()["message"], "Role temp2 removed from team");
     assert_eq!(
         app.scalar("SELECT COUNT(*) FROM team_roles WHERE team_id = 1"),
         3
@@ -786,6 +804,20 @@ async fn role_removal_refusals_change_nothing() {
             403,
             "forbidden",
             "Cannot delete the owner role",
+        ),
+        (
+            format!("{}//", paths::TEAM_ROLES),
+            None,
+            400,
+            "invalid_args",
+            "Missing 'id' (role name) or 'role_id' parameter",
+        ),
+        (
+            format!("{}/", paths::TEAM_ROLES),
+            Some(json!({"role_id": null})),
+            400,
+            "invalid_args",
+            "Missing 'id' (role name) or 'role_id' parameter",
         ),
         (
             paths::team_role_removal("x"),

@@ -247,7 +247,42 @@ pub async fn remove(
     Path(name): Path<String>,
     body: OptionalObject,
 ) -> Result<Json<StatusAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    remove_named(&state, &caller, name, body).await
+}
+
+/// N16 with an empty name (`team/roles//`, which reaches the path without one): only the
+/// body's `role_id` can name the role. Needs `team_write`.
+#[utoipa::path(
+    delete,
+    path = paths::TEAM_ROLES,
+    tag = "team",
+    request_body(content = Option<RemoveRoleRequest>, description = "`{\"role_id\": N}`; without it the request names no role"),
+    responses(
+        (status = 200, description = "`{\"status\": \"success\", \"message\": \"Role <name> removed from team\"}`", body = StatusAnswer),
+        (status = 400, description = "No `role_id`, or one that is not an integer (`invalid_args`), or a body that is not a JSON object", body = ErrorBody),
+        (status = 403, description = "The owner role, or a team key lacks team_write", body = ErrorBody),
+        (status = 404, description = "No such role in the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+        (status = 409, description = "`in_use`: active members hold the role; the message says how many", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_write")))
+)]
+pub async fn remove_by_id(
+    State(state): State<AppState>,
+    caller: Caller,
+    body: OptionalObject,
+) -> Result<Json<StatusAnswer>, ApiError> {
+    remove_named(&state, &caller, String::new(), body).await
+}
+
+/// N16's steps: the name (empty when the path has none) unless the body's `role_id` wins.
+async fn remove_named(
+    state: &AppState,
+    caller: &Caller,
+    name: String,
+    body: OptionalObject,
+) -> Result<Json<StatusAnswer>, ApiError> {
+    standing(state, caller, PermissionGroup::TeamWrite).await?;
     if name.chars().count() > MAX_ROLE_NAME_CHARS {
         return Err(ApiError::invalid_args("role name is too long"));
     }
@@ -258,7 +293,7 @@ pub async fn remove(
         None if name.is_empty() => return Err(ApiError::invalid_args(MISSING_ROLE)),
         None => RoleRef::Name(name),
     };
-    let actor = actor(&caller);
+    let actor = actor(caller);
     let now = state.clock.now();
     let removed = state
         .db
