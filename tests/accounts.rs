@@ -212,7 +212,7 @@ async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_off
     assert!(wait_until(3000, || page.find(".data-table .empty-state").is_some()).await);
     assert!(page
         .text(".data-table .empty-state")
-        .contains("You have no subaccounts. They are created"));
+        .contains("You have no subaccounts. Create one below"));
     assert_eq!(page.text(".server-message"), "0 subaccounts");
     assert_eq!(calls_to(&fetch, "subaccounts").len(), 2);
 }

@@ -60,7 +60,10 @@ async fn writes_send_json_bodies() {
     ]);
     let api = client();
     assert_eq!(
-        api.accept_volume_ask(7, 20).await.unwrap().volume_name,
+        api.accept_volume_ask(7, 20, None)
+            .await
+            .unwrap()
+            .volume_name,
         "V.20118481"
     );
     assert_eq!(
@@ -180,7 +183,7 @@ async fn network_failures_are_network_errors() {
 #[wasm_bindgen_test]
 async fn writes_are_never_retried() {
     let fetch = FakeFetch::install(vec![text(503, "unavailable"), json(200, "{}")]);
-    let error = client().accept_volume_ask(1, 1).await.unwrap_err();
+    let error = client().accept_volume_ask(1, 1, None).await.unwrap_err();
     assert_eq!(error.status(), Some(503));
     assert_eq!(fetch.calls().len(), 1);
 }
