@@ -48,13 +48,19 @@ const PAGES: &[Shown] = &[
     Shown {
         name: "templates",
         path: "/templates",
-        ready: "form.id-form",
+        ready: ".template-library tbody tr:not(.spacer)",
         title: "Templates · gpudeck",
     },
     Shown {
         name: "volumes",
         path: "/volumes",
-        ready: "form.id-form",
+        ready: ".my-volumes tbody tr:not(.spacer)",
+        title: "Volumes · gpudeck",
+    },
+    Shown {
+        name: "volumes-search",
+        path: "/volumes?size=25&max_price=0.3&order=price",
+        ready: ".offer-search tbody tr:not(.spacer)",
         title: "Volumes · gpudeck",
     },
     Shown {
