@@ -36,11 +36,17 @@ pub fn template_title(id: i64, known: Option<&Template>) -> String {
     }
 }
 
+/// Text that a narrow column may cut short, whole in its tooltip.
+fn with_tooltip(text: String) -> AnyView {
+    let title = text.clone();
+    view! { <span title=title>{text}</span> }.into_any()
+}
+
 fn template_columns(utc: Signal<bool>, on_delete: Callback<i64>) -> Vec<Column<Template>> {
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
     vec![
-        Column::text("name", "Name", |t: &Template| t.name.clone()),
-        Column::text("image", "Image", image_and_tag),
+        Column::text("name", "Name", |t: &Template| t.name.clone()).with_cell(|t| with_tooltip(t.name.clone())),
+        Column::text("image", "Image", image_and_tag).with_cell(|t| with_tooltip(image_and_tag(t))),
         Column::number("created", "Created", |t: &Template| t.created_at, move |t| time_text(t.created_at))
             .with_cell(|t| view! { <Time unix_seconds=t.created_at/> }.into_any()),
         Column::number(

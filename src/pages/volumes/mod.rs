@@ -21,7 +21,7 @@ use gpudeck_wire::VolumeOffer;
 use leptos::prelude::*;
 use mine::MyVolumes;
 use offers::{use_offer_filters, OfferSearch};
-use rules::{check_fits, check_volume_name};
+use rules::{check_fits, check_volume_name, volume_name};
 
 /// A request as confirmed: volume ask id, size in GB and the optional name.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -138,6 +138,11 @@ pub fn VolumesPage() -> impl IntoView {
         }
     });
 
+    let still_listed = move |name: &String| match mine.get() {
+        Some(Ok(volumes)) => volumes.iter().any(|v| &volume_name(v.id) == name),
+        _ => true,
+    };
+
     view! {
         <Page class="volumes" title="Volumes" lede="Find a host's offer of disk space, accept it to create a volume, and manage your volumes. A volume stays on its host's machine and is mounted by its name into your instances there.">
             <OfferSearch filters=filters set_filters=set_filters offers=offers on_pick=pick/>
@@ -179,7 +184,8 @@ pub fn VolumesPage() -> impl IntoView {
                 </p>
             </ActionDialog>
             {accept.failure_view()}
-            {move || accept.done().map(|name| view! {
+            // The new volume's name, until it is deleted below.
+            {move || accept.done().filter(|name| still_listed(name)).map(|name| view! {
                 <div class="result volume-created" data-testid="volume-result">
                     <h2>"Volume created"</h2>
                     <p class="volume-name-line">
