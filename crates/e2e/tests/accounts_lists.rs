@@ -7,15 +7,6 @@ use gpudeck_e2e::{demo, Harness, PATIENCE};
 use gpudeck_server::db::DbError;
 use std::time::Duration;
 
-/// Starts the harness, opens `path` and signs in as alice on the way.
-async fn signed_in_at(name: &'static str, path: &str) -> anyhow::Result<Harness> {
-    let app = Harness::start(name).await?;
-    app.open(path).await?;
-    app.sign_in(demo::ALICE_KEY).await?;
-    app.wait_for_address(path).await?;
-    Ok(app)
-}
-
 /// The text of the first cell of each row shown in the table inside `section`.
 async fn first_cells(app: &Harness, section: &str) -> anyhow::Result<Vec<String>> {
     let script = format!(
@@ -63,7 +54,7 @@ const CONFIRM: &str = "dialog[open] .confirm-actions button:last-child";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_offer_is_found_accepted_from_its_row_listed_and_deleted() -> anyhow::Result<()> {
-    let app = signed_in_at("volumes_offer_to_deletion", "/volumes").await?;
+    let app = Harness::start_signed_in("volumes_offer_to_deletion", "/volumes").await?;
     wait_for_rows(&app, ".offer-search", "loaded", |c| !c.is_empty()).await?;
     wait_for_rows(&app, ".my-volumes", "alice's two volumes", |c| c.len() == 2).await?;
 
@@ -165,9 +156,26 @@ async fn an_offer_is_found_accepted_from_its_row_listed_and_deleted() -> anyhow:
     app.finish().await
 }
 
+/// Deletes template `id` from its row, checking that the confirmation names it and
+/// explains the in-use rule.
+async fn delete_from_row(app: &Harness, id: i64, name: &str) -> anyhow::Result<()> {
+    app.click(&format!(
+        ".template-library button[aria-label^='Delete template {id} ']"
+    ))
+    .await?;
+    app.wait_for_text(
+        "[data-testid=delete-title]",
+        &format!("Template {id} · {name}"),
+    )
+    .await?;
+    app.wait_for_text("dialog[open]", "kept and the deletion is refused")
+        .await?;
+    app.click(CONFIRM).await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_template_deleted_from_its_row_leaves_the_list() -> anyhow::Result<()> {
-    let app = signed_in_at("templates_row_delete", "/templates").await?;
+    let app = Harness::start_signed_in("templates_row_delete", "/templates").await?;
     // alice's active templates: 501–504 and 506.
     wait_for_rows(&app, ".template-library", "alice's five templates", |c| {
         c.len() == 5
@@ -176,32 +184,12 @@ async fn a_template_deleted_from_its_row_leaves_the_list() -> anyhow::Result<()>
 
     // In use by other users: refused, named, and the row stays.
     let in_use = demo::TEMPLATE_IN_USE;
-    app.click(&format!(
-        ".template-library button[aria-label^='Delete template {in_use} ']"
-    ))
-    .await?;
-    app.wait_for_text(
-        "[data-testid=delete-title]",
-        &format!("Template {in_use} · comfyui"),
-    )
-    .await?;
-    app.click(CONFIRM).await?;
+    delete_from_row(&app, in_use, "comfyui").await?;
     app.wait_for_text("[data-testid=template-refusal]", "in use by 2 other users")
         .await?;
 
     let id = demo::TEMPLATE_INACTIVE_USE;
-    app.click(&format!(
-        ".template-library button[aria-label^='Delete template {id} ']"
-    ))
-    .await?;
-    app.wait_for_text(
-        "[data-testid=delete-title]",
-        &format!("Template {id} · old-jupyter"),
-    )
-    .await?;
-    app.wait_for_text("dialog[open]", "kept and the deletion is refused")
-        .await?;
-    app.click(CONFIRM).await?;
+    delete_from_row(&app, id, "old-jupyter").await?;
     let left = wait_for_rows(&app, ".template-library", "four templates", |c| {
         c.len() == 4
     })
@@ -218,7 +206,7 @@ async fn a_template_deleted_from_its_row_leaves_the_list() -> anyhow::Result<()>
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_new_subaccount_is_listed_with_its_masked_key() -> anyhow::Result<()> {
-    let app = signed_in_at("subaccounts_create", "/subaccounts").await?;
+    let app = Harness::start_signed_in("subaccounts_create", "/subaccounts").await?;
     let count = demo::ALICE_SUBACCOUNTS.len();
     wait_for_rows(&app, ".subaccounts", "alice's subaccounts", |c| {
         c.len() == count
