@@ -468,6 +468,12 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
         ("team/members", json(200, MEMBERS)),
         ("team/roles/member", json(200, MEMBER_ROLE)),
     ]);
+    let deletions = |fetch: &FakeFetch| -> Vec<Call> {
+        calls_to(fetch, "templates")
+            .into_iter()
+            .filter(|c| c.method == "DELETE")
+            .collect()
+    };
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     page.click("tbody a.role-link[href='/team/roles/member']");
@@ -507,6 +513,12 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         ),
         ("templates/", json(200, LIBRARY)),
     ]);
+    let deletions = |fetch: &FakeFetch| -> Vec<Call> {
+        calls_to(fetch, "templates")
+            .into_iter()
+            .filter(|c| c.method == "DELETE")
+            .collect()
+    };
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     assert_eq!(page.text("label[for=template-id]"), "Template id");
@@ -536,7 +548,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         .unwrap()
         .contains("template-id-error"));
     assert!(page.find("dialog[open]").is_none());
-    assert!(calls_to(&fetch, "templates").is_empty());
+    assert!(deletions(&fetch).is_empty());
 
     // Deleted: the server's message, a toast, the id listed, the field emptied.
     page.type_into("#template-id", "501");
@@ -566,12 +578,6 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
             .as_deref(),
         Some("[501]")
     );
-    let deletions = |fetch: &FakeFetch| -> Vec<Call> {
-        calls_to(fetch, "templates")
-            .into_iter()
-            .filter(|c| c.method == "DELETE")
-            .collect()
-    };
     let delete = &deletions(&fetch)[0];
     assert_eq!(delete.method, "DELETE");
     assert!(
@@ -745,4 +751,94 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     assert_eq!(sent.len(), 3);
     assert_eq!(sent[2].method, "PUT");
     assert_eq!(sent[2].body, r#"{"id":8,"size":20}"#);
+}
+
+#[wasm_bindgen_test]
+async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten() {
+    signed_in_at("/subaccounts");
+    const CREATED: &str = r#"{"id": 15, "username": "big", "email": "new@alice.example",
+        "api_key": "abcdabcdabcdabcdabcdabcdabcdabcd", "key_id": 3, "balance": 0, "credit": 0,
+        "host_only": true, "ssh_key": null, "email_verified": false, "can_pay": false, "has_billing": false}"#;
+    const AFTER: &str = r#"{"users": [
+        {"id": 11, "email": "render-farm@alice.example", "api_key": "0123456789abcdef0123456789abcdef", "balance": 25.5},
+        {"id": 15, "email": "new@alice.example", "api_key": "abcdabcdabcdabcdabcdabcdabcdabcd", "balance": 0}
+    ], "msg": "2 subaccounts"}"#;
+    // The shell asks `users/current` once, first; N20's `/users/` replies come after it.
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("subaccounts", json(200, SUBACCOUNTS)),
+        (
+            "v0/users/",
+            json(
+                409,
+                r#"{"error": "user_exists", "msg": "user already exists."}"#,
+            ),
+        ),
+        ("v0/users/", json(200, CREATED)),
+        ("subaccounts", json(200, AFTER)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    let submit = ".create-form button[type=submit]";
+
+    page.type_into("#sub-email", "someone@vast.ai");
+    page.type_into("#sub-password", "short");
+    page.click(submit);
+    settle().await;
+    assert!(page.text("#sub-email-error").contains("not allowed"));
+    assert_eq!(page.text("#sub-username-error"), "Enter a username.");
+    assert!(page.text("#sub-password-error").contains("at least 8"));
+    assert!(page.find("dialog[open]").is_none());
+
+    page.type_into("#sub-email", "Big@alice.example");
+    page.type_into("#sub-username", "big");
+    page.type_into("#sub-password", "correct horse");
+    page.click(submit);
+    settle().await;
+    assert!(page
+        .text("dialog[open]")
+        .contains("Big@alice.example (big), a client account"));
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .text("#sub-email-error")
+            .contains("user already exists"))
+        .await
+    );
+    assert_eq!(input_value(&page, "#sub-password"), "correct horse");
+
+    page.type_into("#sub-email", "new@alice.example");
+    page.click("input[name=sub-kind][value=host]");
+    page.click(submit);
+    settle().await;
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=subaccount-result]")
+            .is_some())
+        .await
+    );
+    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    assert!(page.text("tbody").contains("new@alice.example"));
+    for field in ["#sub-email", "#sub-username", "#sub-password"] {
+        assert_eq!(input_value(&page, field), "", "{field}");
+    }
+    let created: Vec<Call> = calls_to(&fetch, "v0/users/")
+        .into_iter()
+        .filter(|c| c.method == "POST")
+        .collect();
+    assert_eq!(created.len(), 2);
+    assert!(
+        created[1].url.ends_with("/api/v0/users/"),
+        "{}",
+        created[1].url
+    );
+    assert_eq!(
+        created[1].body,
+        r#"{"email":"new@alice.example","username":"big","password":"correct horse","host_only":true}"#
+    );
+    assert!(session_storage()
+        .get_item("gpudeck.session")
+        .unwrap()
+        .is_some_and(|s| !s.contains("correct horse")));
 }
