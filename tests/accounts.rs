@@ -468,12 +468,6 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
         ("team/members", json(200, MEMBERS)),
         ("team/roles/member", json(200, MEMBER_ROLE)),
     ]);
-    let deletions = |fetch: &FakeFetch| -> Vec<Call> {
-        calls_to(fetch, "templates")
-            .into_iter()
-            .filter(|c| c.method == "DELETE")
-            .collect()
-    };
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     page.click("tbody a.role-link[href='/team/roles/member']");

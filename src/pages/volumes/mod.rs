@@ -80,7 +80,7 @@ pub fn VolumesPage() -> impl IntoView {
     let chosen_offer = Signal::derive(move || {
         parse_id("", &ask_text.get())
             .ok()
-            .and_then(|id| offer_of(id))
+            .and_then(offer_of)
     });
 
     let accept = ConfirmedAction::new(
