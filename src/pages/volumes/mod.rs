@@ -77,11 +77,8 @@ pub fn VolumesPage() -> impl IntoView {
     let offer_of = move |id: i64| -> Option<VolumeOffer> {
         loaded_offers.with(|all| all.iter().find(|o| o.id == id).cloned())
     };
-    let chosen_offer = Signal::derive(move || {
-        parse_id("", &ask_text.get())
-            .ok()
-            .and_then(offer_of)
-    });
+    let chosen_offer =
+        Signal::derive(move || parse_id("", &ask_text.get()).ok().and_then(offer_of));
 
     let accept = ConfirmedAction::new(
         |api, ask: Ask| async move {
