@@ -4,6 +4,7 @@
 //! action's state, and leaves the form once the subaccount exists.
 
 use super::rules::{check_email, check_password, check_username, field_of, NewField};
+use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::text_field::{TextField, TextKind};
 use crate::components::toasts::use_toasts;
@@ -101,6 +102,18 @@ pub fn CreateSubaccount(
             problems
                 .with(|p| p.iter().find(|(f, _)| *f == field).map(|(_, m)| m.clone()))
                 .or_else(|| create.refused_where(|kind, message| field_of(kind, message) == field))
+                .map(|message| {
+                    // The server does not say which of the two is taken.
+                    if field == NewField::Email
+                        && create
+                            .refusal_where(|kind| kind == Some(Refusal::Conflict))
+                            .is_some()
+                    {
+                        format!("{message} The e-mail address or the username is already taken.")
+                    } else {
+                        message
+                    }
+                })
         })
     };
 
