@@ -81,6 +81,13 @@ impl ApiClient {
         let library: TemplateLibrary = self
             .get(&paths::user_template_library(user_id), &[])
             .await?;
+        // A 2xx saying `success: false` did not list them (§1.3 rule 2); it carries no
+        // sentence this type keeps, so it is a failure with Try again.
+        if !library.success {
+            return Err(ApiError::Decode(
+                "the server answered success: false instead of your templates".into(),
+            ));
+        }
         Ok(library.templates)
     }
 
@@ -103,8 +110,12 @@ impl ApiClient {
 
     /// `DELETE /volumes/?id=` (N12) with the official client's empty object as body.
     pub async fn delete_volume(&self, id: i64) -> Result<DeleteVolumeResponse, ApiError> {
-        self.delete(&paths::volume_deletion(id), &DeleteVolumeRequest::default())
-            .await
+        self.delete_with_query(
+            &paths::volume_deletion(),
+            &[("id", &id.to_string())],
+            &DeleteVolumeRequest::default(),
+        )
+        .await
     }
 
     /// `POST /users/` (N20): a subaccount of the caller.

@@ -62,9 +62,10 @@ pub fn volumes_search() -> String {
     format!("{VOLUMES_SEARCH}/")
 }
 
-/// N12 as the official client sends it: the id in the query.
-pub fn volume_deletion(id: i64) -> String {
-    format!("{VOLUMES}/?id={id}")
+/// N12's path as the official client sends it, with its trailing slash; the volume's
+/// id goes in the query (`?id=`).
+pub fn volume_deletion() -> String {
+    format!("{VOLUMES}/")
 }
 
 /// N20 as the official client sends it, with its trailing slash.
@@ -118,7 +119,7 @@ mod tests {
     #[test]
     fn volume_and_user_paths_take_the_official_clients_form() {
         assert_eq!(volumes_search(), "/api/v0/volumes/search/");
-        assert_eq!(volume_deletion(20118471), "/api/v0/volumes/?id=20118471");
+        assert_eq!(volume_deletion(), "/api/v0/volumes/");
         assert_eq!(users_create(), "/api/v0/users/");
     }
 }
