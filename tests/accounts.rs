@@ -39,6 +39,24 @@ const MEMBERS: &str = r#"[
     {"id": 6, "username": "frank", "email": "frank@example.test", "fullname": "Frank <img src=x onerror=alert(1)>", "roles": ["member", "manager"]}
 ]"#;
 
+const LIBRARY: &str = r#"{"success": true, "templates": [
+    {"id": 501, "hash_id": "a", "creator_id": 1, "count_created": 42, "name": "pytorch-base", "image": "pytorch/pytorch",
+     "tag": "2.3.1", "private": false, "created_at": 1700000000, "recent_create_date": 1763000000, "user_template_id": 501},
+    {"id": 504, "hash_id": "b", "creator_id": 1, "count_created": 0, "name": "<img src=x onerror=alert(1)> notebook",
+     "image": "nvidia/cuda", "tag": "12.4", "private": true, "created_at": 1760000000, "recent_create_date": null}
+]}"#;
+const OFFERS: &str = r#"{"offers": [
+    {"id": 8, "machine_id": 1004, "host_id": 1, "disk_space": 500, "storage_cost": 0.4, "storage_total_cost": 0.0055,
+     "duration": 7776000, "start_date": 1, "end_date": 2, "reliability": 0.98, "cuda_max_good": 12.4, "inet_up": 1000,
+     "inet_down": 1000, "disk_bw": 3500, "disk_name": "WD Black SN850X", "driver_version": "550", "verification": "verified",
+     "geolocation": "Sweden, SE"}
+]}"#;
+const MY_VOLUMES: &str = r#"{"volumes": [
+    {"id": 20118484, "label": null, "status": "active", "start_date": 1763000000, "disk_space": 20, "machine_id": 1004,
+     "host_id": 1, "instances": [], "disk_name": "WD Black SN850X", "driver_version": "550", "verification": "verified",
+     "inet_up": 1000, "inet_down": 1000, "reliability2": 0.98, "geolocation": "Sweden, SE", "storage_total_cost": 0.0111}
+]}"#;
+
 // ---- Role addresses ----
 
 #[wasm_bindgen_test]
@@ -212,7 +230,7 @@ async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_off
     assert!(wait_until(3000, || page.find(".data-table .empty-state").is_some()).await);
     assert!(page
         .text(".data-table .empty-state")
-        .contains("You have no subaccounts. They are created"));
+        .contains("You have no subaccounts. Create one below"));
     assert_eq!(page.text(".server-message"), "0 subaccounts");
     assert_eq!(calls_to(&fetch, "subaccounts").len(), 2);
 }
@@ -465,12 +483,16 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
 #[wasm_bindgen_test]
 async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form() {
     signed_in_at("/templates");
+    // The library (N9) ends in `templates/`, deletions in `templates`; each reply goes to
+    // the first unused route its URL contains, so reloads sit after the deletions they follow.
     let fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(200, USER)),
+        ("templates/", json(200, LIBRARY)),
         (
             "templates",
             json(200, r#"{"success": true, "msg": "Template 501 deleted"}"#),
         ),
+        ("templates/", json(200, LIBRARY)),
         (
             "templates",
             json(
@@ -483,10 +505,23 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
             "templates",
             json(200, r#"{"success": true, "msg": "Template 503 deleted"}"#),
         ),
+        ("templates/", json(200, LIBRARY)),
     ]);
+    let deletions = |fetch: &FakeFetch| -> Vec<Call> {
+        calls_to(fetch, "templates")
+            .into_iter()
+            .filter(|c| c.method == "DELETE")
+            .collect()
+    };
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#template-id").is_some()).await);
+    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     assert_eq!(page.text("label[for=template-id]"), "Template id");
+    let first = page.text("tbody tr:not(.spacer)");
+    assert!(first.contains("pytorch/pytorch:2.3.1"), "{first}");
+    assert!(page
+        .text("tbody")
+        .contains("<img src=x onerror=alert(1)> notebook"));
+    assert!(page.find("tbody img").is_none());
 
     page.type_into("#template-id", "50a");
     page.click("form.id-form button[type=submit]");
@@ -507,7 +542,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         .unwrap()
         .contains("template-id-error"));
     assert!(page.find("dialog[open]").is_none());
-    assert!(calls_to(&fetch, "templates").is_empty());
+    assert!(deletions(&fetch).is_empty());
 
     // Deleted: the server's message, a toast, the id listed, the field emptied.
     page.type_into("#template-id", "501");
@@ -537,7 +572,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
             .as_deref(),
         Some("[501]")
     );
-    let delete = &calls_to(&fetch, "templates")[0];
+    let delete = &deletions(&fetch)[0];
     assert_eq!(delete.method, "DELETE");
     assert!(
         delete.url.ends_with("/api/v0/users/1/templates"),
@@ -576,14 +611,20 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         .await
     );
     assert_eq!(page.text("[data-testid=recently-deleted]"), "503501");
-    assert_eq!(calls_to(&fetch, "templates").len(), 4);
+    assert_eq!(deletions(&fetch).len(), 4);
+    // The list was loaded once, then again after each deletion.
+    assert_eq!(calls_to(&fetch, "templates/").len(), 3);
 }
 
 #[wasm_bindgen_test]
 async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown() {
     signed_in_at("/volumes");
+    // Searches (N10) and the own list (N11) have routes of their own before the accepts,
+    // which match any volumes URL; the reloads after the accept come last.
     let fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(200, USER)),
+        ("volumes/search", json(200, OFFERS)),
+        ("volumes?owner", json(200, r#"{"volumes": []}"#)),
         (
             "volumes",
             json(
@@ -602,6 +643,8 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
             "volumes",
             json(200, r#"{"success": true, "volume_name": "V.20118484"}"#),
         ),
+        ("volumes?owner", json(200, MY_VOLUMES)),
+        ("volumes/search", json(200, OFFERS)),
     ]);
     let page = mount(App);
     assert!(wait_until(3000, || page.find("#volume-size").is_some()).await);
@@ -658,7 +701,25 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     );
     assert_eq!(page.text("#volume-size-error"), "");
 
+    // An offer the search found: its capacity is checked before anything is sent.
+    assert!(
+        wait_until(3000, || page
+            .find(".offer-search tbody tr:not(.spacer)")
+            .is_some())
+        .await
+    );
+    assert!(page.text(".offer-search tbody").contains("$4.00"));
     page.type_into("#volume-ask-id", "8");
+    page.type_into("#volume-size", "600");
+    page.click(submit);
+    settle().await;
+    assert_eq!(
+        page.text("#volume-size-error"),
+        "Offer 8 has 500 GB left: choose at most that."
+    );
+    assert!(page.find("dialog[open]").is_none());
+
+    page.type_into("#volume-size", "20");
     page.click(submit);
     settle().await;
     page.click("dialog[open] .button.primary");
@@ -670,8 +731,108 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     assert!(page
         .find("[data-testid=volume-result] .copy button[aria-label='Copy the volume name V.20118484']")
         .is_some());
-    let sent: Vec<Call> = calls_to(&fetch, "/api/v0/volumes");
+    // My volumes reloads and shows the new one.
+    assert!(
+        wait_until(3000, || page
+            .text(".my-volumes tbody")
+            .contains("V.20118484"))
+        .await
+    );
+    let sent: Vec<Call> = calls_to(&fetch, "/api/v0/volumes")
+        .into_iter()
+        .filter(|c| c.method == "PUT")
+        .collect();
     assert_eq!(sent.len(), 3);
     assert_eq!(sent[2].method, "PUT");
     assert_eq!(sent[2].body, r#"{"id":8,"size":20}"#);
+}
+
+#[wasm_bindgen_test]
+async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten() {
+    signed_in_at("/subaccounts");
+    const CREATED: &str = r#"{"id": 15, "username": "big", "email": "new@alice.example",
+        "api_key": "abcdabcdabcdabcdabcdabcdabcdabcd", "key_id": 3, "balance": 0, "credit": 0,
+        "host_only": true, "ssh_key": null, "email_verified": false, "can_pay": false, "has_billing": false}"#;
+    const AFTER: &str = r#"{"users": [
+        {"id": 11, "email": "render-farm@alice.example", "api_key": "0123456789abcdef0123456789abcdef", "balance": 25.5},
+        {"id": 15, "email": "new@alice.example", "api_key": "abcdabcdabcdabcdabcdabcdabcdabcd", "balance": 0}
+    ], "msg": "2 subaccounts"}"#;
+    // The shell asks `users/current` once, first; N20's `/users/` replies come after it.
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("subaccounts", json(200, SUBACCOUNTS)),
+        (
+            "v0/users/",
+            json(
+                409,
+                r#"{"error": "user_exists", "msg": "user already exists."}"#,
+            ),
+        ),
+        ("v0/users/", json(200, CREATED)),
+        ("subaccounts", json(200, AFTER)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    let submit = ".create-form button[type=submit]";
+
+    page.type_into("#sub-email", "someone@vast.ai");
+    page.type_into("#sub-password", "short");
+    page.click(submit);
+    settle().await;
+    assert!(page.text("#sub-email-error").contains("not allowed"));
+    assert_eq!(page.text("#sub-username-error"), "Enter a username.");
+    assert!(page.text("#sub-password-error").contains("at least 8"));
+    assert!(page.find("dialog[open]").is_none());
+
+    page.type_into("#sub-email", "Big@alice.example");
+    page.type_into("#sub-username", "big");
+    page.type_into("#sub-password", "correct horse");
+    page.click(submit);
+    settle().await;
+    assert!(page
+        .text("dialog[open]")
+        .contains("Big@alice.example (big), a client account"));
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .text("#sub-email-error")
+            .contains("user already exists"))
+        .await
+    );
+    assert_eq!(input_value(&page, "#sub-password"), "correct horse");
+
+    page.type_into("#sub-email", "new@alice.example");
+    page.click("input[name=sub-kind][value=host]");
+    page.click(submit);
+    settle().await;
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=subaccount-result]")
+            .is_some())
+        .await
+    );
+    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    assert!(page.text("tbody").contains("new@alice.example"));
+    for field in ["#sub-email", "#sub-username", "#sub-password"] {
+        assert_eq!(input_value(&page, field), "", "{field}");
+    }
+    let created: Vec<Call> = calls_to(&fetch, "v0/users/")
+        .into_iter()
+        .filter(|c| c.method == "POST")
+        .collect();
+    assert_eq!(created.len(), 2);
+    assert!(
+        created[1].url.ends_with("/api/v0/users/"),
+        "{}",
+        created[1].url
+    );
+    assert_eq!(
+        created[1].body,
+        r#"{"email":"new@alice.example","username":"big","password":"correct horse","host_only":true}"#
+    );
+    assert!(session_storage()
+        .get_item("gpudeck.session")
+        .unwrap()
+        .is_some_and(|s| !s.contains("correct horse")));
 }

@@ -60,7 +60,10 @@ async fn writes_send_json_bodies() {
     ]);
     let api = client();
     assert_eq!(
-        api.accept_volume_ask(7, 20).await.unwrap().volume_name,
+        api.accept_volume_ask(7, 20, None)
+            .await
+            .unwrap()
+            .volume_name,
         "V.20118481"
     );
     assert_eq!(
@@ -83,6 +86,77 @@ async fn writes_send_json_bodies() {
     );
     assert_eq!(calls[1].body, r#"{"template_id":5}"#);
     assert_eq!(calls[2].body, r#"{"machine_ids":[3,4]}"#);
+}
+
+#[wasm_bindgen_test]
+async fn account_operations_take_the_official_clients_forms() {
+    let fetch = FakeFetch::install(vec![
+        json(200, r#"{"success": true, "templates": []}"#),
+        json(200, r#"{"success": false, "msg": "No templates"}"#),
+        json(200, r#"{"offers": []}"#),
+        json(200, r#"{"volumes": []}"#),
+        json(200, r#"{"success": true}"#),
+        json(200, r#"{"success": true, "volume_name": "V.20118484"}"#),
+        json(
+            200,
+            r#"{"id": 15, "username": "u", "email": "u@x.test", "key_id": 3}"#,
+        ),
+    ]);
+    let api = client();
+    assert!(api.template_library(42).await.unwrap().is_empty());
+    // A 2xx that says it did not do it is not an empty library.
+    let refused = api.template_library(42).await.unwrap_err();
+    assert!(matches!(refused, ApiError::Decode(_)), "{refused:?}");
+    let query = gpudeck_wire::VolumeSearchRequest::default();
+    assert!(api.search_volume_offers(&query).await.unwrap().is_empty());
+    assert!(api.volumes().await.unwrap().is_empty());
+    assert!(api.delete_volume(20118471).await.unwrap().success);
+    api.accept_volume_ask(8, 25, Some("scratch_1"))
+        .await
+        .unwrap();
+    let request = gpudeck_wire::CreateSubaccountRequest {
+        email: Some("u@x.test".to_owned().into()),
+        username: Some("u".to_owned().into()),
+        password: Some("12345678".to_owned().into()),
+        host_only: Some(false.into()),
+        ssh_key: None,
+    };
+    // The docs' shorter answer, without the key, is an answer too.
+    assert_eq!(api.create_subaccount(&request).await.unwrap().api_key, None);
+
+    let calls = fetch.calls();
+    let sent: Vec<(&str, &str, &str)> = calls
+        .iter()
+        .map(|c| (c.method.as_str(), c.url.as_str(), c.body.as_str()))
+        .collect();
+    assert_eq!(sent[0].0, "GET");
+    assert_eq!(sent[0].1, "http://api.test/api/v0/users/42/templates/");
+    assert_eq!(sent[2].0, "POST");
+    assert_eq!(sent[2].1, "http://api.test/api/v0/volumes/search/");
+    assert_eq!(
+        sent[3].1,
+        "http://api.test/api/v0/volumes?owner=me&type=all_volume"
+    );
+    assert_eq!(
+        sent[4],
+        (
+            "DELETE",
+            "http://api.test/api/v0/volumes/?id=20118471",
+            "{}"
+        )
+    );
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(sent[5].2).unwrap(),
+        serde_json::json!({"id": 8, "size": 25, "name": "scratch_1"})
+    );
+    assert_eq!(
+        sent[6],
+        (
+            "POST",
+            "http://api.test/api/v0/users/",
+            r#"{"email":"u@x.test","username":"u","password":"12345678","host_only":false}"#
+        )
+    );
 }
 
 #[wasm_bindgen_test]
@@ -180,7 +254,7 @@ async fn network_failures_are_network_errors() {
 #[wasm_bindgen_test]
 async fn writes_are_never_retried() {
     let fetch = FakeFetch::install(vec![text(503, "unavailable"), json(200, "{}")]);
-    let error = client().accept_volume_ask(1, 1).await.unwrap_err();
+    let error = client().accept_volume_ask(1, 1, None).await.unwrap_err();
     assert_eq!(error.status(), Some(503));
     assert_eq!(fetch.calls().len(), 1);
 }

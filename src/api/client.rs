@@ -114,7 +114,17 @@ impl ApiClient {
         path: &str,
         body: &B,
     ) -> Result<T, ApiError> {
-        self.send(Method::Delete, &self.url(path), &[], Some(body))
+        self.delete_with_query(path, &[], body).await
+    }
+
+    /// A DELETE whose target is named in the query (N12's `?id=`) as well as a body.
+    pub async fn delete_with_query<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+        body: &B,
+    ) -> Result<T, ApiError> {
+        self.send(Method::Delete, &self.url(path), query, Some(body))
             .await
     }
 

@@ -6,10 +6,12 @@ use gpudeck_wire::machine_ids::MachineIdsInput;
 use gpudeck_wire::{
     paths, AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelRequest, BatchCancelResponse,
     BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
-    CancelMaintenanceRequest, CancelMaintenanceResponse, CurrentUser, DefragRequest, DefragResult,
-    DeleteTemplateRequest, DeleteTemplateResponse, Machine, MachineList, MaintenanceCategory,
-    MaintenanceWindow, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, SubaccountList,
-    TeamMember, TeamRole,
+    CancelMaintenanceRequest, CancelMaintenanceResponse, CreateSubaccountRequest,
+    CreatedSubaccount, CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest,
+    DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Machine, MachineList,
+    MaintenanceCategory, MaintenanceWindow, ScheduleMaintenanceRequest,
+    ScheduleMaintenanceResponse, SubaccountList, TeamMember, TeamRole, Template, TemplateLibrary,
+    Volume, VolumeList, VolumeOffer, VolumeOfferList, VolumeSearchRequest,
 };
 
 impl ApiClient {
@@ -50,20 +52,78 @@ impl ApiClient {
         .await
     }
 
-    /// `PUT /volumes`: accepts volume ask `ask_id` for a volume of `size_gb`.
+    /// `PUT /volumes`: accepts volume ask `ask_id` for a volume of `size_gb`, labelled
+    /// `name` when one is given (seed op 4's optional `name`, already checked).
     pub async fn accept_volume_ask(
         &self,
         ask_id: i64,
         size_gb: i64,
+        name: Option<&str>,
     ) -> Result<AcceptVolumeResponse, ApiError> {
-        self.put(
-            paths::VOLUMES,
-            &AcceptVolumeRequest {
-                id: ask_id,
-                size: size_gb,
-            },
+        let request = AcceptVolumeRequest {
+            id: ask_id,
+            size: size_gb,
+        };
+        match name {
+            None => self.put(paths::VOLUMES, &request).await,
+            // The wire type has no `name` yet; it goes beside the two fields it has.
+            Some(name) => {
+                let mut body = serde_json::to_value(&request).unwrap_or_default();
+                body["name"] = name.into();
+                self.put(paths::VOLUMES, &body).await
+            }
+        }
+    }
+
+    /// `GET /users/{user_id}/templates/` (N9): the caller's own templates, most recently
+    /// updated first.
+    pub async fn template_library(&self, user_id: i64) -> Result<Vec<Template>, ApiError> {
+        let library: TemplateLibrary = self
+            .get(&paths::user_template_library(user_id), &[])
+            .await?;
+        // A 2xx saying `success: false` did not list them (§1.3 rule 2); it carries no
+        // sentence this type keeps, so it is a failure with Try again.
+        if !library.success {
+            return Err(ApiError::Decode(
+                "the server answered success: false instead of your templates".into(),
+            ));
+        }
+        Ok(library.templates)
+    }
+
+    /// `POST /volumes/search/` (N10): the offers the query lets through.
+    pub async fn search_volume_offers(
+        &self,
+        query: &VolumeSearchRequest,
+    ) -> Result<Vec<VolumeOffer>, ApiError> {
+        let list: VolumeOfferList = self.post(&paths::volumes_search(), query).await?;
+        Ok(list.offers)
+    }
+
+    /// `GET /volumes?owner=me&type=all_volume` (N11): the caller's volumes, by id.
+    pub async fn volumes(&self) -> Result<Vec<Volume>, ApiError> {
+        let list: VolumeList = self
+            .get(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")])
+            .await?;
+        Ok(list.volumes)
+    }
+
+    /// `DELETE /volumes/?id=` (N12) with the official client's empty object as body.
+    pub async fn delete_volume(&self, id: i64) -> Result<DeleteVolumeResponse, ApiError> {
+        self.delete_with_query(
+            &paths::volume_deletion(),
+            &[("id", &id.to_string())],
+            &DeleteVolumeRequest::default(),
         )
         .await
+    }
+
+    /// `POST /users/` (N20): a subaccount of the caller.
+    pub async fn create_subaccount(
+        &self,
+        request: &CreateSubaccountRequest,
+    ) -> Result<CreatedSubaccount, ApiError> {
+        self.post(&paths::users_create(), request).await
     }
 
     /// `GET /subaccounts`.

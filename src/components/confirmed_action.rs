@@ -180,9 +180,17 @@ where
 
     /// The refusal shown next to the form, when `concerns` says it is about this field.
     pub fn refusal_where(&self, concerns: impl Fn(Option<Refusal>) -> bool) -> Option<String> {
+        self.refused_where(|kind, _| concerns(kind))
+    }
+
+    /// Like [`Self::refusal_where`], for fields that only the sentence tells apart.
+    pub fn refused_where(
+        &self,
+        concerns: impl Fn(Option<Refusal>, &str) -> bool,
+    ) -> Option<String> {
         self.refused.with(|r| {
             r.as_ref()
-                .filter(|r| concerns(r.kind))
+                .filter(|r| concerns(r.kind, &r.message))
                 .map(|r| r.message.clone())
         })
     }

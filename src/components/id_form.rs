@@ -1,6 +1,7 @@
 //! Forms that send ids: checking an id before it is sent, and the labelled field that
 //! shows what is wrong with it.
 
+use super::text_field::{TextField, TextKind};
 use leptos::prelude::*;
 use std::num::IntErrorKind;
 
@@ -46,25 +47,8 @@ pub fn IdField(
     #[prop(into)]
     error: Signal<Option<String>>,
 ) -> impl IntoView {
-    let hint_id = format!("{id}-hint");
-    let error_id = format!("{id}-error");
     view! {
-        <div class="id-field">
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="text"
-                inputmode="numeric"
-                autocomplete="off"
-                spellcheck="false"
-                aria-invalid=move || error.with(Option::is_some).to_string()
-                aria-describedby=format!("{hint_id} {error_id}")
-                prop:value=text
-                on:input=move |ev| text.set(event_target_value(&ev))
-            />
-            <p id=hint_id class="hint">{hint}</p>
-            <p id=error_id class="form-error" role="alert">{move || error.get()}</p>
-        </div>
+        <TextField id=id label=label hint=hint text=text error=error kind=TextKind::Whole class="id-field"/>
     }
 }
 

@@ -15,6 +15,7 @@ pub mod page;
 pub mod permissions;
 pub mod reload;
 pub mod resource_view;
+pub mod text_field;
 pub mod time;
 pub mod timeline;
 pub mod toasts;

@@ -48,13 +48,19 @@ const PAGES: &[Shown] = &[
     Shown {
         name: "templates",
         path: "/templates",
-        ready: "form.id-form",
+        ready: ".template-library tbody tr:not(.spacer)",
         title: "Templates · gpudeck",
     },
     Shown {
         name: "volumes",
         path: "/volumes",
-        ready: "form.id-form",
+        ready: ".my-volumes tbody tr:not(.spacer)",
+        title: "Volumes · gpudeck",
+    },
+    Shown {
+        name: "volumes-search",
+        path: "/volumes?size=25&max_price=0.3&order=price",
+        ready: ".offer-search tbody tr:not(.spacer)",
         title: "Volumes · gpudeck",
     },
     Shown {
@@ -144,6 +150,24 @@ async fn dialogs_and_results_at_three_sizes_in_both_schemes() -> anyhow::Result<
     app.open("/machines/maintenance?ids=999999").await?;
     app.find("[aria-invalid=true]").await?;
     app.check_look("maintenance-refused").await?;
+
+    // A volume in use: the confirmation's warning, then the refusal in plain words.
+    app.open("/volumes").await?;
+    app.click(".my-volumes button[aria-label='Delete volume V.20118470']")
+        .await?;
+    app.find("dialog[open]").await?;
+    app.check_look("volume-delete-confirm").await?;
+    app.click("dialog[open] .confirm-actions button:last-child")
+        .await?;
+    app.find("[data-testid=volume-refusal]:not(:empty)").await?;
+    app.check_look("volume-in-use").await?;
+
+    // A new subaccount's checks, each next to its field.
+    app.open("/subaccounts").await?;
+    app.find(".subaccounts tbody tr:not(.spacer)").await?;
+    app.click(".create-form button[type=submit]").await?;
+    app.find("#sub-email[aria-invalid=true]").await?;
+    app.check_look("subaccount-checks").await?;
     app.finish().await
 }
 

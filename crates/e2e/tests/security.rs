@@ -1,7 +1,7 @@
 //! Browser-side security promises, checked in the real console against the demo server:
 //! server strings are text (no markup, no script), the API key stays out of URLs, history,
 //! localStorage, the console log, resource timings and the page, sign-out forgets it, and
-//! a second tab must sign in on its own.
+//! a second tab must sign in on its own. A new subaccount's password is not kept either.
 
 use gpudeck_e2e::{demo, Harness};
 use thirtyfour::extensions::cdp::ChromeDevTools;
@@ -93,6 +93,43 @@ async fn server_strings_render_as_text_and_no_script_runs() -> anyhow::Result<()
         "the markup reason is shown as text"
     );
     assert_eq!(app.eval("return window.__alerts").await?, 0);
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_new_subaccounts_password_is_sent_once_and_kept_nowhere() -> anyhow::Result<()> {
+    const PASSWORD: &str = "password-that-must-not-linger";
+    let app = watched("password_hygiene").await?;
+    app.open("/subaccounts").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find(".subaccounts tbody tr:not(.spacer)").await?;
+    // Refused first (an e-mail in use), so the error paths run with the password typed.
+    app.fill("#sub-email", "training@alice.example").await?;
+    app.fill("#sub-username", "hygiene").await?;
+    app.fill("#sub-password", PASSWORD).await?;
+    app.click(".create-form button[type=submit]").await?;
+    app.click("dialog[open] .confirm-actions button:last-child")
+        .await?;
+    app.wait_for_text("#sub-email-error", "already").await?;
+    app.fill("#sub-email", "hygiene@alice.example").await?;
+    app.click(".create-form button[type=submit]").await?;
+    app.click("dialog[open] .confirm-actions button:last-child")
+        .await?;
+    app.find("[data-testid=subaccount-result]").await?;
+    assert_eq!(app.value_of("#sub-password").await?, "");
+    let surfaces = observable_surfaces(&app).await?;
+    let session = app
+        .eval("return JSON.stringify(Object.assign({}, sessionStorage))")
+        .await?;
+    for (what, text) in [
+        ("a surface", surfaces.as_str()),
+        ("sessionStorage", session.as_str().unwrap_or_default()),
+    ] {
+        assert!(
+            !text.contains(PASSWORD),
+            "the password is in {what}: {text:.2000}"
+        );
+    }
     app.finish().await
 }
 

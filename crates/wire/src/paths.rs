@@ -64,6 +64,27 @@ pub fn user_templates(user_id: i64) -> String {
     format!("{PREFIX}/users/{user_id}/templates")
 }
 
+/// N9: `USER_TEMPLATES` with the trailing slash of the generated reference's form.
+pub fn user_template_library(user_id: i64) -> String {
+    format!("{PREFIX}/users/{user_id}/templates/")
+}
+
+/// N10 as the official client sends it, with its trailing slash.
+pub fn volumes_search() -> String {
+    format!("{VOLUMES_SEARCH}/")
+}
+
+/// N12's path as the official client sends it, with its trailing slash; the volume's
+/// id goes in the query (`?id=`).
+pub fn volume_deletion() -> String {
+    format!("{VOLUMES}/")
+}
+
+/// N20 as the official client sends it, with its trailing slash.
+pub fn users_create() -> String {
+    format!("{USERS}/")
+}
+
 /// `TEAM_ROLE` for one role name, percent-encoded so any name is a single path segment.
 pub fn team_role(name: &str) -> String {
     format!("{PREFIX}/team/roles/{}", encode_path_segment(name))
@@ -132,5 +153,13 @@ mod tests {
     #[test]
     fn template_path_carries_the_user() {
         assert_eq!(user_templates(42), "/api/v0/users/42/templates");
+        assert_eq!(user_template_library(42), "/api/v0/users/42/templates/");
+    }
+
+    #[test]
+    fn volume_and_user_paths_take_the_official_clients_form() {
+        assert_eq!(volumes_search(), "/api/v0/volumes/search/");
+        assert_eq!(volume_deletion(), "/api/v0/volumes/");
+        assert_eq!(users_create(), "/api/v0/users/");
     }
 }

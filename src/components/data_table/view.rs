@@ -42,6 +42,10 @@ pub fn DataTable<R>(
     /// Controls shown in the toolbar after the filter.
     #[prop(optional)]
     children: Option<Children>,
+    /// Put before the names of the table's URL parameters (`sort`, `dir`, `q`, `rows`), so
+    /// that two tables on one page keep their states apart.
+    #[prop(optional)]
+    url_prefix: &'static str,
 ) -> impl IntoView
 where
     R: Clone + Send + Sync + 'static,
@@ -52,13 +56,14 @@ where
         ..Default::default()
     };
     let (sort_param, set_sort_param) =
-        query_signal_with_options::<String>("sort", url_options.clone());
+        query_signal_with_options::<String>(format!("{url_prefix}sort"), url_options.clone());
     let (dir_param, set_dir_param) =
-        query_signal_with_options::<String>("dir", url_options.clone());
+        query_signal_with_options::<String>(format!("{url_prefix}dir"), url_options.clone());
     let (filter_param, set_filter_param) =
-        query_signal_with_options::<String>("q", url_options.clone());
+        query_signal_with_options::<String>(format!("{url_prefix}q"), url_options.clone());
     // Windowing hides rows from find-in-page and printing; `rows=all` renders them all.
-    let (rows_param, set_rows_param) = query_signal_with_options::<String>("rows", url_options);
+    let (rows_param, set_rows_param) =
+        query_signal_with_options::<String>(format!("{url_prefix}rows"), url_options);
     let render_all = move || rows_param.get().as_deref() == Some("all");
 
     let columns = StoredValue::new(columns);

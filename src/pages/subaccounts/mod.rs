@@ -1,5 +1,9 @@
-//! The caller's subaccounts: a table with balances in dollars and masked API keys. The
-//! keys reach a CSV export only when the person ticks the box that says so.
+//! The caller's subaccounts: a table with balances in dollars and masked API keys, and a
+//! form to create one (N20), which then appears in the list. The keys reach a CSV export
+//! only when the person ticks the box that says so.
+
+mod create;
+pub mod rules;
 
 use crate::components::data_table::{Column, DataTable};
 use crate::components::masked_key::MaskedKey;
@@ -7,6 +11,7 @@ use crate::components::money::format_usd;
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toggle::Toggle;
+use create::CreateSubaccount;
 use gpudeck_wire::{Subaccount, SubaccountList};
 use leptos::prelude::*;
 
@@ -56,13 +61,14 @@ pub fn SubaccountsPage() -> impl IntoView {
                     rows=rows
                     columns=subaccount_columns(include_keys.into())
                     row_key=|s: &Subaccount| s.id.to_string()
-                    empty="You have no subaccounts. They are created on the marketplace's account page or with its command-line client; each one then appears here with its own API key."
+                    empty="You have no subaccounts. Create one below; it then appears here with its own API key."
                     csv_name="subaccounts"
                     caption="Subaccounts"
                 >
                     <Toggle checked=include_keys label="Include the API keys in the CSV"/>
                 </DataTable>
             })}
+            <CreateSubaccount on_created=Callback::new(move |()| data.refetch())/>
         </Page>
     }
 }

@@ -1,0 +1,200 @@
+//! The caller's volumes (N11): name with a copy button, size, machine, age, status and the
+//! instances using each, and deletion (N12) after a confirmation. A volume an instance
+//! still uses cannot be deleted; the refusal says so in plain words.
+
+use super::rules::volume_name;
+use crate::api::{ApiError, Refusal};
+use crate::components::clipboard::CopyButton;
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::data_table::{Column, DataTable};
+use crate::components::money::format_usd;
+use crate::components::resource_view::ResourceView;
+use crate::components::time::{format_span, now_seconds};
+use crate::components::toasts::use_toasts;
+use gpudeck_wire::{Volume, VolumeInstance};
+use leptos::prelude::*;
+
+/// Hours in the 30-day month N10 and N11 price by.
+const HOURS_A_MONTH: f64 = 720.0;
+
+/// The ids of the instances using `volume`, as sent (the public service may send objects;
+/// their `id` is shown when they have one).
+pub fn instance_names(volume: &Volume) -> Vec<String> {
+    volume
+        .instances
+        .iter()
+        .map(|instance| match instance {
+            VolumeInstance::Id(id) => id.to_string(),
+            VolumeInstance::Other(value) => value
+                .get("id")
+                .map(|id| id.to_string())
+                .unwrap_or_else(|| "(unnamed)".into()),
+        })
+        .collect()
+}
+
+/// Why a volume in use cannot go, and what to do, in plain words.
+pub fn in_use_explanation(volume: &Volume) -> String {
+    let instances = instance_names(volume);
+    let name = volume_name(volume.id);
+    match instances.len() {
+        0 => format!(
+            "{name} is still used by an instance (running or stopped). Destroy that instance first, then delete the volume."
+        ),
+        1 => format!(
+            "{name} is still used by instance {} (running or stopped). Destroy that instance first, then delete the volume.",
+            instances[0]
+        ),
+        _ => format!(
+            "{name} is still used by instances {} (running or stopped). Destroy them first, then delete the volume.",
+            instances.join(", ")
+        ),
+    }
+}
+
+fn volume_columns(now: f64, on_delete: Callback<Volume>) -> Vec<Column<Volume>> {
+    vec![
+        Column::text("volume", "Volume", |v: &Volume| volume_name(v.id)).with_cell(|v| {
+            let name = volume_name(v.id);
+            view! {
+                <span class="volume-id">{name.clone()}</span>
+                <CopyButton text=name.clone() label=format!("Copy the volume name {name}")/>
+            }
+            .into_any()
+        }),
+        Column::text("label", "Name", |v: &Volume| v.label.clone().unwrap_or_default()),
+        Column::number("size", "Size (GB)", |v: &Volume| v.disk_space, |v| v.disk_space.to_string()),
+        Column::number("machine", "Machine", |v: &Volume| v.machine_id as f64, |v| v.machine_id.to_string()),
+        Column::text("location", "Location", |v: &Volume| v.geolocation.clone().unwrap_or_else(|| "—".into())),
+        Column::number("age", "Age", |v: &Volume| v.start_date, move |v| format_span(now - v.start_date)),
+        Column::number("cost", "Cost a month", |v: &Volume| v.storage_total_cost, |v| {
+            format_usd(v.storage_total_cost * HOURS_A_MONTH)
+        }),
+        Column::text("instances", "Instances", |v: &Volume| {
+            let names = instance_names(v);
+            if names.is_empty() { "None".into() } else { names.join(", ") }
+        }),
+        Column::text("status", "Status", |v: &Volume| v.status.clone()).with_cell(move |v| {
+            let volume = v.clone();
+            let label = format!("Delete volume {}", volume_name(v.id));
+            view! {
+                <span class="volume-status">{v.status.clone()}</span>
+                " "
+                <button type="button" class="button small danger" aria-label=label on:click=move |_| on_delete.run(volume.clone())>
+                    "Delete…"
+                </button>
+            }
+            .into_any()
+        }),
+    ]
+}
+
+#[component]
+pub fn MyVolumes(
+    volumes: LocalResource<Result<Vec<Volume>, ApiError>>,
+    /// After a deletion, e.g. to search the offers again (the space went back).
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    let toasts = use_toasts();
+    let rows = Signal::derive(move || volumes.get().and_then(Result::ok).unwrap_or_default());
+    let delete = ConfirmedAction::new(
+        |api, volume: Volume| async move { api.delete_volume(volume.id).await },
+        move |volume: Volume, answer| {
+            let name = volume_name(volume.id);
+            if !answer.success {
+                return Err(format!("The server did not delete {name}."));
+            }
+            toasts.success(format!("Volume {name} deleted"));
+            volumes.refetch();
+            on_deleted.run(());
+            Ok(name)
+        },
+    );
+    let on_delete = Callback::new(move |volume: Volume| delete.ask(volume));
+    let refusal = move || {
+        let volume = delete.asked()?;
+        let in_use = delete.refusal_where(|kind| kind == Some(Refusal::Conflict));
+        let other = delete.refusal_where(|kind| kind != Some(Refusal::Conflict));
+        in_use
+            .map(|_| in_use_explanation(&volume))
+            .or_else(|| other.map(|m| format!("{} was not deleted: {m}", volume_name(volume.id))))
+    };
+
+    view! {
+        <section class="my-volumes" aria-labelledby="my-volumes-heading">
+            <h2 id="my-volumes-heading">"My volumes"</h2>
+            <p class="form-error" role="alert" data-testid="volume-refusal">{refusal}</p>
+            {delete.failure_view()}
+            {ResourceView::new(volumes, "Loading your volumes…").with_reload_button().show(move |_| view! {
+                <DataTable
+                    rows=rows
+                    columns=volume_columns(now_seconds(), on_delete)
+                    row_key=|v: &Volume| v.id.to_string()
+                    empty="You have no volumes yet. Accept an offer above to create one."
+                    csv_name="volumes"
+                    caption="My volumes"
+                    url_prefix="mine-"
+                />
+            })}
+            <ActionDialog action=delete title="Delete this volume?" confirm_label="Delete volume" danger=true>
+                {move || delete.asked().map(|volume| {
+                    let in_use = !volume.instances.is_empty();
+                    view! {
+                        <p>
+                            <strong class="id-list">{volume_name(volume.id)}</strong>
+                            {volume.label.clone().map(|l| format!(" ({l})"))}
+                            {format!(": {} GB on machine {}.", volume.disk_space, volume.machine_id)}
+                        </p>
+                        <p>"Its data is deleted and its space goes back to the host's offer. This cannot be undone."</p>
+                        {in_use.then(|| view! {
+                            <p class="warning-text">{format!("{} The server will refuse while it is used.", in_use_explanation(&volume))}</p>
+                        })}
+                    }
+                })}
+            </ActionDialog>
+        </section>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn volume(instances: Vec<VolumeInstance>) -> Volume {
+        Volume {
+            id: 20118470,
+            label: None,
+            status: "active".into(),
+            start_date: 0.0,
+            disk_space: 30.0,
+            machine_id: 2003,
+            host_id: 2,
+            instances,
+            disk_name: "nvme".into(),
+            driver_version: "550".into(),
+            verification: "verified".into(),
+            inet_up: 1.0,
+            inet_down: 1.0,
+            reliability2: 0.9,
+            geolocation: None,
+            storage_total_cost: 0.01,
+            cpu_name: None,
+            cuda_max_good: None,
+        }
+    }
+
+    #[test]
+    fn the_in_use_refusal_names_the_instances_and_what_to_do() {
+        assert_eq!(
+            in_use_explanation(&volume(vec![VolumeInstance::Id(7001)])),
+            "V.20118470 is still used by instance 7001 (running or stopped). Destroy that instance first, then delete the volume."
+        );
+        let two = volume(vec![
+            VolumeInstance::Id(7001),
+            VolumeInstance::Other(serde_json::json!({"id": 7002, "actual_status": "exited"})),
+        ]);
+        assert_eq!(instance_names(&two), ["7001", "7002"]);
+        assert!(in_use_explanation(&two).contains("instances 7001, 7002"));
+        assert!(in_use_explanation(&volume(vec![])).contains("an instance"));
+    }
+}
