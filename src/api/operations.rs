@@ -63,16 +63,9 @@ impl ApiClient {
         let request = AcceptVolumeRequest {
             id: ask_id,
             size: size_gb,
+            name: name.map(|name| name.to_owned().into()),
         };
-        match name {
-            None => self.put(paths::VOLUMES, &request).await,
-            // The wire type has no `name` yet; it goes beside the two fields it has.
-            Some(name) => {
-                let mut body = serde_json::to_value(&request).unwrap_or_default();
-                body["name"] = name.into();
-                self.put(paths::VOLUMES, &body).await
-            }
-        }
+        self.put(paths::VOLUMES, &request).await
     }
 
     /// `GET /users/{user_id}/templates/` (N9): the caller's own templates, most recently

@@ -260,7 +260,11 @@ mod tests {
     fn integer_fields_name_themselves() {
         assert_eq!(
             read::<AcceptVolumeRequest>(r#"{"size": 20, "id": 7, "extra": "ignored"}"#).unwrap(),
-            AcceptVolumeRequest { id: 7, size: 20 }
+            AcceptVolumeRequest {
+                id: 7,
+                size: 20,
+                name: None
+            }
         );
         refused::<AcceptVolumeRequest>(&[
             (r#"{"size": 20}"#, "id is required"),

@@ -463,6 +463,54 @@ async fn deleting_a_volume_returns_its_space() {
     assert_eq!(free_space(&app, ASK_ALICE_VOLUMES), 0);
 }
 
+/// Seed op 4's optional `name` becomes the label N11 shows; any name outside the rule is
+/// refused before anything is written.
+#[tokio::test]
+async fn an_accepted_volume_carries_its_name_as_label() {
+    let app = TestApp::demo();
+    let accept = |body: Value| app.put(paths::VOLUMES).key(GUSTAV_KEY).json(body).send();
+    let volumes = || app.scalar("SELECT COUNT(*) FROM volumes");
+    let before = volumes();
+    for name in [
+        json!("a b"),
+        json!("ü"),
+        json!("x".repeat(65)),
+        json!(7),
+        json!(["x"]),
+    ] {
+        let msg = accept(json!({"id": ASK_500_FREE, "size": 1, "name": name}))
+            .await
+            .error(400, "invalid_args");
+        assert_eq!(
+            msg,
+            "name may contain only letters, digits and underscores, at most 64 characters"
+        );
+    }
+    assert_eq!(volumes(), before);
+
+    let named = accept(json!({"id": ASK_500_FREE, "size": 1, "name": "datasets_2"}))
+        .await
+        .ok();
+    let unnamed = accept(json!({"id": ASK_500_FREE, "size": 1, "name": ""}))
+        .await
+        .ok();
+    let label = |answer: &Value| {
+        let id = answer["volume_name"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("V.");
+        app.text(&format!("SELECT label FROM volumes WHERE id = {id}"))
+    };
+    assert_eq!(label(&named), Some("datasets_2".to_owned()));
+    assert_eq!(label(&unnamed), None);
+    let listed = app.get(paths::VOLUMES).key(GUSTAV_KEY).send().await.ok();
+    assert!(listed["volumes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|volume| volume["label"] == "datasets_2"));
+}
+
 #[tokio::test]
 async fn volume_deletion_refusals_change_nothing() {
     let app = TestApp::demo();

@@ -308,7 +308,7 @@ async fn the_official_client_searches_and_manages_volumes_and_subaccounts() {
         .collect();
     assert_eq!(big_ids, vec![ASK_500_FREE]);
 
-    // create volume: 20 GB on ask 8, a row in the database.
+    // create volume: 20 GB on ask 8 named `scratch`, a row in the database with its label.
     let before = scalar(
         &server,
         format!("SELECT COUNT(*) FROM volumes WHERE owner_id = {GUSTAV_ID}"),
@@ -316,7 +316,15 @@ async fn the_official_client_searches_and_manages_volumes_and_subaccounts() {
     run(
         &server,
         GUSTAV_KEY,
-        &["create", "volume", &ASK_500_FREE.to_string(), "-s", "20"],
+        &[
+            "create",
+            "volume",
+            &ASK_500_FREE.to_string(),
+            "-s",
+            "20",
+            "-n",
+            "scratch",
+        ],
     )
     .await;
     assert_eq!(
@@ -327,7 +335,7 @@ async fn the_official_client_searches_and_manages_volumes_and_subaccounts() {
         before + 1
     );
     let created = scalar(&server, format!(
-        "SELECT MAX(id) FROM volumes WHERE owner_id = {GUSTAV_ID} AND ask_id = {ASK_500_FREE} AND size = 20"
+        "SELECT MAX(id) FROM volumes WHERE owner_id = {GUSTAV_ID} AND ask_id = {ASK_500_FREE} AND size = 20 AND label = 'scratch'"
     ));
 
     // show volumes: the new one is there (the client computes its age from start_date).

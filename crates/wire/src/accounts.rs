@@ -40,7 +40,7 @@ pub struct DeleteTemplateResponse {
 }
 
 /// Body of `PUT /volumes`: accept volume ask `id` for a volume of `size` GB.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AcceptVolumeRequest {
     /// The volume ask (offer) to accept.
@@ -51,6 +51,19 @@ pub struct AcceptVolumeRequest {
     #[cfg_attr(feature = "openapi", schema(minimum = 1, example = 20))]
     #[serde(deserialize_with = "crate::whole_number::deserialize")]
     pub size: i64,
+    /// The volume's label: see [`is_volume_label`]. Absent, `null` or `""`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, pattern = "^[A-Za-z0-9_]{0,64}$", example = "datasets"))]
+    pub name: Option<Lenient<String>>,
+}
+
+/// The longest volume label.
+pub const MAX_VOLUME_LABEL_CHARS: usize = 64;
+
+/// Seed op 4's rule for a volume's `name`: 1–64 ASCII letters, digits and underscores.
+pub fn is_volume_label(name: &str) -> bool {
+    (1..=MAX_VOLUME_LABEL_CHARS).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,11 +193,33 @@ mod tests {
 
         let request: AcceptVolumeRequest =
             serde_json::from_str(r#"{"size": 20, "id": 7}"#).unwrap();
-        assert_eq!(request, AcceptVolumeRequest { id: 7, size: 20 });
+        assert_eq!(
+            request,
+            AcceptVolumeRequest {
+                id: 7,
+                size: 20,
+                name: None
+            }
+        );
         assert!(serde_json::from_str::<AcceptVolumeRequest>(r#"{"id":"7","size":20}"#).is_err());
         let whole: AcceptVolumeRequest =
             serde_json::from_str(r#"{"id": 7.0, "size": 2e1}"#).unwrap();
-        assert_eq!(whole, AcceptVolumeRequest { id: 7, size: 20 });
+        assert_eq!(
+            whole,
+            AcceptVolumeRequest {
+                id: 7,
+                size: 20,
+                name: None
+            }
+        );
+        let labelled: AcceptVolumeRequest =
+            serde_json::from_str(r#"{"id": 7, "size": 2, "name": 5}"#).unwrap();
+        assert_eq!(labelled.name, Some(Lenient::Invalid));
+        assert!(is_volume_label("datasets_2"));
+        assert!(is_volume_label(&"a".repeat(64)));
+        for bad in ["", "a b", "ü", "a-b", &"a".repeat(65)] {
+            assert!(!is_volume_label(bad), "{bad:?}");
+        }
         let template: DeleteTemplateRequest =
             serde_json::from_str(r#"{"template_id": 501.0}"#).unwrap();
         assert_eq!(template.template_id, 501);

@@ -21,8 +21,9 @@ pub mod volumes;
 pub mod whole_number;
 
 pub use accounts::{
-    AcceptVolumeRequest, AcceptVolumeResponse, CreateSubaccountRequest, CreatedSubaccount,
-    CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, Subaccount, SubaccountList,
+    is_volume_label, AcceptVolumeRequest, AcceptVolumeResponse, CreateSubaccountRequest,
+    CreatedSubaccount, CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, Subaccount,
+    SubaccountList, MAX_VOLUME_LABEL_CHARS,
 };
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};

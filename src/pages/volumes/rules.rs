@@ -1,8 +1,7 @@
 //! What is checked before a volume ask is accepted (seed op 4): the size against the
 //! capacity the offer has left, and the optional name's rule. Pure: unit-tested natively.
 
-/// The longest name a volume may have.
-pub const MAX_NAME_CHARS: usize = 64;
+use gpudeck_wire::MAX_VOLUME_LABEL_CHARS as MAX_NAME_CHARS;
 
 /// The name typed, if any: letters, digits and underscores, 1 to 64 of them (N10's note
 /// on seed op 4). Spaces around it are dropped; nothing typed means no name.

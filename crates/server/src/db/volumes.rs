@@ -25,6 +25,7 @@ pub fn accept(
     owner_id: i64,
     ask_id: i64,
     size: i64,
+    label: Option<String>,
     now: f64,
 ) -> Result<Result<i64, AcceptVolumeRefusal>, DbError> {
     let tx = write_tx(conn)?;
@@ -52,8 +53,9 @@ pub fn accept(
         }));
     }
     tx.execute(
-        "INSERT INTO volumes (ask_id, owner_id, size, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![ask_id, owner_id, size, now],
+        "INSERT INTO volumes (ask_id, owner_id, size, created_at, label) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![ask_id, owner_id, size, now, label],
     )?;
     let id = tx.last_insert_rowid();
     tx.commit()?;

@@ -13,8 +13,9 @@ use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use gpudeck_wire::{
-    paths, AcceptVolumeRequest, AcceptVolumeResponse, DeleteVolumeRequest, DeleteVolumeResponse,
-    ErrorBody, Lenient, PermissionGroup, VolumeList, VolumeOfferList, VolumeSearchRequest, Whole,
+    is_volume_label, paths, AcceptVolumeRequest, AcceptVolumeResponse, DeleteVolumeRequest,
+    DeleteVolumeResponse, ErrorBody, Lenient, PermissionGroup, VolumeList, VolumeOfferList,
+    VolumeSearchRequest, Whole,
 };
 
 impl From<AcceptVolumeRefusal> for ApiError {
@@ -43,7 +44,7 @@ impl From<AcceptVolumeRefusal> for ApiError {
     request_body = AcceptVolumeRequest,
     responses(
         (status = 200, description = "The volume was created; `volume_name` is `V.<id>`", body = AcceptVolumeResponse),
-        (status = 400, description = "Malformed JSON (`invalid_json`), or `id`/`size` missing or not an integer (`invalid_args`)", body = ErrorBody),
+        (status = 400, description = "Malformed JSON (`invalid_json`), `id`/`size` missing or not an integer, or a `name` that is not 1–64 letters, digits and underscores (`invalid_args`)", body = ErrorBody),
         (status = 404, description = "No such volume ask", body = ErrorBody),
         (status = 409, description = "`insufficient_capacity`: the ask has less space left than asked", body = ErrorBody),
         (status = 422, description = "`size` is below 1 GB", body = ErrorBody),
@@ -57,21 +58,38 @@ pub async fn accept(
     body: JsonObject,
 ) -> Result<Json<AcceptVolumeResponse>, ApiError> {
     caller.require(PermissionGroup::InstanceWrite)?;
-    let AcceptVolumeRequest { id: ask_id, size } = body.read()?;
+    let AcceptVolumeRequest {
+        id: ask_id,
+        size,
+        name,
+    } = body.read()?;
     if size < 1 {
         return Err(ApiError::unprocessable(format!(
             "size must be at least 1 GB; {size} was given"
         )));
     }
+    let label = volume_label(name)?;
     let now = state.clock.now();
     let volume_id = state
         .db
-        .run(move |conn| db::volumes::accept(conn, caller.user_id, ask_id, size, now))
+        .run(move |conn| db::volumes::accept(conn, caller.user_id, ask_id, size, label, now))
         .await??;
     Ok(Json(AcceptVolumeResponse {
         success: true,
         volume_name: format!("V.{volume_id}"),
     }))
+}
+
+/// Seed op 4's optional `name`, the volume's label: absent, `null` or `""` is none.
+fn volume_label(name: Option<Lenient<String>>) -> Result<Option<String>, ApiError> {
+    match name {
+        None => Ok(None),
+        Some(Lenient::Valid(name)) if name.is_empty() => Ok(None),
+        Some(Lenient::Valid(name)) if is_volume_label(&name) => Ok(Some(name)),
+        Some(_) => Err(ApiError::invalid_args(
+            "name may contain only letters, digits and underscores, at most 64 characters",
+        )),
+    }
 }
 
 impl From<DeleteVolumeRefusal> for ApiError {
