@@ -53,7 +53,7 @@ pub struct AcceptVolumeRequest {
     pub size: i64,
     /// The volume's label: see [`is_volume_label`]. Absent, `null` or `""`: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, pattern = "^[A-Za-z0-9_]{0,64}$", example = "datasets"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, pattern = "^[A-Za-z0-9_]{0,64}$", example = "scratch"))]
     pub name: Option<Lenient<String>>,
 }
 
