@@ -30,12 +30,15 @@ impl Caller {
     /// Refuses with 403, naming the permission, when a team key's roles lack `group`.
     pub fn require(&self, group: PermissionGroup) -> Result<(), ApiError> {
         match &self.permissions {
-            Some(view) if !view.grants(group) => Err(ApiError::forbidden(format!(
-                "this key's team role lacks the permission {group}"
-            ))),
+            Some(view) if !view.grants(group) => Err(lacks_permission(group)),
             _ => Ok(()),
         }
     }
+}
+
+/// 403 `forbidden`: what the caller holds lacks `group`.
+pub fn lacks_permission(group: PermissionGroup) -> ApiError {
+    ApiError::forbidden(format!("this key's team role lacks the permission {group}"))
 }
 
 /// The key a request presents, if any. Errors are 401s with a message saying what to fix.

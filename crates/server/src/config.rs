@@ -56,6 +56,16 @@ pub const MAX_URI_BYTES: usize = 32 * 1024;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// Longest team role name looked up, in characters; longer → 400 `invalid_args`.
 pub const MAX_ROLE_NAME_CHARS: usize = 200;
+/// A role's name when created or renamed (N14, N15), in characters.
+pub const ROLE_NAME_CHARS: std::ops::RangeInclusive<usize> = 2..=50;
+/// Longest e-mail address an invitation takes (N17), in characters.
+pub const MAX_INVITE_EMAIL_CHARS: usize = 254;
+/// An invitation expires four hours after it is sent (N17).
+pub const INVITATION_LIFETIME_SECS: f64 = 4.0 * 3600.0;
+/// A second invitation to the same address waits this long after the first (N17).
+pub const INVITATION_REPEAT_SECS: f64 = 60.0;
+/// Invitations a team may send in any 3600 s (N17).
+pub const INVITATIONS_PER_HOUR: i64 = 20;
 
 impl Default for Config {
     fn default() -> Self {

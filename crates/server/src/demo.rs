@@ -140,6 +140,18 @@ pub const UNICODE_REASON: &str = "Wartung – Lüfter 🌀";
 pub const UNICODE_ROLE: &str = "Wartung – Nacht 🌙";
 /// A role name with markup, in Alice Compute.
 pub const MARKUP_ROLE: &str = "<b>auditor</b>";
+/// Role ids in Alice Compute: the owner role (flagged), the built-in `manager` (held by
+/// dave and frank) and `member` (carol and frank), and the two custom roles nobody holds.
+pub const OWNER_ROLE_ID: i64 = 1;
+pub const MANAGER_ROLE_ID: i64 = 2;
+pub const MEMBER_ROLE_ID: i64 = 3;
+pub const UNICODE_ROLE_ID: i64 = 4;
+pub const MARKUP_ROLE_ID: i64 = 5;
+/// The pending invitation to Alice Compute (role `member`, sent by alice 65 minutes before
+/// seeding, so it is pending for 2 h 55 min and outside the hourly quota).
+pub const PENDING_INVITE_EMAIL: &str = "dana@example.org";
+/// An invitation that expired an hour before seeding: never listed.
+pub const EXPIRED_INVITE_EMAIL: &str = "old-invite@example.org";
 
 /// Each demo key with who it is, for the start-up banner.
 pub const KEYS: [(&str, &str); 8] = [
@@ -205,12 +217,20 @@ const MEMBER_GROUPS: [PermissionGroup; 2] = [
 /// Creates the default roles of a team (`owner`, `manager`, `member`) starting at
 /// `first_id`; returns their ids in that order.
 fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64; 3], DbError> {
+    // (name, permissions, owner flag, system identifier)
     let roles = [
         (
             "owner",
             permissions(&PermissionGroup::ALL, &[("api.team.delete", json!({}))]),
+            true,
+            None,
         ),
-        ("manager", permissions(&PermissionGroup::ALL, &[])),
+        (
+            "manager",
+            permissions(&PermissionGroup::ALL, &[]),
+            false,
+            Some("team_manager"),
+        ),
         (
             "member",
             permissions(
@@ -220,12 +240,22 @@ fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64;
                     json!({"constraints": {"id": {"eq": 1227}}}),
                 )],
             ),
+            false,
+            Some("team_member"),
         ),
     ];
-    for (offset, (name, perms)) in roles.iter().enumerate() {
+    for (offset, (name, perms, is_owner, identifier)) in roles.iter().enumerate() {
         conn.execute(
-            "INSERT INTO team_roles (id, team_id, name, permissions) VALUES (?1, ?2, ?3, ?4)",
-            params![first_id + offset as i64, team_id, name, perms],
+            "INSERT INTO team_roles (id, team_id, name, permissions, is_owner, identifier)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                first_id + offset as i64,
+                team_id,
+                name,
+                perms,
+                is_owner,
+                identifier
+            ],
         )?;
     }
     Ok([first_id, first_id + 1, first_id + 2])
@@ -423,6 +453,7 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
     let tx = crate::db::write_tx(conn)?;
     seed_people(&tx, secret, now)?;
     seed_teams(&tx)?;
+    seed_invitations(&tx, now)?;
     seed_keys(&tx, now)?;
     seed_machines(&tx, now)?;
     seed_templates_and_volumes(&tx, now)?;
@@ -519,11 +550,11 @@ fn seed_teams(conn: &Connection) -> Result<(), DbError> {
     conn.execute(
         "INSERT INTO team_roles (id, team_id, name, permissions) VALUES (?1, ?2, ?3, ?4), (?5, ?6, ?7, ?8)",
         params![
-            4,
+            UNICODE_ROLE_ID,
             ALICE_TEAM_ID,
             UNICODE_ROLE,
             permissions(&[PermissionGroup::MachineRead, PermissionGroup::InstanceRead], &[]),
-            5,
+            MARKUP_ROLE_ID,
             ALICE_TEAM_ID,
             MARKUP_ROLE,
             permissions(
@@ -539,6 +570,31 @@ fn seed_teams(conn: &Connection) -> Result<(), DbError> {
     add_member(conn, 5, ALICE_TEAM_ID, ERIN_ID, &[member], Some(1.0))?;
     let [bob_owner, _, _] = default_roles(conn, BOB_TEAM_ID, 6)?;
     add_member(conn, 6, BOB_TEAM_ID, BOB_ID, &[bob_owner], None)?;
+    Ok(())
+}
+
+/// Invitations to Alice Compute: one pending, one expired. Only a random token's hash is
+/// stored, as for real ones.
+fn seed_invitations(conn: &Connection, now: f64) -> Result<(), DbError> {
+    for (email, created_at) in [
+        (PENDING_INVITE_EMAIL, now - 65.0 * 60.0),
+        (EXPIRED_INVITE_EMAIL, now - 5.0 * HOUR),
+    ] {
+        conn.execute(
+            "INSERT INTO team_invitations
+                 (team_id, email, role_id, invited_by, created_at, expires_at, token_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                ALICE_TEAM_ID,
+                email,
+                MEMBER_ROLE_ID,
+                ALICE_ID,
+                created_at,
+                created_at + crate::config::INVITATION_LIFETIME_SECS,
+                crate::keys::hash_key(&crate::keys::generate_key())
+            ],
+        )?;
+    }
     Ok(())
 }
 

@@ -4,7 +4,8 @@
 //! answered with a fixed 500 body, so no SQL, path or panic text ever reaches a client.
 
 use crate::db::DbError;
-use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gpudeck_wire::ErrorBody;
@@ -16,6 +17,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub error: Cow<'static, str>,
     pub msg: String,
+    /// Seconds for a `Retry-After` header (a 429 that says when to retry).
+    pub retry_after: Option<u64>,
 }
 
 /// The message of every 500; the cause goes to the log only.
@@ -31,6 +34,15 @@ impl ApiError {
             status,
             error: error.into(),
             msg: msg.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 429 `rate_limited`, with `Retry-After: seconds` (at least 1).
+    pub fn rate_limited(msg: impl Into<String>, seconds: u64) -> Self {
+        Self {
+            retry_after: Some(seconds.max(1)),
+            ..Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", msg)
         }
     }
 
@@ -103,7 +115,13 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        let mut response = (self.status, Json(self.body())).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 

@@ -24,6 +24,7 @@ pub mod db;
 pub mod defrag;
 pub mod demo;
 pub mod error;
+pub mod holding;
 pub mod keys;
 pub mod limits;
 pub mod middleware;

@@ -8,7 +8,7 @@ use crate::limits::RateLimiter;
 use crate::{keys, upstream};
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -69,19 +69,14 @@ pub async fn rate_limit(
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
-            let mut response = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+            ApiError::rate_limited(
                 format!(
                     "this key may make {} requests per second; retry after {seconds} s",
                     limiter.per_second()
                 ),
+                seconds,
             )
-            .into_response();
-            response
-                .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(seconds));
-            response
+            .into_response()
         }
     }
 }

@@ -328,11 +328,47 @@ mod tests {
             "post",
             &["200", "400", "401", "403", "409", "413"],
         );
+        expect(paths::TEAM_ROLES_FULL, "get", &["200", "401", "403", "404"]);
+        expect(
+            paths::TEAM_ROLES,
+            "post",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        expect(
+            paths::TEAM_ROLE,
+            "put",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        expect(
+            paths::TEAM_ROLE,
+            "delete",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        expect(
+            paths::TEAM_INVITE,
+            "post",
+            &["200", "400", "401", "403", "404", "409", "413"],
+        );
+        let invite_429 = &document["paths"][paths::TEAM_INVITE]["post"]["responses"]["429"];
+        assert!(invite_429["headers"]["Retry-After"].is_object());
+        expect(paths::TEAM_INVITES, "get", &["200", "401", "403", "404"]);
+        expect(
+            paths::TEAM_MEMBER,
+            "delete",
+            &["200", "400", "401", "403", "404", "413"],
+        );
+        for method in ["post", "put", "delete"] {
+            expect(
+                paths::TEAM_MEMBER_ROLES,
+                method,
+                &["200", "400", "401", "403", "404", "409", "413"],
+            );
+        }
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            16,
+            22,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
-             alias's, N9 the user templates', N11 and N12 seed op 4's)"
+             alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's)"
         );
     }
 }

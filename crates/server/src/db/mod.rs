@@ -11,6 +11,9 @@ pub mod fleet;
 pub mod machines;
 pub mod maintenance;
 pub mod team;
+pub mod team_invites;
+pub mod team_members;
+pub mod team_roles;
 pub mod templates;
 pub mod users;
 pub mod volumes;
@@ -37,6 +40,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0004_templates_volumes_subaccounts.sql"
     )),
+    M::up(include_str!("../../migrations/0005_team_management.sql")),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.

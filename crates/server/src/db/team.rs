@@ -1,7 +1,8 @@
 //! Teams: the caller's current team, its roles and its members.
 
 use super::DbError;
-use gpudeck_wire::{TeamMember, TeamRole};
+use crate::holding::Holding;
+use gpudeck_wire::{PermissionGroup, TeamMember, TeamRole, TeamRoleEntry};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A team, as the messages name it.
@@ -141,4 +142,167 @@ pub fn members(conn: &Connection, team_id: i64) -> Result<Vec<TeamMember>, DbErr
         out.push(member);
     }
     Ok(out)
+}
+
+/// Who acts on a team: the key's user and the team the key is scoped to, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Actor {
+    pub user_id: i64,
+    pub key_team_id: Option<i64>,
+}
+
+/// The caller's current team and what the caller holds there (spec §1.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamContext {
+    pub team: Team,
+    pub owner_id: i64,
+    pub holding: Holding,
+    /// The caller's own roles in the team (none for an owner without a membership row).
+    pub own_role_ids: Vec<i64>,
+}
+
+/// Why a caller may not act on a team at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// The caller has no current team.
+    NoTeam,
+    /// What the caller holds there lacks this group.
+    Lacks(PermissionGroup),
+}
+
+/// The actor's current team and holding, if it holds `group` there. Read again inside
+/// each write's transaction, so a membership or role changed meanwhile is seen.
+pub fn acting_in_team(
+    conn: &Connection,
+    actor: Actor,
+    group: PermissionGroup,
+) -> Result<Result<TeamContext, Standing>, DbError> {
+    let Some(team) = current_team(conn, actor.user_id, actor.key_team_id)? else {
+        return Ok(Err(Standing::NoTeam));
+    };
+    let owner_id: i64 =
+        conn.query_row("SELECT owner_id FROM teams WHERE id = ?1", [team.id], |r| {
+            r.get(0)
+        })?;
+    let mut statement = conn.prepare_cached(
+        "SELECT r.id, r.permissions
+         FROM team_members m
+         JOIN team_member_roles mr ON mr.member_id = m.id
+         JOIN team_roles r ON r.id = mr.role_id
+         WHERE m.team_id = ?1 AND m.user_id = ?2 AND m.removed_at IS NULL
+         ORDER BY r.id",
+    )?;
+    let rows = statement
+        .query_map(params![team.id, actor.user_id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut own_role_ids = Vec::with_capacity(rows.len());
+    let mut roles = Vec::with_capacity(rows.len());
+    for (id, permissions) in rows {
+        own_role_ids.push(id);
+        roles.push(serde_json::from_str(&permissions)?);
+    }
+    let holding = if owner_id == actor.user_id {
+        Holding::Everything
+    } else {
+        Holding::Roles(roles)
+    };
+    if !holding.grants(group) {
+        return Ok(Err(Standing::Lacks(group)));
+    }
+    Ok(Ok(TeamContext {
+        team,
+        owner_id,
+        holding,
+        own_role_ids,
+    }))
+}
+
+/// Every role of team `team_id` but the owner role, by id (N13).
+pub fn assignable_roles(conn: &Connection, team_id: i64) -> Result<Vec<TeamRoleEntry>, DbError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, name, permissions, identifier FROM team_roles
+         WHERE team_id = ?1 AND is_owner = 0 ORDER BY id",
+    )?;
+    let rows = statement
+        .query_map([team_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.into_iter()
+        .map(|(id, name, permissions, identifier)| {
+            Ok(TeamRoleEntry {
+                id,
+                name,
+                permissions: serde_json::from_str(&permissions)?,
+                identifier,
+            })
+        })
+        .collect()
+}
+
+/// A role of a team as the writes need it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRole {
+    pub id: i64,
+    pub name: String,
+    pub permissions: serde_json::Value,
+    pub is_owner: bool,
+}
+
+/// How a write names a role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoleRef<'a> {
+    Id(i64),
+    Name(&'a str),
+}
+
+/// The role of team `team_id` that `role` names, if there is one.
+pub fn stored_role(
+    conn: &Connection,
+    team_id: i64,
+    role: &RoleRef<'_>,
+) -> Result<Option<StoredRole>, DbError> {
+    let row = |r: &rusqlite::Row<'_>| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, bool>(3)?,
+        ))
+    };
+    let found = match role {
+        RoleRef::Id(id) => conn
+            .query_row(
+                "SELECT id, name, permissions, is_owner FROM team_roles
+                 WHERE team_id = ?1 AND id = ?2",
+                params![team_id, id],
+                row,
+            )
+            .optional()?,
+        RoleRef::Name(name) => conn
+            .query_row(
+                "SELECT id, name, permissions, is_owner FROM team_roles
+                 WHERE team_id = ?1 AND name = ?2",
+                params![team_id, name],
+                row,
+            )
+            .optional()?,
+    };
+    found
+        .map(|(id, name, permissions, is_owner)| {
+            Ok(StoredRole {
+                id,
+                name,
+                permissions: serde_json::from_str(&permissions)?,
+                is_owner,
+            })
+        })
+        .transpose()
 }

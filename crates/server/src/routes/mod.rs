@@ -10,6 +10,9 @@ pub mod machines;
 pub mod maintenance;
 pub mod subaccounts;
 pub mod team;
+pub mod team_invites;
+pub mod team_members;
+pub mod team_roles;
 pub mod templates;
 pub mod users;
 pub mod volumes;
@@ -43,6 +46,16 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(volumes::search))
         .routes(routes!(subaccounts::list))
         .routes(routes!(subaccounts::create))
-        .routes(routes!(team::role))
+        .routes(routes!(team::role, team_roles::update, team_roles::remove))
         .routes(routes!(team::members))
+        .routes(routes!(team_roles::list))
+        .routes(routes!(team_roles::create))
+        .routes(routes!(team_invites::invite))
+        .routes(routes!(team_invites::pending))
+        .routes(routes!(team_members::remove))
+        .routes(routes!(
+            team_members::give_role,
+            team_members::replace_role,
+            team_members::take_role
+        ))
 }

@@ -1,8 +1,10 @@
-//! `GET /team/roles/{name}` and `GET /team/members`, in the caller's current team.
+//! `GET /team/roles/{name}` and `GET /team/members`, in the caller's current team, and
+//! what the team operations N13–N19 share: the caller's standing in its current team.
 
-use crate::auth::Caller;
+use crate::auth::{lacks_permission, Caller};
 use crate::config::MAX_ROLE_NAME_CHARS;
 use crate::db;
+use crate::db::team::{Actor, Standing, TeamContext};
 use crate::error::ApiError;
 use crate::quote::quote;
 use crate::state::AppState;
@@ -10,6 +12,51 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use gpudeck_wire::{paths, ErrorBody, PermissionGroup, TeamMember, TeamRole};
+
+/// §1.4's refusal of a role that exceeds the caller (N14, N15, N17, N19).
+pub const EXCEEDS: &str = "you cannot grant or remove permissions you do not hold";
+
+impl From<Standing> for ApiError {
+    fn from(standing: Standing) -> Self {
+        match standing {
+            Standing::NoTeam => no_team(),
+            Standing::Lacks(group) => lacks_permission(group),
+        }
+    }
+}
+
+/// The caller as the team queries know it.
+pub fn actor(caller: &Caller) -> Actor {
+    Actor {
+        user_id: caller.user_id,
+        key_team_id: caller.team_id,
+    }
+}
+
+/// The caller's current team, if it holds `group` there (§1.4: a team key's roles, a
+/// personal key everything in a team its user owns and its member's roles elsewhere).
+/// Checked before the operation's inputs; each write checks again in its transaction.
+pub async fn standing(
+    state: &AppState,
+    caller: &Caller,
+    group: PermissionGroup,
+) -> Result<TeamContext, ApiError> {
+    caller.require(group)?;
+    let actor = actor(caller);
+    let context = state
+        .db
+        .run(move |conn| db::team::acting_in_team(conn, actor, group))
+        .await??;
+    Ok(context)
+}
+
+/// A user id in the path (N18, N19): decimal digits.
+pub fn member_user_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|_| raw.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| ApiError::invalid_args("Missing team member's user id"))
+}
 
 /// 404 `no_team`: the caller belongs to no team.
 fn no_team() -> ApiError {

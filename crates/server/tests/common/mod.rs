@@ -75,6 +75,15 @@ impl TestApp {
             .unwrap()
     }
 
+    /// A text (or NULL) from the database.
+    pub fn text(&self, sql: &str) -> Option<String> {
+        let sql = sql.to_owned();
+        self.state
+            .db
+            .with_conn(move |c| Ok(c.query_row(&sql, [], |r| r.get::<_, Option<String>>(0))?))
+            .unwrap()
+    }
+
     pub fn scalar_f64(&self, sql: &str) -> Option<f64> {
         let sql = sql.to_owned();
         self.state

@@ -1,0 +1,232 @@
+//! The current team's members: N18 remove one, N19 give, replace or take a member's role.
+
+use super::team::{actor, member_user_id, standing, EXCEEDS};
+use crate::auth::Caller;
+use crate::body::{JsonObject, UnusedBody};
+use crate::db;
+use crate::db::team_members::{MemberRoleRefusal, RemoveMemberRefusal, RoleChange};
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::Json;
+use gpudeck_wire::{
+    paths, ErrorBody, Lenient, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
+    PermissionGroup, ReplaceMemberRoleRequest, StatusAnswer, Whole,
+};
+
+const NOT_A_MEMBER: &str = "User is not a member of this team";
+
+impl From<RemoveMemberRefusal> for ApiError {
+    fn from(refusal: RemoveMemberRefusal) -> Self {
+        match refusal {
+            RemoveMemberRefusal::Standing(standing) => standing.into(),
+            RemoveMemberRefusal::NotMember => ApiError::not_found(NOT_A_MEMBER),
+            RemoveMemberRefusal::Owner => ApiError::forbidden("The team owner cannot be removed"),
+            RemoveMemberRefusal::Yourself => ApiError::forbidden("You cannot remove yourself"),
+        }
+    }
+}
+
+/// Takes a member out of the caller's current team and deletes their team keys for it at
+/// once (their personal keys stay). Needs `team_write`.
+#[utoipa::path(
+    delete,
+    path = paths::TEAM_MEMBER,
+    tag = "team",
+    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id (seed op 7's `id`)", example = "3")),
+    request_body(content = Option<Object>, description = "Ignored: any JSON object, an empty body or none"),
+    responses(
+        (status = 200, description = "`{\"status\": \"success\", \"message\": \"User removed from the team.\"}`", body = StatusAnswer),
+        (status = 400, description = "The id is not a user id (`invalid_args`), or a body that is not a JSON object", body = ErrorBody),
+        (status = 403, description = "The team's owner, the caller itself, or a team key lacks team_write", body = ErrorBody),
+        (status = 404, description = "Not an active member of the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_write")))
+)]
+pub async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(raw_id): Path<String>,
+    _body: UnusedBody,
+) -> Result<Json<StatusAnswer>, ApiError> {
+    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    let user_id = member_user_id(&raw_id)?;
+    let actor = actor(&caller);
+    let now = state.clock.now();
+    state
+        .db
+        .run(move |conn| db::team_members::remove_member(conn, actor, user_id, now))
+        .await??;
+    Ok(Json(StatusAnswer {
+        status: "success".into(),
+        message: "User removed from the team.".into(),
+    }))
+}
+
+impl From<MemberRoleRefusal> for ApiError {
+    fn from(refusal: MemberRoleRefusal) -> Self {
+        use MemberRoleRefusal as R;
+        let conflict = |msg: &str| ApiError::conflict("role_conflict", msg);
+        match refusal {
+            R::Standing(standing) => standing.into(),
+            R::RoleNotFound => ApiError::not_found("Role not found"),
+            R::OwnerRole => ApiError::invalid_args("The owner role cannot be assigned or removed"),
+            R::NotMember => ApiError::not_found(NOT_A_MEMBER),
+            R::TargetIsOwner => ApiError::forbidden("You cannot change the team owner's roles"),
+            R::Exceeds => ApiError::forbidden(EXCEEDS),
+            R::AlreadyHasARole => conflict("Member already has a role; use PUT to replace it"),
+            R::AlreadyHasThisRole => conflict("Member already has this role"),
+            R::HasNoRole => conflict("Member has no role; use POST"),
+            R::HasSeveralRoles => conflict("Member has several roles; remove extra roles first"),
+            R::DoesNotHaveRole => ApiError::not_found("Member does not have that role"),
+            R::OnlyRole => conflict("Cannot remove the member's only role; use PUT to replace it"),
+        }
+    }
+}
+
+/// The role name of N19's POST and DELETE bodies.
+fn role_named(body: JsonObject) -> Result<String, ApiError> {
+    match body.read::<MemberRoleRequest>()?.role {
+        Some(Lenient::Valid(name)) if !name.is_empty() => Ok(name),
+        _ => Err(ApiError::invalid_args("role is required")),
+    }
+}
+
+/// Runs one of N19's changes on `raw_id`'s roles.
+async fn change(
+    state: &AppState,
+    caller: &Caller,
+    user_id: i64,
+    change: OwnedChange,
+) -> Result<serde_json::Value, ApiError> {
+    let actor = actor(caller);
+    let permissions = state
+        .db
+        .run(move |conn| {
+            let change = match &change {
+                OwnedChange::Give(name) => RoleChange::Give(name),
+                OwnedChange::Replace(id) => RoleChange::Replace(*id),
+                OwnedChange::Take(name) => RoleChange::Take(name),
+            };
+            db::team_members::change_member_role(conn, actor, user_id, &change)
+        })
+        .await??;
+    Ok(permissions)
+}
+
+/// [`RoleChange`], owned so it can move to the database thread.
+enum OwnedChange {
+    Give(String),
+    Replace(i64),
+    Take(String),
+}
+
+/// Gives a role to a member of the caller's current team who has none. Needs `team_write`.
+#[utoipa::path(
+    post,
+    path = paths::TEAM_MEMBER_ROLES,
+    tag = "team",
+    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "3")),
+    request_body = MemberRoleRequest,
+    responses(
+        (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
+        (status = 400, description = "Malformed JSON (`invalid_json`); no role, a bad user id, or the owner role (`invalid_args`)", body = ErrorBody),
+        (status = 403, description = "The team's owner, a role the caller does not hold, or a team key lacks team_write", body = ErrorBody),
+        (status = 404, description = "No such role or member (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+        (status = 409, description = "`role_conflict`: the member already has a role", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_write")))
+)]
+pub async fn give_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(raw_id): Path<String>,
+    body: JsonObject,
+) -> Result<Json<MessageAnswer>, ApiError> {
+    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    let user_id = member_user_id(&raw_id)?;
+    let role = role_named(body)?;
+    change(&state, &caller, user_id, OwnedChange::Give(role)).await?;
+    Ok(Json(MessageAnswer {
+        success: None,
+        msg: "success".into(),
+    }))
+}
+
+/// Replaces the single role of a member of the caller's current team. Needs `team_write`.
+#[utoipa::path(
+    put,
+    path = paths::TEAM_MEMBER_ROLES,
+    tag = "team",
+    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "3")),
+    request_body = ReplaceMemberRoleRequest,
+    responses(
+        (status = 200, description = "`User role updated successfully`, with the new role's permissions", body = MemberRoleReplaced),
+        (status = 400, description = "Malformed JSON (`invalid_json`); `role_id` not an integer, `member_id` not the path's, a bad user id, or the owner role (`invalid_args`)", body = ErrorBody),
+        (status = 403, description = "The team's owner, a role the caller does not hold (given or taken), or a team key lacks team_write", body = ErrorBody),
+        (status = 404, description = "No such role or member (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+        (status = 409, description = "`role_conflict`: the member already has this role, has none, or has several", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_write")))
+)]
+pub async fn replace_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(raw_id): Path<String>,
+    body: JsonObject,
+) -> Result<Json<MemberRoleReplaced>, ApiError> {
+    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    let user_id = member_user_id(&raw_id)?;
+    let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
+    let Some(Lenient::Valid(Whole(role_id))) = role_id else {
+        return Err(ApiError::invalid_args("role_id must be an integer"));
+    };
+    match member_id {
+        None => {}
+        Some(Lenient::Valid(Whole(id))) if id == user_id => {}
+        Some(_) => return Err(ApiError::invalid_args("member_id does not match the path")),
+    }
+    let permissions = change(&state, &caller, user_id, OwnedChange::Replace(role_id)).await?;
+    Ok(Json(MemberRoleReplaced {
+        success: true,
+        msg: "User role updated successfully".into(),
+        new_role_permissions: permissions,
+    }))
+}
+
+/// Takes one of several roles from a member of the caller's current team. Needs
+/// `team_write`.
+#[utoipa::path(
+    delete,
+    path = paths::TEAM_MEMBER_ROLES,
+    tag = "team",
+    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "6")),
+    request_body = MemberRoleRequest,
+    responses(
+        (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
+        (status = 400, description = "Malformed JSON (`invalid_json`); no role, a bad user id, or the owner role (`invalid_args`)", body = ErrorBody),
+        (status = 403, description = "The team's owner, a role the caller does not hold, or a team key lacks team_write", body = ErrorBody),
+        (status = 404, description = "No such role or member, or the member lacks the role (`not_found`); or the caller has no team (`no_team`)", body = ErrorBody),
+        (status = 409, description = "`role_conflict`: it is the member's only role", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_write")))
+)]
+pub async fn take_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(raw_id): Path<String>,
+    body: JsonObject,
+) -> Result<Json<MessageAnswer>, ApiError> {
+    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    let user_id = member_user_id(&raw_id)?;
+    let role = role_named(body)?;
+    change(&state, &caller, user_id, OwnedChange::Take(role)).await?;
+    Ok(Json(MessageAnswer {
+        success: None,
+        msg: "success".into(),
+    }))
+}
