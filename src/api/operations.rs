@@ -7,10 +7,10 @@ use gpudeck_wire::{
     paths, AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelRequest, BatchCancelResponse,
     BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
     CancelMaintenanceRequest, CancelMaintenanceResponse, CurrentUser, DefragRequest, DefragResult,
-    DeleteTemplateRequest, DeleteTemplateResponse, Machine, MachineList, MaintenanceCategory,
-    MaintenanceWindow, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse, SubaccountList,
-    Invitation, MemberRoleReplaced, MemberRoleRequest, MessageAnswer, ReplaceMemberRoleRequest,
-    RoleRequest, RoleUpdated, StatusAnswer, TeamMember, TeamRole, TeamRoleEntry,
+    DeleteTemplateRequest, DeleteTemplateResponse, Invitation, Machine, MachineList,
+    MaintenanceCategory, MaintenanceWindow, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
+    ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, ScheduleMaintenanceRequest,
+    ScheduleMaintenanceResponse, StatusAnswer, SubaccountList, TeamMember, TeamRole, TeamRoleEntry,
 };
 use serde_json::{json, Value};
 
@@ -184,7 +184,11 @@ impl ApiClient {
     }
 
     /// N14 `POST /team/roles/`.
-    pub async fn create_role(&self, name: &str, permissions: Value) -> Result<MessageAnswer, ApiError> {
+    pub async fn create_role(
+        &self,
+        name: &str,
+        permissions: Value,
+    ) -> Result<MessageAnswer, ApiError> {
         let body = RoleRequest {
             name: Some(name.to_owned().into()),
             permissions: Some(permissions),
@@ -209,7 +213,8 @@ impl ApiClient {
     /// N16 `DELETE /team/roles/{name}/` with `{}`. A `status: "failure"` answer is left for
     /// the page to treat as a refusal.
     pub async fn remove_role(&self, name: &str) -> Result<StatusAnswer, ApiError> {
-        self.delete(&paths::team_role_removal(name), &json!({})).await
+        self.delete(&paths::team_role_removal(name), &json!({}))
+            .await
     }
 
     /// N17 `POST /team/invite/?email=…&role=…` with `{}`, as the official client sends it.
@@ -233,8 +238,13 @@ impl ApiClient {
     }
 
     /// N19 `POST`: a first role for a member who has none.
-    pub async fn give_member_role(&self, user_id: i64, role: &str) -> Result<MessageAnswer, ApiError> {
-        self.post(&paths::team_member_roles(user_id), &member_role(role)).await
+    pub async fn give_member_role(
+        &self,
+        user_id: i64,
+        role: &str,
+    ) -> Result<MessageAnswer, ApiError> {
+        self.post(&paths::team_member_roles(user_id), &member_role(role))
+            .await
     }
 
     /// N19 `PUT`: replaces the member's single role.
@@ -251,8 +261,13 @@ impl ApiClient {
     }
 
     /// N19 `DELETE`: takes one of the member's several roles away.
-    pub async fn take_member_role(&self, user_id: i64, role: &str) -> Result<MessageAnswer, ApiError> {
-        self.delete(&paths::team_member_roles(user_id), &member_role(role)).await
+    pub async fn take_member_role(
+        &self,
+        user_id: i64,
+        role: &str,
+    ) -> Result<MessageAnswer, ApiError> {
+        self.delete(&paths::team_member_roles(user_id), &member_role(role))
+            .await
     }
 }
 

@@ -25,8 +25,18 @@ pub fn account_words(user: &CurrentUser) -> String {
 #[component]
 pub fn ActingAccountPage() -> impl IntoView {
     let session = use_session();
-    let acting = move || session.get().map(|s| account_words(&s.user)).unwrap_or_default();
-    let acting_key = move || session.get().map(|s| mask_key(&s.api_key)).unwrap_or_default();
+    let acting = move || {
+        session
+            .get()
+            .map(|s| account_words(&s.user))
+            .unwrap_or_default()
+    };
+    let acting_key = move || {
+        session
+            .get()
+            .map(|s| mask_key(&s.api_key))
+            .unwrap_or_default()
+    };
     view! {
         <Page class="acting-account" title="Acting account" lede="Keep more than one API key in this tab and choose which one acts. On the public service, team pages need a key made in the team's context; a personal key acts on your personal account. Keys stay in this tab only and are all forgotten when you sign out.">
             <section aria-labelledby="acting-heading">
@@ -94,7 +104,10 @@ fn AddKeyForm() -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let added = RwSignal::new(None::<String>);
     let check = Action::new_local(move |key: &String| {
-        let base = session.get_untracked().map(|s| s.base_url).unwrap_or_default();
+        let base = session
+            .get_untracked()
+            .map(|s| s.base_url)
+            .unwrap_or_default();
         // Its own client: a refusal here says nothing about the acting key.
         let client = ApiClient::new(base, key.clone());
         let key = key.clone();
@@ -105,7 +118,10 @@ fn AddKeyForm() -> impl IntoView {
                     key_text.set(String::new());
                     session.keep(KeptKey { api_key: key, user });
                 }
-                Err(error) => problem.set(Some(format!("This key was not kept: {}", error.message_with_status()))),
+                Err(error) => problem.set(Some(format!(
+                    "This key was not kept: {}",
+                    error.message_with_status()
+                ))),
             }
         }
     });
@@ -162,7 +178,10 @@ mod tests {
             email: email.into(),
             ..Default::default()
         };
-        assert_eq!(account_words(&user("dave", "dave@x.test")), "dave (dave@x.test)");
+        assert_eq!(
+            account_words(&user("dave", "dave@x.test")),
+            "dave (dave@x.test)"
+        );
         assert_eq!(account_words(&user("", "dave@x.test")), "dave@x.test");
         assert_eq!(account_words(&user("", "")), "user #4");
     }

@@ -35,14 +35,18 @@ async fn wait_until_gone(app: &Harness, css: &str) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     let script = format!("return document.querySelector({css:?}) === null");
     while app.eval(&script).await? != true {
-        anyhow::ensure!(tokio::time::Instant::now() < deadline, "{css} is still there");
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "{css} is still there"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted() -> anyhow::Result<()> {
+async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
+) -> anyhow::Result<()> {
     let app = signed_in_at("team_role_lifecycle", "/team/roles").await?;
     app.wait_for_text("tr[data-role=manager]", "dave").await?;
 
@@ -54,7 +58,8 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted()
     assert_eq!(app.value_of("#role-name-input").await?, "member copy");
     app.fill("#role-name-input", "Auditor").await?;
     app.click("#group-team_read").await?;
-    app.fill(".constraint-row input[id$='-value']", "1300").await?;
+    app.fill(".constraint-row input[id$='-value']", "1300")
+        .await?;
     app.click("form.role-form button[type=submit]").await?;
     let diff = app
         .wait_for_text("[data-testid=role-diff]", "Creates the role Auditor")
@@ -66,9 +71,13 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted()
     );
     confirm(&app).await?;
     app.wait_for_address("/team/roles/Auditor").await?;
-    app.wait_for_text("[data-testid=role-name]", "Auditor").await?;
-    app.wait_for_text("[data-testid=role-summary]", "see the team's roles and members")
+    app.wait_for_text("[data-testid=role-name]", "Auditor")
         .await?;
+    app.wait_for_text(
+        "[data-testid=role-summary]",
+        "see the team's roles and members",
+    )
+    .await?;
 
     // Edit it: one more group, seen in the diff before saving.
     app.click(".role-header a[href='/team/roles/Auditor/edit']")
@@ -76,7 +85,9 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted()
     app.find("#group-misc").await?;
     app.click("#group-misc").await?;
     app.click("form.role-form button[type=submit]").await?;
-    let diff = app.wait_for_text("[data-testid=role-diff]", "Adds misc").await?;
+    let diff = app
+        .wait_for_text("[data-testid=role-diff]", "Adds misc")
+        .await?;
     assert!(!diff.contains("Renamed"), "{diff}");
     confirm(&app).await?;
     app.wait_for_address("/team/roles/Auditor").await?;
@@ -89,12 +100,15 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted()
     app.wait_for_text("dialog[open]", "Replace carol's role with Auditor")
         .await?;
     confirm(&app).await?;
-    app.wait_for_text("[data-testid=role-counts]", "Auditor 1").await?;
+    app.wait_for_text("[data-testid=role-counts]", "Auditor 1")
+        .await?;
 
     // Deleting it is refused while carol holds it, and the page says so.
     app.open("/team/roles").await?;
-    app.click("tr[data-role=Auditor] button.delete-role").await?;
-    app.wait_for_text("dialog[open]", "It is held by carol").await?;
+    app.click("tr[data-role=Auditor] button.delete-role")
+        .await?;
+    app.wait_for_text("dialog[open]", "It is held by carol")
+        .await?;
     confirm(&app).await?;
     let refusal = app
         .wait_for_text("[data-testid=role-refusal]", "Auditor is held by: carol.")
@@ -105,11 +119,14 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted()
     app.open("/team/members").await?;
     app.click("button.remove-member[aria-label='Remove carol from the team']")
         .await?;
-    app.wait_for_text("dialog[open]", "carol leaves the team").await?;
+    app.wait_for_text("dialog[open]", "carol leaves the team")
+        .await?;
     confirm(&app).await?;
-    app.wait_for_text("[data-testid=role-counts]", "3 members").await?;
+    app.wait_for_text("[data-testid=role-counts]", "3 members")
+        .await?;
     app.open("/team/roles").await?;
-    app.click("tr[data-role=Auditor] button.delete-role").await?;
+    app.click("tr[data-role=Auditor] button.delete-role")
+        .await?;
     confirm(&app).await?;
     wait_until_gone(&app, "tr[data-role=Auditor]").await?;
     app.wait_for_text(".toast.success", "Auditor").await?;
@@ -145,16 +162,20 @@ async fn an_invitation_is_checked_sent_and_listed_and_a_member_is_removed() -> a
 
     app.click("button.remove-member[aria-label='Remove frank from the team']")
         .await?;
-    app.wait_for_text("dialog[open]", "frank leaves the team").await?;
+    app.wait_for_text("dialog[open]", "frank leaves the team")
+        .await?;
     confirm(&app).await?;
-    app.wait_for_text("[data-testid=role-counts]", "3 members").await?;
+    app.wait_for_text("[data-testid=role-counts]", "3 members")
+        .await?;
     app.finish().await
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::Result<()> {
     let app = signed_in_at("team_acting_account", "/team/members").await?;
-    app.wait_for_text("[data-testid=identity]", "Acting as alice")
+    app.wait_for_text("[data-testid=identity] .identity-name", "alice")
+        .await?;
+    app.wait_for_text("[data-testid=identity]", "Acting as")
         .await?;
     app.click(".switch-link").await?;
     app.wait_for_address("/acting-account").await?;
@@ -162,21 +183,30 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
     // A refused key is not kept; dave's team key is.
     app.fill("#extra-api-key", "not-a-key-anyone-has").await?;
     app.click("form.add-key button[type=submit]").await?;
-    app.wait_for_text("#extra-api-key-error", "not kept").await?;
+    app.wait_for_text("#extra-api-key-error", "not kept")
+        .await?;
     app.fill("#extra-api-key", demo::DAVE_TEAM_KEY).await?;
     app.click("form.add-key button[type=submit]").await?;
-    app.wait_for_text("[data-testid=kept-keys]", "dave (dave@").await?;
+    app.wait_for_text("[data-testid=kept-keys]", "dave (dave@")
+        .await?;
     let stored = app
         .eval("return JSON.stringify(localStorage) + location.href")
         .await?;
-    assert!(!stored.to_string().contains(demo::DAVE_TEAM_KEY), "a key left the tab's storage");
+    assert!(
+        !stored.to_string().contains(demo::DAVE_TEAM_KEY),
+        "a key left the tab's storage"
+    );
 
     // Switch to dave: every page now acts as dave.
-    app.click("[data-testid=kept-keys] button.switch-account").await?;
-    app.wait_for_text("[data-testid=identity]", "Acting as dave").await?;
-    app.wait_for_text("[data-testid=acting-now]", "dave").await?;
+    app.click("[data-testid=kept-keys] button.switch-account")
+        .await?;
+    app.wait_for_text("[data-testid=identity] .identity-name", "dave")
+        .await?;
+    app.wait_for_text("[data-testid=acting-now]", "dave")
+        .await?;
     app.open("/team/members").await?;
-    app.wait_for_text("[data-testid=role-counts]", "4 members").await?;
+    app.wait_for_text("[data-testid=role-counts]", "4 members")
+        .await?;
     app.wait_for_text("[data-testid=identity]", "dave").await?;
     // dave is "you" now: no remove button for him.
     app.wait_for_text("tbody", "You").await?;
@@ -185,10 +215,12 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
     app.open("/acting-account").await?;
     app.fill("#extra-api-key", demo::CAROL_TEAM_KEY).await?;
     app.click("form.add-key button[type=submit]").await?;
-    app.wait_for_text("[data-testid=kept-keys]", "carol").await?;
+    app.wait_for_text("[data-testid=kept-keys]", "carol")
+        .await?;
     app.click("[data-testid=kept-keys] li:last-child button.switch-account")
         .await?;
-    app.wait_for_text("[data-testid=identity]", "Acting as carol").await?;
+    app.wait_for_text("[data-testid=identity] .identity-name", "carol")
+        .await?;
     app.open("/team/roles").await?;
     app.wait_for_text("[data-testid=team-out-of-reach]", "team_read")
         .await?;
@@ -196,7 +228,8 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
         .await?;
     app.click("[data-testid=team-out-of-reach] li:first-child button.switch-account")
         .await?;
-    app.wait_for_text("[data-testid=identity]", "Acting as alice").await?;
+    app.wait_for_text("[data-testid=identity] .identity-name", "alice")
+        .await?;
     app.wait_for_text("tr[data-role=manager]", "dave").await?;
     app.finish().await
 }

@@ -16,7 +16,12 @@ pub fn team_refusal(error: &ApiError, refusal: Refusal) -> Option<AnyView> {
 #[component]
 pub fn TeamOutOfReach(message: String) -> impl IntoView {
     let session = use_session();
-    let acting = move || session.get().map(|s| account_words(&s.user)).unwrap_or_default();
+    let acting = move || {
+        session
+            .get()
+            .map(|s| account_words(&s.user))
+            .unwrap_or_default()
+    };
     view! {
         <div class="result nothing team-out-of-reach" role="alert" data-testid="team-out-of-reach">
             <h2>"The acting account cannot use this team page"</h2>

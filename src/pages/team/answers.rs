@@ -31,15 +31,39 @@ mod tests {
 
     #[test]
     fn failures_in_a_2xx_answer_are_refusals() {
-        let status = |status: &str, message: &str| StatusAnswer { status: status.into(), message: message.into() };
-        assert_eq!(status_outcome(status("success", "Role x removed from team"), "x".into()), Ok("Role x removed from team".into()));
+        let status = |status: &str, message: &str| StatusAnswer {
+            status: status.into(),
+            message: message.into(),
+        };
         assert_eq!(
-            status_outcome(status("failure", "No role was removed from the team"), "x".into()),
+            status_outcome(status("success", "Role x removed from team"), "x".into()),
+            Ok("Role x removed from team".into())
+        );
+        assert_eq!(
+            status_outcome(
+                status("failure", "No role was removed from the team"),
+                "x".into()
+            ),
             Err("No role was removed from the team".into())
         );
-        let message = |success: Option<bool>, msg: &str| MessageAnswer { success, msg: msg.into() };
-        assert_eq!(message_outcome(message(None, "success"), "Role created".into()), Ok("Role created".into()));
-        assert_eq!(message_outcome(message(Some(true), "New invitation sent to a@b.co"), "x".into()), Ok("New invitation sent to a@b.co".into()));
-        assert_eq!(message_outcome(message(Some(false), "nope"), "x".into()), Err("nope".into()));
+        let message = |success: Option<bool>, msg: &str| MessageAnswer {
+            success,
+            msg: msg.into(),
+        };
+        assert_eq!(
+            message_outcome(message(None, "success"), "Role created".into()),
+            Ok("Role created".into())
+        );
+        assert_eq!(
+            message_outcome(
+                message(Some(true), "New invitation sent to a@b.co"),
+                "x".into()
+            ),
+            Ok("New invitation sent to a@b.co".into())
+        );
+        assert_eq!(
+            message_outcome(message(Some(false), "nope"), "x".into()),
+            Err("nope".into())
+        );
     }
 }

@@ -36,7 +36,10 @@ enum Pending {
 }
 
 #[component]
-pub fn InviteForm(#[prop(into)] roles: Signal<Vec<TeamRoleEntry>>, sent: RwSignal<u32>) -> impl IntoView {
+pub fn InviteForm(
+    #[prop(into)] roles: Signal<Vec<TeamRoleEntry>>,
+    sent: RwSignal<u32>,
+) -> impl IntoView {
     let toasts = use_toasts();
     let email = RwSignal::new(String::new());
     let role = RwSignal::new(String::new());
@@ -47,7 +50,14 @@ pub fn InviteForm(#[prop(into)] roles: Signal<Vec<TeamRoleEntry>>, sent: RwSigna
         move |(to, as_role), answer| {
             let said = message_outcome(answer, format!("Invitation sent to {to}"))?;
             let mut list = sent_here().load().unwrap_or_default();
-            list.insert(0, SentHere { email: to, role: as_role, sent_at: now_seconds() });
+            list.insert(
+                0,
+                SentHere {
+                    email: to,
+                    role: as_role,
+                    sent_at: now_seconds(),
+                },
+            );
             sent_here().save(&list);
             toasts.success(said.clone());
             email.try_set(String::new());
@@ -61,14 +71,27 @@ pub fn InviteForm(#[prop(into)] roles: Signal<Vec<TeamRoleEntry>>, sent: RwSigna
         let address = email.get_untracked().trim().to_owned();
         let chosen = role.get_untracked();
         email_error.set(email_problem(&address));
-        role_error.set(chosen.is_empty().then(|| "Choose the role the person gets.".to_owned()));
-        if email_error.with_untracked(Option::is_none) && role_error.with_untracked(Option::is_none) {
+        role_error.set(
+            chosen
+                .is_empty()
+                .then(|| "Choose the role the person gets.".to_owned()),
+        );
+        if email_error.with_untracked(Option::is_none) && role_error.with_untracked(Option::is_none)
+        {
             invite.ask((address, chosen));
         }
     };
     // A role that does not exist is the role's fault; everything else the address's.
-    let email_shown = move || email_error.get().or_else(|| invite.refusal_where(|kind| kind != Some(Refusal::NotFound)));
-    let role_shown = move || role_error.get().or_else(|| invite.refusal_where(|kind| kind == Some(Refusal::NotFound)));
+    let email_shown = move || {
+        email_error
+            .get()
+            .or_else(|| invite.refusal_where(|kind| kind != Some(Refusal::NotFound)))
+    };
+    let role_shown = move || {
+        role_error
+            .get()
+            .or_else(|| invite.refusal_where(|kind| kind == Some(Refusal::NotFound)))
+    };
     view! {
         <form class="invite-form" on:submit=check novalidate aria-labelledby="invite-heading">
             <h2 id="invite-heading">"Invite a member"</h2>

@@ -8,7 +8,11 @@ use gpudeck_wire::{TeamMember, TeamRoleEntry};
 pub fn owner_id(members: &[TeamMember], assignable: &[TeamRoleEntry]) -> Option<i64> {
     members
         .iter()
-        .find(|m| m.roles.iter().any(|role| !assignable.iter().any(|r| &r.name == role)))
+        .find(|m| {
+            m.roles
+                .iter()
+                .any(|role| !assignable.iter().any(|r| &r.name == role))
+        })
         .map(|m| m.id)
 }
 
@@ -36,7 +40,11 @@ pub enum RoleChange {
     /// POST `{"role": name}`: the member has no role yet.
     Give { member: i64, role: String },
     /// PUT `{"role_id"}`: the member's single role becomes this one.
-    Replace { member: i64, role_id: i64, role: String },
+    Replace {
+        member: i64,
+        role_id: i64,
+        role: String,
+    },
     /// DELETE `{"role": name}`: one of the member's several roles goes.
     Take { member: i64, role: String },
 }
@@ -50,16 +58,27 @@ impl RoleChange {
             return None;
         }
         match member.roles.len() {
-            0 => Some(RoleChange::Give { member: member.id, role: role.name.clone() }),
-            1 => Some(RoleChange::Replace { member: member.id, role_id: role.id, role: role.name.clone() }),
+            0 => Some(RoleChange::Give {
+                member: member.id,
+                role: role.name.clone(),
+            }),
+            1 => Some(RoleChange::Replace {
+                member: member.id,
+                role_id: role.id,
+                role: role.name.clone(),
+            }),
             _ => None,
         }
     }
 
     /// The request that takes `role` from `member`: only while they hold others.
     pub fn to_take(member: &TeamMember, role: &str) -> Option<RoleChange> {
-        (member.roles.len() > 1 && member.roles.iter().any(|r| r == role))
-            .then(|| RoleChange::Take { member: member.id, role: role.to_owned() })
+        (member.roles.len() > 1 && member.roles.iter().any(|r| r == role)).then(|| {
+            RoleChange::Take {
+                member: member.id,
+                role: role.to_owned(),
+            }
+        })
     }
 
     /// What the confirmation says.
@@ -82,7 +101,10 @@ pub fn email_problem(email: &str) -> Option<String> {
         return Some("An e-mail address has at most 254 characters.".into());
     }
     let fits = |part: &str, allowed: &str| {
-        !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || allowed.contains(c))
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || allowed.contains(c))
     };
     let valid = email.split_once('@').is_some_and(|(local, domain)| {
         let (host, top) = domain.rsplit_once('.').unwrap_or(("", ""));
@@ -91,7 +113,8 @@ pub fn email_problem(email: &str) -> Option<String> {
             && top.len() >= 2
             && top.chars().all(|c| c.is_ascii_alphabetic())
     });
-    (!valid).then(|| "That is not an e-mail address the service accepts, like dana@example.org.".into())
+    (!valid)
+        .then(|| "That is not an e-mail address the service accepts, like dana@example.org.".into())
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -109,12 +132,21 @@ mod tests {
     }
 
     fn role(id: i64, name: &str) -> TeamRoleEntry {
-        TeamRoleEntry { id, name: name.into(), permissions: serde_json::json!({}), identifier: None }
+        TeamRoleEntry {
+            id,
+            name: name.into(),
+            permissions: serde_json::json!({}),
+            identifier: None,
+        }
     }
 
     #[test]
     fn the_owner_holds_a_role_n13_does_not_list() {
-        let members = [member(3, "carol", &["member"]), member(1, "alice", &["boss"]), member(4, "dave", &[])];
+        let members = [
+            member(3, "carol", &["member"]),
+            member(1, "alice", &["boss"]),
+            member(4, "dave", &[]),
+        ];
         let roles = [role(2, "manager"), role(3, "member")];
         assert_eq!(owner_id(&members, &roles), Some(1));
         assert_eq!(owner_id(&members[..1], &roles), None);
@@ -122,9 +154,15 @@ mod tests {
 
     #[test]
     fn holders_are_named() {
-        let members = [member(3, "carol", &["member"]), member(6, "", &["member", "manager"])];
+        let members = [
+            member(3, "carol", &["member"]),
+            member(6, "", &["member", "manager"]),
+        ];
         assert_eq!(holders(&members, "member"), ["carol", "@example.test"]);
-        let nameless = TeamMember { email: String::new(), ..member(9, "", &[]) };
+        let nameless = TeamMember {
+            email: String::new(),
+            ..member(9, "", &[])
+        };
         assert_eq!(display_name(&nameless), "user #9");
     }
 
@@ -133,21 +171,44 @@ mod tests {
         let auditor = role(12, "auditor");
         assert_eq!(
             RoleChange::to_give(&member(4, "dave", &[]), &auditor),
-            Some(RoleChange::Give { member: 4, role: "auditor".into() })
+            Some(RoleChange::Give {
+                member: 4,
+                role: "auditor".into()
+            })
         );
         assert_eq!(
             RoleChange::to_give(&member(4, "dave", &["manager"]), &auditor),
-            Some(RoleChange::Replace { member: 4, role_id: 12, role: "auditor".into() })
+            Some(RoleChange::Replace {
+                member: 4,
+                role_id: 12,
+                role: "auditor".into()
+            })
         );
-        assert_eq!(RoleChange::to_give(&member(6, "frank", &["member", "manager"]), &auditor), None);
-        assert_eq!(RoleChange::to_give(&member(4, "dave", &["auditor"]), &auditor), None);
+        assert_eq!(
+            RoleChange::to_give(&member(6, "frank", &["member", "manager"]), &auditor),
+            None
+        );
+        assert_eq!(
+            RoleChange::to_give(&member(4, "dave", &["auditor"]), &auditor),
+            None
+        );
         assert_eq!(
             RoleChange::to_take(&member(6, "frank", &["member", "manager"]), "member"),
-            Some(RoleChange::Take { member: 6, role: "member".into() })
+            Some(RoleChange::Take {
+                member: 6,
+                role: "member".into()
+            })
         );
-        assert_eq!(RoleChange::to_take(&member(4, "dave", &["manager"]), "manager"), None);
         assert_eq!(
-            RoleChange::Take { member: 6, role: "member".into() }.sentence("frank"),
+            RoleChange::to_take(&member(4, "dave", &["manager"]), "manager"),
+            None
+        );
+        assert_eq!(
+            RoleChange::Take {
+                member: 6,
+                role: "member".into()
+            }
+            .sentence("frank"),
             "Take the role member away from frank."
         );
     }
@@ -157,7 +218,18 @@ mod tests {
         for good in ["dana@example.org", "a+b@x.co", "a.b_c%d-e@sub.x-y.com"] {
             assert_eq!(email_problem(good), None, "{good}");
         }
-        for bad in ["", "dana", "dana@", "@x.org", "dana@x", "dana@x.c", "da na@x.org", "a@b@x.org", "dana@x.o1", "dana@.org"] {
+        for bad in [
+            "",
+            "dana",
+            "dana@",
+            "@x.org",
+            "dana@x",
+            "dana@x.c",
+            "da na@x.org",
+            "a@b@x.org",
+            "dana@x.o1",
+            "dana@.org",
+        ] {
             assert!(email_problem(bad).is_some(), "{bad}");
         }
         let long = format!("{}@example.org", "a".repeat(250));

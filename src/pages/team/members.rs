@@ -81,30 +81,48 @@ fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember
 /// A member's role chips (each a link to the role), a button on each chip that takes it
 /// away while the member holds others, and a choice that gives or replaces a role.
 #[component]
-fn MemberRoles(member: TeamMember, roles: Arc<Vec<TeamRoleEntry>>, touchable: bool, controls: MemberControls) -> impl IntoView {
+fn MemberRoles(
+    member: TeamMember,
+    roles: Arc<Vec<TeamRoleEntry>>,
+    touchable: bool,
+    controls: MemberControls,
+) -> impl IntoView {
     let who = display_name(&member);
-    let chips = member.roles.iter().map(|role| {
-        let take = touchable.then(|| RoleChange::to_take(&member, role)).flatten();
-        let label = format!("Take the role {role} away from {who}");
-        let who = who.clone();
-        view! {
-            <span class="role-chip-group">
-                <a class="badge role-link" href=role_path(role)>{role.clone()}</a>
-                {take.map(|change| view! {
-                    <button type="button" class="chip-remove" aria-label=label
-                        on:click=move |_| controls.change.ask((change.clone(), who.clone()))>
-                        "×"
-                    </button>
-                })}
-            </span>
-        }
-    }).collect_view();
+    let chips = member
+        .roles
+        .iter()
+        .map(|role| {
+            let take = touchable
+                .then(|| RoleChange::to_take(&member, role))
+                .flatten();
+            let label = format!("Take the role {role} away from {who}");
+            let who = who.clone();
+            view! {
+                <span class="role-chip-group">
+                    <a class="badge role-link" href=role_path(role)>{role.clone()}</a>
+                    {take.map(|change| view! {
+                        <button type="button" class="chip-remove" aria-label=label
+                            on:click=move |_| controls.change.ask((change.clone(), who.clone()))>
+                            "×"
+                        </button>
+                    })}
+                </span>
+            }
+        })
+        .collect_view();
     let offers: Vec<(String, RoleChange)> = if touchable {
-        roles.iter().filter_map(|role| RoleChange::to_give(&member, role).map(|c| (role.name.clone(), c))).collect()
+        roles
+            .iter()
+            .filter_map(|role| RoleChange::to_give(&member, role).map(|c| (role.name.clone(), c)))
+            .collect()
     } else {
         Vec::new()
     };
-    let verb = if member.roles.is_empty() { "Give" } else { "Replace with" };
+    let (verb, label) = if member.roles.is_empty() {
+        ("Give", format!("Role to give {who}"))
+    } else {
+        ("Replace", format!("Role to replace {who}'s role with"))
+    };
     let chosen = RwSignal::new(String::new());
     let select_id = format!("member-{}-role", member.id);
     let who_for_offer = who.clone();
@@ -120,9 +138,9 @@ fn MemberRoles(member: TeamMember, roles: Arc<Vec<TeamRoleEntry>>, touchable: bo
             };
             view! {
                 <span class="role-offer">
-                    <label class="visually-hidden" for=select_id.clone()>{format!("{verb} a role for {who}")}</label>
+                    <label class="visually-hidden" for=select_id.clone()>{label}</label>
                     <select id=select_id on:change=move |ev| chosen.set(event_target_value(&ev))>
-                        <option value="">{format!("{verb}…")}</option>
+                        <option value="">"Role…"</option>
                         {offers.with_value(|o| o.iter().map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view())}
                     </select>
                     <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
@@ -177,16 +195,18 @@ pub fn TeamMembersPage() -> impl IntoView {
                     .give_member_role(member, &role)
                     .await
                     .map(|a| message_outcome(a, format!("Gave the role {role}"))),
-                RoleChange::Replace { member, role_id, role } => {
-                    api.replace_member_role(member, role_id).await.map(|a| {
-                        let said = Some(a.msg).filter(|m| !m.is_empty());
-                        if a.success {
-                            Ok(said.unwrap_or_else(|| format!("The role is now {role}")))
-                        } else {
-                            Err(said.unwrap_or_else(|| "The server did not change the role.".into()))
-                        }
-                    })
-                }
+                RoleChange::Replace {
+                    member,
+                    role_id,
+                    role,
+                } => api.replace_member_role(member, role_id).await.map(|a| {
+                    let said = Some(a.msg).filter(|m| !m.is_empty());
+                    if a.success {
+                        Ok(said.unwrap_or_else(|| format!("The role is now {role}")))
+                    } else {
+                        Err(said.unwrap_or_else(|| "The server did not change the role.".into()))
+                    }
+                }),
                 RoleChange::Take { member, role } => api
                     .take_member_role(member, &role)
                     .await

@@ -69,20 +69,23 @@ pub fn TeamRolePage() -> impl IntoView {
         let name = name.get();
         async move { api.team_role(&name).await }
     });
-    let role_view = ResourceView::new(role, "Loading the role…").refusals(|error, refusal| {
-        match refusal {
-            Refusal::NotFound => Some(view! {
-                <div class="result nothing" role="alert" data-testid="unknown-role">
-                    <h2>"No such role"</h2>
-                    <p>{error.message()}</p>
-                    <p>"Pick a role from the list of all roles, or look up another name."</p>
-                </div>
+    let role_view =
+        ResourceView::new(role, "Loading the role…").refusals(|error, refusal| match refusal {
+            Refusal::NotFound => Some(
+                view! {
+                    <div class="result nothing" role="alert" data-testid="unknown-role">
+                        <h2>"No such role"</h2>
+                        <p>{error.message()}</p>
+                        <p>"Pick a role from the list of all roles, or look up another name."</p>
+                    </div>
+                }
+                .into_any(),
+            ),
+            Refusal::Forbidden => {
+                Some(view! { <TeamOutOfReach message=error.message()/> }.into_any())
             }
-            .into_any()),
-            Refusal::Forbidden => Some(view! { <TeamOutOfReach message=error.message()/> }.into_any()),
             _ => None,
-        }
-    });
+        });
 
     view! {
         <Page class="team-role" title="Team role">

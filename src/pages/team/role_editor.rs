@@ -7,13 +7,13 @@
 use super::access::team_refusal;
 use super::answers::message_outcome;
 use super::role::{role_name_of, role_path, RoleSummaryView, ROLES};
-use crate::components::permissions::pretty;
 use super::role_model::{
     constraint_problem, group_words, ConstraintDraft, KeptPart, Place, RoleDiff, RoleDraft,
     RoleSummary, RouteDraft, OPERATORS,
 };
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
+use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
 use gpudeck_wire::permissions::Access;
@@ -90,7 +90,13 @@ pub fn copy_name(name: &str, roles: &[TeamRoleEntry]) -> String {
     let taken = |candidate: &str| roles.iter().any(|r| r.name == candidate);
     let base: String = format!("{name} copy").chars().take(44).collect();
     (1..)
-        .map(|n| if n == 1 { base.clone() } else { format!("{base} {n}") })
+        .map(|n| {
+            if n == 1 {
+                base.clone()
+            } else {
+                format!("{base} {n}")
+            }
+        })
         .find(|candidate| !taken(candidate))
         .unwrap_or(base)
 }
@@ -173,7 +179,12 @@ impl RouteRow {
         RouteDraft {
             place: self.place,
             name: self.name.get(),
-            constraints: self.constraints.get().iter().map(ConstraintRow::draft).collect(),
+            constraints: self
+                .constraints
+                .get()
+                .iter()
+                .map(ConstraintRow::draft)
+                .collect(),
             rest: self.rest.get_value(),
         }
     }
@@ -219,7 +230,11 @@ impl EditorState {
     }
 
     fn route_row(&self, draft: RouteDraft) -> RouteRow {
-        let constraints = draft.constraints.into_iter().map(|c| self.constraint_row(c)).collect();
+        let constraints = draft
+            .constraints
+            .into_iter()
+            .map(|c| self.constraint_row(c))
+            .collect();
         RouteRow {
             key: self.key(),
             place: draft.place,
@@ -232,7 +247,12 @@ impl EditorState {
     fn load(&self, draft: RoleDraft) {
         self.name.set(draft.name.clone());
         self.groups.set(draft.groups.clone());
-        let rows = draft.routes.iter().cloned().map(|r| self.route_row(r)).collect();
+        let rows = draft
+            .routes
+            .iter()
+            .cloned()
+            .map(|r| self.route_row(r))
+            .collect();
         self.routes.set(rows);
         self.base.set(draft);
     }
@@ -267,7 +287,12 @@ enum Mode {
 pub fn RoleEditor(start: Start) -> impl IntoView {
     let toasts = use_toasts();
     let navigate = use_navigate();
-    let Start { role_id, before, draft, other_names } = start;
+    let Start {
+        role_id,
+        before,
+        draft,
+        other_names,
+    } = start;
     let state = EditorState::new(draft);
     let mode = RwSignal::new(Mode::Grid);
     let json_text = RwSignal::new(String::new());
@@ -290,14 +315,15 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         json_problem.set(None);
         mode.set(Mode::Json);
     };
-    let to_grid = move |_| match parse_permissions(&state.name.get_untracked(), &json_text.get_untracked()) {
-        Ok(draft) => {
-            state.load(draft);
-            json_problem.set(None);
-            mode.set(Mode::Grid);
-        }
-        Err(problem) => json_problem.set(Some(problem)),
-    };
+    let to_grid =
+        move |_| match parse_permissions(&state.name.get_untracked(), &json_text.get_untracked()) {
+            Ok(draft) => {
+                state.load(draft);
+                json_problem.set(None);
+                mode.set(Mode::Grid);
+            }
+            Err(problem) => json_problem.set(Some(problem)),
+        };
 
     let save = ConfirmedAction::new(
         |api, save: Save| async move {
@@ -343,7 +369,10 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         }
         let permissions = draft.permissions();
         let (old_name, old_permissions) = before.get_value();
-        if role_id.is_some() && RoleDiff::between((&old_name, &old_permissions), (&draft.name, &permissions)).is_empty() {
+        if role_id.is_some()
+            && RoleDiff::between((&old_name, &old_permissions), (&draft.name, &permissions))
+                .is_empty()
+        {
             nothing_changed.set(true);
             return;
         }
@@ -358,7 +387,11 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
     let diff_lines = move || {
         let asked = save.asked()?;
         let (old_name, old_permissions) = before.get_value();
-        let mut lines = RoleDiff::between((&old_name, &old_permissions), (&asked.name, &asked.permissions)).lines();
+        let mut lines = RoleDiff::between(
+            (&old_name, &old_permissions),
+            (&asked.name, &asked.permissions),
+        )
+        .lines();
         if role_id.is_none() {
             lines.retain(|line| !line.starts_with("Renamed"));
             lines.insert(0, format!("Creates the role {}", asked.name));
@@ -367,7 +400,8 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
     };
     let copied_from = move || {
         let (old_name, _) = before.get_value();
-        (role_id.is_none() && !old_name.is_empty()).then(|| format!("Changes compared with the role {old_name} it copies:"))
+        (role_id.is_none() && !old_name.is_empty())
+            .then(|| format!("Changes compared with the role {old_name} it copies:"))
     };
 
     view! {
@@ -445,7 +479,8 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
 
 /// The raw-JSON text read as a draft, or what is wrong with it.
 fn parse_permissions(name: &str, text: &str) -> Result<RoleDraft, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("This is not valid JSON: {e}."))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| format!("This is not valid JSON: {e}."))?;
     RoleDraft::read(name, &value)
 }
 
@@ -527,13 +562,21 @@ fn RouteEntry(row: RouteRow, state: EditorState, checked: RwSignal<bool>) -> imp
     let name_id = format!("route-{}-name", row.key);
     let label = move || {
         let name = row.name.get();
-        if name.is_empty() { "this route entry".to_owned() } else { name }
+        if name.is_empty() {
+            "this route entry".to_owned()
+        } else {
+            name
+        }
     };
     let add_constraint = move |_| {
         let constraint = state.constraint_row(ConstraintDraft::new());
         row.constraints.update(|list| list.push(constraint));
     };
-    let remove = move |_| state.routes.update(|rows| rows.retain(|r| r.key != row.key));
+    let remove = move |_| {
+        state
+            .routes
+            .update(|rows| rows.retain(|r| r.key != row.key))
+    };
     view! {
         <fieldset class="route-entry-editor" data-route=move || row.name.get()>
             <legend>{move || format!("Route entry {}", label())}</legend>
@@ -565,20 +608,30 @@ fn RouteEntry(row: RouteRow, state: EditorState, checked: RwSignal<bool>) -> imp
 }
 
 #[component]
-fn ConstraintEditor(constraint: ConstraintRow, route: RouteRow, checked: RwSignal<bool>) -> impl IntoView {
+fn ConstraintEditor(
+    constraint: ConstraintRow,
+    route: RouteRow,
+    checked: RwSignal<bool>,
+) -> impl IntoView {
     let id = |part: &str| format!("constraint-{}-{part}", constraint.key);
-    let (field_id, operator_id, value_id, error_id) = (id("field"), id("operator"), id("value"), id("error"));
+    let (field_id, operator_id, value_id, error_id) =
+        (id("field"), id("operator"), id("value"), id("error"));
     let problem = move || {
         if !checked.get() {
             return None;
         }
         route.constraints.with(|list| {
             let at = list.iter().position(|c| c.key == constraint.key)?;
-            let earlier: Vec<ConstraintDraft> = list[..at].iter().map(ConstraintRow::draft).collect();
+            let earlier: Vec<ConstraintDraft> =
+                list[..at].iter().map(ConstraintRow::draft).collect();
             constraint_problem(&constraint.draft(), &earlier)
         })
     };
-    let remove = move |_| route.constraints.update(|list| list.retain(|c| c.key != constraint.key));
+    let remove = move |_| {
+        route
+            .constraints
+            .update(|list| list.retain(|c| c.key != constraint.key))
+    };
     view! {
         <div class="constraint-row" data-testid="constraint-row">
             <div class="id-field">
@@ -647,9 +700,17 @@ mod tests {
 
     #[test]
     fn a_copy_gets_a_name_no_role_has() {
-        let role = |name: &str| TeamRoleEntry { id: 1, name: name.into(), permissions: serde_json::json!({}), identifier: None };
+        let role = |name: &str| TeamRoleEntry {
+            id: 1,
+            name: name.into(),
+            permissions: serde_json::json!({}),
+            identifier: None,
+        };
         assert_eq!(copy_name("manager", &[role("manager")]), "manager copy");
-        assert_eq!(copy_name("manager", &[role("manager"), role("manager copy")]), "manager copy 2");
+        assert_eq!(
+            copy_name("manager", &[role("manager"), role("manager copy")]),
+            "manager copy 2"
+        );
         assert!(copy_name(&"x".repeat(50), &[]).chars().count() <= 50);
     }
 }

@@ -246,7 +246,11 @@ impl ConstraintDraft {
     /// The value to send: as it came when untouched, else a number when it reads as one,
     /// else text.
     pub fn json_value(&self) -> Value {
-        if let Some(was) = self.was.as_ref().filter(|was| value_text(was) == self.value) {
+        if let Some(was) = self
+            .was
+            .as_ref()
+            .filter(|was| value_text(was) == self.value)
+        {
             return was.clone();
         }
         let text = self.value.trim();
@@ -280,7 +284,10 @@ fn read_route_fields(value: &Value) -> Option<(Vec<ConstraintDraft>, Map<String,
         for (field, operators) in &fields {
             let operators = operators.as_object().filter(|o| !o.is_empty())?;
             for (operator, operand) in operators {
-                if !OPERATORS.contains(&operator.as_str()) || operand.is_object() || operand.is_array() {
+                if !OPERATORS.contains(&operator.as_str())
+                    || operand.is_object()
+                    || operand.is_array()
+                {
                     return None;
                 }
                 constraints.push(ConstraintDraft {
@@ -330,7 +337,10 @@ fn route_name_problem(route: &RouteDraft, earlier: &[RouteDraft]) -> Option<Stri
 }
 
 /// What is wrong with one constraint; `earlier` are the ones before it on the same entry.
-pub fn constraint_problem(constraint: &ConstraintDraft, earlier: &[ConstraintDraft]) -> Option<String> {
+pub fn constraint_problem(
+    constraint: &ConstraintDraft,
+    earlier: &[ConstraintDraft],
+) -> Option<String> {
     let field = constraint.field.trim();
     let value = constraint.value.trim();
     if field.is_empty() {
@@ -340,12 +350,18 @@ pub fn constraint_problem(constraint: &ConstraintDraft, earlier: &[ConstraintDra
     } else if value.is_empty() {
         Some(format!("enter the value {field} is compared with."))
     } else if constraint.operator != "eq" && !constraint.json_value().is_number() {
-        Some(format!("{field} {} needs a number.", symbol(&constraint.operator)))
+        Some(format!(
+            "{field} {} needs a number.",
+            symbol(&constraint.operator)
+        ))
     } else if earlier
         .iter()
         .any(|other| other.field.trim() == field && other.operator == constraint.operator)
     {
-        Some(format!("{field} {} is set twice.", symbol(&constraint.operator)))
+        Some(format!(
+            "{field} {} is set twice.",
+            symbol(&constraint.operator)
+        ))
     } else {
         None
     }
@@ -382,14 +398,37 @@ impl RoleDiff {
             renamed: (before.0 != after.0).then(|| (before.0.to_owned(), after.0.to_owned())),
             ..RoleDiff::default()
         };
-        let groups = |view: &PermissionsView| view.groups.iter().filter_map(|p| p.group).collect::<Vec<_>>();
+        let groups = |view: &PermissionsView| {
+            view.groups
+                .iter()
+                .filter_map(|p| p.group)
+                .collect::<Vec<_>>()
+        };
         let (old_groups, new_groups) = (groups(&old), groups(&new));
-        diff.groups_added = new_groups.iter().copied().filter(|g| !old_groups.contains(g)).collect();
-        diff.groups_removed = old_groups.iter().copied().filter(|g| !new_groups.contains(g)).collect();
-        let names = |list: &[gpudeck_wire::Permission]| list.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        diff.groups_added = new_groups
+            .iter()
+            .copied()
+            .filter(|g| !old_groups.contains(g))
+            .collect();
+        diff.groups_removed = old_groups
+            .iter()
+            .copied()
+            .filter(|g| !new_groups.contains(g))
+            .collect();
+        let names = |list: &[gpudeck_wire::Permission]| {
+            list.iter().map(|p| p.name.clone()).collect::<Vec<_>>()
+        };
         let (old_routes, new_routes) = (names(&old.routes), names(&new.routes));
-        diff.routes_added = new_routes.iter().filter(|r| !old_routes.contains(r)).cloned().collect();
-        diff.routes_removed = old_routes.iter().filter(|r| !new_routes.contains(r)).cloned().collect();
+        diff.routes_added = new_routes
+            .iter()
+            .filter(|r| !old_routes.contains(r))
+            .cloned()
+            .collect();
+        diff.routes_removed = old_routes
+            .iter()
+            .filter(|r| !new_routes.contains(r))
+            .cloned()
+            .collect();
         let both = old.groups.iter().chain(&old.routes).filter_map(|before| {
             new.groups
                 .iter()
@@ -399,8 +438,14 @@ impl RoleDiff {
         });
         for (before, after) in both {
             if before.constraints != after.constraints {
-                let written = |p: &gpudeck_wire::Permission| p.constraints.iter().map(ToString::to_string).collect();
-                diff.constraints_changed.push((before.name.clone(), written(before), written(after)));
+                let written = |p: &gpudeck_wire::Permission| {
+                    p.constraints.iter().map(ToString::to_string).collect()
+                };
+                diff.constraints_changed.push((
+                    before.name.clone(),
+                    written(before),
+                    written(after),
+                ));
             }
             if before.extra != after.extra {
                 diff.other_changed = true;
@@ -422,13 +467,39 @@ impl RoleDiff {
         if let Some((from, to)) = &self.renamed {
             lines.push(format!("Renamed from {from} to {to}"));
         }
-        lines.extend(self.groups_added.iter().map(|g| format!("Adds {g}: {}", group_words(*g))));
-        lines.extend(self.groups_removed.iter().map(|g| format!("Removes {g}: {}", group_words(*g))));
-        lines.extend(self.routes_added.iter().map(|r| format!("Adds the route {r}")));
-        lines.extend(self.routes_removed.iter().map(|r| format!("Removes the route {r}")));
+        lines.extend(
+            self.groups_added
+                .iter()
+                .map(|g| format!("Adds {g}: {}", group_words(*g))),
+        );
+        lines.extend(
+            self.groups_removed
+                .iter()
+                .map(|g| format!("Removes {g}: {}", group_words(*g))),
+        );
+        lines.extend(
+            self.routes_added
+                .iter()
+                .map(|r| format!("Adds the route {r}")),
+        );
+        lines.extend(
+            self.routes_removed
+                .iter()
+                .map(|r| format!("Removes the route {r}")),
+        );
         for (name, before, after) in &self.constraints_changed {
-            let said = |list: &Vec<String>| if list.is_empty() { "none".to_owned() } else { list.join(", ") };
-            lines.push(format!("Constraints of {name}: {} → {}", said(before), said(after)));
+            let said = |list: &Vec<String>| {
+                if list.is_empty() {
+                    "none".to_owned()
+                } else {
+                    list.join(", ")
+                }
+            };
+            lines.push(format!(
+                "Constraints of {name}: {} → {}",
+                said(before),
+                said(after)
+            ));
         }
         if self.other_changed {
             lines.push("Changes parts the editor does not recognise (see the raw JSON)".to_owned());
@@ -469,8 +540,14 @@ impl RoleSummary {
         let mut summary = RoleSummary::default();
         for group in PermissionGroup::ALL {
             match view.group(group) {
-                Some(entry) if entry.constraints.is_empty() => summary.can.push(group_words(group).to_owned()),
-                Some(entry) => summary.limited.push(format!("{} only where {}", group_words(group), written(&entry.constraints))),
+                Some(entry) if entry.constraints.is_empty() => {
+                    summary.can.push(group_words(group).to_owned())
+                }
+                Some(entry) => summary.limited.push(format!(
+                    "{} only where {}",
+                    group_words(group),
+                    written(&entry.constraints)
+                )),
                 None => summary.cannot.push(group_words(group).to_owned()),
             }
         }
@@ -478,7 +555,11 @@ impl RoleSummary {
             summary.limited.push(if route.constraints.is_empty() {
                 format!("use the route {}", route.name)
             } else {
-                format!("use the route {} only where {}", route.name, written(&route.constraints))
+                format!(
+                    "use the route {} only where {}",
+                    route.name,
+                    written(&route.constraints)
+                )
             });
         }
         summary.unrecognised = view.unrecognised.len();
@@ -487,7 +568,11 @@ impl RoleSummary {
 }
 
 fn written(constraints: &[gpudeck_wire::permissions::Constraint]) -> String {
-    constraints.iter().map(ToString::to_string).collect::<Vec<_>>().join(" and ")
+    constraints
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" and ")
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -521,11 +606,14 @@ mod tests {
 
     #[test]
     fn unknown_parts_are_kept_and_named() {
-        let draft = RoleDraft::read("r", &json!({
-            "api": {"quantum_write": {}, "team_read": {}},
-            "api.weird": {"constraints": {"id": {"between": [1, 2]}}},
-            "ui": {"dark": true}
-        }))
+        let draft = RoleDraft::read(
+            "r",
+            &json!({
+                "api": {"quantum_write": {}, "team_read": {}},
+                "api.weird": {"constraints": {"id": {"between": [1, 2]}}},
+                "ui": {"dark": true}
+            }),
+        )
         .unwrap();
         let paths: Vec<String> = draft.kept.iter().map(KeptPart::path).collect();
         assert!(paths.contains(&"api.quantum_write".to_owned()));
@@ -537,7 +625,10 @@ mod tests {
     #[test]
     fn only_objects_are_edited() {
         assert!(RoleDraft::read("r", &json!(["instance_read"])).is_err());
-        assert_eq!(RoleDraft::read("r", &Value::Null).unwrap().permissions(), json!({}));
+        assert_eq!(
+            RoleDraft::read("r", &Value::Null).unwrap().permissions(),
+            json!({})
+        );
     }
 
     #[test]
@@ -547,8 +638,15 @@ mod tests {
         draft.set_group(PermissionGroup::Misc, false);
         let mut route = RouteDraft::new();
         route.name = "api.instance.request_logs".into();
-        route.constraints.push(ConstraintDraft { value: "1227".into(), ..ConstraintDraft::new() });
-        route.constraints.push(ConstraintDraft { field: "name".into(), value: "gpu box".into(), ..ConstraintDraft::new() });
+        route.constraints.push(ConstraintDraft {
+            value: "1227".into(),
+            ..ConstraintDraft::new()
+        });
+        route.constraints.push(ConstraintDraft {
+            field: "name".into(),
+            value: "gpu box".into(),
+            ..ConstraintDraft::new()
+        });
         draft.routes.push(route);
         assert_eq!(
             draft.permissions(),
@@ -558,7 +656,11 @@ mod tests {
 
     #[test]
     fn an_untouched_value_keeps_its_type_and_a_typed_one_reads_as_a_number_when_it_is_one() {
-        let draft = RoleDraft::read("r", &json!({"api.x.y": {"constraints": {"id": {"eq": "12"}}}})).unwrap();
+        let draft = RoleDraft::read(
+            "r",
+            &json!({"api.x.y": {"constraints": {"id": {"eq": "12"}}}}),
+        )
+        .unwrap();
         let mut constraint = draft.routes[0].constraints[0].clone();
         assert_eq!(constraint.json_value(), json!("12"));
         constraint.value = "13".into();
@@ -576,15 +678,27 @@ mod tests {
         assert_eq!(constraint_problem(&c("id", "eq", "1227"), &[]), None);
         assert_eq!(constraint_problem(&c("name", "eq", "box"), &[]), None);
         assert_eq!(constraint_problem(&c("size", "lte", "5.5"), &[]), None);
-        assert!(constraint_problem(&c(" ", "eq", "1"), &[]).unwrap().contains("needs a field"));
-        assert!(constraint_problem(&c("id", "ne", "1"), &[]).unwrap().contains("eq, lte or gte"));
-        assert!(constraint_problem(&c("id", "eq", " "), &[]).unwrap().contains("enter the value"));
-        assert_eq!(constraint_problem(&c("size", "gte", "big"), &[]).unwrap(), "size ≥ needs a number.");
+        assert!(constraint_problem(&c(" ", "eq", "1"), &[])
+            .unwrap()
+            .contains("needs a field"));
+        assert!(constraint_problem(&c("id", "ne", "1"), &[])
+            .unwrap()
+            .contains("eq, lte or gte"));
+        assert!(constraint_problem(&c("id", "eq", " "), &[])
+            .unwrap()
+            .contains("enter the value"));
+        assert_eq!(
+            constraint_problem(&c("size", "gte", "big"), &[]).unwrap(),
+            "size ≥ needs a number."
+        );
         assert_eq!(
             constraint_problem(&c("id", "eq", "2"), &[c("id", "eq", "1")]).unwrap(),
             "id = is set twice."
         );
-        assert_eq!(constraint_problem(&c("id", "lte", "2"), &[c("id", "gte", "1")]), None);
+        assert_eq!(
+            constraint_problem(&c("id", "lte", "2"), &[c("id", "gte", "1")]),
+            None
+        );
     }
 
     #[test]
@@ -596,7 +710,9 @@ mod tests {
         assert!(name_problem(&"x".repeat(51), &others).is_some());
         assert!(name_problem(" auditor", &others).unwrap().contains("space"));
         assert!(name_problem("a\tb", &others).unwrap().contains("control"));
-        assert!(name_problem("manager", &others).unwrap().contains("already"));
+        assert!(name_problem("manager", &others)
+            .unwrap()
+            .contains("already"));
         assert_eq!(name_problem("Manager", &others), None, "compared exactly");
 
         let mut draft = RoleDraft::empty();
@@ -623,7 +739,14 @@ mod tests {
         assert_eq!(diff.groups_removed, [PermissionGroup::TeamRead]);
         assert_eq!(diff.routes_added, ["api.e.f"]);
         assert_eq!(diff.routes_removed, ["api.c.d"]);
-        assert_eq!(diff.constraints_changed, [("api.a.b".to_owned(), vec!["id = 1".to_owned()], vec!["id = 2".to_owned()])]);
+        assert_eq!(
+            diff.constraints_changed,
+            [(
+                "api.a.b".to_owned(),
+                vec!["id = 1".to_owned()],
+                vec!["id = 2".to_owned()]
+            )]
+        );
         assert!(!diff.other_changed);
         let lines = diff.lines();
         assert_eq!(lines[0], "Renamed from auditor to auditor 2");
@@ -642,10 +765,13 @@ mod tests {
         }));
         assert_eq!(summary.can, ["see instances"]);
         assert_eq!(summary.cannot.len(), 9);
-        assert_eq!(summary.limited, [
-            "see hosted machines only where id ≥ 1000",
-            "use the route api.instance.request_logs only where id = 1227",
-        ]);
+        assert_eq!(
+            summary.limited,
+            [
+                "see hosted machines only where id ≥ 1000",
+                "use the route api.instance.request_logs only where id = 1227",
+            ]
+        );
         assert_eq!(summary.unrecognised, 1);
     }
 }

@@ -75,11 +75,15 @@ pub fn RolesPage() -> impl IntoView {
 }
 
 #[component]
-fn RolesTable(roles: Vec<TeamRoleEntry>, members: Vec<TeamMember>, on_delete: Callback<String>) -> impl IntoView {
+fn RolesTable(
+    roles: Vec<TeamRoleEntry>,
+    members: Vec<TeamMember>,
+    on_delete: Callback<String>,
+) -> impl IntoView {
     let empty = roles.is_empty();
     view! {
         <div class="table-scroll">
-            <table class="data-table roles-table" data-testid="roles-table">
+            <table class="roles-table" data-testid="roles-table">
                 <caption>"Roles of your team"</caption>
                 <thead>
                     <tr>
