@@ -64,17 +64,7 @@ fn roles_are_linked_by_encoded_name() {
 
 /// A stored session for user 1, and the address to start at.
 fn signed_in_at(path: &str) {
-    session_storage().clear().unwrap();
-    session_storage()
-        .set_item(
-            "gpudeck.session",
-            &format!(
-                r#"{{"api_key": "{KEY}", "base_url": "{}", "user": {USER}}}"#,
-                gpudeck::session::own_origin()
-            ),
-        )
-        .unwrap();
-    go_to(path);
+    signed_in_as(KEY, USER, path);
 }
 
 fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {

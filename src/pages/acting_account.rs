@@ -5,7 +5,7 @@
 use crate::api::ApiClient;
 use crate::components::masked_key::mask_key;
 use crate::components::page::Page;
-use crate::session::{use_session, KeptKey};
+use crate::session::{use_session, KeptKey, Session};
 use gpudeck_wire::CurrentUser;
 use leptos::prelude::*;
 
@@ -22,15 +22,20 @@ pub fn account_words(user: &CurrentUser) -> String {
     }
 }
 
-#[component]
-pub fn ActingAccountPage() -> impl IntoView {
-    let session = use_session();
-    let acting = move || {
+/// The acting account in words, following the session.
+pub fn acting_account(session: Session) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || {
         session
             .get()
             .map(|s| account_words(&s.user))
             .unwrap_or_default()
-    };
+    }
+}
+
+#[component]
+pub fn ActingAccountPage() -> impl IntoView {
+    let session = use_session();
+    let acting = acting_account(session);
     let acting_key = move || {
         session
             .get()

@@ -83,6 +83,16 @@ impl Harness {
         })
     }
 
+    /// Starts everything for the test `name`, opens `path` and signs in with `key` on the
+    /// way there.
+    pub async fn start_signed_in(name: &'static str, path: &str, key: &str) -> Result<Self> {
+        let app = Self::start(name).await?;
+        app.open(path).await?;
+        app.sign_in(key).await?;
+        app.wait_for_address(path).await?;
+        Ok(app)
+    }
+
     /// The console's address for `path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.server.url(), path)

@@ -9,11 +9,7 @@ use thirtyfour::prelude::ElementQueryable;
 
 /// Starts the harness, opens `path` and signs in as alice on the way.
 async fn signed_in_at(name: &'static str, path: &str) -> anyhow::Result<Harness> {
-    let app = Harness::start(name).await?;
-    app.open(path).await?;
-    app.sign_in(demo::ALICE_KEY).await?;
-    app.wait_for_address(path).await?;
-    Ok(app)
+    Harness::start_signed_in(name, path, demo::ALICE_KEY).await
 }
 
 /// Submits the page's id form and confirms in the dialog.

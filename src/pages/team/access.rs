@@ -2,7 +2,7 @@
 //! own team, or a team key whose role lacks `team_read`/`team_write`, or no team at all.
 
 use crate::api::{ApiError, Refusal};
-use crate::pages::acting_account::{account_words, SwitchOffer};
+use crate::pages::acting_account::{acting_account, SwitchOffer};
 use crate::session::use_session;
 use leptos::prelude::*;
 
@@ -16,12 +16,7 @@ pub fn team_refusal(error: &ApiError, refusal: Refusal) -> Option<AnyView> {
 #[component]
 pub fn TeamOutOfReach(message: String) -> impl IntoView {
     let session = use_session();
-    let acting = move || {
-        session
-            .get()
-            .map(|s| account_words(&s.user))
-            .unwrap_or_default()
-    };
+    let acting = acting_account(session);
     view! {
         <div class="result nothing team-out-of-reach" role="alert" data-testid="team-out-of-reach">
             <h2>"The acting account cannot use this team page"</h2>
