@@ -68,11 +68,11 @@ pub fn SwitchOffer(#[prop(optional)] forget: bool) -> impl IntoView {
     view! {
         <Show
             when=move || !others().is_empty()
-            fallback=|| view! {
+            fallback=move || view! {
                 <p class="empty-state">
-                    "No other key is kept in this tab. "
-                    <a href=ACTING_ACCOUNT>"Add another key"</a>
-                    " to act as another account."
+                    "No other key is kept in this tab."
+                    // On the acting-account page the form to add one follows.
+                    {(!forget).then(|| view! { " " <a href=ACTING_ACCOUNT>"Add another key"</a> " to act as another account." })}
                 </p>
             }
         >
