@@ -65,6 +65,7 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
         diff.contains("Constraints of api.instance.request_logs: id = 1227 → id = 1300"),
         "{diff}"
     );
+    app.check_look("role-diff-dialog").await?;
     confirm(&app).await?;
     app.wait_for_address("/team/roles/Auditor").await?;
     app.wait_for_text("[data-testid=role-name]", "Auditor")
@@ -222,6 +223,7 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
         .await?;
     app.wait_for_text("[data-testid=team-out-of-reach]", "Act as alice")
         .await?;
+    app.check_look("team-out-of-reach").await?;
     app.click("[data-testid=team-out-of-reach] li:first-child button.switch-account")
         .await?;
     app.wait_for_text("[data-testid=identity] .identity-name", "alice")
