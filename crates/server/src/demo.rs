@@ -14,7 +14,12 @@
 //! | erin (id 5) | [`ERIN_TEAM_KEY`] | team key of a removed member: always 401 |
 //! | frank (id 6) | [`FRANK_TEAM_KEY`] | team key, roles `member` + `manager` |
 //! | gustav (id 7) | [`GUSTAV_KEY`] | a renter in no team: team operations answer 404 `no_team` |
+//!
+//! Alice Compute's roles: the flagged owner role, `manager` (dave, frank), `member` (carol,
+//! frank) and two custom roles nobody holds ([`UNICODE_ROLE`], [`MARKUP_ROLE`]); one pending
+//! invitation ([`PENDING_INVITE_EMAIL`]) and one expired.
 
+use crate::db::team_invites::{record as record_invitation, SentInvitation};
 use crate::db::users::{create_user, insert_key, NewUser};
 use crate::db::DbError;
 use gpudeck_wire::PermissionGroup;
@@ -580,20 +585,15 @@ fn seed_invitations(conn: &Connection, now: f64) -> Result<(), DbError> {
         (PENDING_INVITE_EMAIL, now - 65.0 * 60.0),
         (EXPIRED_INVITE_EMAIL, now - 5.0 * HOUR),
     ] {
-        conn.execute(
-            "INSERT INTO team_invitations
-                 (team_id, email, role_id, invited_by, created_at, expires_at, token_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                ALICE_TEAM_ID,
-                email,
-                MEMBER_ROLE_ID,
-                ALICE_ID,
-                created_at,
-                created_at + crate::config::INVITATION_LIFETIME_SECS,
-                crate::keys::hash_key(&crate::keys::generate_key())
-            ],
-        )?;
+        let token_hash = crate::keys::hash_key(&crate::keys::generate_key());
+        let invitation = SentInvitation {
+            team_id: ALICE_TEAM_ID,
+            email,
+            role_id: MEMBER_ROLE_ID,
+            invited_by: ALICE_ID,
+            token_hash: &token_hash,
+        };
+        record_invitation(conn, &invitation, created_at)?;
     }
     Ok(())
 }

@@ -339,11 +339,13 @@ mod tests {
             "put",
             &["200", "400", "401", "403", "404", "409", "413"],
         );
-        expect(
-            paths::TEAM_ROLE,
-            "delete",
-            &["200", "400", "401", "403", "404", "409", "413"],
-        );
+        for path in [paths::TEAM_ROLE, paths::TEAM_ROLES] {
+            expect(
+                path,
+                "delete",
+                &["200", "400", "401", "403", "404", "409", "413"],
+            );
+        }
         expect(
             paths::TEAM_INVITE,
             "post",

@@ -43,7 +43,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 32 of the API and the public OpenAPI document.
+/// The operations: the 33 of the API and the public OpenAPI document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
     CurrentUser,
@@ -72,6 +72,7 @@ enum Route {
     CreateRole,
     UpdateRole,
     RemoveRole,
+    RemoveRoleById,
     Invite,
     Invitations,
     RemoveMember,
@@ -94,7 +95,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 33] = [
+const MATRIX: [(Route, [Cell; 7]); 34] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -202,6 +203,10 @@ const MATRIX: [(Route, [Cell; 7]); 33] = [
         (404, "not_found", "Role not found"),
         NO_TEAM,
         (403, "forbidden", "lacks the permission team_write")]),
+    (Route::RemoveRoleById, [(200, "", "removed from team"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "Role not found"),
+        NO_TEAM,
+        (403, "forbidden", "lacks the permission team_write")]),
     (Route::Invite, [(200, "", "New invitation sent to new-person@example.org"), NO_KEY, MALFORMED, UNKNOWN,
         (200, "", "New invitation sent to new-person@example.org"),
         NO_TEAM,
@@ -252,6 +257,7 @@ fn needs(route: Route) -> Option<PermissionGroup> {
         Route::CreateRole
         | Route::UpdateRole
         | Route::RemoveRole
+        | Route::RemoveRoleById
         | Route::Invite
         | Route::RemoveMember
         | Route::GiveRole
@@ -507,6 +513,11 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
             paths::team_role_removal(MARKUP_ROLE),
             Some(json!({})),
         ),
+        Route::RemoveRoleById => (
+            Method::DELETE,
+            format!("{}/", paths::TEAM_ROLES),
+            Some(json!({ "role_id": MARKUP_ROLE_ID })),
+        ),
         Route::Invite => (
             Method::POST,
             format!(
@@ -686,7 +697,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 231);
+    assert_eq!(cells, 238);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -830,6 +841,7 @@ async fn the_document_names_the_permission_each_route_enforces() {
             Route::CreateRole => ("post", paths::TEAM_ROLES),
             Route::UpdateRole => ("put", paths::TEAM_ROLE),
             Route::RemoveRole => ("delete", paths::TEAM_ROLE),
+            Route::RemoveRoleById => ("delete", paths::TEAM_ROLES),
             Route::Invite => ("post", paths::TEAM_INVITE),
             Route::Invitations => ("get", paths::TEAM_INVITES),
             Route::RemoveMember => ("delete", paths::TEAM_MEMBER),

@@ -1,8 +1,9 @@
 //! Many requests at once against one resource, on real sockets and a file database (the
 //! in-memory database serialises requests on one connection, so it would prove less):
 //! accepts that overdraw an ask, accepts and volume deletions on one ask, deletes of one
-//! template, defrags of one machine, schedules of one window, cancels of one window and
-//! creations of one subaccount.
+//! template, defrags of one machine, schedules of one window, cancels of one window,
+//! creations of one subaccount, edits of one team role, invitations against the hourly
+//! quota, and member removals racing role changes.
 
 mod common;
 
@@ -64,11 +65,21 @@ async fn all_at_once(
     answers
 }
 
-fn scalar(server: &RunningServer, sql: &'static str) -> i64 {
+fn scalar(server: &RunningServer, sql: &str) -> i64 {
+    let sql = sql.to_owned();
     server
         .state()
         .db
-        .with_conn(move |c| Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))?))
+        .with_conn(move |c| Ok(c.query_row(&sql, [], |r| r.get::<_, i64>(0))?))
+        .unwrap()
+}
+
+fn text(server: &RunningServer, sql: &str) -> String {
+    let sql = sql.to_owned();
+    server
+        .state()
+        .db
+        .with_conn(move |c| Ok(c.query_row(&sql, [], |r| r.get::<_, String>(0))?))
         .unwrap()
 }
 
@@ -469,6 +480,230 @@ async fn parallel_creations_of_one_subaccount_give_exactly_one() {
              WHERE lower(u.email) = 'twin@example.org'"
         ),
         1
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_edits_of_one_role_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let uri = paths::team_role_by_id(UNICODE_ROLE_ID);
+    // A rename and a change of permissions at once: each reads the row the other wrote.
+    for round in 0..8 {
+        let name = format!("night-{round}");
+        let permissions = if round % 2 == 0 {
+            json!({"api": {"misc": {}}})
+        } else {
+            json!({"api": {"machine_read": {}}})
+        };
+        let answers = all_at_once(
+            &server,
+            vec![
+                (reqwest::Method::PUT, uri.clone(), json!({"name": name})),
+                (
+                    reqwest::Method::PUT,
+                    uri.clone(),
+                    json!({"permissions": permissions}),
+                ),
+            ],
+        )
+        .await;
+        for (status, body) in &answers {
+            assert_eq!(*status, 200, "{body}");
+        }
+        let stored = text(
+            &server,
+            &format!(
+                "SELECT name || ' ' || permissions FROM team_roles WHERE id = {UNICODE_ROLE_ID}"
+            ),
+        );
+        assert_eq!(stored, format!("{name} {permissions}"), "round {round}");
+    }
+    // Ten renames of four roles to one new name at once: one role gets it (a repeat for
+    // that role then changes nothing), the others are refused.
+    let targets: Vec<i64> = [
+        MANAGER_ROLE_ID,
+        MEMBER_ROLE_ID,
+        UNICODE_ROLE_ID,
+        MARKUP_ROLE_ID,
+    ]
+    .into_iter()
+    .cycle()
+    .take(10)
+    .collect();
+    let requests = targets
+        .iter()
+        .map(|id| {
+            (
+                reqwest::Method::PUT,
+                paths::team_role_by_id(*id),
+                json!({"name": "the one"}),
+            )
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let mut winners = std::collections::HashSet::new();
+    for (id, (status, body)) in targets.iter().zip(&answers) {
+        match status {
+            200 => {
+                winners.insert(*id);
+            }
+            409 => assert_eq!(body["error"], "duplicate_name", "{body}"),
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "{answers:?}");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM team_roles WHERE name = 'the one'"
+        ),
+        1
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_invitations_stop_at_the_hourly_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let before = scalar(&server, "SELECT COUNT(*) FROM team_invitations");
+    let requests = (0..25)
+        .map(|i| {
+            (
+                reqwest::Method::POST,
+                format!(
+                    "{}/?email=guest{i}%40example.org&role=member",
+                    paths::TEAM_INVITE
+                ),
+                json!({}),
+            )
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let mut sent = 0;
+    for (status, body) in &answers {
+        match status {
+            200 => sent += 1,
+            429 => assert_eq!(
+                body["msg"], "at most 20 invitations per hour; retry after 3600 s",
+                "{body}"
+            ),
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(sent, 20, "{answers:?}");
+    assert_eq!(
+        scalar(&server, "SELECT COUNT(*) FROM team_invitations") - before,
+        20
+    );
+    server.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn member_removals_racing_role_changes_stay_consistent() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    // carol and dave each hold one role. Each is removed while their role is replaced;
+    // dave's new role (held by nobody yet) is deleted at the same time.
+    let answers = all_at_once(
+        &server,
+        vec![
+            (
+                reqwest::Method::DELETE,
+                paths::team_member(CAROL_ID),
+                json!({}),
+            ),
+            (
+                reqwest::Method::PUT,
+                paths::team_member_roles(CAROL_ID),
+                json!({"role_id": MARKUP_ROLE_ID}),
+            ),
+            (
+                reqwest::Method::DELETE,
+                paths::team_member(DAVE_ID),
+                json!({}),
+            ),
+            (
+                reqwest::Method::PUT,
+                paths::team_member_roles(DAVE_ID),
+                json!({"role_id": UNICODE_ROLE_ID}),
+            ),
+            (
+                reqwest::Method::DELETE,
+                paths::team_role_removal(UNICODE_ROLE),
+                json!({}),
+            ),
+        ],
+    )
+    .await;
+    let status = |i: usize| answers[i].0;
+    // Removals always succeed; a role change succeeds only if it came first.
+    assert_eq!((status(0), status(2)), (200, 200), "{answers:?}");
+    let role_of = |user: i64| {
+        scalar(
+            &server,
+            &format!(
+                "SELECT mr.role_id FROM team_member_roles mr JOIN team_members m ON m.id = mr.member_id
+                 WHERE m.user_id = {user}"
+            ),
+        )
+    };
+    match status(1) {
+        200 => assert_eq!(role_of(CAROL_ID), MARKUP_ROLE_ID),
+        404 => {
+            assert_eq!(answers[1].1["msg"], "User is not a member of this team");
+            assert_eq!(role_of(CAROL_ID), MEMBER_ROLE_ID);
+        }
+        other => panic!("unexpected {other}: {answers:?}"),
+    }
+    // dave's change and the role's deletion: whichever came first decides the other.
+    let unicode_left = scalar(
+        &server,
+        &format!("SELECT COUNT(*) FROM team_roles WHERE id = {UNICODE_ROLE_ID}"),
+    );
+    match (status(3), status(4)) {
+        // The change came first and dave was still a member: the role was held when the
+        // deletion ran, unless dave's removal came between them.
+        (200, 200) | (404, 200) => assert_eq!(unicode_left, 0),
+        (200, 409) => {
+            assert_eq!(unicode_left, 1);
+            assert_eq!(answers[4].1["error"], "in_use");
+        }
+        other => panic!("unexpected {other:?}: {answers:?}"),
+    }
+    if status(3) == 200 && status(4) == 200 {
+        // dave held it only as a removed member: the assignment went with the role.
+        assert_eq!(
+            scalar(
+                &server,
+                &format!(
+                    "SELECT COUNT(*) FROM team_member_roles WHERE role_id = {UNICODE_ROLE_ID}"
+                )
+            ),
+            0
+        );
+    }
+    if status(3) == 404 {
+        let msg = answers[3].1["msg"].as_str().unwrap();
+        assert!(
+            msg == "User is not a member of this team" || msg == "Role not found",
+            "{msg}"
+        );
+    }
+    // Removed members hold no keys for the team; everything else is intact.
+    assert_eq!(
+        scalar(
+            &server,
+            &format!("SELECT COUNT(*) FROM api_keys WHERE user_id IN ({CAROL_ID}, {DAVE_ID}) AND team_id IS NOT NULL")
+        ),
+        0
+    );
+    assert_eq!(text(&server, "PRAGMA integrity_check"), "ok");
+    assert_eq!(
+        scalar(&server, "SELECT COUNT(*) FROM pragma_foreign_key_check"),
+        0
     );
     server.shutdown().await.unwrap();
 }

@@ -2,7 +2,8 @@
 //! of a write load, then restarted on the same file, several times over. Every write that
 //! was answered 200 must be there, nothing may be half-written, no ask overdrawn, and
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
-//! schedules maintenance windows (N3), cancels them (N6) and creates subaccounts (N20).
+//! schedules maintenance windows (N3), cancels them (N6), creates subaccounts (N20), creates
+//! team roles (N14) and removes team members with their team keys (N18).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -23,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const ROUNDS: i64 = 6;
-const WRITERS: usize = 10;
+const WRITERS: usize = 14;
 /// Each round's own volume ask, so its capacity can be checked exactly.
 const FIRST_ASK: i64 = 100;
 const ASK_CAPACITY: i64 = 150;
@@ -33,6 +34,19 @@ const FIRST_TEMPLATE: i64 = 10_000;
 const FIRST_WINDOW: i64 = 100_000;
 /// The machine the load schedules windows on.
 const SCHEDULED_MACHINE: i64 = 1060;
+/// Each round's own members of Alice Compute, each with a team key: 100 of them from here
+/// (user id = membership id).
+const FIRST_MEMBER: i64 = 50_000;
+
+/// The team key of seeded member `id`.
+fn member_key(id: i64) -> String {
+    format!("crash-member-team-key-{id:08}-000000000000000")
+}
+
+/// The permissions of a role the load creates in `round`.
+fn crash_permissions(round: i64) -> Value {
+    json!({"api": {"misc": {}}, "api.crash": {"constraints": {"round": {"eq": round}}}})
+}
 
 fn unix_now() -> f64 {
     std::time::SystemTime::now()
@@ -49,16 +63,20 @@ enum Write {
     Cancel,
     DeleteTemplate,
     CreateSubaccount,
+    CreateRole,
+    RemoveMember,
 }
 
 impl Write {
     fn of(writer: usize) -> Write {
-        match writer % 5 {
+        match writer % 7 {
             0 => Write::Accept,
             1 => Write::Schedule,
             2 => Write::Cancel,
             3 => Write::DeleteTemplate,
-            _ => Write::CreateSubaccount,
+            4 => Write::CreateSubaccount,
+            5 => Write::CreateRole,
+            _ => Write::RemoveMember,
         }
     }
 }
@@ -108,12 +126,18 @@ struct Seen {
     cancelled: Vec<i64>,
     /// E-mail addresses of the subaccounts answered 200.
     created: Vec<String>,
+    /// Names of the team roles answered 200.
+    roles: Vec<String>,
+    /// User ids whose removal from the team was answered 200.
+    removed: Vec<i64>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
     unanswered_schedules: usize,
     unanswered_cancels: usize,
     unanswered_creations: usize,
+    unanswered_roles: usize,
+    unanswered_removals: usize,
     refused: usize,
 }
 
@@ -124,6 +148,8 @@ impl Seen {
             + self.unanswered_schedules
             + self.unanswered_cancels
             + self.unanswered_creations
+            + self.unanswered_roles
+            + self.unanswered_removals
     }
 
     fn answered(&self) -> usize {
@@ -132,6 +158,8 @@ impl Seen {
             + self.scheduled.len()
             + self.cancelled.len()
             + self.created.len()
+            + self.roles.len()
+            + self.removed.len()
             + self.refused
     }
 }
@@ -143,15 +171,17 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
         .unwrap();
     let next_template = Arc::new(AtomicI64::new(FIRST_TEMPLATE + round * 100));
     let next_window = Arc::new(AtomicI64::new(FIRST_WINDOW + round * 100));
+    let next_member = Arc::new(AtomicI64::new(FIRST_MEMBER + round * 100));
     let mut writers = Vec::new();
     for writer in 0..WRITERS {
-        let (client, url, seen, answered, next_template, next_window) = (
+        let (client, url, seen, answered, next_template, next_window, next_member) = (
             client.clone(),
             url.clone(),
             seen.clone(),
             answered.clone(),
             next_template.clone(),
             next_window.clone(),
+            next_member.clone(),
         );
         writers.push(tokio::spawn(async move {
             let write = Write::of(writer);
@@ -186,6 +216,19 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                                           "host_only": false, "parent_id": "me"});
                         let path = format!("{}/", paths::USERS);
                         (json_body(reqwest::Method::POST, path, body), 0, 0)
+                    }
+                    Write::CreateRole => {
+                        let body = json!({"name": reason, "permissions": crash_permissions(round)});
+                        let path = format!("{}/", paths::TEAM_ROLES);
+                        (json_body(reqwest::Method::POST, path, body), 0, 0)
+                    }
+                    Write::RemoveMember => {
+                        let id = next_member.fetch_add(1, Ordering::SeqCst);
+                        if id >= FIRST_MEMBER + round * 100 + 100 {
+                            return;
+                        }
+                        let path = paths::team_member(id);
+                        (json_body(reqwest::Method::DELETE, path, json!({})), 0, id)
                     }
                     Write::Cancel | Write::DeleteTemplate => {
                         let (next, first) = if write == Write::Cancel {
@@ -229,6 +272,10 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     (Write::Cancel, None) => seen.unanswered_cancels += 1,
                     (Write::DeleteTemplate, None) => seen.unanswered_deletes += 1,
                     (Write::CreateSubaccount, None) => seen.unanswered_creations += 1,
+                    (Write::CreateRole, None) => seen.unanswered_roles += 1,
+                    (Write::RemoveMember, None) => seen.unanswered_removals += 1,
+                    (Write::CreateRole, Some((200, _))) => seen.roles.push(reason),
+                    (Write::RemoveMember, Some((200, _))) => seen.removed.push(id),
                     (Write::Accept, Some((200, body))) => {
                         let name = body["volume_name"].as_str().unwrap();
                         let id = name.strip_prefix("V.").unwrap().parse().unwrap();
@@ -404,6 +451,61 @@ fn check_after_crash(db: &Path, round: i64, seen: &Seen) {
         "round {round}: a half-written subaccount"
     );
     assert!(users as usize <= seen.created.len() + seen.unanswered_creations);
+    for name in &seen.roles {
+        let permissions: Option<String> = conn
+            .query_row(
+                "SELECT permissions FROM team_roles WHERE team_id = 1 AND name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap();
+        let permissions: Option<Value> = permissions.map(|p| serde_json::from_str(&p).unwrap());
+        assert_eq!(
+            permissions,
+            Some(crash_permissions(round)),
+            "round {round}: role {name:?} was answered 200 but is not (whole) in the database"
+        );
+    }
+    let roles: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM team_roles WHERE name LIKE ?1",
+            [format!("crash-{round}-%")],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(roles as usize <= seen.roles.len() + seen.unanswered_roles);
+    // A removal ends the membership and deletes the team key in one transaction: never
+    // one without the other.
+    let first = FIRST_MEMBER + round * 100;
+    let (removed, half_written): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(removed_at),
+                    SUM((removed_at IS NULL) = NOT EXISTS
+                        (SELECT 1 FROM api_keys k WHERE k.user_id = m.user_id AND k.team_id = 1))
+             FROM team_members m WHERE m.id BETWEEN ?1 AND ?2",
+            [first, first + 99],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        half_written, 0,
+        "round {round}: a half-written member removal"
+    );
+    for id in &seen.removed {
+        let removed_at: Option<f64> = conn
+            .query_row(
+                "SELECT removed_at FROM team_members WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(
+            removed_at.is_some(),
+            "round {round}: member {id} was answered removed but is not"
+        );
+    }
+    assert!(removed as usize <= seen.removed.len() + seen.unanswered_removals);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -412,7 +514,8 @@ async fn sigkill_mid_write_loses_no_answered_write() {
     let started = Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.sqlite");
-    // The demo, plus an ask and a hundred templates of alice's per round.
+    // The demo, plus an ask, a hundred templates of alice's and a hundred members of her
+    // team (each with a team key) per round.
     let state = AppState::new(Config {
         db: DbLocation::File(db.clone()),
         demo: true,
@@ -428,6 +531,24 @@ async fn sigkill_mid_write_loses_no_answered_write() {
                     [FIRST_ASK + round, ASK_CAPACITY],
                 )?;
                 for t in 0..100 {
+                    let member = FIRST_MEMBER + round * 100 + t;
+                    c.execute(
+                        "INSERT INTO users (id, email, username, created_at) VALUES (?1, ?2, ?2, 0)",
+                        rusqlite::params![member, format!("member-{member}@crash.example")],
+                    )?;
+                    c.execute(
+                        "INSERT INTO team_members (id, team_id, user_id) VALUES (?1, 1, ?1)",
+                        [member],
+                    )?;
+                    c.execute(
+                        "INSERT INTO team_member_roles (member_id, role_id) VALUES (?1, 3)",
+                        [member],
+                    )?;
+                    c.execute(
+                        "INSERT INTO api_keys (key_hash, user_id, team_id, created_at)
+                         VALUES (?1, ?2, 1, 0)",
+                        rusqlite::params![gpudeck_server::keys::hash_key(&member_key(member)), member],
+                    )?;
                     let id = FIRST_TEMPLATE + round * 100 + t;
                     c.execute(
                         "INSERT INTO templates (id, owner_id, name) VALUES (?1, 1, ?2)",
@@ -480,12 +601,15 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         in_flight_total += in_flight;
         println!(
             "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
-             subaccounts and {} refusals answered, {in_flight} in flight",
+             subaccounts, {} roles, {} member removals and {} refusals answered, {in_flight} in \
+             flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
             seen.cancelled.len(),
             seen.created.len(),
+            seen.roles.len(),
+            seen.removed.len(),
             seen.refused
         );
         rounds.push(seen);
@@ -521,6 +645,14 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         .await
         .unwrap();
     assert_eq!(response.status(), 409, "cancelled before the first kill");
+    // The first round's first member was removed before the first kill: the key is gone.
+    let response = client
+        .get(format!("{url}{}", paths::CURRENT_USER))
+        .bearer_auth(member_key(FIRST_MEMBER))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401, "removed before the first kill");
     child.kill().unwrap();
     child.wait().unwrap();
     for (round, seen) in rounds.iter().enumerate() {

@@ -247,6 +247,48 @@ mod tests {
     }
 
     #[test]
+    fn migration_5_flags_the_owner_roles_that_were_known_by_name() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        Migrations::from_slice(&MIGRATIONS[..4])
+            .to_latest(&mut conn)
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (id, email, username, created_at) VALUES (1, 'a@x', 'a', 0);
+             INSERT INTO teams (id, name, owner_id) VALUES (1, 't', 1), (2, 'u', 1);
+             INSERT INTO team_roles (id, team_id, name, permissions) VALUES
+                 (1, 1, 'owner', '{}'), (2, 1, 'manager', '{}'), (3, 1, 'member', '{}'),
+                 (4, 1, 'custom', '{}'), (5, 2, 'owner', '{}');",
+        )
+        .unwrap();
+        Migrations::from_slice(MIGRATIONS)
+            .to_latest(&mut conn)
+            .unwrap();
+        let mut statement = conn
+            .prepare("SELECT id, is_owner, identifier FROM team_roles ORDER BY id")
+            .unwrap();
+        let roles: Vec<(i64, bool, Option<String>)> = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            roles,
+            vec![
+                (1, true, None),
+                (2, false, some("team_manager")),
+                (3, false, some("team_member")),
+                (4, false, None),
+                (5, true, None),
+            ]
+        );
+        // One owner role per team.
+        assert!(conn
+            .execute("UPDATE team_roles SET is_owner = 1 WHERE id = 4", [])
+            .is_err());
+    }
+
+    #[test]
     fn file_databases_keep_their_secret_and_use_wal() {
         let dir = tempfile::tempdir().unwrap();
         let location = DbLocation::File(dir.path().join("t.sqlite"));

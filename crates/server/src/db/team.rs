@@ -19,16 +19,7 @@ pub fn member_role_permissions(
     team_id: i64,
     user_id: i64,
 ) -> Result<Option<Vec<serde_json::Value>>, DbError> {
-    let member: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM team_members
-             WHERE team_id = ?1 AND user_id = ?2 AND removed_at IS NULL
-             ORDER BY id LIMIT 1",
-            params![team_id, user_id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    let Some(member) = member else {
+    let Some(member) = membership(conn, team_id, user_id)? else {
         return Ok(None);
     };
     let mut statement = conn.prepare(
@@ -258,43 +249,36 @@ pub struct StoredRole {
 
 /// How a write names a role.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RoleRef<'a> {
+pub enum RoleRef {
     Id(i64),
-    Name(&'a str),
+    Name(String),
 }
 
 /// The role of team `team_id` that `role` names, if there is one.
 pub fn stored_role(
     conn: &Connection,
     team_id: i64,
-    role: &RoleRef<'_>,
+    role: &RoleRef,
 ) -> Result<Option<StoredRole>, DbError> {
-    let row = |r: &rusqlite::Row<'_>| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, bool>(3)?,
-        ))
+    let (id, name) = match role {
+        RoleRef::Id(id) => (Some(*id), None),
+        RoleRef::Name(name) => (None, Some(name.as_str())),
     };
-    let found = match role {
-        RoleRef::Id(id) => conn
-            .query_row(
-                "SELECT id, name, permissions, is_owner FROM team_roles
-                 WHERE team_id = ?1 AND id = ?2",
-                params![team_id, id],
-                row,
-            )
-            .optional()?,
-        RoleRef::Name(name) => conn
-            .query_row(
-                "SELECT id, name, permissions, is_owner FROM team_roles
-                 WHERE team_id = ?1 AND name = ?2",
-                params![team_id, name],
-                row,
-            )
-            .optional()?,
-    };
+    let found = conn
+        .query_row(
+            "SELECT id, name, permissions, is_owner FROM team_roles
+             WHERE team_id = ?1 AND (?2 IS NULL OR id = ?2) AND (?3 IS NULL OR name = ?3)",
+            params![team_id, id, name],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, bool>(3)?,
+                ))
+            },
+        )
+        .optional()?;
     found
         .map(|(id, name, permissions, is_owner)| {
             Ok(StoredRole {
@@ -305,4 +289,17 @@ pub fn stored_role(
             })
         })
         .transpose()
+}
+
+/// The active membership of `user_id` in team `team_id`, if any.
+pub fn membership(conn: &Connection, team_id: i64, user_id: i64) -> Result<Option<i64>, DbError> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM team_members
+             WHERE team_id = ?1 AND user_id = ?2 AND removed_at IS NULL
+             ORDER BY id LIMIT 1",
+            params![team_id, user_id],
+            |r| r.get(0),
+        )
+        .optional()?)
 }

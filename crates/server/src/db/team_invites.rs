@@ -63,7 +63,12 @@ pub fn invite(
     if own > 0 {
         return Ok(Err(InviteRefusal::OwnEmail));
     }
-    let Some(role) = stored_role(&tx, team_id, &RoleRef::Name(invitation.role_name))? else {
+    let Some(role) = stored_role(
+        &tx,
+        team_id,
+        &RoleRef::Name(invitation.role_name.to_owned()),
+    )?
+    else {
         return Ok(Err(InviteRefusal::RoleNotFound));
     };
     if role.is_owner {
@@ -117,22 +122,49 @@ pub fn invite(
          WHERE team_id = ?2 AND lower(email) = lower(?3) AND expires_at > ?1",
         params![now, team_id, invitation.email],
     )?;
-    tx.execute(
+    let sent = SentInvitation {
+        team_id,
+        email: invitation.email,
+        role_id: role.id,
+        invited_by: actor.user_id,
+        token_hash: invitation.token_hash,
+    };
+    record(&tx, &sent, now)?;
+    tx.commit()?;
+    Ok(Ok(()))
+}
+
+/// An invitation as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentInvitation<'a> {
+    pub team_id: i64,
+    pub email: &'a str,
+    pub role_id: i64,
+    pub invited_by: i64,
+    pub token_hash: &'a str,
+}
+
+/// Stores an invitation sent at `created_at`; it expires four hours later.
+pub fn record(
+    conn: &Connection,
+    invitation: &SentInvitation<'_>,
+    created_at: f64,
+) -> Result<(), DbError> {
+    conn.execute(
         "INSERT INTO team_invitations
              (team_id, email, role_id, invited_by, created_at, expires_at, token_hash)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
-            team_id,
+            invitation.team_id,
             invitation.email,
-            role.id,
-            actor.user_id,
-            now,
-            now + INVITATION_LIFETIME_SECS,
+            invitation.role_id,
+            invitation.invited_by,
+            created_at,
+            created_at + INVITATION_LIFETIME_SECS,
             invitation.token_hash
         ],
     )?;
-    tx.commit()?;
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// Team `team_id`'s pending invitations at `now` (not expired, not ended by a newer one),

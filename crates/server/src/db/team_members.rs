@@ -1,10 +1,10 @@
 //! Writing a team's members: removing one (N18) and changing a member's roles (N19). Each
 //! is one IMMEDIATE transaction that reads the caller's standing again before it writes.
 
-use super::team::{acting_in_team, stored_role, Actor, RoleRef, Standing, TeamContext};
+use super::team::{acting_in_team, membership, stored_role, Actor, RoleRef, Standing, TeamContext};
 use super::{write_tx, DbError};
 use gpudeck_wire::PermissionGroup;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use serde_json::Value;
 
 /// Why a member was not removed.
@@ -17,19 +17,6 @@ pub enum RemoveMemberRefusal {
     Owner,
     /// The user is the caller.
     Yourself,
-}
-
-/// The active membership row of `user_id` in team `team_id`.
-fn membership(conn: &Connection, team_id: i64, user_id: i64) -> Result<Option<i64>, DbError> {
-    Ok(conn
-        .query_row(
-            "SELECT id FROM team_members
-             WHERE team_id = ?1 AND user_id = ?2 AND removed_at IS NULL
-             ORDER BY id LIMIT 1",
-            params![team_id, user_id],
-            |r| r.get(0),
-        )
-        .optional()?)
 }
 
 /// Ends `user_id`'s membership of the actor's team at `now` and deletes their team keys
@@ -70,13 +57,13 @@ pub fn remove_member(
 
 /// One of N19's three changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RoleChange<'a> {
+pub enum RoleChange {
     /// POST: give a first role, by name.
-    Give(&'a str),
+    Give(String),
     /// PUT: replace the single role, by id.
     Replace(i64),
     /// DELETE: take one of several roles, by name.
-    Take(&'a str),
+    Take(String),
 }
 
 /// Why a member's roles were not changed.
@@ -111,7 +98,7 @@ pub fn change_member_role(
     conn: &mut Connection,
     actor: Actor,
     user_id: i64,
-    change: &RoleChange<'_>,
+    change: &RoleChange,
 ) -> Result<Result<Value, MemberRoleRefusal>, DbError> {
     let tx = write_tx(conn)?;
     let context = match acting_in_team(&tx, actor, PermissionGroup::TeamWrite)? {
@@ -147,12 +134,12 @@ fn plan_role_change(
     conn: &Connection,
     context: &TeamContext,
     user_id: i64,
-    change: &RoleChange<'_>,
+    change: &RoleChange,
 ) -> Result<Result<RolePlan, MemberRoleRefusal>, DbError> {
     use MemberRoleRefusal as R;
     let team_id = context.team.id;
     let reference = match change {
-        RoleChange::Give(name) | RoleChange::Take(name) => RoleRef::Name(name),
+        RoleChange::Give(name) | RoleChange::Take(name) => RoleRef::Name(name.clone()),
         RoleChange::Replace(id) => RoleRef::Id(*id),
     };
     let Some(role) = stored_role(conn, team_id, &reference)? else {

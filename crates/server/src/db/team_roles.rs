@@ -154,7 +154,7 @@ pub enum RemoveRoleRefusal {
 pub fn remove_role(
     conn: &mut Connection,
     actor: Actor,
-    role: &RoleRef<'_>,
+    role: &RoleRef,
     now: f64,
 ) -> Result<Result<String, RemoveRoleRefusal>, DbError> {
     let tx = write_tx(conn)?;

@@ -49,7 +49,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(team::role, team_roles::update, team_roles::remove))
         .routes(routes!(team::members))
         .routes(routes!(team_roles::list))
-        .routes(routes!(team_roles::create))
+        .routes(routes!(team_roles::create, team_roles::remove_by_id))
         .routes(routes!(team_invites::invite))
         .routes(routes!(team_invites::pending))
         .routes(routes!(team_members::remove))

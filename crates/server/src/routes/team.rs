@@ -11,7 +11,7 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use gpudeck_wire::{paths, ErrorBody, PermissionGroup, TeamMember, TeamRole};
+use gpudeck_wire::{paths, ErrorBody, MessageAnswer, PermissionGroup, TeamMember, TeamRole};
 
 /// §1.4's refusal of a role that exceeds the caller (N14, N15, N17, N19).
 pub const EXCEEDS: &str = "you cannot grant or remove permissions you do not hold";
@@ -48,6 +48,14 @@ pub async fn standing(
         .run(move |conn| db::team::acting_in_team(conn, actor, group))
         .await??;
     Ok(context)
+}
+
+/// `{"msg": "success"}`: N14's answer and N19's to POST and DELETE.
+pub fn success() -> Json<MessageAnswer> {
+    Json(MessageAnswer {
+        success: None,
+        msg: "success".into(),
+    })
 }
 
 /// A user id in the path (N18, N19): decimal digits.

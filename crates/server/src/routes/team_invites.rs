@@ -27,12 +27,13 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// One of N17's inputs: the query's value when it has a non-empty one, else the body's.
 fn query_or_body(query: Option<&str>, name: &str, body: Option<Lenient<String>>) -> Option<String> {
+    let from_body = match body {
+        Some(Lenient::Valid(value)) if !value.is_empty() => Some(value),
+        _ => None,
+    };
     first_query_value(query, name)
         .filter(|value| !value.is_empty())
-        .or_else(|| match body {
-            Some(Lenient::Valid(value)) if !value.is_empty() => Some(value),
-            _ => None,
-        })
+        .or(from_body)
 }
 
 fn refusal(refusal: InviteRefusal, email: &str) -> ApiError {

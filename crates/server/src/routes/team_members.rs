@@ -1,6 +1,6 @@
 //! The current team's members: N18 remove one, N19 give, replace or take a member's role.
 
-use super::team::{actor, member_user_id, standing, EXCEEDS};
+use super::team::{actor, member_user_id, standing, success, EXCEEDS};
 use crate::auth::Caller;
 use crate::body::{JsonObject, UnusedBody};
 use crate::db;
@@ -33,7 +33,7 @@ impl From<RemoveMemberRefusal> for ApiError {
     delete,
     path = paths::TEAM_MEMBER,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id (seed op 7's `id`)", example = "3")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id (seed op 7's `id`)", example = 3)),
     request_body(content = Option<Object>, description = "Ignored: any JSON object, an empty body or none"),
     responses(
         (status = 200, description = "`{\"status\": \"success\", \"message\": \"User removed from the team.\"}`", body = StatusAnswer),
@@ -93,33 +93,23 @@ fn role_named(body: JsonObject) -> Result<String, ApiError> {
     }
 }
 
-/// Runs one of N19's changes on `raw_id`'s roles.
+/// Runs one of N19's changes on the roles of the member `raw_id` names; returns the
+/// permissions of the role given or taken.
 async fn change(
     state: &AppState,
     caller: &Caller,
-    user_id: i64,
-    change: OwnedChange,
+    raw_id: &str,
+    read_change: impl FnOnce(i64) -> Result<RoleChange, ApiError>,
 ) -> Result<serde_json::Value, ApiError> {
+    standing(state, caller, PermissionGroup::TeamWrite).await?;
+    let user_id = member_user_id(raw_id)?;
+    let change = read_change(user_id)?;
     let actor = actor(caller);
     let permissions = state
         .db
-        .run(move |conn| {
-            let change = match &change {
-                OwnedChange::Give(name) => RoleChange::Give(name),
-                OwnedChange::Replace(id) => RoleChange::Replace(*id),
-                OwnedChange::Take(name) => RoleChange::Take(name),
-            };
-            db::team_members::change_member_role(conn, actor, user_id, &change)
-        })
+        .run(move |conn| db::team_members::change_member_role(conn, actor, user_id, &change))
         .await??;
     Ok(permissions)
-}
-
-/// [`RoleChange`], owned so it can move to the database thread.
-enum OwnedChange {
-    Give(String),
-    Replace(i64),
-    Take(String),
 }
 
 /// Gives a role to a member of the caller's current team who has none. Needs `team_write`.
@@ -127,7 +117,7 @@ enum OwnedChange {
     post,
     path = paths::TEAM_MEMBER_ROLES,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "3")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 3)),
     request_body = MemberRoleRequest,
     responses(
         (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
@@ -145,14 +135,11 @@ pub async fn give_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
-    let user_id = member_user_id(&raw_id)?;
-    let role = role_named(body)?;
-    change(&state, &caller, user_id, OwnedChange::Give(role)).await?;
-    Ok(Json(MessageAnswer {
-        success: None,
-        msg: "success".into(),
-    }))
+    change(&state, &caller, &raw_id, |_| {
+        Ok(RoleChange::Give(role_named(body)?))
+    })
+    .await?;
+    Ok(success())
 }
 
 /// Replaces the single role of a member of the caller's current team. Needs `team_write`.
@@ -160,7 +147,7 @@ pub async fn give_role(
     put,
     path = paths::TEAM_MEMBER_ROLES,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "3")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 3)),
     request_body = ReplaceMemberRoleRequest,
     responses(
         (status = 200, description = "`User role updated successfully`, with the new role's permissions", body = MemberRoleReplaced),
@@ -178,18 +165,18 @@ pub async fn replace_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MemberRoleReplaced>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
-    let user_id = member_user_id(&raw_id)?;
-    let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
-    let Some(Lenient::Valid(Whole(role_id))) = role_id else {
-        return Err(ApiError::invalid_args("role_id must be an integer"));
-    };
-    match member_id {
-        None => {}
-        Some(Lenient::Valid(Whole(id))) if id == user_id => {}
-        Some(_) => return Err(ApiError::invalid_args("member_id does not match the path")),
-    }
-    let permissions = change(&state, &caller, user_id, OwnedChange::Replace(role_id)).await?;
+    let permissions = change(&state, &caller, &raw_id, |user_id| {
+        let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
+        let Some(Lenient::Valid(Whole(role_id))) = role_id else {
+            return Err(ApiError::invalid_args("role_id must be an integer"));
+        };
+        match member_id {
+            None => Ok(RoleChange::Replace(role_id)),
+            Some(Lenient::Valid(Whole(id))) if id == user_id => Ok(RoleChange::Replace(role_id)),
+            Some(_) => Err(ApiError::invalid_args("member_id does not match the path")),
+        }
+    })
+    .await?;
     Ok(Json(MemberRoleReplaced {
         success: true,
         msg: "User role updated successfully".into(),
@@ -203,7 +190,7 @@ pub async fn replace_role(
     delete,
     path = paths::TEAM_MEMBER_ROLES,
     tag = "team",
-    params(("id" = String, Path, pattern = "^[0-9]+$", description = "The member's user id", example = "6")),
+    params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 6)),
     request_body = MemberRoleRequest,
     responses(
         (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
@@ -221,12 +208,9 @@ pub async fn take_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
-    let user_id = member_user_id(&raw_id)?;
-    let role = role_named(body)?;
-    change(&state, &caller, user_id, OwnedChange::Take(role)).await?;
-    Ok(Json(MessageAnswer {
-        success: None,
-        msg: "success".into(),
-    }))
+    change(&state, &caller, &raw_id, |_| {
+        Ok(RoleChange::Take(role_named(body)?))
+    })
+    .await?;
+    Ok(success())
 }

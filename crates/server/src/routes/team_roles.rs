@@ -1,7 +1,7 @@
 //! The current team's roles: N13 list, N14 create, N15 update (by numeric id) and N16
 //! remove (by name). N15 and N16 share seed op 6's path `team/roles/{name}`.
 
-use super::team::{actor, standing, EXCEEDS};
+use super::team::{actor, standing, success, EXCEEDS};
 use crate::auth::Caller;
 use crate::body::{JsonObject, OptionalObject};
 use crate::config::{MAX_ROLE_NAME_CHARS, ROLE_NAME_CHARS};
@@ -128,10 +128,7 @@ pub async fn create(
         .db
         .run(move |conn| db::team_roles::create_role(conn, actor, &name, &permissions))
         .await??;
-    Ok(Json(MessageAnswer {
-        success: None,
-        msg: "success".into(),
-    }))
+    Ok(success())
 }
 
 impl From<UpdateRoleRefusal> for ApiError {
@@ -157,7 +154,7 @@ impl From<UpdateRoleRefusal> for ApiError {
     put,
     path = paths::TEAM_ROLE,
     tag = "team",
-    params(("name" = String, Path, description = "The role's numeric id (N15 shares this path with seed op 6, where it is the name)", example = "4")),
+    params(("name" = i64, Path, minimum = 0, description = "The role's numeric id (N15 shares this path with seed op 6, where it is the name)", example = 4)),
     request_body = RoleRequest,
     responses(
         (status = 200, description = "`Successfully Updated Team Role For <name>` (the new name), or `No changes made to team role <name>`", body = MessageAnswer),
@@ -250,37 +247,60 @@ pub async fn remove(
     Path(name): Path<String>,
     body: OptionalObject,
 ) -> Result<Json<StatusAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    remove_named(&state, &caller, name, body).await
+}
+
+/// N16 with an empty name (`team/roles//`, which reaches the path without one): only the
+/// body's `role_id` can name the role. Needs `team_write`.
+#[utoipa::path(
+    delete,
+    path = paths::TEAM_ROLES,
+    tag = "team",
+    request_body(content = Option<RemoveRoleRequest>, description = "`{\"role_id\": N}`; without it the request names no role"),
+    responses(
+        (status = 200, description = "`{\"status\": \"success\", \"message\": \"Role <name> removed from team\"}`", body = StatusAnswer),
+        (status = 400, description = "No `role_id`, or one that is not an integer (`invalid_args`), or a body that is not a JSON object", body = ErrorBody),
+        (status = 403, description = "The owner role, or a team key lacks team_write", body = ErrorBody),
+        (status = 404, description = "No such role in the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+        (status = 409, description = "`in_use`: active members hold the role; the message says how many", body = ErrorBody),
+    ),
+    security(("bearer" = [])),
+    extensions(("x-team-permission" = json!("team_write")))
+)]
+pub async fn remove_by_id(
+    State(state): State<AppState>,
+    caller: Caller,
+    body: OptionalObject,
+) -> Result<Json<StatusAnswer>, ApiError> {
+    remove_named(&state, &caller, String::new(), body).await
+}
+
+/// N16's steps: the name (empty when the path has none) unless the body's `role_id` wins.
+async fn remove_named(
+    state: &AppState,
+    caller: &Caller,
+    name: String,
+    body: OptionalObject,
+) -> Result<Json<StatusAnswer>, ApiError> {
+    standing(state, caller, PermissionGroup::TeamWrite).await?;
     if name.chars().count() > MAX_ROLE_NAME_CHARS {
         return Err(ApiError::invalid_args("role name is too long"));
     }
     let RemoveRoleRequest { role_id } = body.read()?;
-    let target = match role_id {
-        Some(Lenient::Valid(Whole(id))) => Target::Id(id),
+    let role = match role_id {
+        Some(Lenient::Valid(Whole(id))) => RoleRef::Id(id),
         Some(Lenient::Invalid) => return Err(ApiError::invalid_args(MISSING_ROLE)),
         None if name.is_empty() => return Err(ApiError::invalid_args(MISSING_ROLE)),
-        None => Target::Name(name),
+        None => RoleRef::Name(name),
     };
-    let actor = actor(&caller);
+    let actor = actor(caller);
     let now = state.clock.now();
     let removed = state
         .db
-        .run(move |conn| {
-            let role = match &target {
-                Target::Id(id) => RoleRef::Id(*id),
-                Target::Name(name) => RoleRef::Name(name),
-            };
-            db::team_roles::remove_role(conn, actor, &role, now)
-        })
+        .run(move |conn| db::team_roles::remove_role(conn, actor, &role, now))
         .await??;
     Ok(Json(StatusAnswer {
         status: "success".into(),
         message: format!("Role {removed} removed from team"),
     }))
-}
-
-/// N16's role, owned so it can move to the database thread.
-enum Target {
-    Id(i64),
-    Name(String),
 }
