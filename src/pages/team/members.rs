@@ -31,7 +31,7 @@ pub fn role_counts(members: &[TeamMember]) -> Vec<(String, usize)> {
     counts
 }
 
-/// What the table's controls can do to a member, and who may not be touched.
+/// The two changes the table's controls ask for: a member's roles (N19) and removal (N18).
 #[derive(Clone, Copy)]
 struct MemberControls {
     change: ConfirmedAction<(RoleChange, String), String>,
