@@ -30,9 +30,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("templates") view=pages::templates::TemplatesPage/>
                     <Route path=path!("volumes") view=pages::volumes::VolumesPage/>
                     <Route path=path!("subaccounts") view=pages::subaccounts::SubaccountsPage/>
-                    <Route path=path!("team/members") view=pages::team_members::TeamMembersPage/>
-                    <Route path=path!("team/roles") view=|| view! { <Redirect path="/team/roles/owner"/> }/>
-                    <Route path=path!("team/roles/:name") view=pages::team_roles::TeamRolePage/>
+                    <Route path=path!("team/members") view=pages::team::members::TeamMembersPage/>
+                    <Route path=path!("team/roles") view=pages::team::roles::RolesPage/>
+                    <Route path=path!("team/new-role") view=pages::team::role_editor::RoleEditorPage/>
+                    <Route path=path!("team/roles/:name") view=pages::team::role::TeamRolePage/>
+                    <Route path=path!("team/roles/:name/edit") view=pages::team::role_editor::RoleEditorPage/>
+                    <Route path=path!("acting-account") view=pages::acting_account::ActingAccountPage/>
                 </ParentRoute>
             </Routes>
         </Router>
@@ -90,6 +93,7 @@ fn provide_session_client() {
         api_key: String::new(),
         base_url: crate::session::own_origin(),
         user: Default::default(),
+        others: Vec::new(),
     });
     provide_api(ApiClient::new(base_url, api_key).on_unauthorised(on_unauthorised));
 }
@@ -108,18 +112,20 @@ fn Header() -> impl IntoView {
     let notice = expect_context::<SignInNotice>();
     let sign_out = move |_| {
         notice.0.set(Some(
-            "You signed out. This tab no longer holds your API key.".to_owned(),
+            "You signed out. This tab no longer holds any of your API keys.".to_owned(),
         ));
         session.sign_out();
     };
     let user = move || session.get().map(|s| s.user).unwrap_or_default();
     let base_url = move || session.get().map(|s| s.base_url).unwrap_or_default();
+    let kept = move || session.get().map_or(0, |s| s.others.len());
     let on_own_origin = move || base_url() == crate::session::own_origin();
     view! {
         <header class="topbar">
             <a class="skip-link" href="#main">"Skip to content"</a>
             <span class="brand">"gpudeck"</span>
             <div class="identity" data-testid="identity">
+                <span class="identity-label">"Acting as"</span>
                 <span class="identity-name">{move || user().username}</span>
                 <span class="identity-balance" title="Balance">{move || format_usd(user().balance)}</span>
                 <span class="identity-email">{move || user().email}</span>
@@ -128,6 +134,12 @@ fn Header() -> impl IntoView {
                     <span class="identity-base" title="REST base URL">{base_url}</span>
                 </Show>
             </div>
+            <a class="button secondary switch-link" href=crate::pages::acting_account::ACTING_ACCOUNT>
+                {move || match kept() {
+                    0 => "Add a key".to_owned(),
+                    n => format!("Switch account ({})", n + 1),
+                }}
+            </a>
             <button class="button secondary" type="button" on:click=sign_out>
                 "Sign out"
             </button>
@@ -150,6 +162,7 @@ fn Nav() -> impl IntoView {
             <h2>"Team"</h2>
             <A href="/team/members">"Members"</A>
             <A href="/team/roles">"Roles"</A>
+            <A href=crate::pages::acting_account::ACTING_ACCOUNT>"Acting account"</A>
         </nav>
     }
 }

@@ -2,6 +2,9 @@
 //!
 //! It lives in `sessionStorage` only, so it ends with the tab and never reaches
 //! `localStorage`, the URL or a log. [`Session`] is the reactive handle the pages share.
+//!
+//! A person may keep more than one key in the tab (a personal key and a team key, say):
+//! one acts, the others wait in [`SessionData::others`] until switched to.
 
 use crate::storage::Stored;
 use gpudeck_wire::CurrentUser;
@@ -16,16 +19,51 @@ pub struct SessionData {
     /// Without a trailing slash, e.g. `https://console.example` or the console's origin.
     pub base_url: String,
     pub user: CurrentUser,
+    /// The other keys kept in this tab, each checked with `users/current` when added.
+    #[serde(default)]
+    pub others: Vec<KeptKey>,
 }
 
-// Hand-written so that a stray `{:?}` can never print the key.
+/// A key kept in the tab but not acting, with the account it acts as.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptKey {
+    pub api_key: String,
+    pub user: CurrentUser,
+}
+
+// Hand-written so that a stray `{:?}` can never print a key.
 impl std::fmt::Debug for SessionData {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SessionData")
             .field("api_key", &"<redacted>")
             .field("base_url", &self.base_url)
             .field("user", &self.user)
+            .field("others", &self.others)
             .finish()
+    }
+}
+
+impl std::fmt::Debug for KeptKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptKey")
+            .field("api_key", &"<redacted>")
+            .field("user", &self.user)
+            .finish()
+    }
+}
+
+impl SessionData {
+    /// Whether `key` is already kept, acting or not.
+    pub fn holds(&self, key: &str) -> bool {
+        self.api_key == key || self.others.iter().any(|k| k.api_key == key)
+    }
+
+    /// Makes the kept key at `index` act; the one acting so far waits in its place.
+    pub fn switch_to(&mut self, index: usize) {
+        if let Some(kept) = self.others.get_mut(index) {
+            std::mem::swap(&mut self.api_key, &mut kept.api_key);
+            std::mem::swap(&mut self.user, &mut kept.user);
+        }
     }
 }
 
@@ -66,7 +104,39 @@ impl Session {
         }
     }
 
-    /// Forgets the key and everything else this tab kept (preferences, recent ids):
+    /// Keeps another key, already checked with `users/current`, without letting it act.
+    pub fn keep(&self, key: KeptKey) {
+        if let Some(mut data) = self.get_untracked() {
+            if !data.holds(&key.api_key) {
+                data.others.push(key);
+                self.sign_in(data);
+            }
+        }
+    }
+
+    /// Lets the kept key at `index` act, then loads the page again so that every request
+    /// goes out with it and no page shows the other account's data.
+    pub fn switch_to(&self, index: usize) {
+        if let Some(mut data) = self.get_untracked() {
+            data.switch_to(index);
+            self.sign_in(data);
+            if let Some(window) = web_sys::window() {
+                let _ = window.location().reload();
+            }
+        }
+    }
+
+    /// Forgets one waiting key.
+    pub fn forget(&self, index: usize) {
+        if let Some(mut data) = self.get_untracked() {
+            if index < data.others.len() {
+                data.others.remove(index);
+                self.sign_in(data);
+            }
+        }
+    }
+
+    /// Forgets every key and everything else this tab kept (preferences, recent ids):
     /// the next person at this browser starts clean.
     pub fn sign_out(&self) {
         if let Some(storage) = crate::storage::session() {
@@ -131,7 +201,37 @@ pub fn safe_next(next: Option<String>) -> String {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::safe_next;
+    use super::{safe_next, KeptKey, SessionData};
+    use gpudeck_wire::CurrentUser;
+
+    fn user(id: i64, name: &str) -> CurrentUser {
+        CurrentUser {
+            id,
+            username: name.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn switching_swaps_the_acting_key_with_a_kept_one() {
+        let mut data = SessionData {
+            api_key: "alice-key".into(),
+            base_url: "http://x".into(),
+            user: user(1, "alice"),
+            others: vec![KeptKey {
+                api_key: "dave-key".into(),
+                user: user(4, "dave"),
+            }],
+        };
+        assert!(data.holds("dave-key") && data.holds("alice-key") && !data.holds("x"));
+        data.switch_to(0);
+        assert_eq!((data.api_key.as_str(), data.user.id), ("dave-key", 4));
+        assert_eq!(data.others[0].api_key, "alice-key");
+        data.switch_to(5);
+        assert_eq!(data.user.id, 4);
+        let written = format!("{data:?}");
+        assert!(!written.contains("-key"), "{written}");
+    }
 
     #[test]
     fn next_stays_inside_the_console() {

@@ -7,7 +7,7 @@
 mod support;
 
 use gpudeck::app::App;
-use gpudeck::pages::team_roles::role_path;
+use gpudeck::pages::team::role::role_path;
 use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -57,6 +57,12 @@ const MY_VOLUMES: &str = r#"{"volumes": [
      "inet_up": 1000, "inet_down": 1000, "reliability2": 0.98, "geolocation": "Sweden, SE", "storage_total_cost": 0.0111}
 ]}"#;
 
+/// N13's answer for the team of `MEMBERS`: never the owner role.
+const ROLES: &str = r#"[
+    {"id": 2, "name": "manager", "permissions": {"api": {"team_read": {}, "team_write": {}}}, "identifier": "team_manager"},
+    {"id": 3, "name": "member", "permissions": {"api": {"instance_read": {}}}, "identifier": "team_member"}
+]"#;
+
 // ---- Role addresses ----
 
 #[wasm_bindgen_test]
@@ -76,17 +82,7 @@ fn roles_are_linked_by_encoded_name() {
 
 /// A stored session for user 1, and the address to start at.
 fn signed_in_at(path: &str) {
-    session_storage().clear().unwrap();
-    session_storage()
-        .set_item(
-            "gpudeck.session",
-            &format!(
-                r#"{{"api_key": "{KEY}", "base_url": "{}", "user": {USER}}}"#,
-                gpudeck::session::own_origin()
-            ),
-        )
-        .unwrap();
-    go_to(path);
+    signed_in_as(KEY, USER, path);
 }
 
 fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
@@ -251,8 +247,15 @@ async fn a_role_shows_a_grid_of_groups_its_routes_and_raw_json() {
     );
     assert!(calls_to(&fetch, "/api/v0/team/roles/member").len() == 1);
     assert_eq!(page.text("[data-testid=role-name]"), "member");
-    assert_eq!(page.text(".role-links a[aria-current=page]"), "member");
-    assert_eq!(page.all(".role-links a").len(), 3);
+    // No role name is written into the console: the way to other roles is their list.
+    assert_eq!(page.all(".role-links a").len(), 1);
+    assert_eq!(
+        page.get(".role-links a").get_attribute("href").as_deref(),
+        Some("/team/roles")
+    );
+    assert!(page
+        .text("[data-testid=role-summary]")
+        .contains("use the route api.instance.request_logs only where id = 1227"));
 
     let cell = |group: &str| page.get(&format!("td[data-group={group}]"));
     assert_eq!(cell("instance_read").text_content().unwrap(), "✓granted");
@@ -318,7 +321,7 @@ async fn unknown_permission_shapes_are_shown_not_dropped() {
 }
 
 #[wasm_bindgen_test]
-async fn an_unknown_role_shows_the_servers_message_and_the_quick_links() {
+async fn an_unknown_role_shows_the_servers_message_and_the_way_to_every_role() {
     signed_in_at("/team/roles/ghost");
     let _fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(200, USER)),
@@ -340,15 +343,7 @@ async fn an_unknown_role_shows_the_servers_message_and_the_quick_links() {
         .iter()
         .map(|a| a.get_attribute("href").unwrap())
         .collect();
-    assert_eq!(
-        links,
-        [
-            "/team/roles/owner",
-            "/team/roles/manager",
-            "/team/roles/member"
-        ]
-    );
-    assert!(page.find(".role-links a[aria-current]").is_none());
+    assert_eq!(links, ["/team/roles"]);
 }
 
 #[wasm_bindgen_test]
@@ -407,6 +402,8 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
     let fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(200, USER)),
         ("team/members", json(200, MEMBERS)),
+        ("team/roles-full", json(200, ROLES)),
+        ("team/invites", json(200, "[]")),
     ]);
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 4).await);
@@ -466,6 +463,8 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
     let _fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(200, USER)),
         ("team/members", json(200, MEMBERS)),
+        ("team/roles-full", json(200, ROLES)),
+        ("team/invites", json(200, "[]")),
         ("team/roles/member", json(200, MEMBER_ROLE)),
     ]);
     let page = mount(App);

@@ -145,17 +145,7 @@ async fn rows_are_selected_one_by_one_by_shift_click_ranges_and_all_shown_at_onc
 
 /// A stored session, and the address to start at.
 fn signed_in_at(path: &str) {
-    session_storage().clear().unwrap();
-    session_storage()
-        .set_item(
-            "gpudeck.session",
-            &format!(
-                r#"{{"api_key": "{KEY}", "base_url": "{}", "user": {USER}}}"#,
-                gpudeck::session::own_origin()
-            ),
-        )
-        .unwrap();
-    go_to(path);
+    signed_in_as(KEY, USER, path);
 }
 
 fn machine_json(id: i64, rentals: i64, occupancy: &str) -> String {

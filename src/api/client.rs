@@ -100,6 +100,17 @@ impl ApiClient {
             .await
     }
 
+    /// A POST whose inputs travel in the query string (N17), with `body` as well.
+    pub async fn post_with_query<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+        body: &B,
+    ) -> Result<T, ApiError> {
+        self.send(Method::Post, &self.url(path), query, Some(body))
+            .await
+    }
+
     pub async fn put<B: Serialize, T: DeserializeOwned>(
         &self,
         path: &str,

@@ -8,11 +8,14 @@ use gpudeck_wire::{
     BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
     CancelMaintenanceRequest, CancelMaintenanceResponse, CreateSubaccountRequest,
     CreatedSubaccount, CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest,
-    DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Machine, MachineList,
-    MaintenanceCategory, MaintenanceWindow, ScheduleMaintenanceRequest,
-    ScheduleMaintenanceResponse, SubaccountList, TeamMember, TeamRole, Template, TemplateLibrary,
-    Volume, VolumeList, VolumeOffer, VolumeOfferList, VolumeSearchRequest,
+    DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Invitation, Machine,
+    MachineList, MaintenanceCategory, MaintenanceWindow, MemberRoleReplaced, MemberRoleRequest,
+    MessageAnswer, ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, ScheduleMaintenanceRequest,
+    ScheduleMaintenanceResponse, StatusAnswer, SubaccountList, TeamMember, TeamRole, TeamRoleEntry,
+    Template, TemplateLibrary, Volume, VolumeList, VolumeOffer, VolumeOfferList,
+    VolumeSearchRequest,
 };
+use serde_json::{json, Value};
 
 impl ApiClient {
     /// `GET /users/current`: who the key belongs to.
@@ -227,5 +230,103 @@ impl ApiClient {
             .map(|chunk| self.maintenances(chunk));
         let answers = futures::future::try_join_all(requests).await?;
         Ok(answers.into_iter().flatten().collect())
+    }
+
+    /// N13 `GET /team/roles-full/`: every assignable role (never the owner role).
+    pub async fn team_roles(&self) -> Result<Vec<TeamRoleEntry>, ApiError> {
+        self.get(&format!("{}/", paths::TEAM_ROLES_FULL), &[]).await
+    }
+
+    /// N14 `POST /team/roles/`.
+    pub async fn create_role(
+        &self,
+        name: &str,
+        permissions: Value,
+    ) -> Result<MessageAnswer, ApiError> {
+        let body = RoleRequest {
+            name: Some(name.to_owned().into()),
+            permissions: Some(permissions),
+        };
+        self.post(&format!("{}/", paths::TEAM_ROLES), &body).await
+    }
+
+    /// N15 `PUT /team/roles/{id}/`: only what is given changes.
+    pub async fn update_role(
+        &self,
+        role_id: i64,
+        name: Option<String>,
+        permissions: Option<Value>,
+    ) -> Result<RoleUpdated, ApiError> {
+        let body = RoleRequest {
+            name: name.map(Into::into),
+            permissions,
+        };
+        self.put(&paths::team_role_by_id(role_id), &body).await
+    }
+
+    /// N16 `DELETE /team/roles/{name}/` with `{}`. A `status: "failure"` answer is left for
+    /// the page to treat as a refusal.
+    pub async fn remove_role(&self, name: &str) -> Result<StatusAnswer, ApiError> {
+        self.delete(&paths::team_role_removal(name), &json!({}))
+            .await
+    }
+
+    /// N17 `POST /team/invite/?email=…&role=…` with `{}`, as the official client sends it.
+    pub async fn invite_member(&self, email: &str, role: &str) -> Result<MessageAnswer, ApiError> {
+        self.post_with_query(
+            &format!("{}/", paths::TEAM_INVITE),
+            &[("email", email), ("role", role)],
+            &json!({}),
+        )
+        .await
+    }
+
+    /// N17a `GET /team/invites/`: pending invitations, newest first.
+    pub async fn invitations(&self) -> Result<Vec<Invitation>, ApiError> {
+        self.get(&format!("{}/", paths::TEAM_INVITES), &[]).await
+    }
+
+    /// N18 `DELETE /team/members/{id}/` with `{}`.
+    pub async fn remove_member(&self, user_id: i64) -> Result<StatusAnswer, ApiError> {
+        self.delete(&paths::team_member(user_id), &json!({})).await
+    }
+
+    /// N19 `POST`: a first role for a member who has none.
+    pub async fn give_member_role(
+        &self,
+        user_id: i64,
+        role: &str,
+    ) -> Result<MessageAnswer, ApiError> {
+        self.post(&paths::team_member_roles(user_id), &member_role(role))
+            .await
+    }
+
+    /// N19 `PUT`: replaces the member's single role.
+    pub async fn replace_member_role(
+        &self,
+        user_id: i64,
+        role_id: i64,
+    ) -> Result<MemberRoleReplaced, ApiError> {
+        let body = ReplaceMemberRoleRequest {
+            member_id: Some(gpudeck_wire::Whole(user_id).into()),
+            role_id: Some(gpudeck_wire::Whole(role_id).into()),
+        };
+        self.put(&paths::team_member_roles(user_id), &body).await
+    }
+
+    /// N19 `DELETE`: takes one of the member's several roles away.
+    pub async fn take_member_role(
+        &self,
+        user_id: i64,
+        role: &str,
+    ) -> Result<MessageAnswer, ApiError> {
+        self.delete(&paths::team_member_roles(user_id), &member_role(role))
+            .await
+    }
+}
+
+fn member_role(role: &str) -> MemberRoleRequest {
+    MemberRoleRequest {
+        role: Some(role.to_owned().into()),
     }
 }

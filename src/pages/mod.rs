@@ -1,12 +1,12 @@
 //! One module per area of the console.
 
+pub mod acting_account;
 pub mod defrag;
 pub mod machines;
 pub mod maintenance;
 pub mod not_found;
 pub mod sign_in;
 pub mod subaccounts;
-pub mod team_members;
-pub mod team_roles;
+pub mod team;
 pub mod templates;
 pub mod volumes;

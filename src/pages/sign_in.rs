@@ -33,6 +33,7 @@ pub fn SignInPage() -> impl IntoView {
                         api_key: key,
                         base_url: base,
                         user,
+                        others: Vec::new(),
                     });
                     navigate(&next(), Default::default());
                 }

@@ -307,3 +307,19 @@ pub fn current_path() -> String {
         location.search().unwrap()
     )
 }
+
+/// A stored session acting with `key` as `user` (JSON of `users/current`), and the
+/// address to start at.
+pub fn signed_in_as(key: &str, user: &str, path: &str) {
+    session_storage().clear().unwrap();
+    session_storage()
+        .set_item(
+            "gpudeck.session",
+            &format!(
+                r#"{{"api_key": "{key}", "base_url": "{}", "user": {user}}}"#,
+                gpudeck::session::own_origin()
+            ),
+        )
+        .unwrap();
+    go_to(path);
+}

@@ -83,12 +83,12 @@ impl Harness {
         })
     }
 
-    /// Starts everything for the test `name`, opens `path` and signs in as the demo's
-    /// alice on the way, back to `path`.
-    pub async fn start_signed_in(name: &'static str, path: &str) -> Result<Self> {
+    /// Starts everything for the test `name`, opens `path` and signs in with `key` on the
+    /// way there.
+    pub async fn start_signed_in(name: &'static str, path: &str, key: &str) -> Result<Self> {
         let app = Self::start(name).await?;
         app.open(path).await?;
-        app.sign_in(demo::ALICE_KEY).await?;
+        app.sign_in(key).await?;
         app.wait_for_address(path).await?;
         Ok(app)
     }

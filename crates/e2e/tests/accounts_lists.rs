@@ -54,7 +54,8 @@ const CONFIRM: &str = "dialog[open] .confirm-actions button:last-child";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_offer_is_found_accepted_from_its_row_listed_and_deleted() -> anyhow::Result<()> {
-    let app = Harness::start_signed_in("volumes_offer_to_deletion", "/volumes").await?;
+    let app =
+        Harness::start_signed_in("volumes_offer_to_deletion", "/volumes", demo::ALICE_KEY).await?;
     wait_for_rows(&app, ".offer-search", "loaded", |c| !c.is_empty()).await?;
     wait_for_rows(&app, ".my-volumes", "alice's two volumes", |c| c.len() == 2).await?;
 
@@ -175,7 +176,8 @@ async fn delete_from_row(app: &Harness, id: i64, name: &str) -> anyhow::Result<(
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_template_deleted_from_its_row_leaves_the_list() -> anyhow::Result<()> {
-    let app = Harness::start_signed_in("templates_row_delete", "/templates").await?;
+    let app =
+        Harness::start_signed_in("templates_row_delete", "/templates", demo::ALICE_KEY).await?;
     // alice's active templates: 501–504 and 506.
     wait_for_rows(&app, ".template-library", "alice's five templates", |c| {
         c.len() == 5
@@ -206,7 +208,8 @@ async fn a_template_deleted_from_its_row_leaves_the_list() -> anyhow::Result<()>
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_new_subaccount_is_listed_with_its_masked_key() -> anyhow::Result<()> {
-    let app = Harness::start_signed_in("subaccounts_create", "/subaccounts").await?;
+    let app =
+        Harness::start_signed_in("subaccounts_create", "/subaccounts", demo::ALICE_KEY).await?;
     let count = demo::ALICE_SUBACCOUNTS.len();
     wait_for_rows(&app, ".subaccounts", "alice's subaccounts", |c| {
         c.len() == count

@@ -82,6 +82,30 @@ const PAGES: &[Shown] = &[
         title: "Team role · gpudeck",
     },
     Shown {
+        name: "team-roles",
+        path: "/team/roles",
+        ready: "table.roles-table tbody tr",
+        title: "Team roles · gpudeck",
+    },
+    Shown {
+        name: "role-editor",
+        path: "/team/roles/member/edit",
+        ready: ".constraint-row",
+        title: "Edit role · gpudeck",
+    },
+    Shown {
+        name: "new-role",
+        path: "/team/new-role?from=manager",
+        ready: "#group-team_write",
+        title: "New role · gpudeck",
+    },
+    Shown {
+        name: "acting-account",
+        path: "/acting-account",
+        ready: "form.add-key",
+        title: "Acting account · gpudeck",
+    },
+    Shown {
         name: "not-found",
         path: "/no/such/page",
         ready: "h1",

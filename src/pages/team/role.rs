@@ -1,7 +1,9 @@
 //! One role of the caller's current team, by name: its permissions as a grid, its
 //! route-level entries, and the raw JSON on request. The name comes from the address, so
-//! any role can be linked to; the default roles are one click away.
+//! any role can be linked to; the list of every role is one click away.
 
+use super::access::TeamOutOfReach;
+use super::role_model::RoleSummary;
 use crate::api::Refusal;
 use crate::components::page::Page;
 use crate::components::permissions::{pretty, RolePermissions};
@@ -12,9 +14,6 @@ use leptos_router::components::A;
 use leptos_router::hooks::{query_signal_with_options, use_navigate, use_params_map};
 use leptos_router::NavigateOptions;
 
-/// The roles every team starts with.
-pub const DEFAULT_ROLES: [&str; 3] = ["owner", "manager", "member"];
-
 /// The console's address of the role `name`: any name, unicode or markup included, as
 /// one path segment.
 pub fn role_path(name: &str) -> String {
@@ -22,9 +21,29 @@ pub fn role_path(name: &str) -> String {
     format!("/team/roles/{encoded}")
 }
 
+/// The editor of the role `name`.
+pub fn role_edit_path(name: &str) -> String {
+    format!("{}/edit", role_path(name))
+}
+
+/// The editor of a new role, starting from a copy of `from` when given.
+pub fn new_role_path(from: Option<&str>) -> String {
+    match from {
+        Some(name) => format!(
+            "{NEW_ROLE}?from={}",
+            String::from(js_sys::encode_uri_component(name))
+        ),
+        None => NEW_ROLE.to_owned(),
+    }
+}
+
+/// The roles page.
+pub const ROLES: &str = "/team/roles";
+const NEW_ROLE: &str = "/team/new-role";
+
 /// The role name from the `:name` segment. The router hands the segment over still
 /// (partly) percent-encoded; a segment that is not valid encoding is taken as it is.
-fn role_name_of(segment: &str) -> String {
+pub fn role_name_of(segment: &str) -> String {
     js_sys::decode_uri_component(segment)
         .map(String::from)
         .unwrap_or_else(|_| segment.to_owned())
@@ -50,31 +69,35 @@ pub fn TeamRolePage() -> impl IntoView {
         let name = name.get();
         async move { api.team_role(&name).await }
     });
-    let role_view = ResourceView::new(role, "Loading the role…").refusals(|error, refusal| {
-        (refusal == Refusal::NotFound).then(|| {
-            view! {
-                <div class="result nothing" role="alert" data-testid="unknown-role">
-                    <h2>"No such role"</h2>
-                    <p>{error.message()}</p>
-                    <p>"Pick one of the default roles above, or look up another name."</p>
-                </div>
+    let role_view =
+        ResourceView::new(role, "Loading the role…").refusals(|error, refusal| match refusal {
+            Refusal::NotFound => Some(
+                view! {
+                    <div class="result nothing" role="alert" data-testid="unknown-role">
+                        <h2>"No such role"</h2>
+                        <p>{error.message()}</p>
+                        <p>"Pick a role from the list of all roles, or look up another name."</p>
+                    </div>
+                }
+                .into_any(),
+            ),
+            Refusal::Forbidden => {
+                Some(view! { <TeamOutOfReach message=error.message()/> }.into_any())
             }
-            .into_any()
-        })
-    });
+            _ => None,
+        });
 
     view! {
         <Page class="team-role" title="Team role">
-            <nav class="role-links" aria-label="Default roles">
-                <span class="filter-label">"Default roles:"</span>
-                {DEFAULT_ROLES.into_iter().map(|role| view! {
-                    <A href=role_path(role) exact=true>{role}</A>
-                }).collect_view()}
+            <nav class="role-links" aria-label="Roles">
+                <A href=ROLES exact=true>"All roles"</A>
             </nav>
             <RoleLookup/>
             {role_view.show(move |TeamRole { id, name, permissions }| {
                 let read = PermissionsView::read(&permissions);
                 let json = pretty(&permissions);
+                let summary = RoleSummary::of(&permissions);
+                let (edit, copy) = (role_edit_path(&name), new_role_path(Some(&name)));
                 view! {
                     <div class="role-header">
                         <h2 class="role-name" data-testid="role-name">{name.clone()}</h2>
@@ -87,7 +110,10 @@ pub fn TeamRolePage() -> impl IntoView {
                         >
                             "Raw JSON"
                         </button>
+                        <a href=edit class="button">"Edit"</a>
+                        <a href=copy class="button">"Copy to a new role"</a>
                     </div>
+                    <RoleSummaryView summary=summary/>
                     <Show
                         when=raw_json
                         fallback=move || view! { <RolePermissions permissions=read.clone() role=name.clone()/> }
@@ -97,6 +123,39 @@ pub fn TeamRolePage() -> impl IntoView {
                 }
             })}
         </Page>
+    }
+}
+
+/// The role in plain words.
+#[component]
+pub fn RoleSummaryView(summary: RoleSummary) -> impl IntoView {
+    let list = |items: Vec<String>| {
+        if items.is_empty() {
+            view! { <p class="muted">"Nothing."</p> }.into_any()
+        } else {
+            view! { <ul>{items.into_iter().map(|item| view! { <li>{item}</li> }).collect_view()}</ul> }.into_any()
+        }
+    };
+    view! {
+        <section class="role-summary" aria-label="What the role allows" data-testid="role-summary">
+            <div>
+                <h3>"Can"</h3>
+                {list(summary.can)}
+            </div>
+            {(!summary.limited.is_empty()).then(|| view! {
+                <div>
+                    <h3>"Can, within limits"</h3>
+                    {list(summary.limited)}
+                </div>
+            })}
+            <div>
+                <h3>"Cannot"</h3>
+                {list(summary.cannot)}
+            </div>
+            {(summary.unrecognised > 0).then(|| view! {
+                <p class="hint">{format!("Also holds {} part(s) the console does not recognise; they are kept as they are.", summary.unrecognised)}</p>
+            })}
+        </section>
     }
 }
 

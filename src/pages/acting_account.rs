@@ -1,0 +1,193 @@
+//! The acting account: more than one API key in the same tab (a personal key and a team
+//! key, say), each checked with `users/current` before it is kept, and a switch between
+//! them that needs no new sign-in. Keys stay in sessionStorage with the session.
+
+use crate::api::ApiClient;
+use crate::components::masked_key::mask_key;
+use crate::components::page::Page;
+use crate::session::{use_session, KeptKey, Session};
+use gpudeck_wire::CurrentUser;
+use leptos::prelude::*;
+
+/// The console's address of this page.
+pub const ACTING_ACCOUNT: &str = "/acting-account";
+
+/// `alice (alice@example.test)`, as `users/current` reports the account.
+pub fn account_words(user: &CurrentUser) -> String {
+    match (user.username.is_empty(), user.email.is_empty()) {
+        (false, false) => format!("{} ({})", user.username, user.email),
+        (false, true) => user.username.clone(),
+        (true, false) => user.email.clone(),
+        (true, true) => format!("user #{}", user.id),
+    }
+}
+
+/// The acting account in words, following the session.
+pub fn acting_account(session: Session) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || {
+        session
+            .get()
+            .map(|s| account_words(&s.user))
+            .unwrap_or_default()
+    }
+}
+
+#[component]
+pub fn ActingAccountPage() -> impl IntoView {
+    let session = use_session();
+    let acting = acting_account(session);
+    let acting_key = move || {
+        session
+            .get()
+            .map(|s| mask_key(&s.api_key))
+            .unwrap_or_default()
+    };
+    view! {
+        <Page class="acting-account" title="Acting account" lede="Keep more than one API key in this tab and choose which one acts. On the public service, team pages need a key made in the team's context; a personal key acts on your personal account. Keys stay in this tab only and are all forgotten when you sign out.">
+            <section aria-labelledby="acting-heading">
+                <h2 id="acting-heading">"Acting now"</h2>
+                <p class="acting-now" data-testid="acting-now">
+                    {acting} " " <code class="key-text">{acting_key}</code>
+                </p>
+            </section>
+            <section aria-labelledby="kept-heading">
+                <h2 id="kept-heading">"Other keys in this tab"</h2>
+                <SwitchOffer forget=true/>
+            </section>
+            <AddKeyForm/>
+        </Page>
+    }
+}
+
+/// The kept keys that are not acting, each with a button that lets it act (and, with
+/// `forget`, one that forgets it).
+#[component]
+pub fn SwitchOffer(#[prop(optional)] forget: bool) -> impl IntoView {
+    let session = use_session();
+    let others = move || session.get().map(|s| s.others).unwrap_or_default();
+    view! {
+        <Show
+            when=move || !others().is_empty()
+            fallback=move || view! {
+                <p class="empty-state">
+                    "No other key is kept in this tab."
+                    // On the acting-account page the form to add one follows.
+                    {(!forget).then(|| view! { " " <a href=ACTING_ACCOUNT>"Add another key"</a> " to act as another account." })}
+                </p>
+            }
+        >
+            <ul class="kept-keys" data-testid="kept-keys">
+                {move || others().into_iter().enumerate().map(|(index, kept)| {
+                    let who = account_words(&kept.user);
+                    let forget_label = format!("Forget the key of {who}");
+                    view! {
+                        <li>
+                            <span class="kept-account">{who.clone()}</span>
+                            " "
+                            <code class="key-text">{mask_key(&kept.api_key)}</code>
+                            <button type="button" class="button small primary switch-account" on:click=move |_| session.switch_to(index)>
+                                {format!("Act as {who}")}
+                            </button>
+                            {forget.then(|| view! {
+                                <button type="button" class="button small" aria-label=forget_label on:click=move |_| session.forget(index)>
+                                    "Forget"
+                                </button>
+                            })}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </Show>
+    }
+}
+
+/// Adds a key after `users/current` accepted it; a refused key is never kept.
+#[component]
+fn AddKeyForm() -> impl IntoView {
+    let session = use_session();
+    let key_text = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    let added = RwSignal::new(None::<String>);
+    let check = Action::new_local(move |key: &String| {
+        let base = session
+            .get_untracked()
+            .map(|s| s.base_url)
+            .unwrap_or_default();
+        // Its own client: a refusal here says nothing about the acting key.
+        let client = ApiClient::new(base, key.clone());
+        let key = key.clone();
+        async move {
+            match client.current_user().await {
+                Ok(user) => {
+                    added.set(Some(account_words(&user)));
+                    key_text.set(String::new());
+                    session.keep(KeptKey { api_key: key, user });
+                }
+                Err(error) => problem.set(Some(format!(
+                    "This key was not kept: {}",
+                    error.message_with_status()
+                ))),
+            }
+        }
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        problem.set(None);
+        added.set(None);
+        let key = key_text.get_untracked().trim().to_owned();
+        if key.is_empty() {
+            problem.set(Some("Enter the API key to add.".into()));
+        } else if session.get_untracked().is_some_and(|s| s.holds(&key)) {
+            problem.set(Some("This key is already kept in this tab.".into()));
+        } else {
+            check.dispatch(key);
+        }
+    };
+    let pending = check.pending();
+    view! {
+        <form class="add-key" on:submit=submit novalidate aria-labelledby="add-key-heading">
+            <h2 id="add-key-heading">"Add a key"</h2>
+            <label for="extra-api-key">"API key"</label>
+            <input
+                id="extra-api-key"
+                type="password"
+                autocomplete="off"
+                spellcheck="false"
+                aria-invalid=move || problem.with(Option::is_some).to_string()
+                aria-describedby="extra-api-key-hint extra-api-key-error"
+                prop:value=key_text
+                on:input=move |ev| key_text.set(event_target_value(&ev))
+            />
+            <p id="extra-api-key-hint" class="hint">"Checked with the server before it is kept. The acting key does not change until you switch."</p>
+            <p id="extra-api-key-error" class="form-error" role="alert">{move || problem.get()}</p>
+            <p class="form-success" role="status">{move || added.get().map(|who| format!("Kept the key of {who}."))}</p>
+            <div class="form-actions">
+                <button type="submit" class="button primary" disabled=pending>
+                    {move || if pending.get() { "Checking…" } else { "Add key" }}
+                </button>
+            </div>
+        </form>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::account_words;
+    use gpudeck_wire::CurrentUser;
+
+    #[test]
+    fn accounts_are_named_as_users_current_reports_them() {
+        let user = |username: &str, email: &str| CurrentUser {
+            id: 4,
+            username: username.into(),
+            email: email.into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            account_words(&user("dave", "dave@x.test")),
+            "dave (dave@x.test)"
+        );
+        assert_eq!(account_words(&user("", "dave@x.test")), "dave@x.test");
+        assert_eq!(account_words(&user("", "")), "user #4");
+    }
+}

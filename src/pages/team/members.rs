@@ -1,0 +1,325 @@
+//! The members of the caller's current team: counts per role, a role filter kept in the
+//! address, a table whose role chips lead to each role's page and change who holds what
+//! (N19), removing a member (N18), inviting one (N17), and the pending invitations (N17a).
+
+use super::access::team_refusal;
+use super::answers::{message_outcome, status_outcome};
+use super::invitations::{InviteForm, PendingInvitations};
+use super::member_model::{display_name, owner_id, RoleChange};
+use super::role::role_path;
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::data_table::{Column, DataTable, RowFilter};
+use crate::components::page::Page;
+use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::toasts::use_toasts;
+use crate::session::use_session;
+use gpudeck_wire::{TeamMember, TeamRoleEntry};
+use leptos::prelude::*;
+use leptos_router::hooks::query_signal_with_options;
+use leptos_router::NavigateOptions;
+use std::sync::Arc;
+
+/// Each role with how many members hold it, in the order the roles first appear.
+pub fn role_counts(members: &[TeamMember]) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for role in members.iter().flat_map(|m| &m.roles) {
+        match counts.iter_mut().find(|(name, _)| name == role) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((role.clone(), 1)),
+        }
+    }
+    counts
+}
+
+/// The two changes the table's controls ask for: a member's roles (N19) and removal (N18).
+#[derive(Clone, Copy)]
+struct MemberControls {
+    change: ConfirmedAction<(RoleChange, String), String>,
+    remove: ConfirmedAction<(i64, String), String>,
+}
+
+/// The member rows' context: the assignable roles, the owner and the acting user.
+#[derive(Clone)]
+struct Team {
+    roles: Arc<Vec<TeamRoleEntry>>,
+    owner: Option<i64>,
+    me: i64,
+}
+
+fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember>> {
+    let for_roles = team.clone();
+    vec![
+        Column::text("username", "Username", |m: &TeamMember| m.username.clone()),
+        Column::text("fullname", "Full name", |m: &TeamMember| m.fullname.clone()),
+        Column::text("email", "Email", |m: &TeamMember| m.email.clone()),
+        Column::text("roles", "Roles", |m: &TeamMember| m.roles.join(", ")).with_cell(move |m| {
+            let touchable = for_roles.owner != Some(m.id);
+            view! { <MemberRoles member=m.clone() roles=for_roles.roles.clone() touchable=touchable controls=controls/> }.into_any()
+        }),
+        Column::text("actions", "Actions", |_: &TeamMember| String::new())
+            .not_searchable()
+            .with_cell(move |m| {
+                let who = display_name(m);
+                let id = m.id;
+                if team.owner == Some(id) {
+                    view! { <span class="muted">"Owner"</span> }.into_any()
+                } else if team.me == id {
+                    view! { <span class="muted">"You"</span> }.into_any()
+                } else {
+                    let label = format!("Remove {who} from the team");
+                    view! {
+                        <button type="button" class="button small danger remove-member" aria-label=label
+                            on:click=move |_| controls.remove.ask((id, who.clone()))>
+                            "Remove"
+                        </button>
+                    }.into_any()
+                }
+            }),
+    ]
+}
+
+/// A member's role chips (each a link to the role), a button on each chip that takes it
+/// away while the member holds others, and a choice that gives or replaces a role.
+#[component]
+fn MemberRoles(
+    member: TeamMember,
+    roles: Arc<Vec<TeamRoleEntry>>,
+    touchable: bool,
+    controls: MemberControls,
+) -> impl IntoView {
+    let who = display_name(&member);
+    let chips = member
+        .roles
+        .iter()
+        .map(|role| {
+            let take = touchable
+                .then(|| RoleChange::to_take(&member, role))
+                .flatten();
+            let label = format!("Take the role {role} away from {who}");
+            let who = who.clone();
+            view! {
+                <span class="role-chip-group">
+                    <a class="badge role-link" href=role_path(role)>{role.clone()}</a>
+                    {take.map(|change| view! {
+                        <button type="button" class="chip-remove" aria-label=label
+                            on:click=move |_| controls.change.ask((change.clone(), who.clone()))>
+                            "×"
+                        </button>
+                    })}
+                </span>
+            }
+        })
+        .collect_view();
+    let offers: Vec<(String, RoleChange)> = if touchable {
+        roles
+            .iter()
+            .filter_map(|role| RoleChange::to_give(&member, role).map(|c| (role.name.clone(), c)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let (verb, label) = if member.roles.is_empty() {
+        ("Give", format!("Role to give {who}"))
+    } else {
+        ("Replace", format!("Role to replace {who}'s role with"))
+    };
+    let chosen = RwSignal::new(String::new());
+    let select_id = format!("member-{}-role", member.id);
+    let who_for_offer = who.clone();
+    view! {
+        {chips}
+        {(!offers.is_empty()).then(move || {
+            let offers = StoredValue::new(offers);
+            let ask = move |_| {
+                let name = chosen.get_untracked();
+                if let Some(change) = offers.with_value(|o| o.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone())) {
+                    controls.change.ask((change, who_for_offer.clone()));
+                }
+            };
+            view! {
+                <span class="role-offer">
+                    <label class="visually-hidden" for=select_id.clone()>{label}</label>
+                    <select id=select_id on:change=move |ev| chosen.set(event_target_value(&ev))>
+                        <option value="">"Role…"</option>
+                        {offers.with_value(|o| o.iter().map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view())}
+                    </select>
+                    <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
+                        {verb}<span class="visually-hidden">{format!(" a role for {who}")}</span>
+                    </button>
+                </span>
+            }
+        })}
+    }
+}
+
+#[component]
+pub fn TeamMembersPage() -> impl IntoView {
+    let toasts = use_toasts();
+    let session = use_session();
+    let (role_param, set_role_param) = query_signal_with_options::<String>(
+        "role",
+        NavigateOptions {
+            replace: true,
+            scroll: false,
+            ..Default::default()
+        },
+    );
+    let data = use_api_resource(|api| async move {
+        futures::future::try_join(api.team_members(), api.team_roles()).await
+    });
+    let members = Signal::derive(move || {
+        data.get()
+            .and_then(Result::ok)
+            .map(|(members, _)| members)
+            .unwrap_or_default()
+    });
+    let roles = Signal::derive(move || {
+        data.get()
+            .and_then(Result::ok)
+            .map(|(_, roles)| roles)
+            .unwrap_or_default()
+    });
+    let role_filter = Signal::derive(move || {
+        let role = role_param.get()?;
+        let keep: RowFilter<TeamMember> = Arc::new(move |m: &TeamMember| m.roles.contains(&role));
+        Some(keep)
+    });
+    let toggle_role = move |role: String| {
+        let same = role_param.get_untracked().as_deref() == Some(role.as_str());
+        set_role_param.set((!same).then_some(role));
+    };
+    let change = ConfirmedAction::new(
+        |api, (change, _who): (RoleChange, String)| async move {
+            match change {
+                RoleChange::Give { member, role } => api
+                    .give_member_role(member, &role)
+                    .await
+                    .map(|a| message_outcome(a, format!("Gave the role {role}"))),
+                RoleChange::Replace {
+                    member,
+                    role_id,
+                    role,
+                } => api.replace_member_role(member, role_id).await.map(|a| {
+                    let said = Some(a.msg).filter(|m| !m.is_empty());
+                    if a.success {
+                        Ok(said.unwrap_or_else(|| format!("The role is now {role}")))
+                    } else {
+                        Err(said.unwrap_or_else(|| "The server did not change the role.".into()))
+                    }
+                }),
+                RoleChange::Take { member, role } => api
+                    .take_member_role(member, &role)
+                    .await
+                    .map(|a| message_outcome(a, format!("Took the role {role} away"))),
+            }
+        },
+        move |_, outcome: Result<String, String>| {
+            let said = outcome?;
+            toasts.success(said.clone());
+            data.refetch();
+            Ok(said)
+        },
+    );
+    let remove = ConfirmedAction::new(
+        |api, (id, _who): (i64, String)| async move { api.remove_member(id).await },
+        move |(_, who), answer| {
+            let said = status_outcome(answer, format!("{who} was removed from the team"))?;
+            toasts.success(format!("{who}: {said}"));
+            data.refetch();
+            Ok(said)
+        },
+    );
+    let controls = MemberControls { change, remove };
+    // Bumped by each invitation sent, so the pending list loads again.
+    let sent = RwSignal::new(0u32);
+    let me = move || session.get().map(|s| s.user.id).unwrap_or_default();
+
+    view! {
+        <Page class="team-members" title="Team members" lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions.">
+            <InviteForm roles=roles sent=sent/>
+            <PendingInvitations sent=sent/>
+            <h2>"Members"</h2>
+            {ResourceView::new(data, "Loading team members…").with_reload_button().refusals(team_refusal).show(move |(list, roles): (Vec<TeamMember>, Vec<TeamRoleEntry>)| {
+                let counts = role_counts(&list);
+                let summary = counts
+                    .iter()
+                    .map(|(role, count)| format!("{role} {count}"))
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+                let team = Team { owner: owner_id(&list, &roles), roles: Arc::new(roles), me: me() };
+                view! {
+                    <p class="role-counts" data-testid="role-counts">
+                        {format!("{} members", list.len())}
+                        {(!summary.is_empty()).then(|| format!(" — {summary}"))}
+                    </p>
+                    <div class="filters" role="group" aria-label="Filter members by role">
+                        <span class="filter-label">"Role"</span>
+                        {counts.into_iter().map(|(role, count)| {
+                            let name = role.clone();
+                            let pressed = move || role_param.with(|r| r.as_deref() == Some(name.as_str()));
+                            let chosen = role.clone();
+                            view! {
+                                <button
+                                    type="button"
+                                    class="chip badge role-chip"
+                                    aria-pressed=move || pressed().to_string()
+                                    on:click=move |_| toggle_role(chosen.clone())
+                                >
+                                    {role}" "
+                                    <span class="chip-count">{count}</span>
+                                </button>
+                            }
+                        }).collect_view()}
+                    </div>
+                    <DataTable
+                        rows=members
+                        columns=member_columns(team, controls)
+                        row_key=|m: &TeamMember| m.id.to_string()
+                        empty="Your team has no members yet."
+                        csv_name="team-members"
+                        caption="Team members"
+                        also_filter=role_filter
+                    />
+                }
+            })}
+            <div class="form-error" role="alert" data-testid="member-refusal">
+                <p>{move || change.refusal_where(|_| true)}</p>
+                <p>{move || remove.refusal_where(|_| true)}</p>
+            </div>
+            {change.failure_view()}
+            {remove.failure_view()}
+            <ActionDialog action=change title="Change this member's roles?" confirm_label="Change role">
+                <p>{move || change.asked().map(|(c, who)| c.sentence(&who))}</p>
+            </ActionDialog>
+            <ActionDialog action=remove title="Remove this member?" confirm_label="Remove member" danger=true>
+                <p>{move || remove.asked().map(|(_, who)| format!("{who} leaves the team, and their team keys stop working at once. Their personal keys are not touched."))}</p>
+            </ActionDialog>
+        </Page>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::role_counts;
+    use gpudeck_wire::TeamMember;
+
+    const MEMBERS: &str = r#"[
+        {"id": 1, "username": "alice", "email": "alice@example.test", "fullname": "Alice Example", "roles": ["owner"]},
+        {"id": 3, "username": "carol", "email": "carol@example.test", "fullname": "Zoë Ångström", "roles": ["member"]},
+        {"id": 4, "username": "dave", "email": "dave@example.test", "fullname": null, "roles": ["manager"]},
+        {"id": 6, "username": "frank", "email": "frank@example.test", "fullname": "Frank <img src=x onerror=alert(1)>", "roles": ["member", "manager"]}
+    ]"#;
+
+    #[test]
+    fn roles_are_counted_in_order_of_appearance() {
+        let members: Vec<TeamMember> = serde_json::from_str(MEMBERS).unwrap();
+        assert_eq!(
+            role_counts(&members),
+            [
+                ("owner".to_owned(), 1),
+                ("member".to_owned(), 2),
+                ("manager".to_owned(), 2)
+            ]
+        );
+    }
+}

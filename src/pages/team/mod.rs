@@ -1,0 +1,11 @@
+//! The team area: its roles (list, one role, the editor) and its members.
+
+pub mod access;
+pub mod answers;
+pub mod invitations;
+pub mod member_model;
+pub mod members;
+pub mod role;
+pub mod role_editor;
+pub mod role_model;
+pub mod roles;
