@@ -6,7 +6,10 @@ use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::pages;
 use crate::routes::{sign_in_path, HOME};
-use crate::session::{provide_session, use_session, SessionData, SignInNotice};
+use crate::session::{
+    leave_notice_for_next_load, provide_session, take_notice_from_last_load, use_session,
+    AfterRefusal, SessionData, SignInNotice,
+};
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, ParentRoute, Redirect, Route, Router, Routes, A};
 use leptos_router::hooks::use_location;
@@ -75,18 +78,13 @@ fn SignedInShell() -> impl IntoView {
     }
 }
 
-/// Shares the signed-in session's client with every page: a 401 anywhere signs out, and
-/// the shell then sends the person through sign-in and back to the page they were on.
+/// Shares the signed-in session's client with every page. When the server refuses the
+/// acting key (the client has already checked that with `users/current`), the next kept
+/// key acts; with none kept, the shell signs out and sends the person through sign-in and
+/// back to the page they were on.
 fn provide_session_client() {
     let session = use_session();
     let notice = expect_context::<SignInNotice>();
-    let on_unauthorised = std::rc::Rc::new(move |error: &ApiError| {
-        notice.0.set(Some(format!(
-            "Your session ended: the server refused the API key ({}). Sign in again to continue.",
-            error.message()
-        )));
-        session.sign_out();
-    });
     let SessionData {
         api_key, base_url, ..
     } = session.get_untracked().unwrap_or_else(|| SessionData {
@@ -95,6 +93,25 @@ fn provide_session_client() {
         user: Default::default(),
         others: Vec::new(),
     });
+    let acting_key = api_key.clone();
+    let on_unauthorised = std::rc::Rc::new(move |error: &ApiError| {
+        match session.give_way_after_refusal(&acting_key) {
+            AfterRefusal::Switched { refused, acting } => {
+                leave_notice_for_next_load(&format!(
+                    "The server no longer accepts the key acting as {refused} ({}), so this \
+                     tab forgot it. Now acting as {acting}.",
+                    error.message()
+                ));
+                crate::session::reload_page();
+            }
+            AfterRefusal::SignedOut => notice.0.set(Some(format!(
+                "Your session ended: the server refused the API key ({}). Sign in again to \
+                 continue.",
+                error.message()
+            ))),
+            AfterRefusal::AlreadyHandled => {}
+        }
+    });
     provide_api(ApiClient::new(base_url, api_key).on_unauthorised(on_unauthorised));
 }
 
@@ -102,8 +119,11 @@ fn provide_session_client() {
 fn Header() -> impl IntoView {
     let session = use_session();
     // Refresh who is signed in (the balance changes) and find out early if the stored
-    // key was revoked: a 401 here signs out like any other.
+    // key was revoked: a 401 here is handled like any other.
     let api = use_api();
+    if let Some(text) = take_notice_from_last_load() {
+        crate::components::toasts::use_toasts().error(text);
+    }
     leptos::task::spawn_local(async move {
         if let Ok(user) = api.current_user().await {
             session.update_user(user);

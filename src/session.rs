@@ -12,6 +12,18 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 const STORAGE_KEY: &str = "gpudeck.session";
+/// A sentence for the next page load of this tab (why another key acts now).
+const NOTICE_KEY: &str = "gpudeck.notice";
+
+/// Keeps `text` to be shown once after the page loads again.
+pub fn leave_notice_for_next_load(text: &str) {
+    Stored::<String>::in_session(NOTICE_KEY).save(&text.to_owned());
+}
+
+/// The sentence [`leave_notice_for_next_load`] kept, once.
+pub fn take_notice_from_last_load() -> Option<String> {
+    Stored::<String>::in_session(NOTICE_KEY).take()
+}
 
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionData {
@@ -58,6 +70,18 @@ impl SessionData {
         self.api_key == key || self.others.iter().any(|k| k.api_key == key)
     }
 
+    /// Drops the acting key (the server refused it) and lets the first kept key act.
+    /// False when no other key is kept: then nothing is left to act with.
+    pub fn drop_acting_key(&mut self) -> bool {
+        if self.others.is_empty() {
+            return false;
+        }
+        let next = self.others.remove(0);
+        self.api_key = next.api_key;
+        self.user = next.user;
+        true
+    }
+
     /// Makes the kept key at `index` act; the one acting so far waits in its place.
     pub fn switch_to(&mut self, index: usize) {
         if let Some(kept) = self.others.get_mut(index) {
@@ -65,6 +89,17 @@ impl SessionData {
             std::mem::swap(&mut self.user, &mut kept.user);
         }
     }
+}
+
+/// What [`Session::give_way_after_refusal`] did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum AfterRefusal {
+    /// Another kept key acts now.
+    Switched { refused: String, acting: String },
+    /// No key was left.
+    SignedOut,
+    /// The refused key no longer acts: an earlier refusal was handled.
+    AlreadyHandled,
 }
 
 /// A message for the sign-in page, e.g. why the last session ended. Not stored anywhere.
@@ -120,10 +155,31 @@ impl Session {
         if let Some(mut data) = self.get_untracked() {
             data.switch_to(index);
             self.sign_in(data);
-            if let Some(window) = web_sys::window() {
-                let _ = window.location().reload();
-            }
+            reload_page();
         }
+    }
+
+    /// After the server refused the acting key: the next kept key acts (the caller then
+    /// loads the page again, as a switch does), or, with none kept, the person is signed
+    /// out. Says which happened.
+    ///
+    /// Several requests may fail with the same key at once: only the first refusal of the
+    /// key that still acts counts, the others change nothing.
+    pub fn give_way_after_refusal(&self, refused_key: &str) -> AfterRefusal {
+        let Some(mut data) = self.get_untracked() else {
+            return AfterRefusal::SignedOut;
+        };
+        if data.api_key != refused_key {
+            return AfterRefusal::AlreadyHandled;
+        }
+        let refused = data.user.username.clone();
+        if !data.drop_acting_key() {
+            self.sign_out();
+            return AfterRefusal::SignedOut;
+        }
+        let acting = data.user.username.clone();
+        self.sign_in(data);
+        AfterRefusal::Switched { refused, acting }
     }
 
     /// Forgets one waiting key.
@@ -143,6 +199,14 @@ impl Session {
             let _ = storage.clear();
         }
         self.0.set(None);
+    }
+}
+
+/// Loads the page again, so that every request goes out with the key now acting and no
+/// page shows the other account's data.
+pub fn reload_page() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
     }
 }
 
@@ -231,6 +295,33 @@ mod tests {
         assert_eq!(data.user.id, 4);
         let written = format!("{data:?}");
         assert!(!written.contains("-key"), "{written}");
+    }
+
+    #[test]
+    fn a_refused_key_gives_way_to_the_first_kept_one() {
+        let mut data = SessionData {
+            api_key: "dave-team-key".into(),
+            base_url: "http://x".into(),
+            user: user(4, "dave"),
+            others: vec![
+                KeptKey {
+                    api_key: "alice-key".into(),
+                    user: user(1, "alice"),
+                },
+                KeptKey {
+                    api_key: "bob-key".into(),
+                    user: user(2, "bob"),
+                },
+            ],
+        };
+        assert!(data.drop_acting_key());
+        assert_eq!((data.api_key.as_str(), data.user.id), ("alice-key", 1));
+        assert!(!data.holds("dave-team-key"));
+        assert_eq!(data.others.len(), 1);
+        assert!(data.drop_acting_key());
+        assert_eq!(data.user.id, 2);
+        assert!(!data.drop_acting_key(), "nothing left to act with");
+        assert_eq!(data.api_key, "bob-key");
     }
 
     #[test]

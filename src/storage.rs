@@ -48,6 +48,15 @@ impl<T: Serialize + DeserializeOwned> Stored<T> {
         serde_json::from_str(&json).ok()
     }
 
+    /// The stored value, removed from the storage: for what is read once.
+    pub fn take(&self) -> Option<T> {
+        let value = self.load();
+        if let Some(storage) = (self.storage)() {
+            let _ = storage.remove_item(&self.key);
+        }
+        value
+    }
+
     /// Keeps `value`, replacing what was there.
     pub fn save(&self, value: &T) {
         if let (Some(storage), Ok(json)) = ((self.storage)(), serde_json::to_string(value)) {

@@ -273,11 +273,9 @@ async fn client_errors_are_not_retried() {
 }
 
 #[wasm_bindgen_test]
-async fn a_401_calls_the_unauthorised_hook_once() {
-    let _fetch = FakeFetch::install(vec![json(
-        401,
-        r#"{"error":"auth_error","msg":"Invalid user key"}"#,
-    )]);
+async fn a_401_calls_the_unauthorised_hook_once_users_current_refuses_the_key_too() {
+    let refused = r#"{"error":"auth_error","msg":"Invalid user key"}"#;
+    let fetch = FakeFetch::install(vec![json(401, refused), json(401, refused)]);
     let seen = Rc::new(Cell::new(0));
     let counter = seen.clone();
     let api = client().on_unauthorised(Rc::new(move |error: &ApiError| {
@@ -286,6 +284,54 @@ async fn a_401_calls_the_unauthorised_hook_once() {
     }));
     assert!(api.team_members().await.unwrap_err().is_unauthorised());
     assert_eq!(seen.get(), 1);
+    let calls = fetch.calls();
+    assert_eq!(calls.len(), 2);
+    assert!(
+        calls[1].url.ends_with("/api/v0/users/current"),
+        "{}",
+        calls[1].url
+    );
+    assert_eq!(calls[1].authorization, format!("Bearer {KEY}"));
+}
+
+/// The public service answers 401 for a target the caller does not own (N12, seed op 3):
+/// while `users/current` accepts the key, that is a refusal to show, not a sign-out.
+#[wasm_bindgen_test]
+async fn a_401_about_the_target_is_a_refusal_while_the_key_still_works() {
+    let fetch = FakeFetch::install(vec![
+        json(
+            401,
+            r#"{"msg":"You are not authorized to delete this volume"}"#,
+        ),
+        json(
+            200,
+            r#"{"id": 1, "email": "a@x", "username": "alice", "balance": 0}"#,
+        ),
+    ]);
+    let seen = Rc::new(Cell::new(0));
+    let counter = seen.clone();
+    let api = client().on_unauthorised(Rc::new(move |_: &ApiError| {
+        counter.set(counter.get() + 1);
+    }));
+    let error = api.delete_volume(20118481).await.unwrap_err();
+    assert!(matches!(error, ApiError::NotYours(_)), "{error:?}");
+    assert_eq!(
+        error.outcome(),
+        gpudeck::api::Outcome::Refused(gpudeck::api::Refusal::Forbidden)
+    );
+    assert_eq!(
+        error.message(),
+        "You are not authorized to delete this volume"
+    );
+    assert_eq!(seen.get(), 0);
+    assert_eq!(fetch.calls().len(), 2);
+    // No answer from users/current is no proof either: the key is not given up.
+    let _fetch = FakeFetch::install(vec![json(401, r#"{"msg":"not yours"}"#), network_failure()]);
+    assert!(matches!(
+        api.delete_volume(20118481).await.unwrap_err(),
+        ApiError::NotYours(_)
+    ));
+    assert_eq!(seen.get(), 0);
 }
 
 #[wasm_bindgen_test]

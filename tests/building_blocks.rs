@@ -117,10 +117,9 @@ async fn refusals_the_page_shows_itself_replace_the_panel_others_do_not() {
 
 #[wasm_bindgen_test]
 async fn a_refused_key_shows_nothing_the_shell_signs_out() {
-    let _fetch = FakeFetch::install(vec![json(
-        401,
-        r#"{"error": "auth_error", "msg": "Invalid user key"}"#,
-    )]);
+    let refused = r#"{"error": "auth_error", "msg": "Invalid user key"}"#;
+    // The page's request, then the client's check of the key at `users/current`.
+    let _fetch = FakeFetch::install(vec![json(401, refused), json(401, refused)]);
     let page = with_client(|| view! { <Members/> });
     settle().await;
     assert!(wait_until(2000, || page.find(".loading").is_none()).await);

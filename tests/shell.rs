@@ -228,6 +228,8 @@ async fn a_revoked_key_signs_out_and_comes_back_after_sign_in() {
     let fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(401, revoked)),
         ("subaccounts", json(401, revoked)),
+        // The client's check of the key after the page's 401.
+        ("users/current", json(401, revoked)),
         ("users/current", json(200, USER)),
         ("users/current", json(200, USER)),
         (

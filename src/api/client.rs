@@ -2,6 +2,7 @@
 
 use super::error::ApiError;
 use gloo_net::http::{Request, RequestBuilder, Response};
+use gpudeck_wire::paths;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::rc::Rc;
@@ -17,7 +18,8 @@ pub fn backoff_ms(attempt: u32) -> u32 {
     400 * 3u32.pow(attempt.saturating_sub(1))
 }
 
-/// What a 401 answer triggers (sign-out and a detour through sign-in).
+/// What a 401 answer for a key that `users/current` refuses too triggers (another kept
+/// key acts, or sign-out and a detour through sign-in).
 pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
 
 /// Holds what every request needs. Cheap to clone.
@@ -53,7 +55,7 @@ impl ApiClient {
         self
     }
 
-    /// Called once for any 401 answer, before the error is returned.
+    /// Called once for a 401 answer that is about the key, before the error is returned.
     pub fn on_unauthorised(mut self, callback: UnauthorisedHook) -> Self {
         self.on_unauthorised = Some(callback);
         self
@@ -176,12 +178,38 @@ impl ApiClient {
             Err(_) => Err(ApiError::Network(unreachable_hint(&self.base_url))),
         };
         let result = result.map_err(|e| e.redact(&self.api_key));
-        if let (Err(error), Some(callback)) = (&result, &self.on_unauthorised) {
-            if error.is_unauthorised() {
-                callback(error);
-            }
+        match result {
+            Err(error) if error.is_unauthorised() => Err(self.judge_unauthorised(url, error).await),
+            other => other,
         }
-        result
+    }
+
+    /// A 401 may be about the target rather than the key (the public service answers 401
+    /// for what the caller does not own), so unless `users/current` itself answered, the
+    /// key is checked there first; only a second 401 counts as the key refused.
+    async fn judge_unauthorised(&self, url: &str, error: ApiError) -> ApiError {
+        let about_the_key =
+            url.starts_with(&self.url(paths::CURRENT_USER)) || !self.key_still_accepted().await;
+        if !about_the_key {
+            return ApiError::NotYours(error.message());
+        }
+        if let Some(callback) = &self.on_unauthorised {
+            callback(&error);
+        }
+        error
+    }
+
+    /// Whether `users/current` accepts the key. No answer is not a refusal: the key is then
+    /// given the benefit of the doubt rather than the person signed out.
+    async fn key_still_accepted(&self) -> bool {
+        let request = Request::get(&self.url(paths::CURRENT_USER))
+            .header("Accept", "application/json")
+            .header("Authorization", &format!("Bearer {}", self.api_key))
+            .abort_signal(self.signal.as_ref());
+        match request.send().await {
+            Ok(response) => response.status() != 401,
+            Err(_) => true,
+        }
     }
 }
 

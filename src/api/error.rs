@@ -25,6 +25,11 @@ pub enum ApiError {
     /// The page that asked was left; nobody is waiting for the answer.
     #[error("request cancelled")]
     Aborted,
+    /// A 401 to this request while `users/current` still accepts the key: the public
+    /// service answers so for a target the caller does not own (N12, seed op 3). A refusal
+    /// to show, not a reason to sign out (spec neighbours §1.3.3).
+    #[error("{0}")]
+    NotYours(String),
 }
 
 /// What a page does with a failed request. Every page sorts errors this way and no other,
@@ -116,7 +121,7 @@ impl ApiError {
     /// The sentence to show people.
     pub fn message(&self) -> String {
         match self {
-            ApiError::Http { msg, .. } => msg.clone(),
+            ApiError::Http { msg, .. } | ApiError::NotYours(msg) => msg.clone(),
             other => other.to_string(),
         }
     }
@@ -129,6 +134,7 @@ impl ApiError {
     pub fn outcome(&self) -> Outcome {
         match self {
             ApiError::Aborted => Outcome::Aborted,
+            ApiError::NotYours(_) => Outcome::Refused(Refusal::Forbidden),
             _ if self.is_unauthorised() => Outcome::Unauthorised,
             ApiError::Http { status, .. } => {
                 Refusal::of_status(*status).map_or(Outcome::Failed, Outcome::Refused)
@@ -158,7 +164,7 @@ impl ApiError {
         match self {
             ApiError::Http { status, .. } => matches!(status, 429 | 502 | 503 | 504),
             ApiError::Network(_) => true,
-            ApiError::Decode(_) | ApiError::Aborted => false,
+            ApiError::Decode(_) | ApiError::Aborted | ApiError::NotYours(_) => false,
         }
     }
 
@@ -177,6 +183,7 @@ impl ApiError {
             },
             ApiError::Decode(text) => ApiError::Decode(clean(text)),
             ApiError::Network(text) => ApiError::Network(clean(text)),
+            ApiError::NotYours(text) => ApiError::NotYours(clean(text)),
             ApiError::Aborted => ApiError::Aborted,
         }
     }
@@ -241,6 +248,11 @@ mod tests {
     fn a_401_is_unauthorised_not_a_refusal() {
         assert_eq!(http(401).outcome(), Outcome::Unauthorised);
         assert_eq!(http(401).refusal(), None);
+        // Unless the key still works: then the 401 was about the target.
+        let not_yours = ApiError::NotYours("You are not authorized".into());
+        assert_eq!(not_yours.outcome(), Outcome::Refused(Refusal::Forbidden));
+        assert!(!not_yours.is_unauthorised());
+        assert_eq!(not_yours.message(), "You are not authorized");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub fn ErrorPanel(
             Some(code) => format!("The server refused the request ({status}, {code})"),
             None => format!("The server refused the request ({status})"),
         },
+        ApiError::NotYours(_) => "The server refused the request (401, not yours)".into(),
         ApiError::Network(_) => "The server could not be reached".into(),
         ApiError::Decode(_) => "The server's answer could not be read".into(),
         ApiError::Aborted => "The request was cancelled".into(),

@@ -231,3 +231,42 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
     app.wait_for_text("tr[data-role=manager]", "dave").await?;
     app.finish().await
 }
+
+/// A kept key the server stops accepting (N18 revokes a removed member's team keys) gives
+/// way to the next kept key: checked at `users/current`, forgotten, and said so, while the
+/// person stays signed in.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_revoked_team_key_gives_way_to_the_next_kept_key() -> anyhow::Result<()> {
+    let app = signed_in_at("team_revoked_key", "/acting-account").await?;
+    app.fill("#extra-api-key", demo::DAVE_TEAM_KEY).await?;
+    app.click("form.add-key button[type=submit]").await?;
+    app.wait_for_text("[data-testid=kept-keys]", "dave (dave@")
+        .await?;
+
+    // Acting as alice, the owner removes dave: his team key is revoked at once.
+    app.open("/team/members").await?;
+    app.click("button.remove-member[aria-label='Remove dave from the team']")
+        .await?;
+    app.wait_for_text("dialog[open]", "dave leaves the team")
+        .await?;
+    confirm(&app).await?;
+    app.wait_for_text("[data-testid=role-counts]", "3 members")
+        .await?;
+
+    // Switching to the revoked key: refused, forgotten, and alice acts again.
+    app.open("/acting-account").await?;
+    app.click("[data-testid=kept-keys] button.switch-account")
+        .await?;
+    app.wait_for_text(".toast-text", "no longer accepts the key acting as dave")
+        .await?;
+    app.wait_for_text("[data-testid=identity] .identity-name", "alice")
+        .await?;
+    app.wait_for_address("/acting-account").await?;
+    let stored = app.eval("return JSON.stringify(sessionStorage)").await?;
+    assert!(
+        !stored.to_string().contains(demo::DAVE_TEAM_KEY),
+        "the revoked key is still kept"
+    );
+    assert!(stored.to_string().contains(demo::ALICE_KEY));
+    app.finish().await
+}
