@@ -4,6 +4,7 @@ use crate::api::{provide_api, use_api, ApiClient, ApiError};
 use crate::components::money::format_usd;
 use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
+use crate::page;
 use crate::pages;
 use crate::routes::{sign_in_path, HOME};
 use crate::session::{provide_session, use_session, SessionData, SignInNotice};
@@ -20,19 +21,19 @@ pub fn App() -> impl IntoView {
     view! {
         <Router>
             <Routes fallback=pages::not_found::NotFoundPage>
-                <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
+                <Route path=path!("/sign-in") view=page!(SignInRoute, pages::sign_in::SignInPage)/>
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
-                    <Route path=path!("machines") view=pages::machines::MachinesPage/>
-                    <Route path=path!("machines/schedule") view=pages::machines::schedule::SchedulePage/>
-                    <Route path=path!("machines/maintenance") view=pages::maintenance::MaintenancePage/>
-                    <Route path=path!("machines/defrag") view=pages::defrag::DefragPage/>
-                    <Route path=path!("templates") view=pages::templates::TemplatesPage/>
-                    <Route path=path!("volumes") view=pages::volumes::VolumesPage/>
-                    <Route path=path!("subaccounts") view=pages::subaccounts::SubaccountsPage/>
-                    <Route path=path!("team/members") view=pages::team_members::TeamMembersPage/>
+                    <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
+                    <Route path=path!("machines/schedule") view=page!(ScheduleRoute, pages::machines::schedule::SchedulePage)/>
+                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute, pages::maintenance::MaintenancePage)/>
+                    <Route path=path!("machines/defrag") view=page!(DefragRoute, pages::defrag::DefragPage)/>
+                    <Route path=path!("templates") view=page!(TemplatesRoute, pages::templates::TemplatesPage)/>
+                    <Route path=path!("volumes") view=page!(VolumesRoute, pages::volumes::VolumesPage)/>
+                    <Route path=path!("subaccounts") view=page!(SubaccountsRoute, pages::subaccounts::SubaccountsPage)/>
+                    <Route path=path!("team/members") view=page!(TeamMembersRoute, pages::team_members::TeamMembersPage)/>
                     <Route path=path!("team/roles") view=|| view! { <Redirect path="/team/roles/owner"/> }/>
-                    <Route path=path!("team/roles/:name") view=pages::team_roles::TeamRolePage/>
+                    <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team_roles::TeamRolePage)/>
                 </ParentRoute>
             </Routes>
         </Router>
