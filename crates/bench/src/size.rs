@@ -130,3 +130,15 @@ fn page_name(split: &str) -> String {
     let name = name.rsplit_once('_').map_or(name, |(head, _hash)| head);
     name.trim_end_matches("_route_view").to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_split_is_named_after_its_route() {
+        assert_eq!(
+            super::page_name("__team_members_route_view_9880383388994685198"),
+            "team_members"
+        );
+        assert_eq!(super::page_name("__sign_in_route_view_1"), "sign_in");
+    }
+}
