@@ -122,3 +122,30 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
     app.server.shutdown().await?;
     outcome
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn after_the_first_paint_every_pages_chunk_is_preloaded() -> anyhow::Result<()> {
+    let app = Harness::start("split_preload").await?;
+    app.open("/sign-in").await?;
+    app.find("#api-key").await?;
+    // One split module per lazy route; null when the console is not split by route.
+    let count = "if (!document.querySelector('link[href*=\"-split-\"]')) return null;
+         return new Set(performance.getEntriesByType('resource')
+           .map(r => r.name).filter(n => /-split_.*\\.wasm$/.test(n))).size;";
+    let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
+    let outcome = loop {
+        let loaded = app.eval(count).await?;
+        if loaded.is_null() || loaded == ROUTES.len() {
+            break Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            break Err(anyhow::anyhow!(
+                "{loaded} of {} pages' chunks were preloaded",
+                ROUTES.len()
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    app.finish().await?;
+    outcome
+}
