@@ -140,7 +140,7 @@ async fn after_the_first_paint_every_pages_chunk_is_preloaded() -> anyhow::Resul
         }
         if tokio::time::Instant::now() > deadline {
             break Err(anyhow::anyhow!(
-                "{loaded} of {} pages' chunks were preloaded",
+                "{loaded} of {} pages' chunks were preloaded (each `page!` route needs its line in ROUTES)",
                 ROUTES.len()
             ));
         }
