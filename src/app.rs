@@ -4,6 +4,7 @@ use crate::api::{provide_api, use_api, ApiClient, ApiError};
 use crate::components::money::format_usd;
 use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
+use crate::page;
 use crate::pages;
 use crate::routes::{sign_in_path, HOME};
 use crate::session::{
@@ -23,22 +24,22 @@ pub fn App() -> impl IntoView {
     view! {
         <Router>
             <Routes fallback=pages::not_found::NotFoundPage>
-                <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
+                <Route path=path!("/sign-in") view=page!(SignInRoute, pages::sign_in::SignInPage)/>
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
-                    <Route path=path!("machines") view=pages::machines::MachinesPage/>
-                    <Route path=path!("machines/schedule") view=pages::machines::schedule::SchedulePage/>
-                    <Route path=path!("machines/maintenance") view=pages::maintenance::MaintenancePage/>
-                    <Route path=path!("machines/defrag") view=pages::defrag::DefragPage/>
-                    <Route path=path!("templates") view=pages::templates::TemplatesPage/>
-                    <Route path=path!("volumes") view=pages::volumes::VolumesPage/>
-                    <Route path=path!("subaccounts") view=pages::subaccounts::SubaccountsPage/>
-                    <Route path=path!("team/members") view=pages::team::members::TeamMembersPage/>
-                    <Route path=path!("team/roles") view=pages::team::roles::RolesPage/>
-                    <Route path=path!("team/new-role") view=pages::team::role_editor::RoleEditorPage/>
-                    <Route path=path!("team/roles/:name") view=pages::team::role::TeamRolePage/>
-                    <Route path=path!("team/roles/:name/edit") view=pages::team::role_editor::RoleEditorPage/>
-                    <Route path=path!("acting-account") view=pages::acting_account::ActingAccountPage/>
+                    <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
+                    <Route path=path!("machines/schedule") view=page!(ScheduleRoute, pages::machines::schedule::SchedulePage)/>
+                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute, pages::maintenance::MaintenancePage)/>
+                    <Route path=path!("machines/defrag") view=page!(DefragRoute, pages::defrag::DefragPage)/>
+                    <Route path=path!("templates") view=page!(TemplatesRoute, pages::templates::TemplatesPage)/>
+                    <Route path=path!("volumes") view=page!(VolumesRoute, pages::volumes::VolumesPage)/>
+                    <Route path=path!("subaccounts") view=page!(SubaccountsRoute, pages::subaccounts::SubaccountsPage)/>
+                    <Route path=path!("team/members") view=page!(TeamMembersRoute, pages::team::members::TeamMembersPage)/>
+                    <Route path=path!("team/roles") view=page!(TeamRolesRoute, pages::team::roles::RolesPage)/>
+                    <Route path=path!("team/new-role") view=page!(NewRoleRoute, pages::team::role_editor::RoleEditorPage)/>
+                    <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team::role::TeamRolePage)/>
+                    <Route path=path!("team/roles/:name/edit") view=page!(EditRoleRoute, pages::team::role_editor::RoleEditorPage)/>
+                    <Route path=path!("acting-account") view=page!(ActingAccountRoute, pages::acting_account::ActingAccountPage)/>
                 </ParentRoute>
             </Routes>
         </Router>

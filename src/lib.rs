@@ -9,4 +9,5 @@ pub mod components;
 pub mod pages;
 pub mod routes;
 pub mod session;
+pub mod split;
 pub mod storage;

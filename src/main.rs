@@ -2,4 +2,6 @@
 
 fn main() {
     leptos::mount::mount_to_body(gpudeck::app::App);
+    // In the split build, the other pages' chunks load once this one has painted.
+    gpudeck::split::preload_after_first_paint();
 }

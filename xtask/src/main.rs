@@ -5,6 +5,7 @@
 
 mod setup;
 mod shell;
+mod split;
 mod tasks;
 
 use std::process::ExitCode;
@@ -17,8 +18,9 @@ usage: cargo xtask <command>
   test        install what is missing (also Chromium), run every test suite, print a summary
   setup       only install what is missing (add --browser for Chromium and ChromeDriver),
               with schemathesis and the official client vastai for the tests
-  bench       measure bundle size, the console in Chromium and the server under load;
-              writes target/bench/report.md (parts: size, browser, server)
+  bench       measure bundle size (also split by route), the console in Chromium and the
+              server under load; writes target/bench/report.md (parts: size, browser, server)
+  split       only build the console split by route into target/split/dist
   serve-api   start only the reference server with demo data on 127.0.0.1:8787,
               for `trunk serve` live-reload development
 ";
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Some("test") => tasks::test(&args[1..]),
         Some("setup") => setup::ensure_all(args.iter().any(|a| a == "--browser"))
             .and_then(|()| setup::ensure_test_tools()),
+        Some("split") => setup::ensure_all(false).and_then(|()| split::build_split_console()),
         Some("serve-api") => tasks::serve_api(),
         Some("bench") => tasks::bench(&args[1..]),
         _ => {

@@ -2,6 +2,7 @@
 
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
+use crate::split;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -83,6 +84,9 @@ pub fn bench(args: &[String]) -> Result<()> {
     setup::ensure_all(true)?;
     setup::ensure_wrk()?;
     build_console()?;
+    if args.is_empty() || args.iter().any(|a| a == "size") {
+        split::build_split_console()?;
+    }
     step("building the server and the benchmarks (release)");
     exec(cargo().args([
         "build",
@@ -141,6 +145,19 @@ const SUITES: &[Suite] = &[
                 "--",
                 "-D",
                 "warnings",
+            ]))?;
+            // The lazy routes of the split build (src/split.rs).
+            exec(cargo().args([
+                "clippy",
+                "-p",
+                "gpudeck",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--features",
+                "split",
+                "--",
+                "-D",
+                "warnings",
             ]))
         },
     },
@@ -191,13 +208,13 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "e2e",
-        what: "whole-app tests: release console + demo server, driven by WebDriver",
+        what: "whole-app tests: release console split by route + demo server, driven by WebDriver",
         run: || {
-            build_console()?;
+            split::build_split_console()?;
             exec(
                 cargo()
                     .args(["test", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
-                    .env("GPUDECK_DIST", root().join("dist"))
+                    .env("GPUDECK_DIST", split::dist_dir())
                     .env("GPUDECK_AXE", setup::axe_core_script())
                     .env("CHROMEDRIVER", CHROMEDRIVER)
                     .env("CHROMIUM", CHROMIUM),

@@ -39,6 +39,15 @@ async fn main() -> Result<()> {
             "## First-load transfer (release build, `dist/`)\n\n{}",
             table.markdown()
         )?;
+        let split = root.join("target/split");
+        if split.join("chunks.txt").exists() {
+            let table = size::split_table(&split.join("dist"), &split.join("chunks.txt"))?;
+            writeln!(
+                out,
+                "\n## First-load transfer, split by route (`target/split/dist`)\n\n{}",
+                table.markdown()
+            )?;
+        }
         print_section(&out);
     }
     if wanted("browser") {

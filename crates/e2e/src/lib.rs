@@ -4,6 +4,7 @@
 //! both colour schemes and a screenshot in `target/e2e/`.
 
 mod look;
+mod page_errors;
 
 use anyhow::{bail, Context, Result};
 use gpudeck_server::{Config, RunningServer};

@@ -1,0 +1,42 @@
+//! What a page reports as going wrong: `console.error` calls, uncaught errors and
+//! unhandled promise rejections (a split chunk that fails to load shows up as these).
+
+use crate::Harness;
+use anyhow::{Context, Result};
+use serde_json::json;
+use thirtyfour::extensions::cdp::ChromeDevTools;
+
+/// Runs in every document before the page's own scripts and keeps what it sees in
+/// `window.__pageErrors`.
+const RECORDER: &str = r#"
+window.__pageErrors = [];
+const originalError = console.error;
+console.error = (...args) => {
+  window.__pageErrors.push(args.map(String).join(' '));
+  originalError.apply(console, args);
+};
+window.addEventListener('error', e => window.__pageErrors.push(`error: ${e.message}`));
+window.addEventListener('unhandledrejection', e => window.__pageErrors.push(`unhandled rejection: ${e.reason}`));
+"#;
+
+impl Harness {
+    /// From now on every page this session opens records its errors for [`Self::page_errors`].
+    pub async fn record_page_errors(&self) -> Result<()> {
+        ChromeDevTools::new(self.driver.handle.clone())
+            .execute_cdp_with_params(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({ "source": RECORDER }),
+            )
+            .await
+            .context("installing the page-error recorder")?;
+        Ok(())
+    }
+
+    /// The errors the current page reported since it was opened.
+    pub async fn page_errors(&self) -> Result<Vec<String>> {
+        let errors = self
+            .eval("return window.__pageErrors ?? ['the recorder is missing']")
+            .await?;
+        Ok(serde_json::from_value(errors)?)
+    }
+}

@@ -1,0 +1,175 @@
+//! Every route loaded cold, by its address, in a browser session of its own: the page's
+//! heading and tab title appear and the page reports no error. In the build split by
+//! route (`cargo xtask test` tests that one) this is the proof that each page's chunk
+//! loads and runs on its own, without another page having loaded code before it.
+
+use gpudeck_e2e::{demo, Harness};
+
+struct Route {
+    /// Names the test's browser session (and nothing else).
+    name: &'static str,
+    path: &'static str,
+    heading: &'static str,
+    title: &'static str,
+}
+
+const ROUTES: &[Route] = &[
+    Route {
+        name: "cold_sign_in",
+        path: "/sign-in",
+        heading: "gpudeck",
+        title: "Sign in · gpudeck",
+    },
+    Route {
+        name: "cold_machines",
+        path: "/machines",
+        heading: "Machines",
+        title: "Machines · gpudeck",
+    },
+    Route {
+        name: "cold_schedule",
+        path: "/machines/schedule?ids=1001",
+        heading: "Schedule maintenance",
+        title: "Schedule maintenance · gpudeck",
+    },
+    Route {
+        name: "cold_maintenance",
+        path: "/machines/maintenance",
+        heading: "Maintenance windows",
+        title: "Maintenance windows · gpudeck",
+    },
+    Route {
+        name: "cold_defrag",
+        path: "/machines/defrag",
+        heading: "Defragment GPU offers",
+        title: "Defragment GPU offers · gpudeck",
+    },
+    Route {
+        name: "cold_templates",
+        path: "/templates",
+        heading: "Templates",
+        title: "Templates · gpudeck",
+    },
+    Route {
+        name: "cold_volumes",
+        path: "/volumes",
+        heading: "Volumes",
+        title: "Volumes · gpudeck",
+    },
+    Route {
+        name: "cold_subaccounts",
+        path: "/subaccounts",
+        heading: "Subaccounts",
+        title: "Subaccounts · gpudeck",
+    },
+    Route {
+        name: "cold_team_members",
+        path: "/team/members",
+        heading: "Team members",
+        title: "Team members · gpudeck",
+    },
+    Route {
+        name: "cold_team_roles",
+        path: "/team/roles",
+        heading: "Team roles",
+        title: "Team roles · gpudeck",
+    },
+    Route {
+        name: "cold_new_role",
+        path: "/team/new-role?from=manager",
+        heading: "New role",
+        title: "New role · gpudeck",
+    },
+    Route {
+        name: "cold_team_role",
+        path: "/team/roles/owner",
+        heading: "Team role",
+        title: "Team role · gpudeck",
+    },
+    Route {
+        name: "cold_edit_role",
+        path: "/team/roles/member/edit",
+        heading: "Edit role",
+        title: "Edit role · gpudeck",
+    },
+    Route {
+        name: "cold_acting_account",
+        path: "/acting-account",
+        heading: "Acting account",
+        title: "Acting account · gpudeck",
+    },
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_route_loads_cold_by_its_address() -> anyhow::Result<()> {
+    let mut problems = Vec::new();
+    for route in ROUTES {
+        if let Err(problem) = load_cold(route).await {
+            problems.push(format!("{}: {problem:#}", route.path));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    Ok(())
+}
+
+async fn load_cold(route: &Route) -> anyhow::Result<()> {
+    let app = Harness::start(route.name).await?;
+    let outcome = async {
+        app.record_page_errors().await?;
+        if route.path != "/sign-in" {
+            // The key lives in the tab's sessionStorage: sign in, then load the route
+            // afresh, so its code starts from nothing but the address.
+            app.open("/sign-in").await?;
+            app.sign_in(demo::ALICE_KEY).await?;
+            app.find("[data-testid=identity]").await?;
+        }
+        app.open(route.path).await?;
+        app.wait_for_text("main h1, h1", route.heading).await?;
+        let title = app.eval("return document.title").await?;
+        anyhow::ensure!(title == route.title, "the tab is titled {title}");
+        // In the split build (its page preloads the split loader), the route's code
+        // came in chunks of its own.
+        let chunks = app
+            .eval(
+                "if (!document.querySelector('link[href*=\"-split-\"]')) return null;
+                 return performance.getEntriesByType('resource')
+                   .filter(r => /-split_.*\\.wasm$/.test(r.name)).length;",
+            )
+            .await?;
+        anyhow::ensure!(chunks != 0, "the split build loaded no route chunk");
+        let errors = app.page_errors().await?;
+        anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
+        Ok(())
+    }
+    .await;
+    app.driver.quit().await?;
+    app.server.shutdown().await?;
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn after_the_first_paint_every_pages_chunk_is_preloaded() -> anyhow::Result<()> {
+    let app = Harness::start("split_preload").await?;
+    app.open("/sign-in").await?;
+    app.find("#api-key").await?;
+    // One split module per lazy route; null when the console is not split by route.
+    let count = "if (!document.querySelector('link[href*=\"-split-\"]')) return null;
+         return new Set(performance.getEntriesByType('resource')
+           .map(r => r.name).filter(n => /-split_.*\\.wasm$/.test(n))).size;";
+    let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
+    let outcome = loop {
+        let loaded = app.eval(count).await?;
+        if loaded.is_null() || loaded == ROUTES.len() {
+            break Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            break Err(anyhow::anyhow!(
+                "{loaded} of {} pages' chunks were preloaded (each `page!` route needs its line in ROUTES)",
+                ROUTES.len()
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    app.finish().await?;
+    outcome
+}

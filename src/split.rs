@@ -1,0 +1,95 @@
+//! Route splitting: with the `split` feature each page is a lazy route whose code
+//! `cargo xtask` cuts into its own wasm chunk (wasm-split), loaded when the page is first
+//! opened. Without the feature (`trunk serve`, the wasm-bindgen-test suites) `page!` is
+//! the page's component itself and nothing here runs.
+//!
+//! Declare a route's view as `view=page!(SomeRoute, pages::some::SomePage)`: the first
+//! name is a new type, unique in the router, that names the split chunk.
+
+#[cfg(feature = "split")]
+mod lazy {
+    use std::cell::RefCell;
+    use std::future::Future;
+    use std::pin::Pin;
+
+    /// Loads one lazy route's chunk without rendering it.
+    pub type Preload = fn() -> Pin<Box<dyn Future<Output = ()>>>;
+
+    thread_local! {
+        /// Every lazy route the router declared, for [`preload_after_first_paint`].
+        static ROUTES: RefCell<Vec<Preload>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Called by `page!` as the router is built.
+    pub fn register(preload: Preload) {
+        ROUTES.with_borrow_mut(|routes| routes.push(preload));
+    }
+
+    /// Once the first page has painted, loads the other pages' chunks one after another,
+    /// so the next navigation does not wait for the network. A chunk already loading
+    /// (the page being opened) is not fetched twice: the loader shares one load per chunk.
+    pub fn preload_after_first_paint() {
+        leptos::task::spawn_local(async {
+            next_frame().await;
+            gloo_timers::future::TimeoutFuture::new(0).await;
+            let routes = ROUTES.with_borrow(Clone::clone);
+            for preload in routes {
+                preload().await;
+            }
+        });
+    }
+
+    /// Resolves at the next animation frame (the one that paints what was mounted).
+    async fn next_frame() {
+        let frame = js_sys::Promise::new(&mut |resolve, _reject| {
+            let _ = web_sys::window()
+                .expect("a browser window")
+                .request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    }
+
+    /// A lazy route for a page component: `page!(Route, path::to::Page)`.
+    #[macro_export]
+    macro_rules! page {
+        ($route:ident, $page:path) => {{
+            struct $route;
+
+            #[::leptos_router::lazy_route]
+            impl ::leptos_router::LazyRoute for $route {
+                fn data() -> Self {
+                    $route
+                }
+
+                fn view(_this: Self) -> ::leptos::prelude::AnyView {
+                    ::leptos::prelude::IntoAny::into_any($page())
+                }
+            }
+
+            $crate::split::register(|| {
+                ::std::boxed::Box::pin(<$route as ::leptos_router::LazyRoute>::preload())
+            });
+            ::leptos_router::Lazy::<$route>::new()
+        }};
+    }
+}
+
+#[cfg(feature = "split")]
+pub use lazy::{preload_after_first_paint, register};
+
+#[cfg(not(feature = "split"))]
+mod eager {
+    /// Without the `split` feature there is nothing to preload.
+    pub fn preload_after_first_paint() {}
+
+    /// The page's component itself: `page!(Route, path::to::Page)` is `path::to::Page`.
+    #[macro_export]
+    macro_rules! page {
+        ($route:ident, $page:path) => {
+            $page
+        };
+    }
+}
+
+#[cfg(not(feature = "split"))]
+pub use eager::preload_after_first_paint;

@@ -1,0 +1,269 @@
+//! The release console split by route: every page a lazy route (the console's `split`
+//! feature), cut by wasm-split into chunks that load when a page is first opened.
+//!
+//! Trunk 0.21 cannot split, so the wasm goes through the steps by hand:
+//! cargo (`--emit-relocs`, so wasm-split can move code) → wasm-split → wasm-bindgen
+//! (`--keep-lld-exports`, which the chunks link against) → `wasm-opt -Oz` on every module
+//! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
+//! from `index.html` without its rust link, so both builds share one page description.
+
+use crate::setup;
+use crate::shell::{cargo, exec, root, step};
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The bundle's name: the console's binary.
+const NAME: &str = "gpudeck";
+/// How the main module imports the split loader; renamed with its hash at the end.
+const LOADER_LINK: &str = "./__wasm_split.js";
+
+/// Everything of the split build lives under `target/split`, apart from the normal
+/// build's cache (other RUSTFLAGS would otherwise rebuild it from scratch each time).
+pub fn split_dir() -> PathBuf {
+    root().join("target/split")
+}
+
+/// The served files of the split build.
+pub fn dist_dir() -> PathBuf {
+    split_dir().join("dist")
+}
+
+/// Builds the split console into [`dist_dir`] and writes `target/split/chunks.txt`,
+/// which names the files each page needs (for `cargo xtask bench`).
+pub fn build_split_console() -> Result<()> {
+    step("building the console split by route (release, wasm-split, wasm-opt -Oz)");
+    let wasm = compile()?;
+    let stage = split_dir().join("stage");
+    if stage.exists() {
+        std::fs::remove_dir_all(&stage)?;
+    }
+    std::fs::create_dir_all(&stage)?;
+    let split = split_wasm(&wasm, &stage)?;
+    bindgen(&stage)?;
+    let mut modules = split.split_modules.clone();
+    modules.push(stage.join(format!("{NAME}_bg.wasm")));
+    optimise_all(&modules)?;
+    build_page_assets()?;
+    let names = publish(&stage, &split.prefetch_map)?;
+    write_index(&names)?;
+    write_chunk_list(&names, &split.prefetch_map)?;
+    println!("    split console in {}", dist_dir().display());
+    Ok(())
+}
+
+/// `cargo build` of the console with its `split` feature, keeping relocations.
+fn compile() -> Result<PathBuf> {
+    let target_dir = split_dir();
+    exec(
+        cargo()
+            .args(["build", "--locked", "--bin", NAME, "--features", "split"])
+            .args([
+                "--profile",
+                "wasm-release",
+                "--target",
+                "wasm32-unknown-unknown",
+            ])
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .env("RUSTFLAGS", "-C link-args=--emit-relocs"),
+    )?;
+    Ok(target_dir.join(format!("wasm32-unknown-unknown/wasm-release/{NAME}.wasm")))
+}
+
+/// wasm-split: the main module (for wasm-bindgen), one module per split point and shared
+/// chunks, and the loader script the main module imports to fetch them.
+fn split_wasm(wasm: &Path, stage: &Path) -> Result<wasm_split_cli_support::SplitWasm> {
+    let input = std::fs::read(wasm).with_context(|| format!("reading {}", wasm.display()))?;
+    let main_out = stage.join(format!("{NAME}_split.wasm"));
+    let main_module = format!("./{NAME}.js");
+    let mut options = wasm_split_cli_support::Options::new(&input);
+    options.output_dir = stage;
+    options.main_out_path = &main_out;
+    // The loader imports `initSync` from the wasm-bindgen script, which sits beside it.
+    options.main_module = &main_module;
+    options.link_name = LOADER_LINK;
+    wasm_split_cli_support::transform(options)
+        .map_err(|error| anyhow::anyhow!("wasm-split: {error:?}"))
+}
+
+fn bindgen(stage: &Path) -> Result<()> {
+    exec(
+        Command::new("wasm-bindgen")
+            .args(["--target", "web", "--keep-lld-exports", "--no-typescript"])
+            .args(["--out-name", NAME])
+            .arg("--out-dir")
+            .arg(stage)
+            .arg(stage.join(format!("{NAME}_split.wasm"))),
+    )
+}
+
+/// `wasm-opt -Oz` on every module, two at a time: each run of npm's wasm-opt spends
+/// most of a second starting node, and wasm-split writes over a hundred small chunks.
+fn optimise_all(modules: &[PathBuf]) -> Result<()> {
+    let wasm_opt = setup::wasm_opt_dir().join("wasm-opt");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || -> Result<()> {
+        loop {
+            let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(module) = modules.get(index) else {
+                return Ok(());
+            };
+            let output = Command::new(&wasm_opt)
+                .arg("-Oz")
+                .arg(module)
+                .arg("-o")
+                .arg(module)
+                .output()
+                .context("starting wasm-opt")?;
+            if !output.status.success() {
+                bail!(
+                    "wasm-opt -Oz {} failed: {}",
+                    module.display(),
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2).map(|_| scope.spawn(worker)).collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("a wasm-opt worker panicked"))
+    })
+}
+
+/// Trunk builds `index.html` without its rust link: the styles, icon and boot.js,
+/// hashed and minified as in the normal build.
+fn build_page_assets() -> Result<()> {
+    // Trunk builds the crate beside a page without a rust link, so the page goes to a
+    // folder without Cargo.toml and reaches the repository's files from there.
+    let folder = split_dir().join("assets");
+    std::fs::create_dir_all(&folder)?;
+    let page = std::fs::read_to_string(root().join("index.html"))?;
+    let mut without_rust = String::new();
+    for line in page.lines() {
+        if line.contains(r#"rel="rust""#) {
+            continue;
+        }
+        without_rust.push_str(&line.replace(r#" href=""#, r#" href="../../../"#));
+        without_rust.push('\n');
+    }
+    if without_rust.lines().count() == page.lines().count() {
+        bail!("index.html has no rust link to take out");
+    }
+    let assets_page = folder.join("index.html");
+    std::fs::write(&assets_page, without_rust)?;
+    exec(
+        Command::new("trunk")
+            .arg("build")
+            .arg(&assets_page)
+            .args(["--release", "--dist"])
+            .arg(dist_dir())
+            .env("PATH", setup::path_with_tools())
+            .current_dir(root()),
+    )
+}
+
+/// The published names of the bundle's files.
+struct Names {
+    js: String,
+    wasm: String,
+    loader: String,
+    /// A chunk's name as wasm-split wrote it (no extension) → its published name.
+    chunks: BTreeMap<String, String>,
+}
+
+/// Copies the stage's files into the dist folder under content-hashed names
+/// (`name-<16 hex>.ext`, the pattern the server caches as immutable).
+fn publish(
+    stage: &Path,
+    prefetch: &std::collections::HashMap<String, Vec<String>>,
+) -> Result<Names> {
+    let dist = dist_dir();
+    let mut chunks = BTreeMap::new();
+    let mut stems: Vec<&String> = prefetch.values().flatten().collect();
+    stems.sort();
+    stems.dedup();
+    for stem in stems {
+        let bytes = std::fs::read(stage.join(format!("{stem}.wasm")))?;
+        let name = format!("{NAME}-{stem}-{}.wasm", hash(&[&bytes]));
+        std::fs::write(dist.join(&name), &bytes)?;
+        chunks.insert(stem.clone(), name);
+    }
+    // The loader names the chunks; the main script and the loader import each other, so
+    // the three share one hash over their contents and the chunks' names.
+    let mut loader = std::fs::read_to_string(stage.join("__wasm_split.js"))?;
+    for (stem, name) in &chunks {
+        loader = loader.replace(&format!("\"./{stem}.wasm\""), &format!("\"./{name}\""));
+    }
+    let js = std::fs::read_to_string(stage.join(format!("{NAME}.js")))?;
+    let wasm = std::fs::read(stage.join(format!("{NAME}_bg.wasm")))?;
+    let shared = hash(&[loader.as_bytes(), js.as_bytes(), &wasm]);
+    let names = Names {
+        js: format!("{NAME}-{shared}.js"),
+        wasm: format!("{NAME}-{shared}_bg.wasm"),
+        loader: format!("{NAME}-split-{shared}.js"),
+        chunks,
+    };
+    let loader = loader.replace(&format!("\"./{NAME}.js\""), &format!("\"./{}\"", names.js));
+    // Only the import statement is renamed: the wasm's own import keeps the link name.
+    let import_from = |quote: char| format!("from {quote}{LOADER_LINK}{quote}");
+    let js = js
+        .replace(&import_from('\''), &format!("from './{}'", names.loader))
+        .replace(&import_from('"'), &format!("from \"./{}\"", names.loader));
+    if !js.contains(&names.loader) || !loader.contains(&names.js) {
+        bail!("the main script and the split loader no longer import each other as expected");
+    }
+    std::fs::write(dist.join(&names.js), js)?;
+    std::fs::write(dist.join(&names.wasm), wasm)?;
+    std::fs::write(dist.join(&names.loader), loader)?;
+    Ok(names)
+}
+
+/// The page trunk wrote, plus the script that starts the bundle (as Trunk.toml's
+/// `pattern_script` would write it) and preloads of the files every page needs.
+fn write_index(names: &Names) -> Result<()> {
+    let path = dist_dir().join("index.html");
+    let page = std::fs::read_to_string(&path)?;
+    let head = format!(
+        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}"></script></head>"#,
+        js = names.js,
+        wasm = names.wasm,
+        loader = names.loader,
+    );
+    if !page.contains("</head>") {
+        bail!("trunk's index.html has no </head>");
+    }
+    std::fs::write(&path, page.replacen("</head>", &head, 1))?;
+    Ok(())
+}
+
+/// `target/split/chunks.txt`: a line `main <files>` with what every page loads, then
+/// a line `<split> <files>` per lazy route with the chunks it adds.
+fn write_chunk_list(
+    names: &Names,
+    prefetch: &std::collections::HashMap<String, Vec<String>>,
+) -> Result<()> {
+    let mut list = format!("main {} {} {}\n", names.js, names.wasm, names.loader);
+    let mut splits: Vec<_> = prefetch.iter().collect();
+    splits.sort();
+    for (split, stems) in splits {
+        let files: Vec<&str> = stems.iter().map(|s| names.chunks[s].as_str()).collect();
+        list.push_str(&format!("{split} {}\n", files.join(" ")));
+    }
+    std::fs::write(split_dir().join("chunks.txt"), list)?;
+    Ok(())
+}
+
+/// 16 hex digits over `parts` (SipHash; stable for a given toolchain, which is all a
+/// cache-busting name needs).
+fn hash(parts: &[&[u8]]) -> String {
+    let mut hasher = DefaultHasher::new();
+    for part in parts {
+        hasher.write(part);
+    }
+    format!("{:016x}", hasher.finish())
+}
