@@ -212,7 +212,8 @@ pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn dist_dir() -> Result<PathBuf> {
+/// The built console the harness serves: `GPUDECK_DIST`, else `dist/`.
+pub fn dist_dir() -> Result<PathBuf> {
     let dist = std::env::var_os("GPUDECK_DIST")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("dist"));

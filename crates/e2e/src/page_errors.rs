@@ -19,6 +19,11 @@ window.addEventListener('error', e => window.__pageErrors.push(`error: ${e.messa
 window.addEventListener('unhandledrejection', e => window.__pageErrors.push(`unhandled rejection: ${e.reason}`));
 "#;
 
+/// Runs in every document before the page's own scripts: room for every file in the
+/// browser's resource timing (it keeps 250 entries by default, fewer than the split
+/// build's files), so tests can see what was fetched.
+const ROOM_FOR_EVERY_FETCH: &str = "performance.setResourceTimingBufferSize(10000);";
+
 impl Harness {
     /// From now on every page this session opens records its errors for [`Self::page_errors`].
     pub async fn record_page_errors(&self) -> Result<()> {
@@ -29,6 +34,19 @@ impl Harness {
             )
             .await
             .context("installing the page-error recorder")?;
+        Ok(())
+    }
+
+    /// From now on every page this session opens lists all its fetches in
+    /// `performance.getEntriesByType('resource')`, not only the first 250.
+    pub async fn record_every_fetch(&self) -> Result<()> {
+        ChromeDevTools::new(self.driver.handle.clone())
+            .execute_cdp_with_params(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({ "source": ROOM_FOR_EVERY_FETCH }),
+            )
+            .await
+            .context("enlarging the resource timing buffer")?;
         Ok(())
     }
 

@@ -114,6 +114,13 @@ impl<R: 'static> Column<R> {
         self
     }
 
+    /// A column of buttons: neither searched by the text filter nor exported to the CSV.
+    pub fn controls_only(mut self) -> Self {
+        self.searchable = false;
+        self.csv_when = Some(Signal::stored(false));
+        self
+    }
+
     /// Puts the column in the CSV only while `include` is true.
     pub fn csv_only_when(mut self, include: Signal<bool>) -> Self {
         self.csv_when = Some(include);
@@ -223,6 +230,11 @@ mod tests {
             Column::text("name", "Name", |h: &Host| h.name.clone()).csv_only_when(hidden.into()),
         ];
         assert_eq!(csv_of(&columns, &[&rows[0]]), "Id\r\n1\r\n");
+        let with_controls = vec![
+            columns[0].clone(),
+            Column::text("actions", "Actions", |_: &Host| String::new()).controls_only(),
+        ];
+        assert_eq!(csv_of(&with_controls, &[&rows[0]]), "Id\r\n1\r\n");
         hidden.set(true);
         assert_eq!(csv_of(&columns, &[&rows[0]]), "Id,Name\r\n1,plain\r\n");
     }

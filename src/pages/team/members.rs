@@ -57,7 +57,7 @@ fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember
             view! { <MemberRoles member=m.clone() roles=for_roles.roles.clone() touchable=touchable controls=controls/> }.into_any()
         }),
         Column::text("actions", "Actions", |_: &TeamMember| String::new())
-            .not_searchable()
+            .controls_only()
             .with_cell(move |m| {
                 let who = display_name(m);
                 let id = m.id;
