@@ -160,10 +160,7 @@ impl ApiClient {
         } else {
             builder.query(query.iter().copied())
         };
-        let builder = builder
-            .header("Accept", "application/json")
-            .header("Authorization", &format!("Bearer {}", self.api_key))
-            .abort_signal(self.signal.as_ref());
+        let builder = self.authorised(builder);
         let request = match body {
             Some(body) => builder
                 .json(body)
@@ -199,13 +196,18 @@ impl ApiClient {
         error
     }
 
+    /// What every request carries: JSON wanted, the key, and the page's abort signal.
+    fn authorised(&self, builder: RequestBuilder) -> RequestBuilder {
+        builder
+            .header("Accept", "application/json")
+            .header("Authorization", &format!("Bearer {}", self.api_key))
+            .abort_signal(self.signal.as_ref())
+    }
+
     /// Whether `users/current` accepts the key. No answer is not a refusal: the key is then
     /// given the benefit of the doubt rather than the person signed out.
     async fn key_still_accepted(&self) -> bool {
-        let request = Request::get(&self.url(paths::CURRENT_USER))
-            .header("Accept", "application/json")
-            .header("Authorization", &format!("Bearer {}", self.api_key))
-            .abort_signal(self.signal.as_ref());
+        let request = self.authorised(Request::get(&self.url(paths::CURRENT_USER)));
         match request.send().await {
             Ok(response) => response.status() != 401,
             Err(_) => true,
