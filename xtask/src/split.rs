@@ -7,8 +7,8 @@
 //! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
 //! from `index.html` without its rust link, so both builds share one page description.
 
-use crate::setup;
 use crate::shell::{cargo, exec, root, step};
+use crate::{compress, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hasher};
@@ -50,6 +50,7 @@ pub fn build_split_console() -> Result<()> {
     let names = publish(&stage, &split.prefetch_map)?;
     write_index(&names)?;
     write_chunk_list(&names, &split.prefetch_map)?;
+    compress::precompress_console(&dist_dir())?;
     println!("    split console in {}", dist_dir().display());
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
-use crate::split;
+use crate::{compress, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -75,7 +75,8 @@ fn build_console() -> Result<()> {
             .args(["build", "--release"])
             .env("PATH", setup::path_with_tools())
             .current_dir(root()),
-    )
+    )?;
+    compress::precompress_console(&root().join("dist"))
 }
 
 /// Figures, not tests: bundle size, the console in Chromium, the server under load.

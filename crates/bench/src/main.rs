@@ -3,11 +3,13 @@
 //! These are measurements to read, not tests: nothing here passes or fails on a number.
 
 mod browser;
+mod figures;
 mod load;
 mod report;
 mod size;
 
 use anyhow::{Context, Result};
+use figures::{Figures, Target, Unit};
 use load::{DataSet, Request, Server};
 use report::{ms, Table};
 use std::fmt::Write as _;
@@ -29,6 +31,7 @@ async fn main() -> Result<()> {
     let wanted = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
     let scratch = load::scratch_dir(&root)?;
     let mut out = String::new();
+    let mut figures = Figures::default();
     writeln!(out, "# gpudeck benchmarks\n\n{}\n", machine_description())?;
 
     if wanted("size") {
@@ -39,14 +42,22 @@ async fn main() -> Result<()> {
             "## First-load transfer (release build, `dist/`)\n\n{}",
             table.markdown()
         )?;
+        let first_visit: usize = files.iter().map(|f| f.gzip).sum();
+        figures.add(
+            "first visit, unsplit (gzip)",
+            first_visit as f64,
+            Unit::Bytes,
+            None,
+        );
         let split = root.join("target/split");
         if split.join("chunks.txt").exists() {
-            let table = size::split_table(&split.join("dist"), &split.join("chunks.txt"))?;
+            let loads = size::split_loads(&split.join("dist"), &split.join("chunks.txt"))?;
             writeln!(
                 out,
                 "\n## First-load transfer, split by route (`target/split/dist`)\n\n{}",
-                table.markdown()
+                size::split_table(&loads).markdown()
             )?;
+            add_split_figures(&mut figures, &loads);
         }
         print_section(&out);
     }
@@ -57,17 +68,27 @@ async fn main() -> Result<()> {
             .filter(|&r| r > 0)
             .unwrap_or(BROWSER_RUNS);
         eprintln!("measuring the console in Chromium ({runs} runs each)…");
-        let figures = browser::measure(runs).await?;
-        writeln!(out, "{}", browser_section(&figures))?;
+        let browser = browser::measure(runs).await?;
+        writeln!(out, "{}", browser_section(&browser))?;
+        add_browser_figures(&mut figures, &browser);
         print_section(&out);
     }
     if wanted("server") {
         let binary = std::env::var_os("GPUDECK_SERVER_BIN")
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("target/release/gpudeck-server"));
-        writeln!(out, "{}", server_section(&binary, &scratch)?)?;
+        writeln!(out, "{}", server_section(&binary, &scratch, &mut figures)?)?;
         print_section(&out);
     }
+    let kept = scratch.join("figures.json");
+    let previous = figures::previous(&kept, &root.join("crates/bench/baseline.json"))?;
+    writeln!(
+        out,
+        "## Every figure beside the previous run's\n\n{}",
+        figures.table(&previous).markdown()
+    )?;
+    print_section(&out);
+    figures::keep(&figures.merged_into(previous), &kept)?;
     let report = scratch.join("report.md");
     std::fs::write(&report, &out).with_context(|| format!("writing {}", report.display()))?;
     eprintln!("\nwritten to {}", report.display());
@@ -79,6 +100,69 @@ fn print_section(out: &str) {
     static PRINTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let from = PRINTED.swap(out.len(), std::sync::atomic::Ordering::Relaxed);
     print!("{}", &out[from..]);
+}
+
+/// The split build's loads, by the names the figures are kept under.
+fn add_split_figures(figures: &mut Figures, loads: &[size::Load]) {
+    for load in loads {
+        let name = match load.page.as_deref() {
+            Some("sign_in") => "first visit, split by route (gzip)".to_owned(),
+            Some(page) => format!("first load of {page} (gzip)"),
+            None => "all split files together (gzip)".to_owned(),
+        };
+        figures.add(
+            name,
+            load.gzip as f64,
+            Unit::Bytes,
+            Some(Target::AtMost(load.target as f64)),
+        );
+    }
+}
+
+fn add_browser_figures(figures: &mut Figures, f: &browser::BrowserFigures) {
+    let at_most = |limit| Some(Target::AtMost(limit));
+    figures.add(
+        "maintenance page, 100 machines, warm",
+        f.maintenance_100_ms,
+        Unit::Milliseconds,
+        at_most(150.0),
+    );
+    figures.add(
+        "Machines page, 120 machines",
+        f.machines_120_ms,
+        Unit::Milliseconds,
+        None,
+    );
+    figures.add(
+        "Machines page, 5,000 machines",
+        f.machines_5000_ms,
+        Unit::Milliseconds,
+        at_most(browser::MACHINES_5000_TARGET_MS),
+    );
+    figures.add(
+        "10,000-row table, first render",
+        f.windowed.first_render_ms,
+        Unit::Milliseconds,
+        None,
+    );
+    figures.add(
+        "filter keystroke on 10,000 rows, to the painted frame",
+        f.windowed.keystroke_ms,
+        Unit::Milliseconds,
+        at_most(16.0),
+    );
+    figures.add(
+        "filter keystroke, windowing off ÷ on",
+        f.all_rows.keystroke_ms / f.windowed.keystroke_ms,
+        Unit::Number,
+        Some(Target::AtLeast(10.0)),
+    );
+    figures.add(
+        "JS heap after the 10,000-row table (MB)",
+        f.windowed.js_heap_mb,
+        Unit::Number,
+        None,
+    );
 }
 
 fn browser_section(f: &browser::BrowserFigures) -> String {
@@ -129,7 +213,7 @@ fn browser_section(f: &browser::BrowserFigures) -> String {
     )
 }
 
-fn server_section(binary: &Path, scratch: &Path) -> Result<String> {
+fn server_section(binary: &Path, scratch: &Path, figures: &mut Figures) -> Result<String> {
     let big = scratch.join("big.sqlite");
     let small = scratch.join("small.sqlite");
     eprintln!("generating 100,000 machines with 1,000,000 windows…");
@@ -199,6 +283,18 @@ fn server_section(binary: &Path, scratch: &Path) -> Result<String> {
             out,
             "- {connections} connections: **{ratio:.2}** (maintenance p99 {})",
             ms(p99)
+        );
+        figures.add(
+            format!("maintenance ÷ users/current throughput, {connections} connections"),
+            ratio,
+            Unit::Number,
+            Some(Target::AtLeast(0.5)),
+        );
+        figures.add(
+            format!("maintenance list p99, {connections} connections"),
+            p99,
+            Unit::Milliseconds,
+            (connections == 64).then_some(Target::AtMost(10.0)),
         );
     }
 

@@ -1,9 +1,13 @@
 //! Serving the built console: files from a directory, an SPA fallback to `index.html`,
-//! and cache headers — hashed assets (trunk names them `name-<16 hex>...`) are immutable,
-//! `index.html` is always revalidated.
+//! and cache headers — hashed assets (trunk names them `name-<hex hash>...`) are immutable,
+//! `index.html` is always revalidated. The build writes brotli and gzip copies beside the
+//! files (`cargo xtask`'s compress step); those are sent as they are to a browser that
+//! accepts them. A file without them is compressed on the fly by the router's layer.
 
 use axum::body::Body;
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
+use axum::http::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, VARY,
+};
 use axum::http::{HeaderValue, Method, Request};
 use axum::response::{IntoResponse, Response};
 use std::path::Path;
@@ -38,20 +42,35 @@ pub fn content_security_policy(connect_src: &[String]) -> anyhow::Result<HeaderV
     Ok(HeaderValue::from_str(&policy)?)
 }
 
-/// The console's files, falling back to `index.html` for paths that are no file.
+/// The console's files, preferring their precompressed copies, falling back to
+/// `index.html` for paths that are no file.
 pub fn service(dir: &Path) -> ServeDir<ServeFile> {
-    ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))
+    ServeDir::new(dir)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(
+            ServeFile::new(dir.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
 }
 
-/// Whether a file name carries a content hash as trunk writes it: `-` then 16 hex
-/// digits, then `.` or `_` (e.g. `gpudeck-1a2b3c4d5e6f7a8b_bg.wasm`).
+/// Trunk prints a 64-bit hash in hex without leading zeros, so one name in sixteen has
+/// 15 digits, one in 256 has 14; the split build always writes 16.
+const HASH_DIGITS: std::ops::RangeInclusive<usize> = 12..=16;
+
+/// Whether a file name carries a content hash as the builds write it: `-` then 12 to 16
+/// hex digits, then `.` or `_` (e.g. `gpudeck-1a2b3c4d5e6f7a8b_bg.wasm`).
 pub fn is_hashed(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).as_bytes();
     name.iter().enumerate().any(|(i, &b)| {
+        let digits = name[i + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count();
         b == b'-'
-            && name.len() > i + 17
-            && name[i + 1..i + 17].iter().all(u8::is_ascii_hexdigit)
-            && matches!(name[i + 17], b'.' | b'_')
+            && HASH_DIGITS.contains(&digits)
+            && matches!(name.get(i + 1 + digits), Some(b'.' | b'_'))
     })
 }
 
@@ -91,6 +110,13 @@ pub async fn serve(
         } else {
             None
         };
+        // The same address answers differently by Accept-Encoding (a precompressed copy
+        // or the file), so shared caches must keep them apart.
+        if !response.headers().contains_key(VARY) {
+            response
+                .headers_mut()
+                .insert(VARY, HeaderValue::from_static(ACCEPT_ENCODING.as_str()));
+        }
         if let Some(caching) = caching {
             response
                 .headers_mut()
@@ -130,6 +156,10 @@ mod tests {
         assert!(is_hashed("/gpudeck-1a2b3c4d5e6f7a8b_bg.wasm"));
         assert!(is_hashed("/gpudeck-1a2b3c4d5e6f7a8b.js"));
         assert!(is_hashed("style-0123456789abcdef.css"));
+        // Trunk drops leading zeros: 6368cc0ba58ca99 is 0x06368cc0ba58ca99.
+        assert!(is_hashed("/gpudeck-6368cc0ba58ca99_bg.wasm"));
+        assert!(is_hashed("/gpudeck-split-0123456789abcdef.js"));
+        assert!(!is_hashed("/gpudeck-0123456789abcdef0.js"));
         assert!(!is_hashed("/index.html"));
         assert!(!is_hashed("/gpudeck-1a2b3c4d.js"));
         assert!(!is_hashed("/gpudeck-1a2b3c4d5e6f7a8bx.js"));

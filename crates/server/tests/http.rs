@@ -470,6 +470,63 @@ async fn the_console_is_served_with_an_spa_fallback_and_cache_headers() {
         .error(405, "method_not_allowed");
 }
 
+#[tokio::test]
+async fn precompressed_copies_are_sent_to_browsers_that_accept_them() {
+    let dir = console_dir();
+    // The server sends the copies as they are; distinct bytes show which one came.
+    let wasm = "gpudeck-1a2b3c4d5e6f7a8b_bg.wasm";
+    std::fs::write(dir.path().join(format!("{wasm}.br")), b"brotli copy").unwrap();
+    std::fs::write(dir.path().join(format!("{wasm}.gz")), b"gzip copy").unwrap();
+    std::fs::write(dir.path().join("index.html.br"), b"brotli page").unwrap();
+    let state = AppState::new(Config {
+        static_dir: Some(dir.path().to_owned()),
+        ..Config::default()
+    })
+    .unwrap();
+    let app = TestApp::with_router(state.clone(), app(state));
+    let path = format!("/{wasm}");
+
+    let brotli = app
+        .get(&path)
+        .header("accept-encoding", "gzip, deflate, br, zstd")
+        .send()
+        .await;
+    assert_eq!(brotli.status, 200);
+    assert_eq!(brotli.header("content-encoding"), Some("br"));
+    assert_eq!(brotli.bytes, b"brotli copy".as_slice());
+    assert_eq!(brotli.header("content-type"), Some("application/wasm"));
+    assert_eq!(
+        brotli.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(brotli.header("vary"), Some("accept-encoding"));
+
+    let gzip = app
+        .get(&path)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await;
+    assert_eq!(gzip.header("content-encoding"), Some("gzip"));
+    assert_eq!(gzip.bytes, b"gzip copy".as_slice());
+
+    let plain = app.get(&path).send().await;
+    assert_eq!(plain.header("content-encoding"), None);
+    assert_eq!(plain.bytes, vec![0u8; 4096]);
+    assert_eq!(plain.header("vary"), Some("accept-encoding"));
+
+    // A deep link falls back to the page, and to its compressed copy.
+    let page = app
+        .get("/machines/maintenance")
+        .header("accept-encoding", "br")
+        .send()
+        .await;
+    assert_eq!(page.status, 200);
+    assert_eq!(page.header("content-encoding"), Some("br"));
+    assert_eq!(page.bytes, b"brotli page".as_slice());
+    assert_eq!(page.header("cache-control"), Some("no-cache"));
+    assert!(page.header("content-security-policy").is_some());
+}
+
 #[test]
 fn a_static_dir_without_index_html_is_refused() {
     let dir = tempfile::tempdir().unwrap();
