@@ -3,6 +3,7 @@
 //! Every command first installs what is missing (and skips what is present), so the
 //! README needs exactly two commands: `cargo xtask run` and `cargo xtask test`.
 
+mod minify;
 mod setup;
 mod shell;
 mod split;

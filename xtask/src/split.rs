@@ -7,6 +7,7 @@
 //! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
 //! from `index.html` without its rust link, so both builds share one page description.
 
+use crate::minify;
 use crate::setup;
 use crate::shell::{cargo, exec, root, step};
 use anyhow::{bail, Context, Result};
@@ -54,6 +55,9 @@ pub fn build_split_console() -> Result<()> {
     Ok(())
 }
 
+/// Relocations kept, so wasm-split can move code.
+const SPLIT_RUSTFLAGS: &str = "-C link-args=--emit-relocs";
+
 /// `cargo build` of the console with its `split` feature, keeping relocations.
 fn compile() -> Result<PathBuf> {
     let target_dir = split_dir();
@@ -68,7 +72,7 @@ fn compile() -> Result<PathBuf> {
             ])
             .arg("--target-dir")
             .arg(&target_dir)
-            .env("RUSTFLAGS", "-C link-args=--emit-relocs"),
+            .env("RUSTFLAGS", SPLIT_RUSTFLAGS),
     )?;
     Ok(target_dir.join(format!("wasm32-unknown-unknown/wasm-release/{NAME}.wasm")))
 }
@@ -220,6 +224,8 @@ fn publish(
     std::fs::write(dist.join(&names.js), js)?;
     std::fs::write(dist.join(&names.wasm), wasm)?;
     std::fs::write(dist.join(&names.loader), loader)?;
+    minify::module_in_place(&dist.join(&names.js))?;
+    minify::module_in_place(&dist.join(&names.loader))?;
     Ok(names)
 }
 
