@@ -86,6 +86,7 @@ async fn writes_send_json_bodies() {
     );
     assert_eq!(calls[1].body, r#"{"template_id":5}"#);
     assert_eq!(calls[2].body, r#"{"machine_ids":[3,4]}"#);
+    assert!(calls.iter().all(|c| c.content_type == "application/json"));
 }
 
 #[wasm_bindgen_test]
@@ -341,6 +342,22 @@ async fn a_2xx_of_the_wrong_shape_is_a_decode_error() {
         client().subaccounts().await.unwrap_err(),
         ApiError::Decode(_)
     ));
+}
+
+#[wasm_bindgen_test]
+async fn a_decode_error_says_what_serde_json_says_with_the_key_redacted() {
+    const BODY: &str =
+        r#"{"id": "secret-key-1234567890", "email": "a@x.test", "username": "ann", "balance": 1}"#;
+    let _fetch = FakeFetch::install(vec![json(200, BODY)]);
+    let error = client().current_user().await.unwrap_err();
+    let serde_says = serde_json::from_str::<gpudeck_wire::CurrentUser>(BODY)
+        .unwrap_err()
+        .to_string();
+    assert!(serde_says.contains(KEY), "{serde_says}");
+    assert_eq!(
+        error,
+        ApiError::Decode(serde_says.replace(KEY, "[redacted]"))
+    );
 }
 
 #[wasm_bindgen_test]

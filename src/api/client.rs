@@ -76,21 +76,8 @@ impl ApiClient {
         path: &str,
         query: &[(&str, &str)],
     ) -> Result<T, ApiError> {
-        let url = self.url(path);
-        let mut attempt = 1;
-        loop {
-            let result = self.send(Method::Get, &url, query, None::<&()>).await;
-            match result {
-                Err(error) if error.is_transient() && attempt < MAX_GET_ATTEMPTS => {
-                    gloo_timers::future::TimeoutFuture::new(backoff_ms(attempt)).await;
-                    if self.signal.as_ref().is_some_and(|s| s.aborted()) {
-                        return Err(ApiError::Aborted);
-                    }
-                    attempt += 1;
-                }
-                other => return other,
-            }
-        }
+        let text = self.get_text(&self.url(path), query).await?;
+        self.decode(&text)
     }
 
     pub async fn post<B: Serialize, T: DeserializeOwned>(
@@ -98,8 +85,7 @@ impl ApiClient {
         path: &str,
         body: &B,
     ) -> Result<T, ApiError> {
-        self.send(Method::Post, &self.url(path), &[], Some(body))
-            .await
+        self.send(Method::Post, &self.url(path), &[], body).await
     }
 
     /// A POST whose inputs travel in the query string (N17), with `body` as well.
@@ -109,8 +95,7 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: &B,
     ) -> Result<T, ApiError> {
-        self.send(Method::Post, &self.url(path), query, Some(body))
-            .await
+        self.send(Method::Post, &self.url(path), query, body).await
     }
 
     pub async fn put<B: Serialize, T: DeserializeOwned>(
@@ -118,8 +103,7 @@ impl ApiClient {
         path: &str,
         body: &B,
     ) -> Result<T, ApiError> {
-        self.send(Method::Put, &self.url(path), &[], Some(body))
-            .await
+        self.send(Method::Put, &self.url(path), &[], body).await
     }
 
     pub async fn delete<B: Serialize, T: DeserializeOwned>(
@@ -137,17 +121,57 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: &B,
     ) -> Result<T, ApiError> {
-        self.send(Method::Delete, &self.url(path), query, Some(body))
+        self.send(Method::Delete, &self.url(path), query, body)
             .await
     }
 
+    /// A write: `body` as JSON, the answer decoded. Only the (de)serialising is generic;
+    /// the exchange itself is compiled once, not once per operation.
     async fn send<B: Serialize, T: DeserializeOwned>(
         &self,
         method: Method,
         url: &str,
         query: &[(&str, &str)],
-        body: Option<&B>,
+        body: &B,
     ) -> Result<T, ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let text = self.exchange(method, url, query, Some(body)).await?;
+        self.decode(&text)
+    }
+
+    /// The body of a 2xx answer as `T`; a decoding error is redacted like any other.
+    fn decode<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
+        serde_json::from_str(text)
+            .map_err(|e| ApiError::Decode(e.to_string()).redact(&self.api_key))
+    }
+
+    /// The body of a GET's 2xx answer, after up to [`MAX_GET_ATTEMPTS`] tries.
+    async fn get_text(&self, url: &str, query: &[(&str, &str)]) -> Result<String, ApiError> {
+        let mut attempt = 1;
+        loop {
+            let result = self.exchange(Method::Get, url, query, None).await;
+            match result {
+                Err(error) if error.is_transient() && attempt < MAX_GET_ATTEMPTS => {
+                    gloo_timers::future::TimeoutFuture::new(backoff_ms(attempt)).await;
+                    if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                        return Err(ApiError::Aborted);
+                    }
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One request with `body` (already JSON) and the text of its 2xx answer; any other
+    /// answer becomes an [`ApiError`], with the key redacted and a 401 judged.
+    async fn exchange(
+        &self,
+        method: Method,
+        url: &str,
+        query: &[(&str, &str)],
+        body: Option<String>,
+    ) -> Result<String, ApiError> {
         let builder: RequestBuilder = match method {
             Method::Get => Request::get(url),
             Method::Post => Request::post(url),
@@ -162,8 +186,10 @@ impl ApiClient {
         };
         let builder = self.authorised(builder);
         let request = match body {
+            // What gloo-net's `json` does, without being generic over the body's type.
             Some(body) => builder
-                .json(body)
+                .header("Content-Type", "application/json")
+                .body(body)
                 .map_err(|e| ApiError::Decode(e.to_string()))?,
             None => builder
                 .build()
@@ -229,7 +255,8 @@ fn unreachable_hint(base_url: &str) -> String {
     hint
 }
 
-async fn read_response<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
+/// The text of a 2xx answer, or the error any other answer stands for.
+async fn read_response(response: Response) -> Result<String, ApiError> {
     let status = response.status();
     let text = response
         .text()
@@ -242,7 +269,7 @@ async fn read_response<T: DeserializeOwned>(response: Response) -> Result<T, Api
             &text,
         ));
     }
-    serde_json::from_str(&text).map_err(|e| ApiError::Decode(e.to_string()))
+    Ok(text)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

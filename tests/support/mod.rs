@@ -171,6 +171,7 @@ pub struct Call {
     pub method: String,
     pub url: String,
     pub authorization: String,
+    pub content_type: String,
     pub body: String,
 }
 
@@ -232,6 +233,7 @@ impl FakeFetch {
                     method: request.method,
                     url: request.url,
                     authorization: request.headers.get('Authorization') || '',
+                    contentType: request.headers.get('Content-Type') || '',
                     body: body,
                 });
                 const index = window.__fakeReplies.findIndex((r) => request.url.includes(r.pattern));
@@ -264,6 +266,7 @@ impl FakeFetch {
                 method: field(&call, "method"),
                 url: field(&call, "url"),
                 authorization: field(&call, "authorization"),
+                content_type: field(&call, "contentType"),
                 body: field(&call, "body"),
             })
             .collect()

@@ -13,6 +13,8 @@ const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
 /// axe-core (npm), the accessibility checker the whole-app suite runs on every page.
 const AXE_CORE_VERSION: &str = "4.14.1";
+/// terser (npm), which minifies the split build's scripts.
+const TERSER_VERSION: &str = "5.51.2";
 /// schemathesis (PyPI), for the fuzz suite; checked to install and run here.
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// The marketplace's official command-line client (PyPI), which the native suite runs
@@ -27,6 +29,7 @@ pub fn ensure_all(browser: bool) -> Result<()> {
     ensure_trunk()?;
     ensure_wasm_bindgen()?;
     ensure_wasm_opt()?;
+    ensure_terser()?;
     if browser {
         ensure_browser()?;
         ensure_axe_core()?;
@@ -115,6 +118,25 @@ fn ensure_axe_core() -> Result<()> {
         &format!("axe-core@{AXE_CORE_VERSION}"),
     )
     .context("the whole-app suite checks every page with axe-core; npm (Node.js) installs it")
+}
+
+/// terser's command-line script (run with node) of [`TERSER_VERSION`].
+pub fn terser_script() -> std::path::PathBuf {
+    tools_dir().join(format!(
+        "terser-{TERSER_VERSION}/node_modules/terser/bin/terser"
+    ))
+}
+
+fn ensure_terser() -> Result<()> {
+    if terser_script().exists() {
+        return Ok(());
+    }
+    step(&format!("installing terser {TERSER_VERSION} (npm)"));
+    npm_install(
+        &format!("terser-{TERSER_VERSION}"),
+        &format!("terser@{TERSER_VERSION}"),
+    )
+    .context("the split build minifies its scripts with terser; npm (Node.js) installs it")
 }
 
 /// `npm install package` into its own folder under the tools directory.

@@ -8,7 +8,7 @@
 //! from `index.html` without its rust link, so both builds share one page description.
 
 use crate::shell::{cargo, exec, root, step};
-use crate::{compress, setup};
+use crate::{compress, minify, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hasher};
@@ -55,6 +55,10 @@ pub fn build_split_console() -> Result<()> {
     Ok(())
 }
 
+/// Relocations kept, so wasm-split can move code; RUSTFLAGS replaces the wasm target's
+/// `rustflags` in .cargo/config.toml, so their `--cfg erase_components` is repeated.
+const SPLIT_RUSTFLAGS: &str = "-C link-args=--emit-relocs --cfg erase_components";
+
 /// `cargo build` of the console with its `split` feature, keeping relocations.
 fn compile() -> Result<PathBuf> {
     let target_dir = split_dir();
@@ -69,7 +73,7 @@ fn compile() -> Result<PathBuf> {
             ])
             .arg("--target-dir")
             .arg(&target_dir)
-            .env("RUSTFLAGS", "-C link-args=--emit-relocs"),
+            .env("RUSTFLAGS", SPLIT_RUSTFLAGS),
     )?;
     Ok(target_dir.join(format!("wasm32-unknown-unknown/wasm-release/{NAME}.wasm")))
 }
@@ -221,6 +225,8 @@ fn publish(
     std::fs::write(dist.join(&names.js), js)?;
     std::fs::write(dist.join(&names.wasm), wasm)?;
     std::fs::write(dist.join(&names.loader), loader)?;
+    minify::module_in_place(&dist.join(&names.js))?;
+    minify::module_in_place(&dist.join(&names.loader))?;
     Ok(names)
 }
 
