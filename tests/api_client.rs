@@ -4,7 +4,7 @@
 
 mod support;
 
-use gpudeck::api::{ApiClient, ApiError, MAX_GET_ATTEMPTS};
+use gpudeck::api::{ApiClient, ApiError, Outcome, Refusal, MAX_GET_ATTEMPTS};
 use std::cell::Cell;
 use std::rc::Rc;
 use support::*;
@@ -87,6 +87,48 @@ async fn writes_send_json_bodies() {
     assert_eq!(calls[1].body, r#"{"template_id":5}"#);
     assert_eq!(calls[2].body, r#"{"machine_ids":[3,4]}"#);
     assert!(calls.iter().all(|c| c.content_type == "application/json"));
+}
+
+#[wasm_bindgen_test]
+async fn a_2xx_saying_it_failed_is_a_refusal_for_offers_volumes_and_subaccounts() {
+    let fetch = FakeFetch::install(vec![
+        json(200, r#"{"success": false, "msg": "Invalid query"}"#),
+        json(
+            200,
+            r#"{"success": false, "error": "forbidden", "message": "No access"}"#,
+        ),
+        json(
+            200,
+            r#"{"status": "failure", "detail": "user already exists."}"#,
+        ),
+    ]);
+    let api = client();
+    let search = api
+        .search_volume_offers(&gpudeck_wire::VolumeSearchRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(search.outcome(), Outcome::Refused(Refusal::Declined));
+    assert_eq!(search.message(), "Invalid query");
+    let volumes = api.volumes().await.unwrap_err();
+    assert_eq!(
+        volumes,
+        ApiError::Declined {
+            error: Some("forbidden".into()),
+            msg: "No access".into()
+        }
+    );
+    let request = gpudeck_wire::CreateSubaccountRequest {
+        email: Some("u@x.test".to_owned().into()),
+        username: Some("u".to_owned().into()),
+        password: Some("12345678".to_owned().into()),
+        host_only: Some(false.into()),
+        ssh_key: None,
+    };
+    let created = api.create_subaccount(&request).await.unwrap_err();
+    assert_eq!(created.refusal(), Some(Refusal::Declined));
+    assert_eq!(created.message(), "user already exists.");
+    // Refusals are not retried: one request each.
+    assert_eq!(fetch.calls().len(), 3);
 }
 
 #[wasm_bindgen_test]

@@ -139,6 +139,37 @@ impl ApiClient {
         self.decode(&text)
     }
 
+    /// [`ApiClient::get`] for an operation whose 2xx may say it did not do it
+    /// (`success: false`): that answer is a refusal, not a result.
+    pub async fn get_unless_declined<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> Result<T, ApiError> {
+        let text = self.get_text(&self.url(path), query).await?;
+        self.decode_unless_declined(&text)
+    }
+
+    /// [`ApiClient::post`] for an operation whose 2xx may say it did not do it.
+    pub async fn post_unless_declined<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let text = self
+            .exchange(Method::Post, &self.url(path), &[], Some(body))
+            .await?;
+        self.decode_unless_declined(&text)
+    }
+
+    fn decode_unless_declined<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
+        match ApiError::declined_in(text) {
+            Some(declined) => Err(declined.redact(&self.api_key)),
+            None => self.decode(text),
+        }
+    }
+
     /// The body of a 2xx answer as `T`; a decoding error is redacted like any other.
     fn decode<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
         serde_json::from_str(text)

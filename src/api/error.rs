@@ -1,6 +1,7 @@
 //! One error for every way a request can fail, shown the same way on every page.
 
-use gpudeck_wire::ErrorBody;
+use serde::Deserialize;
+use serde_json::Value;
 
 /// The longest server text kept in an error; some answers are whole HTML pages.
 const MAX_MESSAGE_CHARS: usize = 300;
@@ -19,6 +20,14 @@ pub enum ApiError {
     /// The server answered 2xx, but not with the shape the interface specifies.
     #[error("unexpected answer from the server: {0}")]
     Decode(String),
+    /// The server answered 2xx but said it did not do it: `success: false` or
+    /// `status: "failure"` (spec neighbours §1.3 rule 2).
+    #[error("{msg}")]
+    Declined {
+        /// The `error` field, when it was a string.
+        error: Option<String>,
+        msg: String,
+    },
     /// The request did not reach the server, or no answer came back.
     #[error("could not reach the server: {0}")]
     Network(String),
@@ -64,6 +73,8 @@ pub enum Refusal {
     TooLarge,
     /// 422: a value was understood but is out of range (a size below 1).
     Invalid,
+    /// A 2xx that said it did not do it: no status tells what it concerns.
+    Declined,
 }
 
 impl Refusal {
@@ -87,28 +98,87 @@ fn code_suffix(error: &Option<String>) -> String {
     }
 }
 
+/// What a refusal's JSON body may carry (spec neighbours §1.3 rules 1 and 2). Every field
+/// may be missing or of another type; only strings and the two failure markers count.
+#[derive(Debug, Default, Deserialize)]
+struct RefusalBody {
+    #[serde(default)]
+    msg: Option<Value>,
+    #[serde(default)]
+    message: Option<Value>,
+    #[serde(default)]
+    detail: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+    #[serde(default)]
+    success: Option<Value>,
+    #[serde(default)]
+    status: Option<Value>,
+}
+
+impl RefusalBody {
+    /// Only a JSON object: serde would read an array's items as the fields in order.
+    fn of(body: &str) -> Option<Self> {
+        match serde_json::from_str(body).ok()? {
+            object @ Value::Object(_) => serde_json::from_value(object).ok(),
+            _ => None,
+        }
+    }
+
+    /// Rule 1: the first present of `msg`, `message`, `detail` and a string `error`.
+    fn sentence(&self) -> Option<String> {
+        [&self.msg, &self.message, &self.detail, &self.error]
+            .into_iter()
+            .find_map(|field| match field {
+                Some(Value::String(text)) if !text.trim().is_empty() => Some(text.clone()),
+                _ => None,
+            })
+    }
+
+    fn code(&self) -> Option<String> {
+        match &self.error {
+            Some(Value::String(code)) if !code.is_empty() => Some(code.clone()),
+            _ => None,
+        }
+    }
+
+    /// Rule 2: `success: false` or `status: "failure"`.
+    fn says_it_failed(&self) -> bool {
+        self.success == Some(Value::Bool(false))
+            || self.status == Some(Value::String("failure".into()))
+    }
+}
+
 impl ApiError {
-    /// Builds the error for a failure status from whatever body came with it: JSON
-    /// `{error, msg}` (extra fields or only one of the two are fine) or plain text.
+    /// Builds the error for a failure status from whatever body came with it: JSON with a
+    /// sentence (rule 1 picks it) or plain text, else the status text.
     pub fn from_response(status: u16, status_text: &str, body: &str) -> Self {
-        let (error, msg) = match serde_json::from_str::<ErrorBody>(body) {
-            Ok(parsed) if !parsed.msg.is_empty() || !parsed.error.is_empty() => {
-                let msg = if parsed.msg.is_empty() {
-                    parsed.error.clone()
-                } else {
-                    parsed.msg
-                };
-                (Some(parsed.error).filter(|e| !e.is_empty()), msg)
-            }
-            _ if !body.trim().is_empty() => (None, body.trim().to_owned()),
-            _ if !status_text.is_empty() => (None, status_text.to_owned()),
-            _ => (None, format!("the server answered {status}")),
+        let parsed = RefusalBody::of(body).unwrap_or_default();
+        let msg = match parsed.sentence() {
+            Some(sentence) => sentence,
+            None if !body.trim().is_empty() => body.trim().to_owned(),
+            None if !status_text.is_empty() => status_text.to_owned(),
+            None => format!("the server answered {status}"),
         };
         ApiError::Http {
             status,
-            error,
+            error: parsed.code(),
             msg: truncate(&msg),
         }
+    }
+
+    /// The refusal in a 2xx `body` that says it did not do it, if it does. Operations call
+    /// this where such an answer cannot be read as a result (see spec §1.3 rule 2's
+    /// exceptions).
+    pub fn declined_in(body: &str) -> Option<Self> {
+        let parsed = RefusalBody::of(body).filter(RefusalBody::says_it_failed)?;
+        let msg = parsed
+            .sentence()
+            .unwrap_or_else(|| "the server answered that it did not do it".to_owned());
+        Some(ApiError::Declined {
+            error: parsed.code(),
+            msg: truncate(&msg),
+        })
     }
 
     pub fn status(&self) -> Option<u16> {
@@ -121,7 +191,9 @@ impl ApiError {
     /// The sentence to show people.
     pub fn message(&self) -> String {
         match self {
-            ApiError::Http { msg, .. } | ApiError::NotYours(msg) => msg.clone(),
+            ApiError::Http { msg, .. }
+            | ApiError::Declined { msg, .. }
+            | ApiError::NotYours(msg) => msg.clone(),
             other => other.to_string(),
         }
     }
@@ -135,6 +207,7 @@ impl ApiError {
         match self {
             ApiError::Aborted => Outcome::Aborted,
             ApiError::NotYours(_) => Outcome::Refused(Refusal::Forbidden),
+            ApiError::Declined { .. } => Outcome::Refused(Refusal::Declined),
             _ if self.is_unauthorised() => Outcome::Unauthorised,
             ApiError::Http { status, .. } => {
                 Refusal::of_status(*status).map_or(Outcome::Failed, Outcome::Refused)
@@ -164,7 +237,10 @@ impl ApiError {
         match self {
             ApiError::Http { status, .. } => matches!(status, 429 | 502 | 503 | 504),
             ApiError::Network(_) => true,
-            ApiError::Decode(_) | ApiError::Aborted | ApiError::NotYours(_) => false,
+            ApiError::Decode(_)
+            | ApiError::Declined { .. }
+            | ApiError::Aborted
+            | ApiError::NotYours(_) => false,
         }
     }
 
@@ -178,6 +254,10 @@ impl ApiError {
         match self {
             ApiError::Http { status, error, msg } => ApiError::Http {
                 status,
+                error: error.map(clean),
+                msg: clean(msg),
+            },
+            ApiError::Declined { error, msg } => ApiError::Declined {
                 error: error.map(clean),
                 msg: clean(msg),
             },
@@ -226,6 +306,58 @@ mod tests {
         assert!(huge.message().chars().count() <= 301);
         let other_json = ApiError::from_response(500, "Oops", r#"["not", "an", "error"]"#);
         assert_eq!(other_json.message(), r#"["not", "an", "error"]"#);
+    }
+
+    #[test]
+    fn the_sentence_is_the_first_of_msg_message_detail_and_a_string_error() {
+        let message = ApiError::from_response(400, "", r#"{"status": "failure", "message": "no"}"#);
+        assert_eq!(message.message(), "no");
+        let detail = ApiError::from_response(422, "", r#"{"detail": "size must be ≥ 1"}"#);
+        assert_eq!(detail.message(), "size must be ≥ 1");
+        let first = ApiError::from_response(
+            400,
+            "",
+            r#"{"error": "invalid_args", "detail": "d", "message": "m", "msg": "first"}"#,
+        );
+        assert_eq!(first.message(), "first");
+        assert_eq!(first, http_with(400, Some("invalid_args"), "first"));
+        // An `error` that is no string is no sentence and no code.
+        let object = ApiError::from_response(500, "", r#"{"error": {"code": 7}}"#);
+        assert_eq!(object, http_with(500, None, r#"{"error": {"code": 7}}"#));
+    }
+
+    fn http_with(status: u16, error: Option<&str>, msg: &str) -> ApiError {
+        ApiError::Http {
+            status,
+            error: error.map(str::to_owned),
+            msg: msg.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_2xx_saying_it_failed_is_a_refusal_with_its_sentence() {
+        let declined =
+            ApiError::declined_in(r#"{"success": false, "msg": "No such ask", "error": "x"}"#)
+                .unwrap();
+        assert_eq!(declined.outcome(), Outcome::Refused(Refusal::Declined));
+        assert_eq!(declined.message(), "No such ask");
+        assert!(!declined.is_transient());
+        let failure = ApiError::declined_in(r#"{"status": "failure", "message": "nope"}"#);
+        assert_eq!(failure.unwrap().message(), "nope");
+        let silent = ApiError::declined_in(r#"{"success": false}"#).unwrap();
+        assert_eq!(
+            silent.message(),
+            "the server answered that it did not do it"
+        );
+        for fine in [
+            r#"{"success": true, "offers": []}"#,
+            r#"{"volumes": []}"#,
+            r#"{"status": "success"}"#,
+            r#"[{"success": false}]"#,
+            "not json",
+        ] {
+            assert_eq!(ApiError::declined_in(fine), None, "{fine}");
+        }
     }
 
     #[test]

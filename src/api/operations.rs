@@ -87,19 +87,22 @@ impl ApiClient {
         Ok(library.templates)
     }
 
-    /// `POST /volumes/search/` (N10): the offers the query lets through.
+    /// `POST /volumes/search/` (N10): the offers the query lets through. Here and in N11
+    /// and N20 a 2xx with `success: false` is a refusal (§1.3 rule 2).
     pub async fn search_volume_offers(
         &self,
         query: &VolumeSearchRequest,
     ) -> Result<Vec<VolumeOffer>, ApiError> {
-        let list: VolumeOfferList = self.post(&paths::volumes_search(), query).await?;
+        let list: VolumeOfferList = self
+            .post_unless_declined(&paths::volumes_search(), query)
+            .await?;
         Ok(list.offers)
     }
 
     /// `GET /volumes?owner=me&type=all_volume` (N11): the caller's volumes, by id.
     pub async fn volumes(&self) -> Result<Vec<Volume>, ApiError> {
         let list: VolumeList = self
-            .get(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")])
+            .get_unless_declined(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")])
             .await?;
         Ok(list.volumes)
     }
@@ -119,7 +122,8 @@ impl ApiClient {
         &self,
         request: &CreateSubaccountRequest,
     ) -> Result<CreatedSubaccount, ApiError> {
-        self.post(&paths::users_create(), request).await
+        self.post_unless_declined(&paths::users_create(), request)
+            .await
     }
 
     /// `GET /subaccounts`.

@@ -15,6 +15,10 @@ pub fn ErrorPanel(
             Some(code) => format!("The server refused the request ({status}, {code})"),
             None => format!("The server refused the request ({status})"),
         },
+        ApiError::Declined { error, .. } => match error {
+            Some(code) => format!("The server answered that it did not do it ({code})"),
+            None => "The server answered that it did not do it".into(),
+        },
         ApiError::NotYours(_) => "The server refused the request (401, not yours)".into(),
         ApiError::Network(_) => "The server could not be reached".into(),
         ApiError::Decode(_) => "The server's answer could not be read".into(),
