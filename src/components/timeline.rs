@@ -445,8 +445,8 @@ mod tests {
 
     #[test]
     fn the_lanes_in_view_follow_the_scroll_below_the_axis() {
-        // At the top, 448 px show the axis and 26 lanes (28 counting from the top), and 4
-        // more are drawn below.
+        // At the top a 448 px box is counted as 28 lanes tall (the axis rows over-count it
+        // a little, which is harmless), and 4 more are drawn below.
         assert_eq!(lanes_in_view(0.0, 448.0, 1000), (0, 32));
         // Scrolled to lane 500: 4 lanes above it too.
         assert_eq!(
