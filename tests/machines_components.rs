@@ -386,6 +386,42 @@ async fn data_table_filter_and_both_empty_states() {
 }
 
 #[wasm_bindgen_test]
+async fn typing_on_narrows_the_rows_and_deleting_brings_them_back() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(1000));
+    let page = mount_table(rows);
+    settle().await;
+    let count = |page: &Mounted| page.text(".row-count");
+    page.type_into("input[type=search]", "host-0");
+    settle().await;
+    let wide = count(&page);
+    page.type_into("input[type=search]", "host-07");
+    settle().await;
+    let narrow = count(&page);
+    // Every host named host-07… (ids where id × 7919 mod 100,000 starts with 07).
+    let expected = hosts(1000)
+        .iter()
+        .filter(|h| h.name.starts_with("host-07"))
+        .count();
+    assert_eq!(narrow, format!("{expected} of 1000 rows"));
+    page.type_into("input[type=search]", "host-0");
+    settle().await;
+    assert_eq!(count(&page), wide);
+
+    // New rows while a filter is typed are searched in full, not narrowed from the old.
+    rows.set(vec![Host {
+        id: 1,
+        name: "host-07-new".into(),
+        gpus: 1,
+    }]);
+    settle().await;
+    page.type_into("input[type=search]", "host-07-");
+    settle().await;
+    assert_eq!(count(&page), "1 rows");
+    assert_eq!(first_column(&page), ["1"]);
+}
+
+#[wasm_bindgen_test]
 async fn windowing_keeps_the_dom_small_at_ten_thousand_rows() {
     go_to("/table");
     let rows = RwSignal::new(hosts(10_000));
@@ -540,8 +576,14 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
         move || view! { <MaintenanceTimeline windows=windows now=now/> }
     });
     settle().await;
-    assert_eq!(page.all("rect.bar").len(), 100);
-    assert_eq!(page.all("text.lane-label").len(), 100);
+    // Only the lanes in view, and a few more, are drawn: a 448 px box shows 28 lanes' worth.
+    let drawn = |css: &str| page.all(css).len();
+    assert_eq!(drawn("rect.bar"), 32);
+    assert_eq!(drawn("text.lane-label"), 32);
+    assert_eq!(page.text("text.lane-label"), "2000");
+    assert!(page
+        .text("desc")
+        .starts_with("100 active maintenance windows on 100 machines"));
     let ticks = page.all("g.tick").len();
     assert!((2..=11).contains(&ticks), "{ticks} ticks");
     // The "now" label has a row of its own, so it never sits on a tick label.
@@ -554,6 +596,79 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
     let height = |css: &str| page.get(css).get_attribute("height").unwrap();
     assert_eq!(height("svg.timeline-chart"), "1636");
     assert_eq!(height("svg.timeline-labels"), "1636");
+
+    // Scrolled to the bottom, the last lanes come in and the first ones go, labels and
+    // bars together, each bar still in its own lane.
+    let scroller: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::unchecked_into(page.get(".timeline-scroll"));
+    // The stylesheet is not loaded in tests; give the box the height it has in the app.
+    scroller
+        .style()
+        .set_property("max-height", "448px")
+        .unwrap();
+    scroller.style().set_property("overflow", "auto").unwrap();
+    scroller.set_scroll_top(1636);
+    scroller
+        .dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    settle().await;
+    assert!(page.find("rect.bar[data-window-id='99']").is_some());
+    assert!(page.find("rect.bar[data-window-id='0']").is_none());
+    assert_eq!(drawn("rect.bar"), drawn("text.lane-label"));
+    let last_bar_y = page
+        .get("rect.bar[data-window-id='99']")
+        .get_attribute("y")
+        .unwrap();
+    // Lane 99 starts at 36 + 99 × 16 px; its bar 2 px lower.
+    assert_eq!(last_bar_y, "1622");
+}
+
+#[wasm_bindgen_test]
+async fn timeline_bars_of_lanes_in_view_are_focusable_buttons() {
+    let now = 1_800_000_000.0;
+    let windows: Vec<MaintenanceWindow> = (0..60)
+        .map(|i| window(i, 3000 + i, MaintenanceCategory::Gpu, now + 3600.0, 1))
+        .collect();
+    let picked = RwSignal::new(None::<i64>);
+    let page = mount({
+        let windows = windows.clone();
+        move || {
+            view! {
+                <MaintenanceTimeline
+                    windows=windows.clone()
+                    now=now
+                    on_pick=Callback::new(move |w: MaintenanceWindow| picked.set(Some(w.id)))
+                />
+            }
+        }
+    });
+    settle().await;
+    let bars = page.all("rect.bar");
+    assert!(bars.len() < 60, "{} bars drawn", bars.len());
+    for bar in &bars {
+        assert_eq!(bar.get_attribute("role").as_deref(), Some("button"));
+        assert_eq!(bar.get_attribute("tabindex").as_deref(), Some("0"));
+        assert!(bar
+            .get_attribute("aria-label")
+            .unwrap()
+            .starts_with("Machine 30"));
+    }
+    // The last bar drawn (in the overscan below the view) is picked with the keyboard.
+    let last = bars.last().unwrap();
+    let id: i64 = last
+        .get_attribute("data-window-id")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let enter = web_sys::KeyboardEventInit::new();
+    enter.set_key("Enter");
+    enter.set_bubbles(true);
+    last.dispatch_event(
+        &web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &enter).unwrap(),
+    )
+    .unwrap();
+    settle().await;
+    assert_eq!(picked.get_untracked(), Some(id));
 }
 
 #[wasm_bindgen_test]

@@ -7,16 +7,28 @@
 //! it scrolls sideways) without distorting its text: times are placed in percent of the
 //! chart's width, heights in pixels. The machine labels are a separate column that stays
 //! in view while the chart scrolls.
+//!
+//! Lanes are windowed like the data table's rows: the drawing keeps its full height, but
+//! only the lanes in the scroll box's view, and [`LANE_OVERSCAN`] more either side, are in
+//! the DOM (10,000 bars at 1,000 machines would otherwise be). Tabbing to a bar in the
+//! overscan scrolls it into view, which brings the next lanes in, so every bar stays within
+//! keyboard reach.
 
+use super::data_table::windowing::visible_range;
 use super::time::{format_absolute, format_span, use_utc};
 use gpudeck_wire::MaintenanceWindow;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Width of the machine-label column, px.
 const LABEL_WIDTH: f64 = 72.0;
 /// Narrowest the chart is drawn, px: about ten tick labels fit without touching.
 pub const MIN_CHART_PX: f64 = 880.0;
 const LANE_HEIGHT: f64 = 16.0;
+/// Lanes rendered above and below those in view.
+const LANE_OVERSCAN: usize = 4;
+/// The scroll box's height until it is measured: its CSS cap, 28rem.
+const VIEW_HEIGHT_GUESS: f64 = 448.0;
 /// Two rows above the lanes: tick labels, then the "now" label, so they never overlap.
 const AXIS_HEIGHT: f64 = 36.0;
 const TICK_LABEL_Y: f64 = 13.0;
@@ -89,6 +101,29 @@ impl Layout {
         }
         out
     }
+}
+
+/// The lanes `first..last` of `lane_count` that are in view, and a margin, in a scroll box
+/// scrolled to `scroll_top` and `view_height` tall (the axis rows come first).
+pub fn lanes_in_view(scroll_top: f64, view_height: f64, lane_count: usize) -> (usize, usize) {
+    visible_range(
+        scroll_top - AXIS_HEIGHT,
+        view_height,
+        lane_count,
+        LANE_HEIGHT,
+        LANE_OVERSCAN,
+    )
+}
+
+/// For each lane of `layout`, the indices in `windows` of the windows drawn in it.
+pub fn windows_by_lane(layout: &Layout, windows: &[MaintenanceWindow]) -> Vec<Vec<usize>> {
+    let mut lanes = vec![Vec::new(); layout.machines.len()];
+    for (index, window) in windows.iter().enumerate() {
+        if let Some(lane) = layout.lane_of(window.machine_id) {
+            lanes[lane].push(index);
+        }
+    }
+    lanes
 }
 
 /// The stored value of a known category (`gpu`), for URLs and form values; any other is
@@ -183,28 +218,48 @@ pub fn MaintenanceTimeline(
             format_absolute(l.to, utc.get()),
         )
     };
-    let lane_tops = move || {
+    // Windowing: which lanes the scroll box shows, read on each scroll and resize.
+    let scroll_box = NodeRef::<leptos::html::Div>::new();
+    let scroll_top = RwSignal::new(0.0f64);
+    let view_height = RwSignal::new(VIEW_HEIGHT_GUESS);
+    let on_resize = window_event_listener(leptos::ev::resize, move |_| {
+        if let Some(scroller) = scroll_box.get_untracked() {
+            view_height.set(scroller.client_height() as f64);
+        }
+    });
+    on_cleanup(move || on_resize.remove());
+    let shown_lanes = Memo::new(move |_| {
         let count = layout.with(|l| l.machines.len());
-        (0..count).map(|lane| AXIS_HEIGHT + lane as f64 * LANE_HEIGHT)
+        lanes_in_view(scroll_top.get(), view_height.get(), count)
+    });
+    let lanes =
+        Memo::new(move |_| Arc::new(layout.with(|l| windows.with(|w| windows_by_lane(l, w)))));
+    // Bumped whenever what a lane shows may change, so the lanes are drawn anew; scrolling
+    // alone keeps the lanes that stay in view.
+    let drawing = Memo::new(move |previous: Option<&u64>| {
+        lanes.track();
+        layout.track();
+        utc.track();
+        previous.map_or(0, |n| n + 1)
+    });
+    let lane_keys = move || {
+        let (first, last) = shown_lanes.get();
+        let drawing = drawing.get();
+        (first..last)
+            .map(|lane| (lane, drawing))
+            .collect::<Vec<_>>()
     };
-    let lane_backgrounds = move || {
-        lane_tops()
-            .map(|y| view! { <rect class="lane-bg" x="0" y=y width="100%" height=LANE_HEIGHT></rect> })
-            .collect_view()
+    let lane_top = |lane: usize| AXIS_HEIGHT + lane as f64 * LANE_HEIGHT;
+    let lane_background = move |(lane, _): (usize, u64)| {
+        view! { <rect class="lane-bg" class:odd=lane % 2 == 0 x="0" y=lane_top(lane) width="100%" height=LANE_HEIGHT></rect> }
     };
-    let lane_labels = move || {
-        layout
-            .get()
-            .machines
-            .into_iter()
-            .zip(lane_tops())
-            .map(|(machine, y)| {
-                view! {
-                    <rect class="lane-bg" x="0" y=y width=LABEL_WIDTH height=LANE_HEIGHT></rect>
-                    <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>{machine.to_string()}</text>
-                }
-            })
-            .collect_view()
+    let lane_label = move |(lane, _): (usize, u64)| {
+        let machine = layout.with_untracked(|l| l.machines[lane]);
+        let y = lane_top(lane);
+        view! {
+            <rect class="lane-bg" class:odd=lane % 2 == 0 x="0" y=y width=LABEL_WIDTH height=LANE_HEIGHT></rect>
+            <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>{machine.to_string()}</text>
+        }
     };
     let ticks = move || {
         let l = layout.get();
@@ -223,61 +278,70 @@ pub fn MaintenanceTimeline(
             .collect_view()
     };
     let window_list = windows;
-    let bars = move || {
-        let l = layout.get();
-        let utc = utc.get();
-        windows.with(|windows| {
-            windows
-                .iter()
-                .filter_map(|w| {
-                    let (x, width, lane_top) = l.bar_of(w)?;
-                    let y = lane_top + 2.0;
-                    let label = bar_label(w, utc);
-                    let marketplace = w.scheduled_by_marketplace;
-                    // Only the id is kept per bar (10,000 bars at 1,000 machines); the window
-                    // is looked up when picked.
-                    let id = w.id;
-                    let pick = move || {
-                        let picked = window_list
-                            .with_untracked(|all| all.iter().find(|w| w.id == id).cloned());
-                        if let (Some(on_pick), Some(window)) = (on_pick, picked) {
-                            on_pick.run(window);
-                        }
-                    };
-                    Some(view! {
-                        <rect
-                            class=format!("bar {}", category_class(w))
-                            class:marketplace=marketplace
-                            data-window-id=w.id
-                            x=percent(x)
-                            y=y
-                            width=percent(width)
-                            height=LANE_HEIGHT - 4.0
-                            rx="2"
-                            tabindex=on_pick.map(|_| "0")
-                            role=on_pick.map(|_| "button")
-                            aria-label=on_pick.map(|_| label.clone())
-                            on:click=move |_| pick()
-                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                if ev.key() == "Enter" || ev.key() == " " {
-                                    ev.prevent_default();
-                                    pick();
-                                }
-                            }
-                        >
-                            <title>{label.clone()}</title>
-                        </rect>
-                    })
-                })
-                .collect_view()
+    let bar = move |w: &MaintenanceWindow, l: &Layout, utc: bool| {
+        let (x, width, lane_top) = l.bar_of(w)?;
+        let y = lane_top + 2.0;
+        let label = bar_label(w, utc);
+        let marketplace = w.scheduled_by_marketplace;
+        // Only the id is kept per bar; the window is looked up when picked.
+        let id = w.id;
+        let pick = move || {
+            let picked = window_list.with_untracked(|all| all.iter().find(|w| w.id == id).cloned());
+            if let (Some(on_pick), Some(window)) = (on_pick, picked) {
+                on_pick.run(window);
+            }
+        };
+        Some(view! {
+            <rect
+                class=format!("bar {}", category_class(w))
+                class:marketplace=marketplace
+                data-window-id=w.id
+                x=percent(x)
+                y=y
+                width=percent(width)
+                height=LANE_HEIGHT - 4.0
+                rx="2"
+                tabindex=on_pick.map(|_| "0")
+                role=on_pick.map(|_| "button")
+                aria-label=on_pick.map(|_| label.clone())
+                on:click=move |_| pick()
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Enter" || ev.key() == " " {
+                        ev.prevent_default();
+                        pick();
+                    }
+                }
+            >
+                <title>{label.clone()}</title>
+            </rect>
         })
+    };
+    // A lane's bars, in one group so the lane comes and goes as a whole.
+    let lane_bars = move |(lane, _): (usize, u64)| {
+        let utc = utc.get_untracked();
+        let bars = layout.with_untracked(|l| {
+            windows.with_untracked(|all| {
+                lanes.with_untracked(|lanes| {
+                    lanes[lane]
+                        .iter()
+                        .filter_map(|&index| bar(&all[index], l, utc))
+                        .collect_view()
+                })
+            })
+        });
+        view! { <g class="lane">{bars}</g> }
     };
     let preview_bars = move || {
         let l = layout.get();
         let utc = utc.get();
+        let (first, last) = shown_lanes.get();
         preview.with(|windows| {
             windows
                 .iter()
+                .filter(|w| {
+                    l.lane_of(w.machine_id)
+                        .is_some_and(|lane| first <= lane && lane < last)
+                })
                 .filter_map(|w| {
                     let (x, width, lane_top) = l.bar_of(w)?;
                     let y = lane_top + 1.0;
@@ -306,10 +370,21 @@ pub fn MaintenanceTimeline(
     view! {
         <figure class="timeline">
             // Focusable, so keyboard users can scroll it too.
-            <div class="timeline-scroll" tabindex="0" role="region" aria-label="Maintenance timeline, scrollable">
+            <div
+                class="timeline-scroll"
+                tabindex="0"
+                role="region"
+                aria-label="Maintenance timeline, scrollable"
+                node_ref=scroll_box
+                on:scroll=move |ev| {
+                    let target: web_sys::Element = event_target(&ev);
+                    scroll_top.set(target.scroll_top() as f64);
+                    view_height.set(target.client_height() as f64);
+                }
+            >
                 <div class="timeline-body">
                     <svg class="timeline-labels" aria-hidden="true" width=LABEL_WIDTH height=height>
-                        {lane_labels}
+                        <For each=lane_keys key=|k| *k children=lane_label/>
                     </svg>
                     <svg
                         class="timeline-chart"
@@ -321,9 +396,9 @@ pub fn MaintenanceTimeline(
                     >
                         <title id="timeline-title">"Maintenance timeline"</title>
                         <desc id="timeline-desc">{summary}</desc>
-                        {lane_backgrounds}
+                        <For each=lane_keys key=|k| *k children=lane_background/>
                         {ticks}
-                        {bars}
+                        <For each=lane_keys key=|k| *k children=lane_bars/>
                         {preview_bars}
                         <line class="now-line" x1=move || percent(now_x()) x2=move || percent(now_x()) y1=NOW_LABEL_Y + 3.0 y2=height></line>
                         <text
@@ -346,4 +421,60 @@ pub fn MaintenanceTimeline(
 /// An SVG length in percent of the chart's width.
 fn percent(value: f64) -> String {
     format!("{value:.3}%")
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use gpudeck_wire::MaintenanceCategory;
+
+    fn window(id: i64, machine_id: i64) -> MaintenanceWindow {
+        MaintenanceWindow {
+            id,
+            machine_id,
+            start_time: 1_800_000_000.0,
+            duration_hours: 1,
+            maintenance_category: MaintenanceCategory::Disk,
+            maintenance_reason: None,
+            created_at: 1_799_000_000.0,
+            cancelled_at: None,
+            end_time: 1_800_003_600.0,
+            scheduled_by_marketplace: false,
+        }
+    }
+
+    #[test]
+    fn the_lanes_in_view_follow_the_scroll_below_the_axis() {
+        // At the top a 448 px box is counted as 28 lanes tall (the axis rows over-count it
+        // a little, which is harmless), and 4 more are drawn below.
+        assert_eq!(lanes_in_view(0.0, 448.0, 1000), (0, 32));
+        // Scrolled to lane 500: 4 lanes above it too.
+        assert_eq!(
+            lanes_in_view(AXIS_HEIGHT + 500.0 * LANE_HEIGHT, 448.0, 1000),
+            (496, 532)
+        );
+        // At the bottom the window stops at the last lane; few lanes are all drawn.
+        assert_eq!(
+            lanes_in_view(AXIS_HEIGHT + 990.0 * LANE_HEIGHT, 448.0, 1000),
+            (986, 1000)
+        );
+        assert_eq!(lanes_in_view(0.0, 448.0, 12), (0, 12));
+    }
+
+    #[test]
+    fn each_lane_gets_its_machines_windows_in_their_order() {
+        let windows = vec![window(1, 7), window(2, 3), window(3, 7), window(4, 5)];
+        let layout = Layout::of(&windows, 1_800_000_000.0);
+        assert_eq!(layout.machines, [3, 5, 7]);
+        assert_eq!(
+            windows_by_lane(&layout, &windows),
+            vec![vec![1], vec![3], vec![0, 2]]
+        );
+        // A window of a machine without a lane (not in this layout) is left out.
+        let other = Layout {
+            machines: vec![5],
+            ..layout
+        };
+        assert_eq!(windows_by_lane(&other, &windows), vec![vec![3]]);
+    }
 }

@@ -260,8 +260,11 @@ pub fn MaintenancePage() -> impl IntoView {
         Some(keep)
     });
 
-    let windows = Signal::derive(move || loaded().map(|l| l.windows).unwrap_or_default());
-    let filtered_windows = Signal::derive(move || {
+    // Memos, not derived signals: the table, the timeline and the cancel form each read the
+    // windows, and a derived signal would copy all of them (10,000 at 1,000 machines) on
+    // every read.
+    let windows = Memo::new(move |_| loaded().map(|l| l.windows).unwrap_or_default());
+    let filtered_windows = Memo::new(move |_| {
         let keep = row_filter.get();
         windows.with(|all| {
             all.iter()
@@ -334,7 +337,7 @@ pub fn MaintenancePage() -> impl IntoView {
                             caption="Active maintenance windows"
                             also_filter=row_filter
                         />
-                        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine/>
+                        <CancelMachineForm windows=windows.into() picked=picked_machine action=cancel_machine/>
                     }.into_any(),
                 })}
             <ActionDialog action=cancel_one title="Cancel this maintenance window?" confirm_label="Cancel the window" danger=true>

@@ -1,6 +1,7 @@
 //! The column model: what each column shows, filters on, sorts by and exports. Pure: no
 //! browser calls, so it is unit-tested natively.
 
+use super::erased::ColumnInfo;
 use crate::components::csv;
 use leptos::prelude::*;
 use std::cmp::Ordering;
@@ -40,9 +41,9 @@ pub struct Column<R> {
     pub label: &'static str,
     text: TextFn<R>,
     sort: SortFn<R>,
-    pub(super) cell: Option<CellFn<R>>,
-    pub(super) numeric: bool,
-    pub(super) searchable: bool,
+    cell: Option<CellFn<R>>,
+    numeric: bool,
+    searchable: bool,
     /// `None`: always in the CSV; otherwise only while the signal is true.
     csv_when: Option<Signal<bool>>,
 }
@@ -131,41 +132,38 @@ impl<R: 'static> Column<R> {
         (self.text)(row)
     }
 
-    pub(super) fn in_csv(&self) -> bool {
-        self.csv_when.is_none_or(|s| s.get_untracked())
+    pub(super) fn sort_key_of(&self, row: &R) -> SortKey {
+        (self.sort)(row)
+    }
+
+    pub(super) fn cell_of(&self, row: &R) -> AnyView {
+        match &self.cell {
+            Some(cell) => cell(row),
+            None => self.text_of(row).into_any(),
+        }
+    }
+
+    /// The column without its row type, for the table's non-generic core.
+    pub(super) fn info(&self) -> ColumnInfo {
+        ColumnInfo {
+            key: self.key,
+            label: self.label,
+            numeric: self.numeric,
+            searchable: self.searchable,
+            csv_when: self.csv_when,
+        }
     }
 }
 
 /// The CSV of `rows` (already filtered and ordered) with the columns meant for export.
 pub fn csv_of<R: 'static>(columns: &[Column<R>], rows: &[&R]) -> String {
-    let included: Vec<&Column<R>> = columns.iter().filter(|c| c.in_csv()).collect();
+    let included: Vec<&Column<R>> = columns.iter().filter(|c| c.info().in_csv()).collect();
     let header: Vec<String> = included.iter().map(|c| c.label.to_owned()).collect();
     let lines: Vec<Vec<String>> = rows
         .iter()
         .map(|row| included.iter().map(|c| c.text_of(row)).collect())
         .collect();
     csv::document(&header, &lines)
-}
-
-/// Row order after sorting by `column` (stable; ties keep their order).
-pub fn sorted_order<R: 'static>(
-    rows: &[R],
-    column: Option<&Column<R>>,
-    descending: bool,
-) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    if let Some(column) = column {
-        let keys: Vec<SortKey> = rows.iter().map(|r| (column.sort)(r)).collect();
-        order.sort_by(|a, b| {
-            let ordering = keys[*a].compare(&keys[*b]);
-            if descending {
-                ordering.reverse()
-            } else {
-                ordering
-            }
-        });
-    }
-    order
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -259,18 +257,23 @@ mod tests {
 
     #[test]
     fn sorting_is_stable_and_reversible() {
+        use crate::components::data_table::erased::{sorted_order, RowsOf};
         let rows = vec![
             host(3, "beta", 8),
             host(1, "Alpha", 2),
             host(2, "gamma", 8),
             host(4, "delta", 2),
         ];
-        let columns = host_columns();
+        let rows = RowsOf {
+            rows,
+            columns: Arc::new(host_columns()),
+            row_key: |h: &Host| h.id.to_string(),
+        };
         assert_eq!(sorted_order(&rows, None, false), [0, 1, 2, 3]);
-        assert_eq!(sorted_order(&rows, Some(&columns[1]), false), [1, 0, 3, 2]);
-        assert_eq!(sorted_order(&rows, Some(&columns[1]), true), [2, 3, 0, 1]);
+        assert_eq!(sorted_order(&rows, Some(1), false), [1, 0, 3, 2]);
+        assert_eq!(sorted_order(&rows, Some(1), true), [2, 3, 0, 1]);
         // Ties keep their order, in both directions.
-        assert_eq!(sorted_order(&rows, Some(&columns[2]), false), [1, 3, 0, 2]);
-        assert_eq!(sorted_order(&rows, Some(&columns[2]), true), [0, 2, 1, 3]);
+        assert_eq!(sorted_order(&rows, Some(2), false), [1, 3, 0, 2]);
+        assert_eq!(sorted_order(&rows, Some(2), true), [0, 2, 1, 3]);
     }
 }

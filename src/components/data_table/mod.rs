@@ -2,14 +2,19 @@
 //! empty states, CSV export of the shown rows, sort and filter kept in the URL, and
 //! windowing, so that only the rows in view are in the DOM even with 10,000 rows.
 //!
-//! By job: [`columns`] is the column model (text, sort keys, CSV), [`windowing`] which
-//! rows are in view, [`view`] the component that puts them on screen.
+//! By job: [`columns`] is the column model (text, sort keys, CSV), [`erased`] the rows with
+//! their type erased, [`filtering`] the text filter, [`selection`] the ticked rows,
+//! [`windowing`] which rows are in view; `shell` is the generic component pages use and
+//! `view` the non-generic core that puts the rows on screen.
 
 pub mod columns;
+pub mod erased;
+pub mod filtering;
 pub mod selection;
+mod shell;
 mod view;
 pub mod windowing;
 
-pub use columns::{csv_of, sorted_order, Column, RowFilter, SortKey};
-pub use view::DataTable;
+pub use columns::{csv_of, Column, RowFilter, SortKey};
+pub use shell::DataTable;
 pub use windowing::ROW_HEIGHT;

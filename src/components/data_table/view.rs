@@ -1,7 +1,10 @@
-//! The table on screen: toolbar (filter, counts, all rows, CSV), empty states, and the
-//! windowed body.
+//! The table's non-generic core on screen: toolbar (filter, counts, all rows, CSV), empty
+//! states, and the windowed body. It knows rows only through [`TableRows`], by index.
 
-use super::columns::{csv_of, sorted_order, Column, RowFilter};
+use super::erased::{
+    csv_of_rows, row_identity, search_texts, sorted_order, ColumnInfo, RowKeep, SharedRows,
+};
+use super::filtering::{needle_of, Narrowing};
 use super::selection::{all_shown_state, range_keys, set_all, AllShown};
 use super::windowing::{window_slice, ROW_HEIGHT};
 use crate::components::csv;
@@ -11,45 +14,48 @@ use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
 use leptos_use_fn_debounce_throttle::use_debounce_fn_with_arg;
 use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
 /// How long typing must pause before the filter is written to the URL.
 const URL_DEBOUNCE_MS: f64 = 300.0;
 
-#[component]
-pub fn DataTable<R>(
-    /// The rows; the table sorts and filters its own view of them.
-    #[prop(into)]
-    rows: Signal<Vec<R>>,
-    columns: Vec<Column<R>>,
-    /// A stable identity per row, for keeping DOM rows across updates.
-    row_key: fn(&R) -> String,
-    /// Shown when there are no rows at all.
-    #[prop(into)]
-    empty: String,
-    /// File name of the CSV export, without `.csv`.
-    csv_name: &'static str,
-    /// An extra filter from the page; rows it rejects are counted as filtered out.
-    #[prop(optional, into)]
-    also_filter: Option<Signal<Option<RowFilter<R>>>>,
-    /// A caption for screen readers and the CSV button.
-    #[prop(into)]
-    caption: String,
-    /// Row selection: a checkbox per row and a select-all-shown box in the header; a
-    /// shift-click ticks the range from the last row clicked. Holds the ticked rows'
-    /// `row_key`s, kept by the page (so it survives filtering and sorting).
-    #[prop(optional)]
-    selection: Option<RwSignal<BTreeSet<String>>>,
-    /// Controls shown in the toolbar after the filter.
-    #[prop(optional)]
-    children: Option<Children>,
-    /// Put before the names of the table's URL parameters (`sort`, `dir`, `q`, `rows`), so
-    /// that two tables on one page keep their states apart.
-    #[prop(optional)]
-    url_prefix: &'static str,
-) -> impl IntoView
-where
-    R: Clone + Send + Sync + 'static,
-{
+/// Row indices, a new list for each computation, so narrowing can tell them apart by
+/// identity (see [`Narrowing`]).
+#[derive(Clone)]
+struct Candidates(Arc<Vec<usize>>);
+
+impl PartialEq for Candidates {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Everything the core needs, the rows' type erased (see [`DataTable`](super::DataTable)
+/// for what each part means).
+pub struct TableSpec {
+    pub model: Signal<SharedRows>,
+    pub columns: Vec<ColumnInfo>,
+    pub keep: Option<Signal<Option<RowKeep>>>,
+    pub empty: String,
+    pub csv_name: &'static str,
+    pub caption: String,
+    pub selection: Option<RwSignal<BTreeSet<String>>>,
+    pub children: Option<Children>,
+    pub url_prefix: &'static str,
+}
+
+pub fn table_core(spec: TableSpec) -> AnyView {
+    let TableSpec {
+        model,
+        columns,
+        keep,
+        empty,
+        csv_name,
+        caption,
+        selection,
+        children,
+        url_prefix,
+    } = spec;
     let url_options = NavigateOptions {
         replace: true,
         scroll: false,
@@ -66,6 +72,7 @@ where
         query_signal_with_options::<String>(format!("{url_prefix}rows"), url_options);
     let render_all = move || rows_param.get().as_deref() == Some("all");
 
+    let column_count = columns.len();
     let columns = StoredValue::new(columns);
     let filter_text = RwSignal::new(filter_param.get_untracked().unwrap_or_default());
 
@@ -75,52 +82,44 @@ where
     };
     let descending = move || dir_param.get().as_deref() == Some("desc");
 
-    // Lower-cased text of each row, computed once per data change, not per keystroke.
+    // Lower-cased text of each row, computed once per data change, not per keystroke, and
+    // only once a filter is typed (a memo runs when first read), so a large table paints
+    // without it.
     let haystacks = Memo::new(move |_| {
-        rows.with(|rows| {
-            columns.with_value(|cols| {
-                rows.iter()
-                    .map(|row| {
-                        cols.iter()
-                            .filter(|c| c.searchable)
-                            .map(|c| c.text_of(row).to_lowercase())
-                            .collect::<Vec<_>>()
-                            .join("\u{1f}")
-                    })
-                    .collect::<Vec<String>>()
-            })
-        })
+        Arc::new(model.with(|m| columns.with_value(|cols| search_texts(&*m.0, cols))))
     });
+    // Sorting depends on the rows and the sort only: a keystroke never sorts again.
     let order = Memo::new(move |_| {
-        let column = sort_column();
-        let descending = descending();
-        rows.with(|rows| {
-            columns.with_value(|cols| sorted_order(rows, column.map(|i| &cols[i]), descending))
-        })
+        let (column, descending) = (sort_column(), descending());
+        Candidates(Arc::new(
+            model.with(|m| sorted_order(&*m.0, column, descending)),
+        ))
     });
+    // The sorted rows the page's own filter keeps: what the text filter searches.
+    let candidates = Memo::new(move |_| {
+        let order = order.get();
+        match keep.and_then(|k| k.get()) {
+            None => order,
+            Some(keep) => Candidates(Arc::new(
+                order.0.iter().copied().filter(|&row| keep(row)).collect(),
+            )),
+        }
+    });
+    let narrowing = StoredValue::new(Narrowing::default());
     let shown = Memo::new(move |_| {
-        let needle = filter_text.get().trim().to_lowercase();
-        let extra = also_filter.and_then(|f| f.get());
-        let keep = |rows: &[R], i: usize| extra.as_ref().is_none_or(|keep| keep(&rows[i]));
-        rows.with(|rows| {
-            order.with(|order| {
-                // The rows' text is built only once there is something to look for, so a
-                // large table paints without it.
-                if needle.is_empty() {
-                    return order.iter().copied().filter(|&i| keep(rows, i)).collect();
-                }
-                haystacks.with(|hay| {
-                    order
-                        .iter()
-                        .copied()
-                        .filter(|&i| hay[i].contains(&needle))
-                        .filter(|&i| keep(rows, i))
-                        .collect::<Vec<usize>>()
-                })
-            })
+        let needle = needle_of(&filter_text.get());
+        let candidates = candidates.get().0;
+        if needle.is_empty() {
+            narrowing.update_value(Narrowing::reset);
+            return candidates.to_vec();
+        }
+        haystacks.with(|hay| {
+            narrowing
+                .try_update_value(|n| n.filter(&candidates, &needle, hay))
+                .unwrap_or_default()
         })
     });
-    let total = move || rows.with(Vec::len);
+    let total = move || model.with(|m| m.0.row_count());
 
     // Windowing: which slice of `shown` is in view, plus OVERSCAN rows either side. The
     // scroll box's height is read on each scroll and resize; until then assume its CSS
@@ -156,32 +155,18 @@ where
     let visible_rows = move || {
         let (first, last, _) = slice.get();
         let mut seen = HashSet::new();
+        let model = model.get();
         shown.with(|shown| {
-            rows.with(|rows| {
-                shown[first..last]
-                    .iter()
-                    .map(|&index| {
-                        let row = &rows[index];
-                        let mut key = row_key(row);
-                        columns.with_value(|cols| {
-                            for column in cols {
-                                key.push('\u{1f}');
-                                key.push_str(&column.text_of(row));
-                            }
-                        });
-                        while !seen.insert(key.clone()) {
-                            key.push('+');
-                        }
-                        (key, row.clone())
-                    })
-                    .collect::<Vec<(String, R)>>()
-            })
-        })
-    };
-    // Every row, in the order shown (no windowing).
-    let all_shown_rows = move || {
-        shown.with(|shown| {
-            rows.with(|rows| shown.iter().map(|&i| rows[i].clone()).collect::<Vec<R>>())
+            shown[first..last]
+                .iter()
+                .map(|&row| {
+                    let mut key = row_identity(&*model.0, row, column_count);
+                    while !seen.insert(key.clone()) {
+                        key.push('+');
+                    }
+                    (key, row)
+                })
+                .collect::<Vec<(String, usize)>>()
         })
     };
 
@@ -208,12 +193,7 @@ where
     let caption_for_select = caption.clone();
     let export = move |_| {
         let text = columns.with_value(|cols| {
-            rows.with_untracked(|rows| {
-                shown.with_untracked(|shown| {
-                    let picked: Vec<&R> = shown.iter().map(|&i| &rows[i]).collect();
-                    csv_of(cols, &picked)
-                })
-            })
+            model.with_untracked(|m| shown.with_untracked(|shown| csv_of_rows(&*m.0, cols, shown)))
         });
         if let Err(problem) = csv::download(&format!("{csv_name}.csv"), &text) {
             leptos::logging::warn!("CSV export of {caption_for_csv} failed: {problem}");
@@ -251,10 +231,10 @@ where
     // The keys of the shown rows, in order, for select-all and shift-click ranges.
     let shown_keys = move || {
         shown.with_untracked(|shown| {
-            rows.with_untracked(|rows| {
+            model.with_untracked(|m| {
                 shown
                     .iter()
-                    .map(|&i| row_key(&rows[i]))
+                    .map(|&row| m.0.key(row))
                     .collect::<Vec<String>>()
             })
         })
@@ -264,7 +244,7 @@ where
         selection.map(|selected| {
             let state = Memo::new(move |_| {
                 shown.track();
-                rows.track();
+                model.track();
                 selected.with(|s| all_shown_state(&shown_keys(), s))
             });
             view! {
@@ -312,31 +292,29 @@ where
     };
 
     // `row_index` is the row's aria-rowindex: its position in `shown` plus 2 (the header is 1).
-    let render_row = move |row_index: Signal<usize>, row: R| {
+    let render_row = move |row_index: Signal<usize>, row: usize| {
+        let model = model.get_untracked();
         let cells = columns.with_value(|cols| {
             cols.iter()
-                .map(|column| {
-                    let content = match &column.cell {
-                        Some(cell) => cell(&row),
-                        None => column.text_of(&row).into_any(),
-                    };
-                    view! { <td class:numeric=column.numeric>{content}</td> }
+                .enumerate()
+                .map(|(column, info)| {
+                    view! { <td class:numeric=info.numeric>{model.0.cell(row, column)}</td> }
                 })
                 .collect_view()
         });
-        let select = select_cell(row_key(&row));
+        let select = select_cell(model.0.key(row));
         view! { <tr aria-rowindex=move || row_index.get()>{select}{cells}</tr> }
     };
 
     // A windowed row's offset in the window is kept up to date by ForEnumerate as rows move.
-    let render_windowed_row = move |offset: ReadSignal<usize>, (_, row): (String, R)| {
+    let render_windowed_row = move |offset: ReadSignal<usize>, (_, row): (String, usize)| {
         render_row(
             Signal::derive(move || slice.get().0 + offset.get() + 2),
             row,
         )
     };
 
-    let column_count = columns.with_value(Vec::len) + usize::from(selection.is_some());
+    let cell_count = column_count + usize::from(selection.is_some());
     view! {
         <div class="data-table">
             <div class="table-toolbar">
@@ -420,15 +398,18 @@ where
                     </thead>
                     <tbody>
                         <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice.get().0 as f64 * ROW_HEIGHT)>
-                            <td colspan=column_count></td>
+                            <td colspan=cell_count></td>
                         </tr>
                         {move || {
                             if render_all() {
                                 // Every row shown: rows are updated in place by position. A
                                 // keyed diff of thousands of interleaved rows is quadratic
                                 // (over a minute at 10,000 after clearing a filter).
+                                // A reload redraws them even when the same indices are shown.
+                                model.track();
                                 Either::Left(
-                                    all_shown_rows()
+                                    shown
+                                        .get()
                                         .into_iter()
                                         .enumerate()
                                         .map(|(position, row)| render_row(Signal::stored(position + 2), row))
@@ -448,11 +429,12 @@ where
                             let (_, last, count) = slice.get();
                             format!("{}px", (count - last) as f64 * ROW_HEIGHT)
                         }>
-                            <td colspan=column_count></td>
+                            <td colspan=cell_count></td>
                         </tr>
                     </tbody>
                 </table>
             </div>
         </div>
     }
+    .into_any()
 }

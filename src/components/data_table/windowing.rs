@@ -1,5 +1,6 @@
 //! Windowing: which rows of the shown ones are in the DOM. Only those in view, plus a few
-//! either side so fast scrolling shows no gaps, are rendered.
+//! either side so fast scrolling shows no gaps, are rendered. [`visible_range`] serves any
+//! list of equally tall items (the timeline's lanes too).
 
 /// Every row is this tall (CSS keeps it so); windowing depends on it.
 pub const ROW_HEIGHT: f64 = 36.0;
@@ -18,11 +19,28 @@ pub fn window_slice(
     if render_all {
         return (0, count, count);
     }
-    let first_in_view = (scroll_top / ROW_HEIGHT) as usize;
-    let in_view = (view_height / ROW_HEIGHT).ceil() as usize;
-    let first = first_in_view.saturating_sub(OVERSCAN).min(count);
-    let last = (first_in_view + in_view + OVERSCAN).min(count);
+    let (first, last) = visible_range(scroll_top, view_height, count, ROW_HEIGHT, OVERSCAN);
     (first, last, count)
+}
+
+/// Items `first..last` of `count` items `item_height` pixels tall, stacked from the top of
+/// a box scrolled to `scroll_top` and `view_height` tall: those in view and `overscan`
+/// more either side.
+pub fn visible_range(
+    scroll_top: f64,
+    view_height: f64,
+    count: usize,
+    item_height: f64,
+    overscan: usize,
+) -> (usize, usize) {
+    let first_in_view = (scroll_top.max(0.0) / item_height) as usize;
+    let in_view = (view_height.max(0.0) / item_height).ceil() as usize;
+    let first = first_in_view.saturating_sub(overscan).min(count);
+    let last = first_in_view
+        .saturating_add(in_view)
+        .saturating_add(overscan)
+        .min(count);
+    (first, last)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -45,6 +63,15 @@ mod tests {
         );
         assert_eq!(window_slice(1e9, 500.0, 3, false), (3, 3, 3));
         assert_eq!(window_slice(0.0, 500.0, 0, false), (0, 0, 0));
+    }
+
+    #[test]
+    fn any_item_height_and_overscan() {
+        // 16 px lanes in a 448 px box: 28 in view, 3 either side.
+        assert_eq!(visible_range(0.0, 448.0, 1000, 16.0, 3), (0, 31));
+        assert_eq!(visible_range(1600.0, 448.0, 1000, 16.0, 3), (97, 131));
+        assert_eq!(visible_range(-20.0, 448.0, 10, 16.0, 3), (0, 10));
+        assert_eq!(visible_range(16_000.0, 448.0, 1000, 16.0, 3), (997, 1000));
     }
 
     #[test]

@@ -1,0 +1,246 @@
+//! The rows with their type erased: the generic [`DataTable`](super::DataTable) wraps its
+//! rows and columns once in a [`RowsOf`], and everything else (filtering, sorting,
+//! windowing, selection, CSV, the row loop) asks for a row's key, text, sort key or cell by
+//! its index through [`TableRows`]. So the table's view code is compiled once, not once per
+//! row type. Pure apart from [`TableRows::cell`]: unit-tested natively.
+
+use super::columns::{Column, SortKey};
+use crate::components::csv;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// What the table asks of its rows, by row index and column index.
+pub trait TableRows: Send + Sync {
+    fn row_count(&self) -> usize;
+    /// The row's stable identity (for selection and keyed DOM rows).
+    fn key(&self, row: usize) -> String;
+    fn text(&self, row: usize, column: usize) -> String;
+    fn sort_key(&self, row: usize, column: usize) -> SortKey;
+    /// The cell's view: the column's own, or its text.
+    fn cell(&self, row: usize, column: usize) -> AnyView;
+}
+
+/// A page's extra filter, asked by row index.
+pub type RowKeep = Arc<dyn Fn(usize) -> bool + Send + Sync>;
+
+/// The page's filter of `R`s as a [`RowKeep`] over `rows`.
+pub fn keep_by_index<R: Send + Sync + 'static>(
+    rows: Arc<RowsOf<R>>,
+    keep: super::RowFilter<R>,
+) -> RowKeep {
+    Arc::new(move |row| keep(&rows.rows[row]))
+}
+
+/// The one generic piece: rows of type `R` with their columns.
+pub struct RowsOf<R: 'static> {
+    pub rows: Vec<R>,
+    pub columns: Arc<Vec<Column<R>>>,
+    pub row_key: fn(&R) -> String,
+}
+
+impl<R: Send + Sync + 'static> TableRows for RowsOf<R> {
+    fn row_count(&self) -> usize {
+        self.rows.len()
+    }
+    fn key(&self, row: usize) -> String {
+        (self.row_key)(&self.rows[row])
+    }
+    fn text(&self, row: usize, column: usize) -> String {
+        self.columns[column].text_of(&self.rows[row])
+    }
+    fn sort_key(&self, row: usize, column: usize) -> SortKey {
+        self.columns[column].sort_key_of(&self.rows[row])
+    }
+    fn cell(&self, row: usize, column: usize) -> AnyView {
+        self.columns[column].cell_of(&self.rows[row])
+    }
+}
+
+/// The rows as the table's reactive graph holds them: compared by identity, so a new load
+/// always counts as a change and an unchanged one costs no comparison of every row.
+#[derive(Clone)]
+pub struct SharedRows(pub Arc<dyn TableRows>);
+
+impl PartialEq for SharedRows {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// What the table shows of a column, without its row type.
+#[derive(Clone)]
+pub struct ColumnInfo {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub numeric: bool,
+    pub searchable: bool,
+    /// `None`: always in the CSV; otherwise only while the signal is true.
+    pub csv_when: Option<Signal<bool>>,
+}
+
+impl ColumnInfo {
+    pub fn in_csv(&self) -> bool {
+        self.csv_when.is_none_or(|s| s.get_untracked())
+    }
+}
+
+/// Every row's lower-cased searchable text, the columns' texts joined by a separator no
+/// filter contains, so a match never spans two columns.
+pub fn search_texts(rows: &dyn TableRows, columns: &[ColumnInfo]) -> Vec<String> {
+    let searched: Vec<usize> = (0..columns.len())
+        .filter(|&c| columns[c].searchable)
+        .collect();
+    (0..rows.row_count())
+        .map(|row| {
+            let mut text = String::new();
+            for (n, &column) in searched.iter().enumerate() {
+                if n > 0 {
+                    text.push('\u{1f}');
+                }
+                text.push_str(&rows.text(row, column).to_lowercase());
+            }
+            text
+        })
+        .collect()
+}
+
+/// A row's DOM key: its identity and every column's text, so scrolling and filtering keep
+/// the DOM rows that stay, while a reloaded row whose text changed is drawn anew.
+pub fn row_identity(rows: &dyn TableRows, row: usize, column_count: usize) -> String {
+    let mut identity = rows.key(row);
+    for column in 0..column_count {
+        identity.push('\u{1f}');
+        identity.push_str(&rows.text(row, column));
+    }
+    identity
+}
+
+/// Row order after sorting by `column` (stable; ties keep their order).
+pub fn sorted_order(rows: &dyn TableRows, column: Option<usize>, descending: bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.row_count()).collect();
+    if let Some(column) = column {
+        let keys: Vec<SortKey> = order.iter().map(|&r| rows.sort_key(r, column)).collect();
+        order.sort_by(|a, b| {
+            let ordering = keys[*a].compare(&keys[*b]);
+            if descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
+    }
+    order
+}
+
+/// The CSV of the `shown` rows, in that order, with the columns meant for export.
+pub fn csv_of_rows(rows: &dyn TableRows, columns: &[ColumnInfo], shown: &[usize]) -> String {
+    let included: Vec<usize> = (0..columns.len())
+        .filter(|&c| columns[c].in_csv())
+        .collect();
+    let header: Vec<String> = included
+        .iter()
+        .map(|&c| columns[c].label.to_owned())
+        .collect();
+    let lines: Vec<Vec<String>> = shown
+        .iter()
+        .map(|&row| included.iter().map(|&c| rows.text(row, c)).collect())
+        .collect();
+    csv::document(&header, &lines)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::components::data_table::RowFilter;
+
+    struct Host {
+        id: i64,
+        name: &'static str,
+        secret: &'static str,
+    }
+
+    fn model(hosts: Vec<Host>) -> (RowsOf<Host>, Vec<ColumnInfo>) {
+        let columns = vec![
+            Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+            Column::text("name", "Name", |h: &Host| h.name.to_owned()),
+            Column::text("secret", "Secret", |h: &Host| h.secret.to_owned()).not_searchable(),
+        ];
+        let infos = columns.iter().map(Column::info).collect();
+        let rows = RowsOf {
+            rows: hosts,
+            columns: Arc::new(columns),
+            row_key: |h: &Host| format!("host-{}", h.id),
+        };
+        (rows, infos)
+    }
+
+    fn hosts() -> Vec<Host> {
+        vec![
+            Host {
+                id: 10,
+                name: "Beta",
+                secret: "s1",
+            },
+            Host {
+                id: 2,
+                name: "alpha",
+                secret: "S2",
+            },
+            Host {
+                id: 7,
+                name: "Gamma",
+                secret: "s3",
+            },
+        ]
+    }
+
+    #[test]
+    fn the_model_answers_by_index_with_the_columns_text() {
+        let (rows, _) = model(hosts());
+        assert_eq!(rows.row_count(), 3);
+        assert_eq!(rows.key(1), "host-2");
+        assert_eq!(rows.text(2, 1), "Gamma");
+        assert_eq!(rows.sort_key(0, 0), SortKey::Number(10.0));
+        assert_eq!(
+            row_identity(&rows, 1, 3),
+            "host-2\u{1f}2\u{1f}alpha\u{1f}S2"
+        );
+    }
+
+    #[test]
+    fn search_text_is_lower_case_and_leaves_out_unsearchable_columns() {
+        let (rows, columns) = model(hosts());
+        assert_eq!(
+            search_texts(&rows, &columns),
+            ["10\u{1f}beta", "2\u{1f}alpha", "7\u{1f}gamma"]
+        );
+    }
+
+    #[test]
+    fn sorting_by_index_is_stable_and_reversible() {
+        let (rows, _) = model(hosts());
+        assert_eq!(sorted_order(&rows, None, false), [0, 1, 2]);
+        assert_eq!(sorted_order(&rows, Some(0), false), [1, 2, 0]);
+        assert_eq!(sorted_order(&rows, Some(1), false), [1, 0, 2]);
+        assert_eq!(sorted_order(&rows, Some(1), true), [2, 0, 1]);
+    }
+
+    #[test]
+    fn csv_follows_the_shown_order_and_the_exported_columns() {
+        let (rows, mut columns) = model(hosts());
+        columns[2].csv_when = Some(Signal::stored(false));
+        assert_eq!(
+            csv_of_rows(&rows, &columns, &[2, 0]),
+            "Id,Name\r\n7,Gamma\r\n10,Beta\r\n"
+        );
+    }
+
+    #[test]
+    fn the_page_filter_is_applied_with_its_row_type() {
+        let (rows, _) = model(hosts());
+        let keep: RowFilter<Host> = Arc::new(|h: &Host| h.id > 5);
+        let by_index = keep_by_index(Arc::new(rows), keep);
+        let kept: Vec<usize> = (0..3).filter(|&r| by_index(r)).collect();
+        assert_eq!(kept, [0, 2]);
+    }
+}
