@@ -81,6 +81,19 @@ pub struct TableFigures {
     pub js_heap_mb: f64,
 }
 
+impl TableFigures {
+    fn not_measured() -> Self {
+        TableFigures {
+            first_render_ms: f64::NAN,
+            timeline_first_bar_ms: f64::NAN,
+            keystroke_ms: f64::NAN,
+            keystroke_script_ms: f64::NAN,
+            rows_in_dom: 0,
+            js_heap_mb: f64::NAN,
+        }
+    }
+}
+
 pub struct BrowserFigures {
     pub runs: usize,
     pub maintenance_100_ms: f64,
@@ -127,7 +140,17 @@ pub async fn measure(runs: usize) -> Result<BrowserFigures> {
 
     let big = "/machines/maintenance?ids=5001-6000";
     let windowed = table_figures(&app, big, runs).await?;
-    let all_rows = table_figures(&app, &format!("{big}&rows=all"), runs).await?;
+    // Without windowing the page is slow by design; should Chromium give up on it, the
+    // other figures still stand and this one is printed as not measured.
+    let all_rows = match table_figures(&app, &format!("{big}&rows=all"), runs).await {
+        Ok(figures) => figures,
+        Err(error) => {
+            eprintln!("the table without windowing was not measured: {error:#}");
+            TableFigures::not_measured()
+        }
+    };
+    // The harness ends with axe on the page shown: the windowed one, not 10,000 rows.
+    painted_after_navigation(&app, big).await?;
     app.finish().await?;
     Ok(BrowserFigures {
         runs,

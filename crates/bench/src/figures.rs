@@ -99,6 +99,9 @@ pub fn keep(figures: &BTreeMap<String, f64>, kept: &Path) -> Result<()> {
 }
 
 fn write(value: f64, unit: Unit) -> String {
+    if value.is_nan() {
+        return "not measured".to_owned();
+    }
     match unit {
         Unit::Milliseconds => ms(value),
         Unit::Bytes => kb(value as usize),
@@ -119,7 +122,9 @@ fn verdict(target: Target, figure: &Figure) -> String {
         Target::AtMost(limit) => ("≤", limit),
         Target::AtLeast(floor) => ("≥", floor),
     };
-    let verdict = if target.is_met(figure.value) {
+    let verdict = if figure.value.is_nan() {
+        "not measured"
+    } else if target.is_met(figure.value) {
         "met"
     } else {
         "**missed**"
@@ -147,6 +152,12 @@ mod tests {
         );
         figures.add("ratio", 18.6, Unit::Number, Some(Target::AtLeast(10.0)));
         figures.add("rows in the DOM", 21.0, Unit::Number, None);
+        figures.add(
+            "keystroke without windowing",
+            f64::NAN,
+            Unit::Milliseconds,
+            Some(Target::AtMost(100.0)),
+        );
         figures
     }
 
@@ -168,6 +179,10 @@ mod tests {
         );
         assert_eq!(lines[4], "| ratio | 18.60 | – |  | ≥ 10: met |");
         assert_eq!(lines[5], "| rows in the DOM | 21 | – |  |  |");
+        assert_eq!(
+            lines[6],
+            "| keystroke without windowing | not measured | – |  | ≤ 100.0 ms: not measured |"
+        );
     }
 
     #[test]

@@ -33,7 +33,9 @@ pub fn kb(bytes: usize) -> String {
 }
 
 pub fn ms(value: f64) -> String {
-    if value < 1.0 {
+    if value.is_nan() {
+        "not measured".to_owned()
+    } else if value < 1.0 {
         format!("{:.0} µs", value * 1000.0)
     } else {
         format!("{value:.1} ms")
