@@ -89,6 +89,16 @@ async fn writes_send_json_bodies() {
     assert!(calls.iter().all(|c| c.content_type == "application/json"));
 }
 
+fn subaccount_request() -> gpudeck_wire::CreateSubaccountRequest {
+    gpudeck_wire::CreateSubaccountRequest {
+        email: Some("u@x.test".to_owned().into()),
+        username: Some("u".to_owned().into()),
+        password: Some("12345678".to_owned().into()),
+        host_only: Some(false.into()),
+        ssh_key: None,
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_2xx_saying_it_failed_is_a_refusal_for_offers_volumes_and_subaccounts() {
     let fetch = FakeFetch::install(vec![
@@ -117,13 +127,7 @@ async fn a_2xx_saying_it_failed_is_a_refusal_for_offers_volumes_and_subaccounts(
             msg: "No access".into()
         }
     );
-    let request = gpudeck_wire::CreateSubaccountRequest {
-        email: Some("u@x.test".to_owned().into()),
-        username: Some("u".to_owned().into()),
-        password: Some("12345678".to_owned().into()),
-        host_only: Some(false.into()),
-        ssh_key: None,
-    };
+    let request = subaccount_request();
     let created = api.create_subaccount(&request).await.unwrap_err();
     assert_eq!(created.refusal(), Some(Refusal::Declined));
     assert_eq!(created.message(), "user already exists.");
@@ -157,13 +161,7 @@ async fn account_operations_take_the_official_clients_forms() {
     api.accept_volume_ask(8, 25, Some("scratch_1"))
         .await
         .unwrap();
-    let request = gpudeck_wire::CreateSubaccountRequest {
-        email: Some("u@x.test".to_owned().into()),
-        username: Some("u".to_owned().into()),
-        password: Some("12345678".to_owned().into()),
-        host_only: Some(false.into()),
-        ssh_key: None,
-    };
+    let request = subaccount_request();
     // The docs' shorter answer, without the key, is an answer too.
     assert_eq!(api.create_subaccount(&request).await.unwrap().api_key, None);
 
