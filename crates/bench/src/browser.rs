@@ -174,8 +174,12 @@ async fn all_rows_figures(path: &str, runs: usize) -> Result<TableFigures> {
     app.sign_in(demo::ALICE_KEY).await?;
     app.find("[data-testid=identity]").await?;
     add_big_table(&app).await?;
-    let figures = table_figures(&app, path, runs).await?;
-    stop(app).await?;
+    let figures = table_figures(&app, path, runs).await;
+    // Close the browser either way: a renderer left spinning would skew the server's
+    // figures that follow.
+    let stopped = stop(app).await;
+    let figures = figures?;
+    stopped?;
     Ok(figures)
 }
 

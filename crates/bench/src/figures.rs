@@ -111,7 +111,7 @@ fn write(value: f64, unit: Unit) -> String {
 }
 
 fn change(before: f64, now: f64) -> String {
-    if before == 0.0 {
+    if before == 0.0 || now.is_nan() {
         return String::new();
     }
     format!("{:+.1} %", (now - before) / before * 100.0)
