@@ -134,9 +134,20 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: &B,
     ) -> Result<T, ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-        let text = self.exchange(method, url, query, Some(body)).await?;
+        let text = self.send_text(method, url, query, body).await?;
         self.decode(&text)
+    }
+
+    /// `body` as JSON, sent; the text of the 2xx answer.
+    async fn send_text<B: Serialize>(
+        &self,
+        method: Method,
+        url: &str,
+        query: &[(&str, &str)],
+        body: &B,
+    ) -> Result<String, ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.exchange(method, url, query, Some(body)).await
     }
 
     /// [`ApiClient::get`] for an operation whose 2xx may say it did not do it
@@ -156,9 +167,8 @@ impl ApiClient {
         path: &str,
         body: &B,
     ) -> Result<T, ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
         let text = self
-            .exchange(Method::Post, &self.url(path), &[], Some(body))
+            .send_text(Method::Post, &self.url(path), &[], body)
             .await?;
         self.decode_unless_declined(&text)
     }
