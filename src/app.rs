@@ -24,7 +24,9 @@ pub fn App() -> impl IntoView {
     view! {
         <Router>
             <Routes fallback=pages::not_found::NotFoundPage>
-                <Route path=path!("/sign-in") view=page!(SignInRoute, pages::sign_in::SignInPage)/>
+                // Sign-in is the first visit's page: it stays in the main module, so the
+                // form needs no second round trip and no chunk of its own.
+                <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
                     <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>

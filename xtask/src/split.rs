@@ -116,8 +116,10 @@ fn optimise_all(modules: &[PathBuf]) -> Result<()> {
             let Some(module) = modules.get(index) else {
                 return Ok(());
             };
+            // Every chunk would otherwise carry its own producers and target-features
+            // sections, which browsers ignore: 29 KB gzip over the 220 modules.
             let output = Command::new(&wasm_opt)
-                .arg("-Oz")
+                .args(["-Oz", "--strip-producers", "--strip-target-features"])
                 .arg(module)
                 .arg("-o")
                 .arg(module)

@@ -108,6 +108,11 @@ pub fn split_loads(dist: &Path, chunk_list: &Path) -> Result<Vec<Load>> {
         .filter(|(split, _)| *split != "main")
         .map(|(split, chunks)| (page_name(split), chunks.split(' ').collect()))
         .collect();
+    // Sign-in lives in the main module, so its first visit adds no chunk to the common
+    // files; a build that makes it lazy again lists its chunks.
+    if !pages.iter().any(|(page, _)| page == "sign_in") {
+        pages.push(("sign_in".to_owned(), Vec::new()));
+    }
     pages.sort_by_key(|(page, _)| (page != "sign_in", page.clone()));
     let every_chunk: Vec<&str> = pages.iter().flat_map(|(_, c)| c.clone()).collect();
     // Everything but the chunks: the page, styles, icon, boot.js, main module and loader.
@@ -179,5 +184,36 @@ mod tests {
             "team_members"
         );
         assert_eq!(super::page_name("__sign_in_route_view_1"), "sign_in");
+    }
+
+    #[test]
+    fn the_first_visit_is_the_common_files_when_sign_in_is_not_split() {
+        let dist = std::env::temp_dir().join(format!("gpudeck-size-{}", std::process::id()));
+        std::fs::create_dir_all(&dist).unwrap();
+        for (name, len) in [("main.wasm", 300), ("page.wasm", 200), ("index.html", 100)] {
+            std::fs::write(dist.join(name), vec![b'x'; len]).unwrap();
+        }
+        let list = dist.join("chunks.txt");
+        std::fs::write(&list, "main main.wasm\n__volumes_route_view_1 page.wasm\n").unwrap();
+        // chunks.txt is beside the served files here, so it counts as a common file too.
+        let list_len = std::fs::metadata(&list).unwrap().len() as usize;
+
+        let loads = super::split_loads(&dist, &list).unwrap();
+        std::fs::remove_dir_all(&dist).unwrap();
+
+        let summary: Vec<(Option<&str>, usize, usize)> = loads
+            .iter()
+            .map(|load| (load.page.as_deref(), load.files, load.raw))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (Some("sign_in"), 3, 400 + list_len),
+                (Some("volumes"), 4, 600 + list_len),
+                (None, 4, 600 + list_len),
+            ]
+        );
+        assert_eq!(loads[0].target, super::FIRST_VISIT_TARGET);
+        assert_eq!(loads[1].target, super::PAGE_TARGET);
     }
 }
