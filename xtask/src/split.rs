@@ -55,9 +55,8 @@ pub fn build_split_console() -> Result<()> {
     Ok(())
 }
 
-/// Relocations kept, so wasm-split can move code; RUSTFLAGS replaces the wasm target's
-/// `rustflags` in .cargo/config.toml, so their `--cfg erase_components` is repeated.
-const SPLIT_RUSTFLAGS: &str = "-C link-args=--emit-relocs --cfg erase_components";
+/// Relocations kept, so wasm-split can move code.
+const SPLIT_RUSTFLAGS: &str = "-C link-args=--emit-relocs";
 
 /// `cargo build` of the console with its `split` feature, keeping relocations.
 fn compile() -> Result<PathBuf> {
