@@ -1,5 +1,6 @@
 //! Views shared by several pages.
 
+pub mod calendar;
 pub mod clipboard;
 pub mod confirm;
 pub mod confirmed_action;

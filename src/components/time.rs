@@ -1,6 +1,7 @@
 //! Times as people read them: absolute in their own time zone (or UTC, a choice kept for
 //! the session) and relative to now ("in 3 h", "2 h left").
 
+use super::calendar::CalendarTime;
 use super::toggle::Toggle;
 use crate::storage::Stored;
 use leptos::prelude::*;
@@ -38,29 +39,26 @@ pub fn now_seconds() -> f64 {
 
 /// `2026-11-22 14:05` in the browser's zone, or `2026-11-22 13:05 UTC`.
 pub fn format_absolute(unix_seconds: f64, utc: bool) -> String {
-    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_seconds * 1000.0));
-    if date.get_time().is_nan() {
-        return "—".into();
-    }
-    let (y, mo, d, h, mi) = if utc {
-        (
-            date.get_utc_full_year(),
-            date.get_utc_month() + 1,
-            date.get_utc_date(),
-            date.get_utc_hours(),
-            date.get_utc_minutes(),
-        )
+    let millis = unix_seconds * 1000.0;
+    let offset_millis = if utc {
+        0.0
     } else {
-        (
-            date.get_full_year(),
-            date.get_month() + 1,
-            date.get_date(),
-            date.get_hours(),
-            date.get_minutes(),
-        )
+        local_offset_millis(millis)
+    };
+    let Some(at) = CalendarTime::of(millis + offset_millis) else {
+        return "—".into();
     };
     let zone = if utc { " UTC" } else { "" };
-    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}{zone}")
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}{zone}",
+        at.year, at.month, at.day, at.hour, at.minute
+    )
+}
+
+/// How far the browser's zone is ahead of UTC at that instant (summer time included).
+fn local_offset_millis(unix_millis: f64) -> f64 {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_millis));
+    -date.get_timezone_offset() * 60_000.0
 }
 
 /// A span of seconds in the largest unit that keeps it short: `45 min`, `3 h`, `2 d 4 h`.
@@ -121,12 +119,21 @@ pub fn Time(unix_seconds: f64) -> impl IntoView {
     }
 }
 
+/// The instant as `Date.toISOString` writes it (`2026-11-22T13:05:00.000Z`), for
+/// `<time datetime>`; empty for an invalid time.
 fn iso(unix_seconds: f64) -> String {
-    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_seconds * 1000.0));
-    if date.get_time().is_nan() {
+    let Some(at) = CalendarTime::of(unix_seconds * 1000.0) else {
         return String::new();
-    }
-    date.to_iso_string().into()
+    };
+    let year = if (0..=9999).contains(&at.year) {
+        format!("{:04}", at.year)
+    } else {
+        format!("{:+07}", at.year)
+    };
+    format!(
+        "{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        at.month, at.day, at.hour, at.minute, at.second, at.millis
+    )
 }
 
 /// The switch between local time and UTC.
@@ -138,7 +145,27 @@ pub fn UtcToggle() -> impl IntoView {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{format_span, relative_window, without_current_year};
+    use super::{format_absolute, format_span, iso, relative_window, without_current_year};
+
+    #[test]
+    fn utc_times_are_written_as_javascript_dates_would() {
+        // Expected values from JavaScript's `Date` (toISOString) for the same instants.
+        assert_eq!(iso(0.0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso(1_795_437_900.5), "2026-11-23T12:45:00.500Z");
+        assert_eq!(iso(951_782_400.0), "2000-02-29T00:00:00.000Z");
+        assert_eq!(iso(4_107_542_400.0), "2100-03-01T00:00:00.000Z");
+        assert_eq!(iso(-1.0), "1969-12-31T23:59:59.000Z");
+        assert_eq!(iso(-0.0005), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso(-62_198_755_200.0), "-000001-01-01T00:00:00.000Z");
+        assert_eq!(iso(253_402_300_800.0), "+010000-01-01T00:00:00.000Z");
+        assert_eq!(iso(f64::NAN), "");
+        assert_eq!(iso(8.64e12 + 1.0), "");
+        assert_eq!(
+            format_absolute(1_795_437_900.0, true),
+            "2026-11-23 12:45 UTC"
+        );
+        assert_eq!(format_absolute(f64::INFINITY, true), "—");
+    }
 
     #[test]
     fn the_current_year_is_left_out_and_others_kept() {

@@ -2,6 +2,7 @@
 //! the batches of at most 100 machines, which existing windows a new one overlaps, and the
 //! per-machine results of a run. Unit-tested natively.
 
+use crate::components::calendar::{days_from_civil, days_in_month};
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 
 /// Machines per batch request (N4 takes at most 100).
@@ -174,25 +175,9 @@ pub fn parse_datetime_local(text: &str) -> Option<(i32, u32, u32, u32, u32)> {
     valid.then_some((year, month, day, hour, minute))
 }
 
-fn days_in_month(year: i32, month: u32) -> u32 {
-    match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
 /// Unix seconds of a civil time read as UTC.
 pub fn utc_seconds((year, month, day, hour, minute): (i32, u32, u32, u32, u32)) -> f64 {
-    // Days from the epoch (Howard Hinnant's days_from_civil).
-    let y = i64::from(year) - i64::from(month <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days = days_from_civil(i64::from(year), month, day);
     (days * 86_400 + i64::from(hour) * 3600 + i64::from(minute) * 60) as f64
 }
 

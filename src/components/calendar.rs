@@ -1,0 +1,125 @@
+//! Calendar arithmetic in UTC on the proleptic Gregorian calendar, as JavaScript's `Date`
+//! counts: pure, so it is unit-tested natively. Time zones stay with the browser
+//! (`super::time`).
+
+/// The calendar fields of an instant, computed here rather than through a JavaScript
+/// `Date` per field: a table formats a few hundred times on each keystroke.
+#[derive(Debug, PartialEq)]
+pub struct CalendarTime {
+    pub year: i64,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+    pub second: u32,
+    pub millis: u32,
+}
+
+impl CalendarTime {
+    /// Milliseconds since the epoch (proleptic Gregorian, as JavaScript's `Date`); `None`
+    /// where a `Date` would be invalid: not a number, or beyond ±8.64e15 ms.
+    pub fn of(unix_millis: f64) -> Option<Self> {
+        if !unix_millis.is_finite() || unix_millis.abs() > 8.64e15 {
+            return None;
+        }
+        // Like `Date`, drop the fraction toward zero.
+        let total = unix_millis.trunc() as i64;
+        let (days, in_day) = (total.div_euclid(86_400_000), total.rem_euclid(86_400_000));
+        let (year, month, day) = civil_from_days(days);
+        let in_day = in_day as u32;
+        Some(Self {
+            year,
+            month,
+            day,
+            hour: in_day / 3_600_000,
+            minute: in_day / 60_000 % 60,
+            second: in_day / 1000 % 60,
+            millis: in_day % 1000,
+        })
+    }
+}
+
+/// Year, month (1–12) and day (1–31) of a count of days since 1970-01-01: Howard
+/// Hinnant's `civil_from_days`, which counts in 400-year eras of 146,097 days.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let shifted = days + 719_468; // days since 0000-03-01
+    let era = shifted.div_euclid(146_097);
+    let day_of_era = shifted.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Days since 1970-01-01 of a civil date: Howard Hinnant's `days_from_civil`, the inverse
+/// of [`civil_from_days`].
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = year - i64::from(month <= 2);
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month = i64::from(month);
+    let month_from_march = if month > 2 { month - 3 } else { month + 9 };
+    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+pub fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_and_dates_convert_both_ways() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(days_from_civil(2000, 2, 29), 11_016);
+        // Every day from 1600 to 2400, leap rules of 100 and 400 years included.
+        let mut days = days_from_civil(1600, 1, 1);
+        for year in 1600..2400 {
+            for month in 1..=12 {
+                for day in 1..=days_in_month(year, month) {
+                    assert_eq!(civil_from_days(days), (i64::from(year), month, day));
+                    assert_eq!(days_from_civil(i64::from(year), month, day), days);
+                    days += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_instant_splits_into_its_fields() {
+        let at = CalendarTime::of(1_795_437_900_500.0).unwrap();
+        assert_eq!(
+            at,
+            CalendarTime {
+                year: 2026,
+                month: 11,
+                day: 23,
+                hour: 12,
+                minute: 45,
+                second: 0,
+                millis: 500
+            }
+        );
+        assert_eq!(CalendarTime::of(f64::NAN), None);
+        assert_eq!(CalendarTime::of(-8.64e15 - 1.0), None);
+        assert!(CalendarTime::of(8.64e15).is_some());
+    }
+}
