@@ -1,6 +1,6 @@
 //! The fleet's pieces in a real browser: the occupancy strip, the schedule form's rules
-//! (each named next to its field, nothing sent) and its preview's overlap warning. The
-//! rules themselves are unit tests in `src/pages/machines/plan.rs`.
+//! (each named next to its field, nothing sent), its preview's overlap warning, and the
+//! fleet loaded again after a run. The rules themselves are unit tests in `src/pages/machines/plan.rs`.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
@@ -310,4 +310,68 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
     assert!(page
         .text("figure.timeline figcaption")
         .contains("Previewed: 2 new windows"));
+}
+
+#[wasm_bindgen_test]
+async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_existing() {
+    let (page, _first, tomorrow) = schedule_page().await;
+    page.type_into("#schedule-machines", "1002");
+    let start = tomorrow + 8.0 * 3600.0;
+    page.type_into("#schedule-start", &typed(start));
+    page.type_into("#schedule-hours", "2");
+    settle().await;
+    assert!(page.find("[data-testid=overlap-warning]").is_none());
+
+    // From now on the server also lists the window this run creates.
+    let windows = leak(format!(
+        r#"[{{"id": 8, "machine_id": 1002, "start_time": {start}, "duration_hours": 2,
+        "maintenance_category": "other", "maintenance_reason": null, "created_at": {},
+        "cancelled_at": null, "end_time": {}}}]"#,
+        now(),
+        start + 2.0 * 3600.0
+    ));
+    let machines = leak(format!(
+        r#"{{"machines": [{}, {}]}}"#,
+        machine_json(1001, 1, "D x x x"),
+        machine_json(1002, 2, "D D x x")
+    ));
+    let fetch = FakeFetch::install_by_url(vec![
+        (
+            "dnotify",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1002, "notifications_sent": 2}"#,
+            ),
+        ),
+        ("/api/v0/machines?owner=me", json(200, machines)),
+        ("machine_ids", json(200, windows)),
+    ]);
+    submit(&page);
+    settle().await;
+    page.click("dialog[open] .button.primary");
+
+    // The same plan now overlaps the window just made: the page knows it without a reload.
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=overlap-warning]")
+            .is_some())
+        .await
+    );
+    let warning = page.text("[data-testid=overlap-warning]");
+    assert!(warning.contains("Machine 1002"), "{warning}");
+    let calls = fetch.calls();
+    let write = calls
+        .iter()
+        .position(|c| c.method == "PUT")
+        .expect("the write");
+    assert!(
+        calls[write..]
+            .iter()
+            .any(|c| c.method == "GET" && c.url.contains("machine_ids")),
+        "the windows were fetched again after the write: {:?}",
+        calls
+            .iter()
+            .map(|c| (&c.method, &c.url))
+            .collect::<Vec<_>>()
+    );
 }

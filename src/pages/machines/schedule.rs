@@ -11,7 +11,7 @@ use super::plan::{
     ItemOutcome, ItemResult, Plan, Problem, HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
 use super::{load_fleet, Fleet};
-use crate::api::{ApiClient, ApiError};
+use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
@@ -196,7 +196,9 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     let utc = use_utc();
     let toasts = use_toasts();
     let (ids_param, set_ids_param) = query_signal::<String>("ids");
-    let fleet = StoredValue::new(fleet);
+    // Loaded again after each run, so the overlap check and the timeline know the windows
+    // just scheduled.
+    let fleet = RwSignal::new(fleet);
 
     let ids_text = RwSignal::new(ids_param.get_untracked().unwrap_or_default());
     let start_text = RwSignal::new(String::new());
@@ -208,7 +210,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     let now = RwSignal::new(now_seconds());
 
     let machine_ids = Memo::new(move |_| parsed(&ids_text.get()).unwrap_or_default());
-    let mine = move |id: i64| fleet.with_value(|f| f.machines.iter().any(|m| m.id == id));
+    let mine = move |id: i64| fleet.with(|f| f.machines.iter().any(|m| m.id == id));
     let not_mine = move || -> Vec<i64> {
         machine_ids
             .get()
@@ -242,7 +244,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
 
     let existing = Signal::derive(move || {
         let ids = machine_ids.get();
-        fleet.with_value(|f| {
+        fleet.with(|f| {
             f.windows
                 .iter()
                 .filter(|w| ids.contains(&w.machine_id))
@@ -268,7 +270,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     });
     let notified = move || {
         let ids = machine_ids.get();
-        fleet.with_value(|f| {
+        fleet.with(|f| {
             f.machines
                 .iter()
                 .filter(|m| ids.contains(&m.id))
@@ -277,6 +279,21 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         })
     };
 
+    let api = use_api();
+    let reload_fleet = move || {
+        let api = api.clone();
+        leptos::task::spawn_local(async move {
+            match load_fleet(api).await {
+                Ok(fresh) => {
+                    fleet.try_set(fresh);
+                }
+                Err(_) => toasts.error(
+                    "Could not reload your machines' windows, so the overlap check does not \
+                     know the new ones yet. Reload the page to see them.",
+                ),
+            }
+        });
+    };
     let schedule = ConfirmedAction::new(
         move |api, plan: Plan| run_plan(api, plan, progress),
         move |_, results: Vec<ItemResult>| {
@@ -285,6 +302,9 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 "Scheduled the window on {done} of {} machines.",
                 results.len()
             ));
+            if done > 0 {
+                reload_fleet();
+            }
             Ok(results)
         },
     )
