@@ -33,6 +33,23 @@ pub fn exec(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
+/// Runs `cmd` with its output captured; fails naming the command and showing its standard
+/// error when it fails. For tools run once per file, whose output is noise on success.
+pub fn exec_quiet(cmd: &mut Command) -> Result<()> {
+    let shown = describe(cmd);
+    let output = cmd
+        .output()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    if !output.status.success() {
+        bail!(
+            "`{shown}` failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(())
+}
+
 /// The trimmed standard output of `program args`, or `None` when it can not run.
 pub fn output_of(program: &str, args: &[&str]) -> Option<String> {
     let output = Command::new(program).args(args).output().ok()?;
@@ -60,4 +77,27 @@ fn describe(cmd: &Command) -> String {
     let mut parts = vec![cmd.get_program().to_string_lossy().into_owned()];
     parts.extend(cmd.get_args().map(|a| a.to_string_lossy().into_owned()));
     parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quiet_failure_names_the_command_and_shows_its_errors() {
+        exec_quiet(Command::new("sh").args(["-c", "echo fine"])).unwrap();
+        let error = exec_quiet(Command::new("sh").args(["-c", "echo broken >&2; exit 3"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("`sh -c echo broken >&2; exit 3` failed"),
+            "{error}"
+        );
+        assert!(error.contains("exit status: 3"), "{error}");
+        assert!(error.ends_with(": broken"), "{error}");
+        let missing = exec_quiet(&mut Command::new("no-such-tool-here")).unwrap_err();
+        assert!(missing
+            .to_string()
+            .contains("could not start `no-such-tool-here`"));
+    }
 }

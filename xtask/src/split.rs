@@ -7,7 +7,7 @@
 //! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
 //! from `index.html` without its rust link, so both builds share one page description.
 
-use crate::shell::{cargo, exec, root, step};
+use crate::shell::{cargo, exec, exec_quiet, root, step};
 use crate::{compress, minify, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -117,20 +117,13 @@ fn optimise_all(modules: &[PathBuf]) -> Result<()> {
             };
             // Every chunk would otherwise carry its own producers and target-features
             // sections, which browsers ignore: 29 KB gzip over the 220 modules.
-            let output = Command::new(&wasm_opt)
-                .args(["-Oz", "--strip-producers", "--strip-target-features"])
-                .arg(module)
-                .arg("-o")
-                .arg(module)
-                .output()
-                .context("starting wasm-opt")?;
-            if !output.status.success() {
-                bail!(
-                    "wasm-opt -Oz {} failed: {}",
-                    module.display(),
-                    String::from_utf8_lossy(&output.stderr)
-                );
-            }
+            exec_quiet(
+                Command::new(&wasm_opt)
+                    .args(["-Oz", "--strip-producers", "--strip-target-features"])
+                    .arg(module)
+                    .arg("-o")
+                    .arg(module),
+            )?;
         }
     };
     std::thread::scope(|scope| {
