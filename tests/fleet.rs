@@ -128,6 +128,15 @@ async fn rows_are_selected_one_by_one_by_shift_click_ranges_and_all_shown_at_onc
     // Select all shown: only the rows the filter keeps.
     page.type_into("input[type=search]", "thing-1");
     settle().await;
+    // The second row now shows thing-10: its tick follows the row, not the row's place.
+    let second: web_sys::HtmlInputElement = page
+        .get("tbody tr:nth-child(3) td.select input")
+        .unchecked_into();
+    assert_eq!(
+        second.get_attribute("aria-label").as_deref(),
+        Some("Select 10")
+    );
+    assert!(!second.checked());
     all.click();
     settle().await;
     assert_eq!(chosen(), ["1", "10", "11", "12", "2", "3", "4", "5"]);
@@ -138,6 +147,14 @@ async fn rows_are_selected_one_by_one_by_shift_click_ranges_and_all_shown_at_onc
 
     page.type_into("input[type=search]", "");
     settle().await;
+    let ticked: web_sys::HtmlInputElement = page
+        .get("tbody tr:nth-child(3) td.select input")
+        .unchecked_into();
+    assert_eq!(
+        ticked.get_attribute("aria-label").as_deref(),
+        Some("Select 2")
+    );
+    assert!(ticked.checked());
     page.click(".table-toolbar button");
     settle().await;
     assert!(selected.get_untracked().is_empty(), "Clear selection");

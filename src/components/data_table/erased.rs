@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// What the table asks of its rows, by row index and column index.
 pub trait TableRows: Send + Sync {
     fn row_count(&self) -> usize;
-    /// The row's stable identity (for selection and keyed DOM rows).
+    /// The row's stable identity (for selection).
     fn key(&self, row: usize) -> String;
     fn text(&self, row: usize, column: usize) -> String;
     fn sort_key(&self, row: usize, column: usize) -> SortKey;
@@ -104,17 +104,6 @@ pub fn search_texts(rows: &dyn TableRows, columns: &[ColumnInfo]) -> Vec<String>
         .collect()
 }
 
-/// A row's DOM key: its identity and every column's text, so scrolling and filtering keep
-/// the DOM rows that stay, while a reloaded row whose text changed is drawn anew.
-pub fn row_identity(rows: &dyn TableRows, row: usize, column_count: usize) -> String {
-    let mut identity = rows.key(row);
-    for column in 0..column_count {
-        identity.push('\u{1f}');
-        identity.push_str(&rows.text(row, column));
-    }
-    identity
-}
-
 /// Row order after sorting by `column` (stable; ties keep their order).
 pub fn sorted_order(rows: &dyn TableRows, column: Option<usize>, descending: bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..rows.row_count()).collect();
@@ -201,10 +190,6 @@ mod tests {
         assert_eq!(rows.key(1), "host-2");
         assert_eq!(rows.text(2, 1), "Gamma");
         assert_eq!(rows.sort_key(0, 0), SortKey::Number(10.0));
-        assert_eq!(
-            row_identity(&rows, 1, 3),
-            "host-2\u{1f}2\u{1f}alpha\u{1f}S2"
-        );
     }
 
     #[test]

@@ -1,9 +1,7 @@
 //! The table's non-generic core on screen: toolbar (filter, counts, all rows, CSV), empty
 //! states, and the windowed body. It knows rows only through [`TableRows`], by index.
 
-use super::erased::{
-    csv_of_rows, row_identity, search_texts, sorted_order, ColumnInfo, RowKeep, SharedRows,
-};
+use super::erased::{csv_of_rows, search_texts, sorted_order, ColumnInfo, RowKeep, SharedRows};
 use super::filtering::{needle_of, Narrowing};
 use super::selection::{all_shown_state, range_keys, set_all, AllShown};
 use super::windowing::{window_slice, ROW_HEIGHT};
@@ -13,7 +11,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
 use leptos_use_fn_debounce_throttle::use_debounce_fn_with_arg;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// How long typing must pause before the filter is written to the URL.
@@ -148,26 +146,13 @@ pub fn table_core(spec: TableSpec) -> AnyView {
         }
         window_slice(scroll_top.get(), view_height.get(), count, false)
     });
-    // The rows in the window, with their keys. Rows are keyed by identity and content, not
-    // position, so scrolling and narrowing the filter keep the DOM rows that stay in view,
-    // while a reloaded row whose text changed is drawn anew. A key seen twice (bad data)
-    // gets a suffix to stay unique.
-    let visible_rows = move || {
+    // The positions in `shown` of the rows in the window. Windowed rows are keyed by
+    // position: scrolling adds and removes rows only at the window's edges, and a filter
+    // keystroke, a sort or a reload rewrites the rows in view in place (their text nodes)
+    // instead of dropping them and building new ones.
+    let window_positions = move || {
         let (first, last, _) = slice.get();
-        let mut seen = HashSet::new();
-        let model = model.get();
-        shown.with(|shown| {
-            shown[first..last]
-                .iter()
-                .map(|&row| {
-                    let mut key = row_identity(&*model.0, row, column_count);
-                    while !seen.insert(key.clone()) {
-                        key.push('+');
-                    }
-                    (key, row)
-                })
-                .collect::<Vec<(String, usize)>>()
-        })
+        (first..last).collect::<Vec<usize>>()
     };
 
     let write_filter_to_url = use_debounce_fn_with_arg(
@@ -265,25 +250,26 @@ pub fn table_core(spec: TableSpec) -> AnyView {
             }
         })
     };
-    let select_cell = move |key: String| {
+    // `key` is the key of the row the cell is in: it changes when a windowed row slot is
+    // given another row.
+    let select_cell = move |key: Signal<String>| {
         selection.map(|selected| {
-            let label = format!("Select {key}");
-            let checked_key = key.clone();
             view! {
                 <td class="select">
                     <input
                         type="checkbox"
-                        aria-label=label
-                        prop:checked=move || selected.with(|s| s.contains(&checked_key))
+                        aria-label=move || key.with(|key| format!("Select {key}"))
+                        prop:checked=move || key.with(|key| selected.with(|s| s.contains(key)))
                         on:click=move |ev: leptos::ev::MouseEvent| {
                             let on = event_target_checked(&ev);
+                            let key = key.get_untracked();
                             let keys = if ev.shift_key() {
                                 range_keys(&shown_keys(), anchor.get_value().as_deref(), &key)
                             } else {
                                 vec![key.clone()]
                             };
                             selected.update(|s| set_all(s, &keys, on));
-                            anchor.set_value(Some(key.clone()));
+                            anchor.set_value(Some(key));
                         }
                     />
                 </td>
@@ -291,8 +277,9 @@ pub fn table_core(spec: TableSpec) -> AnyView {
         })
     };
 
-    // `row_index` is the row's aria-rowindex: its position in `shown` plus 2 (the header is 1).
-    let render_row = move |row_index: Signal<usize>, row: usize| {
+    // Rows with every row rendered (`rows=all`): drawn once, nothing in them reactive, as
+    // thousands of rows times their cells of reactive effects would cost far more.
+    let render_row = move |position: usize, row: usize| {
         let model = model.get_untracked();
         let cells = columns.with_value(|cols| {
             cols.iter()
@@ -302,16 +289,30 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                 })
                 .collect_view()
         });
-        let select = select_cell(model.0.key(row));
-        view! { <tr aria-rowindex=move || row_index.get()>{select}{cells}</tr> }
+        let select = select_cell(Signal::stored(model.0.key(row)));
+        view! { <tr aria-rowindex=position + 2>{select}{cells}</tr> }
     };
 
-    // A windowed row's offset in the window is kept up to date by ForEnumerate as rows move.
-    let render_windowed_row = move |offset: ReadSignal<usize>, (_, row): (String, usize)| {
-        render_row(
-            Signal::derive(move || slice.get().0 + offset.get() + 2),
-            row,
-        )
+    // A windowed row slot: the row at `position` of `shown`, whichever row that is now.
+    // `aria-rowindex` is the position plus 2 (the header row is 1).
+    let render_slot = move |position: usize| {
+        let row = Memo::new(move |_| shown.with(|shown| shown.get(position).copied()));
+        let cells = columns.with_value(|cols| {
+            cols.iter()
+                .enumerate()
+                .map(|(column, info)| {
+                    let cell = move || row.get().map(|row| model.with(|m| m.0.cell(row, column)));
+                    view! { <td class:numeric=info.numeric>{cell}</td> }
+                })
+                .collect_view()
+        });
+        let key = Signal::derive(move || {
+            row.get()
+                .map(|row| model.with(|m| m.0.key(row)))
+                .unwrap_or_default()
+        });
+        let select = select_cell(key);
+        view! { <tr aria-rowindex=position + 2>{select}{cells}</tr> }
     };
 
     let cell_count = column_count + usize::from(selection.is_some());
@@ -412,16 +413,12 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                                         .get()
                                         .into_iter()
                                         .enumerate()
-                                        .map(|(position, row)| render_row(Signal::stored(position + 2), row))
+                                        .map(|(position, row)| render_row(position, row))
                                         .collect_view(),
                                 )
                             } else {
                                 Either::Right(view! {
-                                    <ForEnumerate
-                                        each=visible_rows
-                                        key=|(key, _)| key.clone()
-                                        children=render_windowed_row
-                                    />
+                                    <For each=window_positions key=|position| *position children=render_slot/>
                                 })
                             }
                         }}
