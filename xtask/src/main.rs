@@ -5,6 +5,7 @@
 
 mod compress;
 mod minify;
+mod scratch;
 mod setup;
 mod shell;
 mod split;

@@ -1,5 +1,6 @@
 //! The commands the README names.
 
+use crate::scratch::BrowserScratch;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
 use crate::{compress, split};
@@ -98,8 +99,12 @@ pub fn bench(args: &[String]) -> Result<()> {
         "gpudeck-bench",
     ]))?;
     step("measuring (about 5 minutes; keep the machine otherwise idle)");
+    let scratch = BrowserScratch::new("bench")?;
     exec(
-        Command::new(root().join("target/release/gpudeck-bench"))
+        scratch
+            .apply(&mut Command::new(
+                root().join("target/release/gpudeck-bench"),
+            ))
             .args(args)
             .current_dir(root())
             .env("GPUDECK_DIST", root().join("dist"))
@@ -193,8 +198,10 @@ const SUITES: &[Suite] = &[
         name: "wasm",
         what: "console tests in headless Chromium (wasm-bindgen-test)",
         run: || {
+            let scratch = BrowserScratch::new("wasm")?;
             exec(
-                cargo()
+                scratch
+                    .apply(&mut cargo())
                     .args([
                         "test",
                         "-p",
@@ -212,8 +219,10 @@ const SUITES: &[Suite] = &[
         what: "whole-app tests: release console split by route + demo server, driven by WebDriver",
         run: || {
             split::build_split_console()?;
+            let scratch = BrowserScratch::new("e2e")?;
             exec(
-                cargo()
+                scratch
+                    .apply(&mut cargo())
                     .args(["test", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
                     .env("GPUDECK_DIST", split::dist_dir())
                     .env("GPUDECK_AXE", setup::axe_core_script())
