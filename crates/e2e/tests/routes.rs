@@ -4,6 +4,57 @@
 //! loads and runs on its own, without another page having loaded code before it.
 
 use gpudeck_e2e::{demo, Harness};
+use thirtyfour::extensions::cdp::ChromeDevTools;
+
+/// Runs before any page script: notes when each main heading first appears. A page's
+/// heading needs its code, and the preload only starts after that page has painted, so
+/// the files whose requests started before then are the files the page itself needed.
+const HEADING_TIMES: &str = r#"
+    performance.setResourceTimingBufferSize(10000);
+    window.__headingAt = {};
+    new MutationObserver(() => {
+        const heading = document.querySelector('main h1, h1');
+        const text = heading && heading.textContent.trim();
+        if (text && !(text in window.__headingAt)) {
+            window.__headingAt[text] = performance.now();
+        }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+"#;
+
+/// The files fetched so far whose requests started before `heading` first appeared (a
+/// request is listed once its response has ended, which can be after the heading).
+const FETCHED_BEFORE_HEADING: &str = "
+    const at = window.__headingAt[arguments[0]];
+    return performance.getEntriesByType('resource')
+        .filter(r => r.startTime < at)
+        .map(r => r.name.split('/').pop());
+";
+
+/// The files `target/split/chunks.txt` says the route's page needs beyond the main
+/// module (its chunks and its own module, by the page's route name), or every file of
+/// every page for `None`; `None` overall when the build is not split.
+fn split_files(page: Option<&str>) -> anyhow::Result<Option<Vec<String>>> {
+    let dist = gpudeck_e2e::dist_dir()?;
+    let Some(listing) = dist.parent().map(|split| split.join("chunks.txt")) else {
+        return Ok(None);
+    };
+    if !listing.exists() {
+        return Ok(None);
+    }
+    let mut files = Vec::new();
+    for line in std::fs::read_to_string(&listing)?.lines() {
+        let mut parts = line.split_whitespace();
+        let Some(module) = parts.next() else { continue };
+        let wanted = match page {
+            Some(page) => module.starts_with(&format!("__{page}_route_view_")),
+            None => module != "main",
+        };
+        if wanted {
+            files.extend(parts.map(str::to_owned));
+        }
+    }
+    Ok(Some(files))
+}
 
 struct Route {
     /// Names the test's browser session (and nothing else).
@@ -116,6 +167,12 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
     let app = Harness::start(route.name).await?;
     let outcome = async {
         app.record_page_errors().await?;
+        ChromeDevTools::new(app.driver.handle.clone())
+            .execute_cdp_with_params(
+                "Page.addScriptToEvaluateOnNewDocument",
+                serde_json::json!({ "source": HEADING_TIMES }),
+            )
+            .await?;
         if route.path != "/sign-in" {
             // The key lives in the tab's sessionStorage: sign in, then load the route
             // afresh, so its code starts from nothing but the address.
@@ -127,20 +184,42 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
         app.wait_for_text("main h1, h1", route.heading).await?;
         let title = app.eval("return document.title").await?;
         anyhow::ensure!(title == route.title, "the tab is titled {title}");
-        // In the split build (its page preloads the split loader), a page's code came in
-        // chunks of its own, and sign-in's with the main module.
-        let chunks = app
-            .eval(
-                "if (!document.querySelector('link[href*=\"-split-\"]')) return null;
-                 return performance.getEntriesByType('resource')
-                   .filter(r => /-split_.*\\.wasm$/.test(r.name)).length;",
-            )
-            .await?;
-        if let Some(chunks) = chunks.as_u64() {
-            if route.path == "/sign-in" {
-                anyhow::ensure!(chunks == 0, "sign-in loaded {chunks} route chunks");
-            } else {
-                anyhow::ensure!(chunks != 0, "the split build loaded no route chunk");
+        // In the split build, sign-in came with the main module alone, and every other page
+        // requested the files chunks.txt lists for it before its heading showed.
+        let page = route.name.strip_prefix("cold_").unwrap_or(route.name);
+        if let Some(expected) = split_files((page != "sign_in").then_some(page))? {
+            let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+            let missing = loop {
+                let fetched: Vec<String> = serde_json::from_value(
+                    app.driver
+                        .execute(
+                            FETCHED_BEFORE_HEADING,
+                            vec![serde_json::json!(route.heading)],
+                        )
+                        .await?
+                        .json()
+                        .clone(),
+                )?;
+                let (early, missing): (Vec<&String>, Vec<&String>) =
+                    expected.iter().partition(|f| fetched.contains(f));
+                if page == "sign_in" {
+                    anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
+                    break missing;
+                }
+                if missing.is_empty() || tokio::time::Instant::now() > deadline {
+                    break missing;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            };
+            if page != "sign_in" {
+                anyhow::ensure!(!expected.is_empty(), "chunks.txt lists no files for {page}");
+                anyhow::ensure!(
+                    missing.is_empty(),
+                    "{} of its {} files were not requested before its heading, e.g. {:?}",
+                    missing.len(),
+                    expected.len(),
+                    &missing[..missing.len().min(3)]
+                );
             }
         }
         let errors = app.page_errors().await?;
