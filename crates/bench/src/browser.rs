@@ -107,7 +107,10 @@ pub struct BrowserFigures {
 
 /// A browser and demo server for the bench, with [`PAINT_WATCHER`] in every page.
 async fn start(name: &'static str) -> Result<Harness> {
-    let app = Harness::start(name).await?;
+    watch_paints(Harness::start(name).await?).await
+}
+
+async fn watch_paints(app: Harness) -> Result<Harness> {
     ChromeDevTools::new(app.driver.handle.clone())
         .execute_cdp_with_params(
             "Page.addScriptToEvaluateOnNewDocument",
@@ -164,6 +167,36 @@ pub async fn measure(runs: usize) -> Result<BrowserFigures> {
         windowed,
         all_rows,
     })
+}
+
+/// Page loads of the build split by route in `dist`, for comparison with the figures of
+/// [`measure`]: each page's first navigation fetches its chunks (a hundred files or so).
+pub struct SplitFigures {
+    pub maintenance_100_ms: f64,
+    pub machines_120_ms: f64,
+}
+
+pub async fn measure_split(dist: std::path::PathBuf, runs: usize) -> Result<SplitFigures> {
+    let app = watch_paints(Harness::start_serving("bench-split", dist).await?).await?;
+    let figures = async {
+        app.open("/sign-in").await?;
+        app.sign_in(demo::ALICE_KEY).await?;
+        app.find("[data-testid=identity]").await?;
+        let machines_120_ms = machines_page(&app, runs.min(MACHINES_RUNS)).await?;
+        let page_100 = "/machines/maintenance?ids=1001-1100";
+        painted_after_navigation(&app, page_100).await?;
+        let mut loads = Vec::new();
+        for _ in 0..runs {
+            loads.push(painted_after_navigation(&app, page_100).await?);
+        }
+        Ok(SplitFigures {
+            maintenance_100_ms: median(&mut loads),
+            machines_120_ms,
+        })
+    }
+    .await;
+    stop(app).await?;
+    figures
 }
 
 /// The 10,000-row table with every row in the DOM, in a browser of its own: a renderer

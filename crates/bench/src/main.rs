@@ -71,6 +71,29 @@ async fn main() -> Result<()> {
         let browser = browser::measure(runs).await?;
         writeln!(out, "{}", browser_section(&browser))?;
         add_browser_figures(&mut figures, &browser);
+        let split_dist = root.join("target/split/dist");
+        if split_dist.join("index.html").exists() {
+            let split = browser::measure_split(split_dist, runs).await?;
+            writeln!(
+                out,
+                "The build split by route (`target/split/dist`), the same pages: maintenance, \
+                 100 machines **{}**; Machines, 120 machines **{}**.\n",
+                ms(split.maintenance_100_ms),
+                ms(split.machines_120_ms)
+            )?;
+            figures.add(
+                "maintenance page, 100 machines, warm, split build",
+                split.maintenance_100_ms,
+                Unit::Milliseconds,
+                None,
+            );
+            figures.add(
+                "Machines page, 120 machines, split build",
+                split.machines_120_ms,
+                Unit::Milliseconds,
+                None,
+            );
+        }
         print_section(&out);
     }
     if wanted("server") {

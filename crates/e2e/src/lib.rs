@@ -45,7 +45,11 @@ pub struct Harness {
 impl Harness {
     /// Starts everything for the test `name` (used for the screenshot's file name).
     pub async fn start(name: &'static str) -> Result<Self> {
-        let dist = dist_dir()?;
+        Self::start_serving(name, dist_dir()?).await
+    }
+
+    /// Starts everything for the test `name`, the server serving the console built in `dist`.
+    pub async fn start_serving(name: &'static str, dist: PathBuf) -> Result<Self> {
         let server = gpudeck_server::start(Config {
             addr: "127.0.0.1:0".parse()?,
             demo: true,
