@@ -6,7 +6,7 @@ mod support;
 use gpudeck::api::ApiError;
 use gpudeck::components::confirm::ConfirmDialog;
 use gpudeck::components::error_panel::ErrorPanel;
-use gpudeck::components::time::format_absolute;
+use gpudeck::components::time::{format_absolute, Time};
 use gpudeck::components::toasts::{provide_toasts, ToastRegion, Toasts};
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -23,6 +23,29 @@ fn times_read_naturally() {
         "2027-01-15 08:00 UTC"
     );
     assert_eq!(format_absolute(f64::NAN, true), "—");
+}
+
+#[wasm_bindgen_test]
+async fn a_time_this_year_leaves_out_the_year_and_others_keep_it() {
+    let now = js_sys::Date::now() / 1000.0;
+    let this_year = js_sys::Date::new_0().get_full_year();
+    let page = mount(move || {
+        view! {
+            <p id="now"><Time unix_seconds=now/></p>
+            <p id="then"><Time unix_seconds=1_600_000_000.0/></p>
+            <p id="again"><Time unix_seconds=now/></p>
+        }
+    });
+    let shown = page.text("#now time");
+    assert!(!shown.starts_with(&format!("{this_year}-")), "{shown}");
+    assert_eq!(shown.len(), "11-23 14:05".len(), "{shown}");
+    // The second time this year, with the year kept from the first, reads the same.
+    assert_eq!(page.text("#again time"), shown);
+    assert!(
+        page.text("#then time").starts_with("2020-09-1"),
+        "{}",
+        page.text("#then time")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -72,6 +72,12 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + day_of_era - 719_468
 }
 
+/// The first instant, in milliseconds since the epoch, at which some place is in `year`:
+/// no zone is more than 14 hours ahead of UTC (Kiribati's Line Islands).
+pub fn earliest_start_of_year(year: i64) -> f64 {
+    (days_from_civil(year, 1, 1) * 86_400_000 - 14 * 3_600_000) as f64
+}
+
 pub fn days_in_month(year: i32, month: u32) -> u32 {
     match month {
         2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
@@ -84,6 +90,20 @@ pub fn days_in_month(year: i32, month: u32) -> u32 {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_year_begins_first_fourteen_hours_before_utc() {
+        // 2027-01-01T00:00Z is 1,798,761,600 s; 14 h earlier it is already 2027 at UTC+14.
+        assert_eq!(
+            earliest_start_of_year(2027),
+            1_798_761_600_000.0 - 50_400_000.0
+        );
+        assert_eq!(
+            CalendarTime::of(earliest_start_of_year(2027) + 14.0 * 3_600_000.0).map(|t| t.year),
+            Some(2027)
+        );
+        assert_eq!(earliest_start_of_year(1970), -50_400_000.0);
+    }
 
     #[test]
     fn days_and_dates_convert_both_ways() {

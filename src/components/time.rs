@@ -1,10 +1,11 @@
 //! Times as people read them: absolute in their own time zone (or UTC, a choice kept for
 //! the session) and relative to now ("in 3 h", "2 h left").
 
-use super::calendar::CalendarTime;
+use super::calendar::{earliest_start_of_year, CalendarTime};
 use super::toggle::Toggle;
 use crate::storage::Stored;
 use leptos::prelude::*;
+use std::cell::Cell;
 
 const UTC_KEY: &str = "gpudeck.utc";
 
@@ -61,6 +62,25 @@ fn local_offset_millis(unix_millis: f64) -> f64 {
     -date.get_timezone_offset() * 60_000.0
 }
 
+/// This year in the browser's zone. A table row built anew for every keystroke asks for it
+/// several times, so it is kept until the first moment the year can have ended anywhere.
+fn current_year() -> i32 {
+    thread_local! {
+        /// The year, and the instant until which it is surely still the year.
+        static KNOWN: Cell<Option<(i64, f64)>> = const { Cell::new(None) };
+    }
+    let now = js_sys::Date::now();
+    let year = match KNOWN.get() {
+        Some((year, until)) if now < until => year,
+        _ => {
+            let year = CalendarTime::of(now + local_offset_millis(now)).map_or(1970, |t| t.year);
+            KNOWN.set(Some((year, earliest_start_of_year(year + 1))));
+            year
+        }
+    };
+    year as i32
+}
+
 /// A span of seconds in the largest unit that keeps it short: `45 min`, `3 h`, `2 d 4 h`.
 pub fn format_span(seconds: f64) -> String {
     let minutes = (seconds.abs() / 60.0).round() as i64;
@@ -111,7 +131,7 @@ pub fn without_current_year(text: &str, current_year: i32) -> &str {
 pub fn Time(unix_seconds: f64) -> impl IntoView {
     let utc = use_utc();
     let exact = format_absolute(unix_seconds, true);
-    let year = js_sys::Date::new_0().get_full_year() as i32;
+    let year = current_year();
     view! {
         <time datetime=iso(unix_seconds) title=exact>
             {move || without_current_year(&format_absolute(unix_seconds, utc.get()), year).to_owned()}

@@ -46,6 +46,13 @@ pub fn build_split_console() -> Result<()> {
     let mut modules = split.split_modules.clone();
     modules.push(stage.join(format!("{NAME}_bg.wasm")));
     optimise_all(&modules)?;
+    for module in &modules {
+        let sections = custom_sections(&std::fs::read(module)?)
+            .with_context(|| format!("reading {}", module.display()))?;
+        if let Some(kept) = sections.iter().find(|s| STRIPPED.contains(&s.as_str())) {
+            bail!("{} still has its {kept} section", module.display());
+        }
+    }
     build_page_assets()?;
     let names = publish(&stage, &split.prefetch_map)?;
     write_index(&names)?;
@@ -132,6 +139,20 @@ fn optimise_all(modules: &[PathBuf]) -> Result<()> {
             .into_iter()
             .try_for_each(|w| w.join().expect("a wasm-opt worker panicked"))
     })
+}
+
+/// The custom sections `optimise_all` strips from every module.
+const STRIPPED: [&str; 2] = ["producers", "target_features"];
+
+/// The names of a wasm module's custom sections, in order.
+fn custom_sections(wasm: &[u8]) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        if let wasmparser::Payload::CustomSection(section) = payload? {
+            names.push(section.name().to_owned());
+        }
+    }
+    Ok(names)
 }
 
 /// Trunk builds `index.html` without its rust link: the styles, icon and boot.js,
@@ -267,4 +288,30 @@ fn hash(parts: &[&[u8]]) -> String {
         hasher.write(part);
     }
     format!("{:016x}", hasher.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A custom section: id 0, its size, then its name with its length, then the payload.
+    fn custom(name: &str, payload: &[u8]) -> Vec<u8> {
+        let mut body = vec![name.len() as u8];
+        body.extend(name.as_bytes());
+        body.extend(payload);
+        let mut section = vec![0, body.len() as u8];
+        section.extend(body);
+        section
+    }
+
+    #[test]
+    fn custom_sections_are_listed_by_name() {
+        let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+        assert!(custom_sections(&wasm).unwrap().is_empty());
+        wasm.extend(custom("name", b"\x00"));
+        wasm.extend(custom("producers", b"\x00"));
+        assert_eq!(custom_sections(&wasm).unwrap(), ["name", "producers"]);
+        assert!(STRIPPED.contains(&"producers"));
+        assert!(custom_sections(b"not wasm").is_err());
+    }
 }
