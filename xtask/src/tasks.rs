@@ -86,7 +86,8 @@ pub fn bench(args: &[String]) -> Result<()> {
     setup::ensure_all(true)?;
     setup::ensure_wrk()?;
     build_console()?;
-    if args.is_empty() || args.iter().any(|a| a == "size") {
+    // The size part reads the split build; the browser part times its pages too.
+    if args.is_empty() || args.iter().any(|a| a == "size" || a == "browser") {
         split::build_split_console()?;
     }
     step("building the server and the benchmarks (release)");
