@@ -46,13 +46,6 @@ pub fn build_split_console() -> Result<()> {
     let mut modules = split.split_modules.clone();
     modules.push(stage.join(format!("{NAME}_bg.wasm")));
     optimise_all(&modules)?;
-    for module in &modules {
-        let sections = custom_sections(&std::fs::read(module)?)
-            .with_context(|| format!("reading {}", module.display()))?;
-        if let Some(kept) = sections.iter().find(|s| STRIPPED.contains(&s.as_str())) {
-            bail!("{} still has its {kept} section", module.display());
-        }
-    }
     build_page_assets()?;
     let names = publish(&stage, &split.prefetch_map)?;
     write_index(&names)?;
@@ -131,6 +124,7 @@ fn optimise_all(modules: &[PathBuf]) -> Result<()> {
                     .arg("-o")
                     .arg(module),
             )?;
+            ensure_stripped(module)?;
         }
     };
     std::thread::scope(|scope| {
@@ -143,6 +137,16 @@ fn optimise_all(modules: &[PathBuf]) -> Result<()> {
 
 /// The custom sections `optimise_all` strips from every module.
 const STRIPPED: [&str; 2] = ["producers", "target_features"];
+
+/// Fails when `module` still has a section `optimise_all` strips.
+fn ensure_stripped(module: &Path) -> Result<()> {
+    let sections = custom_sections(&std::fs::read(module)?)
+        .with_context(|| format!("reading {}", module.display()))?;
+    if let Some(kept) = sections.iter().find(|s| STRIPPED.contains(&s.as_str())) {
+        bail!("{} still has its {kept} section", module.display());
+    }
+    Ok(())
+}
 
 /// The names of a wasm module's custom sections, in order.
 fn custom_sections(wasm: &[u8]) -> Result<Vec<String>> {
@@ -311,7 +315,16 @@ mod tests {
         wasm.extend(custom("name", b"\x00"));
         wasm.extend(custom("producers", b"\x00"));
         assert_eq!(custom_sections(&wasm).unwrap(), ["name", "producers"]);
-        assert!(STRIPPED.contains(&"producers"));
         assert!(custom_sections(b"not wasm").is_err());
+
+        let file =
+            std::env::temp_dir().join(format!("gpudeck-stripped-{}.wasm", std::process::id()));
+        std::fs::write(&file, &wasm).unwrap();
+        let kept = ensure_stripped(&file).unwrap_err().to_string();
+        std::fs::write(&file, b"\0asm\x01\0\0\0").unwrap();
+        let stripped = ensure_stripped(&file);
+        std::fs::remove_file(&file).unwrap();
+        assert!(kept.ends_with("still has its producers section"), "{kept}");
+        stripped.unwrap();
     }
 }

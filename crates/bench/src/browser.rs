@@ -66,6 +66,9 @@ const BIG_HOST_KEY: &str = "bench-big-host-key-0000000000000000000000000000005";
 const BIG_HOST_ID: i64 = 500;
 const BIG_HOST_MACHINES: std::ops::RangeInclusive<i64> = 100_001..=105_000;
 
+/// The maintenance page of alice's 100 demo machines.
+const MAINTENANCE_100: &str = "/machines/maintenance?ids=1001-1100";
+
 /// Machines the benchmark gives alice for the 10,000-row table, ten windows each.
 const BIG_TABLE_MACHINES: std::ops::RangeInclusive<i64> = 5001..=6000;
 
@@ -111,11 +114,7 @@ async fn start(name: &'static str) -> Result<Harness> {
 }
 
 async fn watch_paints(app: Harness) -> Result<Harness> {
-    ChromeDevTools::new(app.driver.handle.clone())
-        .execute_cdp_with_params(
-            "Page.addScriptToEvaluateOnNewDocument",
-            serde_json::json!({ "source": PAINT_WATCHER }),
-        )
+    app.run_before_page_scripts(PAINT_WATCHER, "the paint watcher")
         .await?;
     Ok(app)
 }
@@ -129,23 +128,17 @@ pub async fn measure(runs: usize) -> Result<BrowserFigures> {
     app.open("/sign-in").await?;
     app.sign_in(BIG_HOST_KEY).await?;
     app.find("[data-testid=identity]").await?;
-    let machines_5000_ms = machines_page(&app, machine_runs).await?;
+    let machines_5000_ms = warm_page_load(&app, "/machines", machine_runs).await?;
     app.click("header button").await?;
     app.find("#api-key").await?;
 
     // alice's 120 machines, before the big table adds 1,000 more.
     app.sign_in(demo::ALICE_KEY).await?;
     app.find("[data-testid=identity]").await?;
-    let machines_120_ms = machines_page(&app, machine_runs).await?;
+    let machines_120_ms = warm_page_load(&app, "/machines", machine_runs).await?;
     add_big_table(&app).await?;
 
-    // One load to warm the cache, then the measured ones.
-    let page_100 = "/machines/maintenance?ids=1001-1100";
-    painted_after_navigation(&app, page_100).await?;
-    let mut loads = Vec::new();
-    for _ in 0..runs {
-        loads.push(painted_after_navigation(&app, page_100).await?);
-    }
+    let maintenance_100_ms = warm_page_load(&app, MAINTENANCE_100, runs).await?;
 
     let big = "/machines/maintenance?ids=5001-6000";
     let windowed = table_figures(&app, big, runs).await?;
@@ -161,7 +154,7 @@ pub async fn measure(runs: usize) -> Result<BrowserFigures> {
     };
     Ok(BrowserFigures {
         runs,
-        maintenance_100_ms: median(&mut loads),
+        maintenance_100_ms,
         machines_120_ms,
         machines_5000_ms,
         windowed,
@@ -182,15 +175,9 @@ pub async fn measure_split(dist: std::path::PathBuf, runs: usize) -> Result<Spli
         app.open("/sign-in").await?;
         app.sign_in(demo::ALICE_KEY).await?;
         app.find("[data-testid=identity]").await?;
-        let machines_120_ms = machines_page(&app, runs.min(MACHINES_RUNS)).await?;
-        let page_100 = "/machines/maintenance?ids=1001-1100";
-        painted_after_navigation(&app, page_100).await?;
-        let mut loads = Vec::new();
-        for _ in 0..runs {
-            loads.push(painted_after_navigation(&app, page_100).await?);
-        }
+        let machines_120_ms = warm_page_load(&app, "/machines", runs.min(MACHINES_RUNS)).await?;
         Ok(SplitFigures {
-            maintenance_100_ms: median(&mut loads),
+            maintenance_100_ms: warm_page_load(&app, MAINTENANCE_100, runs).await?,
             machines_120_ms,
         })
     }
@@ -307,12 +294,13 @@ async fn wait_for_mark(app: &Harness, mark: &str) -> Result<f64> {
     }
 }
 
-/// Median time from navigation to the painted Machines table, after one warm-up load.
-async fn machines_page(app: &Harness, runs: usize) -> Result<f64> {
-    painted_after_navigation(app, "/machines").await?;
+/// Median time from navigation to the painted table of `path`, after one load to warm the
+/// cache.
+async fn warm_page_load(app: &Harness, path: &str, runs: usize) -> Result<f64> {
+    painted_after_navigation(app, path).await?;
     let mut loads = Vec::new();
     for _ in 0..runs {
-        loads.push(painted_after_navigation(app, "/machines").await?);
+        loads.push(painted_after_navigation(app, path).await?);
     }
     Ok(median(&mut loads))
 }

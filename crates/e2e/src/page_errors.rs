@@ -25,29 +25,30 @@ window.addEventListener('unhandledrejection', e => window.__pageErrors.push(`unh
 const ROOM_FOR_EVERY_FETCH: &str = "performance.setResourceTimingBufferSize(10000);";
 
 impl Harness {
-    /// From now on every page this session opens records its errors for [`Self::page_errors`].
-    pub async fn record_page_errors(&self) -> Result<()> {
+    /// From now on every document this session opens runs `script` before its own
+    /// scripts; `what` names it in an error.
+    pub async fn run_before_page_scripts(&self, script: &str, what: &str) -> Result<()> {
         ChromeDevTools::new(self.driver.handle.clone())
             .execute_cdp_with_params(
                 "Page.addScriptToEvaluateOnNewDocument",
-                json!({ "source": RECORDER }),
+                json!({ "source": script }),
             )
             .await
-            .context("installing the page-error recorder")?;
+            .with_context(|| format!("installing {what}"))?;
         Ok(())
+    }
+
+    /// From now on every page this session opens records its errors for [`Self::page_errors`].
+    pub async fn record_page_errors(&self) -> Result<()> {
+        self.run_before_page_scripts(RECORDER, "the page-error recorder")
+            .await
     }
 
     /// From now on every page this session opens lists all its fetches in
     /// `performance.getEntriesByType('resource')`, not only the first 250.
     pub async fn record_every_fetch(&self) -> Result<()> {
-        ChromeDevTools::new(self.driver.handle.clone())
-            .execute_cdp_with_params(
-                "Page.addScriptToEvaluateOnNewDocument",
-                json!({ "source": ROOM_FOR_EVERY_FETCH }),
-            )
+        self.run_before_page_scripts(ROOM_FOR_EVERY_FETCH, "room in the resource timing buffer")
             .await
-            .context("enlarging the resource timing buffer")?;
-        Ok(())
     }
 
     /// The errors the current page reported since it was opened.

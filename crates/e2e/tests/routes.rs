@@ -4,13 +4,11 @@
 //! loads and runs on its own, without another page having loaded code before it.
 
 use gpudeck_e2e::{demo, Harness};
-use thirtyfour::extensions::cdp::ChromeDevTools;
 
 /// Runs before any page script: notes when each main heading first appears. A page's
 /// heading needs its code, and the preload only starts after that page has painted, so
 /// the files whose requests started before then are the files the page itself needed.
 const HEADING_TIMES: &str = r#"
-    performance.setResourceTimingBufferSize(10000);
     window.__headingAt = {};
     new MutationObserver(() => {
         const heading = document.querySelector('main h1, h1');
@@ -29,6 +27,14 @@ const FETCHED_BEFORE_HEADING: &str = "
         .filter(r => r.startTime < at)
         .map(r => r.name.split('/').pop());
 ";
+
+async fn fetched_before_heading(app: &Harness, heading: &str) -> anyhow::Result<Vec<String>> {
+    let fetched = app
+        .driver
+        .execute(FETCHED_BEFORE_HEADING, vec![serde_json::json!(heading)])
+        .await?;
+    Ok(serde_json::from_value(fetched.json().clone())?)
+}
 
 /// The files `target/split/chunks.txt` says the route's page needs beyond the main
 /// module (its chunks and its own module, by the page's route name), or every file of
@@ -167,11 +173,8 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
     let app = Harness::start(route.name).await?;
     let outcome = async {
         app.record_page_errors().await?;
-        ChromeDevTools::new(app.driver.handle.clone())
-            .execute_cdp_with_params(
-                "Page.addScriptToEvaluateOnNewDocument",
-                serde_json::json!({ "source": HEADING_TIMES }),
-            )
+        app.record_every_fetch().await?;
+        app.run_before_page_scripts(HEADING_TIMES, "the heading clock")
             .await?;
         if route.path != "/sign-in" {
             // The key lives in the tab's sessionStorage: sign in, then load the route
@@ -188,31 +191,23 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
         // requested the files chunks.txt lists for it before its heading showed.
         let page = route.name.strip_prefix("cold_").unwrap_or(route.name);
         if let Some(expected) = split_files((page != "sign_in").then_some(page))? {
-            let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-            let missing = loop {
-                let fetched: Vec<String> = serde_json::from_value(
-                    app.driver
-                        .execute(
-                            FETCHED_BEFORE_HEADING,
-                            vec![serde_json::json!(route.heading)],
-                        )
-                        .await?
-                        .json()
-                        .clone(),
-                )?;
-                let (early, missing): (Vec<&String>, Vec<&String>) =
-                    expected.iter().partition(|f| fetched.contains(f));
-                if page == "sign_in" {
-                    anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
-                    break missing;
-                }
-                if missing.is_empty() || tokio::time::Instant::now() > deadline {
-                    break missing;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            };
-            if page != "sign_in" {
+            if page == "sign_in" {
+                let fetched = fetched_before_heading(&app, route.heading).await?;
+                let early: Vec<&String> = expected.iter().filter(|f| fetched.contains(f)).collect();
+                anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
+            } else {
                 anyhow::ensure!(!expected.is_empty(), "chunks.txt lists no files for {page}");
+                // A request is listed once its response has ended: wait for the last ones.
+                let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+                let missing = loop {
+                    let fetched = fetched_before_heading(&app, route.heading).await?;
+                    let missing: Vec<&String> =
+                        expected.iter().filter(|f| !fetched.contains(f)).collect();
+                    if missing.is_empty() || tokio::time::Instant::now() > deadline {
+                        break missing;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                };
                 anyhow::ensure!(
                     missing.is_empty(),
                     "{} of its {} files were not requested before its heading, e.g. {:?}",

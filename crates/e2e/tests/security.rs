@@ -4,7 +4,6 @@
 //! a second tab must sign in on its own. A new subaccount's password is not kept either.
 
 use gpudeck_e2e::{demo, Harness};
-use thirtyfour::extensions::cdp::ChromeDevTools;
 
 /// Installed before any page script: records console output and any `alert` call.
 const WATCHER: &str = r#"
@@ -37,12 +36,7 @@ const PAGES: [&str; 7] = [
 
 async fn watched(name: &'static str) -> anyhow::Result<Harness> {
     let app = Harness::start(name).await?;
-    ChromeDevTools::new(app.driver.handle.clone())
-        .execute_cdp_with_params(
-            "Page.addScriptToEvaluateOnNewDocument",
-            serde_json::json!({ "source": WATCHER }),
-        )
-        .await?;
+    app.run_before_page_scripts(WATCHER, "the watcher").await?;
     Ok(app)
 }
 
