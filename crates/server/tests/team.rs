@@ -188,6 +188,16 @@ async fn a_personal_key_acts_through_the_members_roles_outside_its_own_team() {
     .await
     .error(403, "forbidden");
     assert_eq!(team_state(&app), before);
+    // Seed ops 6 and 7 read the team: her `member` role lacks team_read for them too.
+    for path in [paths::TEAM_MEMBERS, "/api/v0/team/roles/member"] {
+        let msg = app
+            .get(path)
+            .key(carol_personal)
+            .send()
+            .await
+            .error(403, "forbidden");
+        assert_eq!(msg, "this key's team role lacks the permission team_read");
+    }
     // Her own account's operations are unaffected.
     app.get(paths::CURRENT_USER)
         .key(carol_personal)

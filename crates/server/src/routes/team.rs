@@ -94,7 +94,9 @@ pub async fn role(
     caller: Caller,
     Path(name): Path<String>,
 ) -> Result<Json<TeamRole>, ApiError> {
-    caller.require(PermissionGroup::TeamRead)?;
+    let team = standing(&state, &caller, PermissionGroup::TeamRead)
+        .await?
+        .team;
     let length = name.chars().count();
     if length > MAX_ROLE_NAME_CHARS {
         return Err(ApiError::invalid_args(format!(
@@ -102,17 +104,11 @@ pub async fn role(
         )));
     }
     let wanted = name.clone();
-    let found = state
+    let team_id = team.id;
+    let role = state
         .db
-        .run(move |conn| {
-            let Some(team) = db::team::current_team(conn, caller.user_id, caller.team_id)? else {
-                return Ok(None);
-            };
-            let role = db::team::role_by_name(conn, team.id, &wanted)?;
-            Ok(Some((team, role)))
-        })
+        .run(move |conn| db::team::role_by_name(conn, team_id, &wanted))
         .await?;
-    let (team, role) = found.ok_or_else(no_team)?;
     role.map(Json).ok_or_else(|| {
         ApiError::not_found(format!(
             "no role named \"{}\" in team {}",
@@ -139,15 +135,13 @@ pub async fn members(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<TeamMember>>, ApiError> {
-    caller.require(PermissionGroup::TeamRead)?;
+    let team_id = standing(&state, &caller, PermissionGroup::TeamRead)
+        .await?
+        .team
+        .id;
     let members = state
         .db
-        .run(
-            move |conn| match db::team::current_team(conn, caller.user_id, caller.team_id)? {
-                Some(team) => db::team::members(conn, team.id).map(Some),
-                None => Ok(None),
-            },
-        )
+        .run(move |conn| db::team::members(conn, team_id))
         .await?;
-    members.map(Json).ok_or_else(no_team)
+    Ok(Json(members))
 }
