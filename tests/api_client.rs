@@ -100,7 +100,7 @@ fn subaccount_request() -> gpudeck_wire::CreateSubaccountRequest {
 }
 
 #[wasm_bindgen_test]
-async fn a_2xx_saying_it_failed_is_a_refusal_for_offers_volumes_and_subaccounts() {
+async fn a_2xx_saying_it_failed_is_a_refusal_for_reads_and_writes_alike() {
     let fetch = FakeFetch::install(vec![
         json(200, r#"{"success": false, "msg": "Invalid query"}"#),
         json(
@@ -111,6 +111,12 @@ async fn a_2xx_saying_it_failed_is_a_refusal_for_offers_volumes_and_subaccounts(
             200,
             r#"{"status": "failure", "detail": "user already exists."}"#,
         ),
+        json(200, r#"{"success": false, "msg": "Team is archived"}"#),
+        json(
+            200,
+            r#"{"status": "failure", "message": "No role was removed from the team"}"#,
+        ),
+        json(200, r#"{"success": false}"#),
     ]);
     let api = client();
     let search = api
@@ -131,8 +137,61 @@ async fn a_2xx_saying_it_failed_is_a_refusal_for_offers_volumes_and_subaccounts(
     let created = api.create_subaccount(&request).await.unwrap_err();
     assert_eq!(created.refusal(), Some(Refusal::Declined));
     assert_eq!(created.message(), "user already exists.");
+    // A list read: its sentence, not "unexpected answer" for a body that is no list.
+    let members = api.team_members().await.unwrap_err();
+    assert_eq!(members.refusal(), Some(Refusal::Declined));
+    assert_eq!(members.message(), "Team is archived");
+    let removed = api.remove_role("auditor").await.unwrap_err();
+    assert_eq!(removed.message(), "No role was removed from the team");
+    // No sentence at all: a plain one, never the raw body.
+    let scheduled = api
+        .schedule_maintenance(
+            3,
+            1_900_000_000.0,
+            2,
+            &gpudeck_wire::MaintenanceCategory::Power,
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(scheduled.refusal(), Some(Refusal::Declined));
+    assert_eq!(
+        scheduled.message(),
+        "the server answered that it did not do it"
+    );
     // Refusals are not retried: one request each.
-    assert_eq!(fetch.calls().len(), 3);
+    assert_eq!(fetch.calls().len(), 6);
+}
+
+#[wasm_bindgen_test]
+async fn per_item_answers_stay_results_when_they_say_nothing_was_done() {
+    let _fetch = FakeFetch::install(vec![
+        json(
+            200,
+            r#"{"success": false, "results": [{"success": false, "machine_id": 3, "error": "not_found", "msg": "No such machine id or not owned"}]}"#,
+        ),
+        json(
+            200,
+            r#"{"success": false, "results": [{"success": false, "maintenance_id": 9, "msg": "already cancelled"}]}"#,
+        ),
+        json(200, r#"{"success": false, "defragmented": null}"#),
+    ]);
+    let api = client();
+    let scheduled = api
+        .schedule_maintenance_batch(
+            &[3],
+            1_900_000_000.0,
+            2,
+            &gpudeck_wire::MaintenanceCategory::Power,
+        )
+        .await
+        .unwrap();
+    assert_eq!(scheduled.results.len(), 1);
+    assert!(!scheduled.results[0].success);
+    let cancelled = api.cancel_maintenances(&[9]).await.unwrap();
+    assert_eq!(cancelled.results[0].msg, "already cancelled");
+    let defrag = api.defrag_offers(&[3]).await.unwrap();
+    assert!(!defrag.success && defrag.defragmented.is_none());
 }
 
 #[wasm_bindgen_test]
@@ -151,9 +210,10 @@ async fn account_operations_take_the_official_clients_forms() {
     ]);
     let api = client();
     assert!(api.template_library(42).await.unwrap().is_empty());
-    // A 2xx that says it did not do it is not an empty library.
+    // A 2xx that says it did not do it is a refusal, not an empty library.
     let refused = api.template_library(42).await.unwrap_err();
-    assert!(matches!(refused, ApiError::Decode(_)), "{refused:?}");
+    assert_eq!(refused.refusal(), Some(Refusal::Declined));
+    assert_eq!(refused.message(), "No templates");
     let query = gpudeck_wire::VolumeSearchRequest::default();
     assert!(api.search_volume_offers(&query).await.unwrap().is_empty());
     assert!(api.volumes().await.unwrap().is_empty());

@@ -132,11 +132,12 @@ async fn a_refused_key_shows_nothing_the_shell_signs_out() {
 fn Deleter(#[prop(optional)] as_failures: bool) -> impl IntoView {
     let action = ConfirmedAction::new(
         |api, id: i64| async move { api.delete_template(1, id).await },
+        // The answer's own words decide: an empty one did nothing (a refusal of the page's).
         |id, answer| {
-            if answer.success {
-                Ok(format!("deleted {id}"))
-            } else {
+            if answer.msg.is_empty() {
                 Err(format!("template {id} was not deleted"))
+            } else {
+                Ok(format!("deleted {id}"))
             }
         },
     );
@@ -209,7 +210,7 @@ async fn refusals_stand_by_their_field_failures_get_the_panel_successes_the_resu
         json(409, r#"{"error": "in_use", "msg": "template 7 is in use"}"#),
         json(403, r#"{"error": "forbidden", "msg": "not yours"}"#),
         network_failure(),
-        json(200, r#"{"success": true, "msg": ""}"#),
+        json(200, r#"{"success": true, "msg": "Template 7 deleted"}"#),
     ]);
     let page = with_client(|| view! { <Deleter/> });
     let confirm = || async {
@@ -249,8 +250,8 @@ async fn refusals_stand_by_their_field_failures_get_the_panel_successes_the_resu
 #[wasm_bindgen_test]
 async fn an_answer_that_did_nothing_is_a_refusal_and_replaces_the_last_success() {
     let _fetch = FakeFetch::install(vec![
+        json(200, r#"{"success": true, "msg": "Template 7 deleted"}"#),
         json(200, r#"{"success": true, "msg": ""}"#),
-        json(200, r#"{"success": false, "msg": ""}"#),
     ]);
     let page = with_client(|| view! { <Deleter/> });
     for _ in 0..2 {

@@ -29,6 +29,9 @@ pub struct ApiClient {
     api_key: Rc<str>,
     signal: Option<AbortSignal>,
     on_unauthorised: Option<UnauthorisedHook>,
+    /// Whether a 2xx saying it failed is read as the result (see
+    /// [`ApiClient::reading_failures_as_results`]) instead of as a refusal.
+    failures_are_results: bool,
 }
 
 enum Method {
@@ -46,6 +49,7 @@ impl ApiClient {
             api_key: api_key.into().into(),
             signal: None,
             on_unauthorised: None,
+            failures_are_results: false,
         }
     }
 
@@ -59,6 +63,18 @@ impl ApiClient {
     pub fn on_unauthorised(mut self, callback: UnauthorisedHook) -> Self {
         self.on_unauthorised = Some(callback);
         self
+    }
+
+    /// This client for an operation whose 2xx answer stays a result when it says it
+    /// failed: per-item results (N4, N7), and seed op 2's `{success: false, defragmented:
+    /// null}`, which the spec gives as that operation's answer to no valid ids. Spec
+    /// neighbours §1.3 rule 2 names these exceptions (and N8's "No templates found", which
+    /// the console does not call).
+    pub fn reading_failures_as_results(&self) -> Self {
+        Self {
+            failures_are_results: true,
+            ..self.clone()
+        }
     }
 
     pub fn base_url(&self) -> &str {
@@ -150,38 +166,16 @@ impl ApiClient {
         self.exchange(method, url, query, Some(body)).await
     }
 
-    /// [`ApiClient::get`] for an operation whose 2xx may say it did not do it
-    /// (`success: false`): that answer is a refusal, not a result.
-    pub async fn get_unless_declined<T: DeserializeOwned>(
-        &self,
-        path: &str,
-        query: &[(&str, &str)],
-    ) -> Result<T, ApiError> {
-        let text = self.get_text(&self.url(path), query).await?;
-        self.decode_unless_declined(&text)
-    }
-
-    /// [`ApiClient::post`] for an operation whose 2xx may say it did not do it.
-    pub async fn post_unless_declined<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        body: &B,
-    ) -> Result<T, ApiError> {
-        let text = self
-            .send_text(Method::Post, &self.url(path), &[], body)
-            .await?;
-        self.decode_unless_declined(&text)
-    }
-
-    fn decode_unless_declined<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
-        match ApiError::declined_in(text) {
-            Some(declined) => Err(declined.redact(&self.api_key)),
-            None => self.decode(text),
-        }
-    }
-
-    /// The body of a 2xx answer as `T`; a decoding error is redacted like any other.
+    /// The body of a 2xx answer as `T`, unless it says it did not do it (`success: false`
+    /// or `status: "failure"`): that is a refusal (spec neighbours §1.3 rule 2), for every
+    /// operation but the exceptions of [`ApiClient::reading_failures_as_results`]. Errors
+    /// are redacted like any other.
     fn decode<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
+        if !self.failures_are_results {
+            if let Some(declined) = ApiError::declined_in(text) {
+                return Err(declined.redact(&self.api_key));
+            }
+        }
         serde_json::from_str(text)
             .map_err(|e| ApiError::Decode(e.to_string()).redact(&self.api_key))
     }

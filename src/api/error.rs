@@ -167,9 +167,8 @@ impl ApiError {
         }
     }
 
-    /// The refusal in a 2xx `body` that says it did not do it, if it does. Operations call
-    /// this where such an answer cannot be read as a result (see spec §1.3 rule 2's
-    /// exceptions).
+    /// The refusal in a 2xx `body` that says it did not do it, if it does (spec §1.3
+    /// rule 2; the client's decoding step asks, see `ApiClient::decode`).
     pub fn declined_in(body: &str) -> Option<Self> {
         let parsed = RefusalBody::of(body).filter(RefusalBody::says_it_failed)?;
         let msg = parsed

@@ -39,7 +39,10 @@ impl ApiClient {
         let body = DefragRequest {
             machine_ids: MachineIdsInput::List(ids.to_vec()),
         };
-        self.put(paths::DEFRAG_OFFERS, &body).await
+        // `{success: false, defragmented: null}` is this operation's answer to no valid ids.
+        self.reading_failures_as_results()
+            .put(paths::DEFRAG_OFFERS, &body)
+            .await
     }
 
     /// `DELETE /users/{user_id}/templates`: soft-deletes one of the caller's templates.
@@ -77,32 +80,22 @@ impl ApiClient {
         let library: TemplateLibrary = self
             .get(&paths::user_template_library(user_id), &[])
             .await?;
-        // A 2xx saying `success: false` did not list them (§1.3 rule 2); it carries no
-        // sentence this type keeps, so it is a failure with Try again.
-        if !library.success {
-            return Err(ApiError::Decode(
-                "the server answered success: false instead of your templates".into(),
-            ));
-        }
         Ok(library.templates)
     }
 
-    /// `POST /volumes/search/` (N10): the offers the query lets through. Here and in N11
-    /// and N20 a 2xx with `success: false` is a refusal (§1.3 rule 2).
+    /// `POST /volumes/search/` (N10): the offers the query lets through.
     pub async fn search_volume_offers(
         &self,
         query: &VolumeSearchRequest,
     ) -> Result<Vec<VolumeOffer>, ApiError> {
-        let list: VolumeOfferList = self
-            .post_unless_declined(&paths::volumes_search(), query)
-            .await?;
+        let list: VolumeOfferList = self.post(&paths::volumes_search(), query).await?;
         Ok(list.offers)
     }
 
     /// `GET /volumes?owner=me&type=all_volume` (N11): the caller's volumes, by id.
     pub async fn volumes(&self) -> Result<Vec<Volume>, ApiError> {
         let list: VolumeList = self
-            .get_unless_declined(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")])
+            .get(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")])
             .await?;
         Ok(list.volumes)
     }
@@ -122,8 +115,7 @@ impl ApiClient {
         &self,
         request: &CreateSubaccountRequest,
     ) -> Result<CreatedSubaccount, ApiError> {
-        self.post_unless_declined(&paths::users_create(), request)
-            .await
+        self.post(&paths::users_create(), request).await
     }
 
     /// `GET /subaccounts`.
@@ -178,7 +170,7 @@ impl ApiClient {
     }
 
     /// `POST /machines/maintenances/batch` (N4): the same window on up to 100 machines,
-    /// with a result per machine.
+    /// with a result per machine, read as such even beside `success: false`.
     pub async fn schedule_maintenance_batch(
         &self,
         machine_ids: &[i64],
@@ -187,7 +179,9 @@ impl ApiClient {
         category: &MaintenanceCategory,
     ) -> Result<BatchScheduleResponse, ApiError> {
         let body = BatchScheduleRequest::new(machine_ids, start, duration_hours as f64, category);
-        self.post(paths::MAINTENANCES_BATCH, &body).await
+        self.reading_failures_as_results()
+            .post(paths::MAINTENANCES_BATCH, &body)
+            .await
     }
 
     /// `PUT /machines/{id}/cancel_maint/` (N5): cancels every window of one machine the
@@ -214,16 +208,17 @@ impl ApiClient {
     }
 
     /// `DELETE /machines/maintenances/batch` (N7): cancels up to 100 windows, with a result
-    /// per window.
+    /// per window, read as such even beside `success: false`.
     pub async fn cancel_maintenances(
         &self,
         maintenance_ids: &[i64],
     ) -> Result<BatchCancelResponse, ApiError> {
-        self.delete(
-            paths::MAINTENANCES_BATCH,
-            &BatchCancelRequest::new(maintenance_ids),
-        )
-        .await
+        self.reading_failures_as_results()
+            .delete(
+                paths::MAINTENANCES_BATCH,
+                &BatchCancelRequest::new(maintenance_ids),
+            )
+            .await
     }
 
     /// Seed op 1 for any number of machines: requests of at most 1000 ids each (the most
@@ -268,8 +263,7 @@ impl ApiClient {
         self.put(&paths::team_role_by_id(role_id), &body).await
     }
 
-    /// N16 `DELETE /team/roles/{name}/` with `{}`. A `status: "failure"` answer is left for
-    /// the page to treat as a refusal.
+    /// N16 `DELETE /team/roles/{name}/` with `{}`.
     pub async fn remove_role(&self, name: &str) -> Result<StatusAnswer, ApiError> {
         self.delete(&paths::team_role_removal(name), &json!({}))
             .await

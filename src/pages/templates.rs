@@ -98,13 +98,6 @@ pub fn TemplatesPage() -> impl IntoView {
     let delete = ConfirmedAction::new(
         move |api, template_id: i64| async move { api.delete_template(user_id, template_id).await },
         move |template_id, answer| {
-            if !answer.success {
-                return Err(if answer.msg.is_empty() {
-                    format!("The server did not delete template {template_id}.")
-                } else {
-                    answer.msg
-                });
-            }
             let message = if answer.msg.is_empty() {
                 format!("Template {template_id} deleted")
             } else {

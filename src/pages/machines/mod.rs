@@ -182,8 +182,7 @@ pub fn MachinesPage() -> impl IntoView {
             let mut outcome: CancelOutcome = Vec::new();
             for id in ids {
                 match api.cancel_machine_maintenance(id).await {
-                    Ok(answer) if answer.success => outcome.push((id, Ok(answer.msg))),
-                    Ok(answer) => outcome.push((id, Err(answer.msg))),
+                    Ok(answer) => outcome.push((id, Ok(answer.msg))),
                     Err(ApiError::Aborted) => return Err(ApiError::Aborted),
                     Err(error) if error.is_unauthorised() => return Err(error),
                     Err(error) => outcome.push((id, Err(error.message()))),

@@ -106,12 +106,6 @@ pub async fn run_plan(
             )
             .await;
         let outcome = match answer {
-            // A 2xx that says it did not succeed is a refusal (console rule 2).
-            Ok(answer) if !answer.success => ItemOutcome::Refused(if answer.you_sent.is_empty() {
-                "the server did not schedule it".to_owned()
-            } else {
-                answer.you_sent
-            }),
             Ok(answer) => ItemOutcome::Scheduled {
                 notifications: answer.notifications_sent.unwrap_or(0),
             },

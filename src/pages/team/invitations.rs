@@ -2,7 +2,7 @@
 //! without N17a (the public one answers 404), the list is the invitations sent from this
 //! tab, kept in sessionStorage, and says so.
 
-use super::answers::message_outcome;
+use super::answers::said_or;
 use super::member_model::email_problem;
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
@@ -48,7 +48,7 @@ pub fn InviteForm(
     let invite = ConfirmedAction::new(
         |api, (email, role): (String, String)| async move { api.invite_member(&email, &role).await },
         move |(to, as_role), answer| {
-            let said = message_outcome(answer, format!("Invitation sent to {to}"))?;
+            let said = said_or(answer.msg, format!("Invitation sent to {to}"));
             let mut list = sent_here().load().unwrap_or_default();
             list.insert(
                 0,

@@ -3,7 +3,7 @@
 //! (N19), removing a member (N18), inviting one (N17), and the pending invitations (N17a).
 
 use super::access::team_refusal;
-use super::answers::{message_outcome, status_outcome};
+use super::answers::said_or;
 use super::invitations::{InviteForm, PendingInvitations};
 use super::member_model::{display_name, owner_id, RoleChange};
 use super::role::role_path;
@@ -194,27 +194,22 @@ pub fn TeamMembersPage() -> impl IntoView {
                 RoleChange::Give { member, role } => api
                     .give_member_role(member, &role)
                     .await
-                    .map(|a| message_outcome(a, format!("Gave the role {role}"))),
+                    .map(|a| said_or(a.msg, format!("Gave the role {role}"))),
                 RoleChange::Replace {
                     member,
                     role_id,
                     role,
-                } => api.replace_member_role(member, role_id).await.map(|a| {
-                    let said = Some(a.msg).filter(|m| !m.is_empty());
-                    if a.success {
-                        Ok(said.unwrap_or_else(|| format!("The role is now {role}")))
-                    } else {
-                        Err(said.unwrap_or_else(|| "The server did not change the role.".into()))
-                    }
-                }),
+                } => api
+                    .replace_member_role(member, role_id)
+                    .await
+                    .map(|a| said_or(a.msg, format!("The role is now {role}"))),
                 RoleChange::Take { member, role } => api
                     .take_member_role(member, &role)
                     .await
-                    .map(|a| message_outcome(a, format!("Took the role {role} away"))),
+                    .map(|a| said_or(a.msg, format!("Took the role {role} away"))),
             }
         },
-        move |_, outcome: Result<String, String>| {
-            let said = outcome?;
+        move |_, said: String| {
             toasts.success(said.clone());
             data.refetch();
             Ok(said)
@@ -223,7 +218,7 @@ pub fn TeamMembersPage() -> impl IntoView {
     let remove = ConfirmedAction::new(
         |api, (id, _who): (i64, String)| async move { api.remove_member(id).await },
         move |(_, who), answer| {
-            let said = status_outcome(answer, format!("{who} was removed from the team"))?;
+            let said = said_or(answer.message, format!("{who} was removed from the team"));
             toasts.success(format!("{who}: {said}"));
             data.refetch();
             Ok(said)

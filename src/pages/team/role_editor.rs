@@ -5,7 +5,7 @@
 //! in [`super::role_model`].
 
 use super::access::team_refusal;
-use super::answers::message_outcome;
+use super::answers::said_or;
 use super::role::{role_name_of, role_path, RoleSummaryView, ROLES};
 use super::role_model::{
     constraint_problem, group_words, ConstraintDraft, KeptPart, Place, RoleDiff, RoleDraft,
@@ -331,7 +331,7 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                 None => api
                     .create_role(&save.name, save.permissions)
                     .await
-                    .map(|answer| message_outcome(answer, format!("Role {} created", save.name))),
+                    .map(|answer| said_or(answer.msg, format!("Role {} created", save.name))),
                 Some(id) => api
                     .update_role(
                         id,
@@ -339,11 +339,10 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                         save.permissions_changed.then_some(save.permissions),
                     )
                     .await
-                    .map(|answer| Ok(answer.message().to_owned())),
+                    .map(|answer| answer.message().to_owned()),
             }
         },
-        move |save, outcome: Result<String, String>| {
-            let said = outcome?;
+        move |save, said: String| {
             toasts.success(said.clone());
             navigate(&role_path(&save.name), Default::default());
             Ok(said)

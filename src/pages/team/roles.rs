@@ -2,7 +2,7 @@
 //! editor; deleting a role (N16) after a confirmation that names its holders.
 
 use super::access::team_refusal;
-use super::answers::status_outcome;
+use super::answers::said_or;
 use super::member_model::holders;
 use super::role::{new_role_path, role_edit_path, role_path};
 use crate::api::Refusal;
@@ -28,7 +28,7 @@ pub fn RolesPage() -> impl IntoView {
     let remove = ConfirmedAction::new(
         |api, name: String| async move { api.remove_role(&name).await },
         move |name, answer| {
-            let said = status_outcome(answer, format!("Role {name} removed"))?;
+            let said = said_or(answer.message, format!("Role {name} removed"));
             toasts.success(said);
             data.refetch();
             Ok(name)
