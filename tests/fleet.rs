@@ -392,3 +392,99 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
             .collect::<Vec<_>>()
     );
 }
+
+/// The Machines page for machines 1001 to 1008 (no windows), every row ticked, and the
+/// cancellation of their maintenance confirmed, with `cancels` answering N5.
+async fn cancel_on_eight_machines(cancels: Vec<(&'static str, Reply)>) -> (Mounted, FakeFetch) {
+    signed_in_at("/machines");
+    let machines: Vec<String> = (1001..=1008)
+        .map(|id| machine_json(id, 0, "x x x x"))
+        .collect();
+    let machines = leak(format!(r#"{{"machines": [{}]}}"#, machines.join(", ")));
+    let mut routes = vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, machines)),
+        ("machine_ids", json(200, "[]")),
+    ];
+    routes.extend(cancels);
+    let fetch = FakeFetch::install_by_url(routes);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 8).await);
+    page.click("thead input[type=checkbox]");
+    settle().await;
+    page.click("[data-action=cancel]");
+    settle().await;
+    page.click("dialog[open] .button.danger");
+    (page, fetch)
+}
+
+fn cancels(fetch: &FakeFetch) -> Vec<String> {
+    fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.url.contains("cancel_maint"))
+        .map(|c| c.url)
+        .collect()
+}
+
+const CANCELLED: &str = r#"{"success": true, "msg": "deleted 1 scheduled maintenance window(s)"}"#;
+
+#[wasm_bindgen_test]
+async fn a_selections_maintenance_is_cancelled_six_machines_at_a_time() {
+    // Machine 1001 never answers: the next five are asked meanwhile, and no more.
+    let mut replies = vec![("machines/1001/cancel_maint", no_answer())];
+    for id in 1002..=1008 {
+        replies.push((
+            leak(format!("machines/{id}/cancel_maint")),
+            json(200, CANCELLED),
+        ));
+    }
+    let (page, fetch) = cancel_on_eight_machines(replies).await;
+    assert!(wait_until(3000, || cancels(&fetch).len() == 6).await);
+    for _ in 0..5 {
+        settle().await;
+    }
+    let sent = cancels(&fetch);
+    assert_eq!(sent.len(), 6, "{sent:?}");
+    assert!(sent
+        .iter()
+        .all(|url| (1001..=1006).any(|id| url.contains(&format!("/{id}/")))));
+    assert_eq!(page.text("[data-action=cancel]"), "Cancelling…");
+}
+
+#[wasm_bindgen_test]
+async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
+    let mut replies = Vec::new();
+    for id in 1001..=1008 {
+        let reply = if id == 1003 {
+            json(
+                404,
+                r#"{"error": "not_found", "msg": "No such machine id"}"#,
+            )
+        } else {
+            json(200, CANCELLED)
+        };
+        replies.push((leak(format!("machines/{id}/cancel_maint")), reply));
+    }
+    let (page, fetch) = cancel_on_eight_machines(replies).await;
+    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    let items: Vec<String> = page
+        .all("[data-testid=cancel-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(items.len(), 8);
+    assert_eq!(
+        items[0],
+        "Machine 1001: deleted 1 scheduled maintenance window(s)"
+    );
+    assert_eq!(items[2], "Machine 1003: not cancelled: No such machine id");
+    assert_eq!(
+        items[7],
+        "Machine 1008: deleted 1 scheduled maintenance window(s)"
+    );
+    assert_eq!(cancels(&fetch).len(), 8);
+    assert!(page
+        .text(".toast")
+        .contains("Cancelled the maintenance of 7 of 8 machines."));
+}
