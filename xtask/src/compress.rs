@@ -8,7 +8,8 @@ use std::io::Write;
 use std::path::Path;
 
 /// The files worth compressing; images other than SVG and fonts are compressed already.
-const COMPRESSIBLE: [&str; 7] = ["wasm", "js", "css", "html", "svg", "json", "txt"];
+/// `bin`: the split build's page packs (see packs.rs), wasm modules end to end.
+const COMPRESSIBLE: [&str; 8] = ["wasm", "js", "css", "html", "svg", "json", "txt", "bin"];
 /// The variants, by the extension the server looks for.
 const VARIANTS: [&str; 2] = ["br", "gz"];
 /// Brotli's largest window (4 MiB): the main wasm module is bigger than the default.

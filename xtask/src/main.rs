@@ -5,6 +5,7 @@
 
 mod compress;
 mod minify;
+mod packs;
 mod scratch;
 mod setup;
 mod shell;

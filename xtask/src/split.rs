@@ -7,6 +7,7 @@
 //! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
 //! from `index.html` without its rust link, so both builds share one page description.
 
+use crate::packs::{self, Pack};
 use crate::shell::{cargo, exec, exec_quiet, root, step};
 use crate::{compress, minify, setup};
 use anyhow::{bail, Context, Result};
@@ -50,6 +51,7 @@ pub fn build_split_console() -> Result<()> {
     let names = publish(&stage, &split.prefetch_map)?;
     write_index(&names)?;
     write_chunk_list(&names, &split.prefetch_map)?;
+    write_pack_list(&names.packs)?;
     compress::precompress_console(&dist_dir())?;
     println!("    split console in {}", dist_dir().display());
     Ok(())
@@ -198,6 +200,7 @@ struct Names {
     loader: String,
     /// A chunk's name as wasm-split wrote it (no extension) → its published name.
     chunks: BTreeMap<String, String>,
+    packs: Vec<Pack>,
 }
 
 /// Copies the stage's files into the dist folder under content-hashed names
@@ -217,12 +220,14 @@ fn publish(
         std::fs::write(dist.join(&name), &bytes)?;
         chunks.insert(stem.clone(), name);
     }
-    // The loader names the chunks; the main script and the loader import each other, so
-    // the three share one hash over their contents and the chunks' names.
+    let packs = write_packs(&chunks, prefetch)?;
+    // The loader names the chunks and packs; the main script and the loader import each
+    // other, so the three share one hash over their contents and those names.
     let mut loader = std::fs::read_to_string(stage.join("__wasm_split.js"))?;
     for (stem, name) in &chunks {
         loader = loader.replace(&format!("\"./{stem}.wasm\""), &format!("\"./{name}\""));
     }
+    let loader = packs::route_loader_through_packs(&loader, &packs)?;
     let js = std::fs::read_to_string(stage.join(format!("{NAME}.js")))?;
     let wasm = std::fs::read(stage.join(format!("{NAME}_bg.wasm")))?;
     let shared = hash(&[loader.as_bytes(), js.as_bytes(), &wasm]);
@@ -231,6 +236,7 @@ fn publish(
         wasm: format!("{NAME}-{shared}_bg.wasm"),
         loader: format!("{NAME}-split-{shared}.js"),
         chunks,
+        packs,
     };
     let loader = loader.replace(&format!("\"./{NAME}.js\""), &format!("\"./{}\"", names.js));
     // Only the import statement is renamed: the wasm's own import keeps the link name.
@@ -247,6 +253,45 @@ fn publish(
     minify::module_in_place(&dist.join(&names.js))?;
     minify::module_in_place(&dist.join(&names.loader))?;
     Ok(names)
+}
+
+/// One pack per split, of the published files it needs in wasm-split's order, written
+/// beside them as `gpudeck-pack<split>-<hash>.bin`.
+fn write_packs(
+    chunks: &BTreeMap<String, String>,
+    prefetch: &std::collections::HashMap<String, Vec<String>>,
+) -> Result<Vec<Pack>> {
+    let dist = dist_dir();
+    let mut splits: Vec<_> = prefetch.iter().filter(|(_, s)| !s.is_empty()).collect();
+    splits.sort();
+    let mut packs = Vec::new();
+    for (split, stems) in splits {
+        let files = stems
+            .iter()
+            .map(|stem| {
+                let name = chunks[stem].clone();
+                Ok((name.clone(), std::fs::read(dist.join(&name))?))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let bytes = packs::pack(&files)?;
+        let file = format!("{NAME}-pack{split}-{}.bin", hash(&[&bytes]));
+        std::fs::write(dist.join(&file), &bytes)?;
+        packs.push(Pack {
+            split: split.clone(),
+            file,
+        });
+    }
+    Ok(packs)
+}
+
+/// `target/split/packs.txt`: a line `<split> <pack>` per split (for the tests and bench).
+fn write_pack_list(packs: &[Pack]) -> Result<()> {
+    let list: String = packs
+        .iter()
+        .map(|pack| format!("{} {}\n", pack.split, pack.file))
+        .collect();
+    std::fs::write(split_dir().join("packs.txt"), list)?;
+    Ok(())
 }
 
 /// The page trunk wrote, plus the script that starts the bundle (as Trunk.toml's

@@ -90,18 +90,32 @@ impl Load {
         match self.page.as_deref() {
             Some("sign_in") => "first visit (sign_in)".to_owned(),
             Some(page) => format!("first load of {page}"),
-            None => "**all files together**".to_owned(),
+            None => "**all files together** (page packs aside)".to_owned(),
         }
     }
 }
 
 /// The build split by route (`target/split/dist`): what each page's first load fetches,
 /// from `chunks.txt` (written by `cargo xtask split`), the first visit first and all the
-/// files together last.
+/// files together last. A page opened first in its tab fetches its pack (`packs.txt`
+/// beside `chunks.txt`, when there) instead of its chunks; the packs hold the same chunks
+/// again, so "all files together" leaves them out.
 pub fn split_loads(dist: &Path, chunk_list: &Path) -> Result<Vec<Load>> {
     let files = measure(dist)?;
     let list = std::fs::read_to_string(chunk_list)
         .with_context(|| format!("reading {}", chunk_list.display()))?;
+    let pack_list = chunk_list.with_file_name("packs.txt");
+    let pack_list = if pack_list.exists() {
+        std::fs::read_to_string(&pack_list)
+            .with_context(|| format!("reading {}", pack_list.display()))?
+    } else {
+        String::new()
+    };
+    let packs: std::collections::HashMap<String, &str> = pack_list
+        .lines()
+        .filter_map(|line| line.split_once(' '))
+        .map(|(split, pack)| (page_name(split), pack))
+        .collect();
     let mut pages: Vec<(String, Vec<&str>)> = list
         .lines()
         .filter_map(|line| line.split_once(' '))
@@ -115,10 +129,11 @@ pub fn split_loads(dist: &Path, chunk_list: &Path) -> Result<Vec<Load>> {
     }
     pages.sort_by_key(|(page, _)| (page != "sign_in", page.clone()));
     let every_chunk: Vec<&str> = pages.iter().flat_map(|(_, c)| c.clone()).collect();
+    let is_pack = |f: &&FileSize| packs.values().any(|pack| *pack == f.name);
     // Everything but the chunks: the page, styles, icon, boot.js, main module and loader.
     let common: Vec<&FileSize> = files
         .iter()
-        .filter(|f| !every_chunk.contains(&f.name.as_str()))
+        .filter(|f| !every_chunk.contains(&f.name.as_str()) && !is_pack(f))
         .collect();
     let load = |page: Option<String>, picked: Vec<&FileSize>, target: usize| {
         let sum = |pick: fn(&FileSize) -> usize| picked.iter().map(|f| pick(f)).sum::<usize>();
@@ -134,7 +149,10 @@ pub fn split_loads(dist: &Path, chunk_list: &Path) -> Result<Vec<Load>> {
     let mut loads = Vec::new();
     for (page, chunks) in pages {
         let mut picked = common.clone();
-        picked.extend(files.iter().filter(|f| chunks.contains(&f.name.as_str())));
+        match packs.get(&page) {
+            Some(pack) => picked.extend(files.iter().filter(|f| f.name == *pack)),
+            None => picked.extend(files.iter().filter(|f| chunks.contains(&f.name.as_str()))),
+        }
         let target = if page == "sign_in" {
             FIRST_VISIT_TARGET
         } else {
@@ -142,7 +160,11 @@ pub fn split_loads(dist: &Path, chunk_list: &Path) -> Result<Vec<Load>> {
         };
         loads.push(load(Some(page), picked, target));
     }
-    loads.push(load(None, files.iter().collect(), ALL_TARGET));
+    loads.push(load(
+        None,
+        files.iter().filter(|f| !is_pack(f)).collect(),
+        ALL_TARGET,
+    ));
     Ok(loads)
 }
 
@@ -215,5 +237,45 @@ mod tests {
         );
         assert_eq!(loads[0].target, super::FIRST_VISIT_TARGET);
         assert_eq!(loads[1].target, super::PAGE_TARGET);
+    }
+
+    #[test]
+    fn a_page_with_a_pack_loads_its_pack_and_all_files_leave_packs_out() {
+        let root = std::env::temp_dir().join(format!("gpudeck-packs-{}", std::process::id()));
+        let dist = root.join("dist");
+        std::fs::create_dir_all(&dist).unwrap();
+        for (name, len) in [
+            ("main.wasm", 300),
+            ("a.wasm", 200),
+            ("b.wasm", 50),
+            ("pack.bin", 240),
+            ("index.html", 100),
+        ] {
+            std::fs::write(dist.join(name), vec![b'x'; len]).unwrap();
+        }
+        let list = root.join("chunks.txt");
+        std::fs::write(
+            &list,
+            "main main.wasm\n__volumes_route_view_1 a.wasm b.wasm\n__defrag_route_view_1 b.wasm\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("packs.txt"), "__volumes_route_view_1 pack.bin\n").unwrap();
+
+        let loads = super::split_loads(&dist, &list).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+
+        let summary: Vec<(Option<&str>, usize, usize)> = loads
+            .iter()
+            .map(|load| (load.page.as_deref(), load.files, load.raw))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (Some("sign_in"), 2, 400),
+                (Some("defrag"), 3, 450),
+                (Some("volumes"), 3, 640),
+                (None, 4, 650),
+            ]
+        );
     }
 }

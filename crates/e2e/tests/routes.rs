@@ -4,6 +4,7 @@
 //! loads and runs on its own, without another page having loaded code before it.
 
 use gpudeck_e2e::{demo, Harness};
+use std::collections::BTreeMap;
 
 /// Runs before any page script: notes when each main heading first appears. A page's
 /// heading needs its code, and the preload only starts after that page has painted, so
@@ -36,30 +37,71 @@ async fn fetched_before_heading(app: &Harness, heading: &str) -> anyhow::Result<
     Ok(serde_json::from_value(fetched.json().clone())?)
 }
 
-/// The files `target/split/chunks.txt` says the route's page needs beyond the main
-/// module (its chunks and its own module, by the page's route name), or every file of
-/// every page for `None`; `None` overall when the build is not split.
-fn split_files(page: Option<&str>) -> anyhow::Result<Option<Vec<String>>> {
-    let dist = gpudeck_e2e::dist_dir()?;
-    let Some(listing) = dist.parent().map(|split| split.join("chunks.txt")) else {
-        return Ok(None);
-    };
-    if !listing.exists() {
-        return Ok(None);
-    }
-    let mut files = Vec::new();
-    for line in std::fs::read_to_string(&listing)?.lines() {
-        let mut parts = line.split_whitespace();
-        let Some(module) = parts.next() else { continue };
-        let wanted = match page {
-            Some(page) => module.starts_with(&format!("__{page}_route_view_")),
-            None => module != "main",
+/// What the split build's lists say of each lazy route, by wasm-split's name for it
+/// (`__machines_route_view_<n>`): the files it needs beyond the main module
+/// (`target/split/chunks.txt`) and the pack that holds them all (`packs.txt`). `None`
+/// when the build is not split.
+struct SplitListing {
+    files: BTreeMap<String, Vec<String>>,
+    packs: BTreeMap<String, String>,
+}
+
+/// A line of those lists: the split's name, then file names.
+type Line = (String, Vec<String>);
+
+impl SplitListing {
+    fn read() -> anyhow::Result<Option<Self>> {
+        let dist = gpudeck_e2e::dist_dir()?;
+        let Some(split_dir) = dist.parent() else {
+            return Ok(None);
         };
-        if wanted {
-            files.extend(parts.map(str::to_owned));
-        }
+        let lines = |name: &str| -> anyhow::Result<Option<Vec<Line>>> {
+            let path = split_dir.join(name);
+            if !path.exists() {
+                return Ok(None);
+            }
+            let text = std::fs::read_to_string(&path)?;
+            Ok(Some(
+                text.lines()
+                    .filter_map(|line| {
+                        let mut parts = line.split_whitespace().map(str::to_owned);
+                        Some((parts.next()?, parts.collect()))
+                    })
+                    .collect(),
+            ))
+        };
+        let (Some(files), Some(packs)) = (lines("chunks.txt")?, lines("packs.txt")?) else {
+            return Ok(None);
+        };
+        let files = files
+            .into_iter()
+            .filter(|(split, _)| split != "main")
+            .collect();
+        let packs = packs
+            .into_iter()
+            .filter_map(|(split, mut pack)| Some((split, pack.pop()?)))
+            .collect();
+        Ok(Some(SplitListing { files, packs }))
     }
-    Ok(Some(files))
+
+    /// The split of the page the test names `page` (`team_members`).
+    fn split_of(&self, page: &str) -> anyhow::Result<&str> {
+        let prefix = format!("__{page}_route_view_");
+        self.files
+            .keys()
+            .find(|split| split.starts_with(&prefix))
+            .map(String::as_str)
+            .ok_or_else(|| anyhow::anyhow!("chunks.txt lists no split for {page}"))
+    }
+
+    /// Every file of every page, and every pack.
+    fn all(&self) -> Vec<&String> {
+        self.files
+            .values()
+            .flatten()
+            .chain(self.packs.values())
+            .collect()
+    }
 }
 
 struct Route {
@@ -187,34 +229,33 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
         app.wait_for_text("main h1, h1", route.heading).await?;
         let title = app.eval("return document.title").await?;
         anyhow::ensure!(title == route.title, "the tab is titled {title}");
-        // In the split build, sign-in came with the main module alone, and every other page
-        // requested the files chunks.txt lists for it before its heading showed.
-        let page = route.name.strip_prefix("cold_").unwrap_or(route.name);
-        if let Some(expected) = split_files((page != "sign_in").then_some(page))? {
-            if page == "sign_in" {
+        // In the split build, sign-in came with the main module alone, and every other page,
+        // the first opened in its tab, requested its pack before its heading showed.
+        if let Some(listing) = SplitListing::read()? {
+            if route.name == "cold_sign_in" {
                 let fetched = fetched_before_heading(&app, route.heading).await?;
-                let early: Vec<&String> = expected.iter().filter(|f| fetched.contains(f)).collect();
+                let early: Vec<&String> = listing
+                    .all()
+                    .into_iter()
+                    .filter(|f| fetched.contains(f))
+                    .collect();
                 anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
             } else {
-                anyhow::ensure!(!expected.is_empty(), "chunks.txt lists no files for {page}");
-                // A request is listed once its response has ended: wait for the last ones.
+                let page = route.name.trim_start_matches("cold_");
+                let pack = &listing.packs[listing.split_of(page)?];
+                // A request is listed once its response has ended: wait for it.
                 let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-                let missing = loop {
+                loop {
                     let fetched = fetched_before_heading(&app, route.heading).await?;
-                    let missing: Vec<&String> =
-                        expected.iter().filter(|f| !fetched.contains(f)).collect();
-                    if missing.is_empty() || tokio::time::Instant::now() > deadline {
-                        break missing;
+                    if fetched.contains(pack) {
+                        break;
                     }
+                    anyhow::ensure!(
+                        tokio::time::Instant::now() < deadline,
+                        "its pack {pack} was not requested before its heading"
+                    );
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                };
-                anyhow::ensure!(
-                    missing.is_empty(),
-                    "{} of its {} files were not requested before its heading, e.g. {:?}",
-                    missing.len(),
-                    expected.len(),
-                    &missing[..missing.len().min(3)]
-                );
+                }
             }
         }
         let errors = app.page_errors().await?;
@@ -234,21 +275,29 @@ const PRELOAD_PATIENCE: std::time::Duration = std::time::Duration::from_secs(120
 #[tokio::test(flavor = "multi_thread")]
 async fn after_the_first_paint_every_pages_chunk_is_preloaded() -> anyhow::Result<()> {
     // Every wasm file of the build: the main module and, when split, each route's
-    // module and the pieces the routes share.
+    // module and the pieces the routes share, each fetched by itself or in a pack.
     let mut expected: Vec<String> = std::fs::read_dir(gpudeck_e2e::dist_dir()?)?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .filter(|name| name.ends_with(".wasm"))
         .collect();
     expected.sort();
+    let listing = SplitListing::read()?;
     let app = Harness::start("split_preload").await?;
     app.record_every_fetch().await?;
     app.open("/sign-in").await?;
     app.find("#api-key").await?;
     let fetched = "return [...new Set(performance.getEntriesByType('resource')
-           .map(r => r.name.split('/').pop()).filter(n => n.endsWith('.wasm')))];";
+           .map(r => r.name.split('/').pop()).filter(n => /\\.(wasm|bin)$/.test(n)))];";
     let deadline = tokio::time::Instant::now() + PRELOAD_PATIENCE;
     let outcome = loop {
-        let loaded: Vec<String> = serde_json::from_value(app.eval(fetched).await?)?;
+        let mut loaded: Vec<String> = serde_json::from_value(app.eval(fetched).await?)?;
+        if let Some(listing) = &listing {
+            for (split, pack) in &listing.packs {
+                if loaded.contains(pack) {
+                    loaded.extend(listing.files[split].iter().cloned());
+                }
+            }
+        }
         let missing: Vec<&String> = expected.iter().filter(|n| !loaded.contains(n)).collect();
         if missing.is_empty() {
             break Ok(());

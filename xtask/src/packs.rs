@@ -1,0 +1,179 @@
+//! Page packs: every file a page's split needs in one file, which the split loader
+//! fetches instead of the files one by one when the page is the first opened in its tab
+//! (see `packs.js`). Measured on the Machines page: its 107 files took 260–360 ms to fetch
+//! from the browser's cache one by one, and 12–33 ms as one file.
+
+use anyhow::{bail, Result};
+use std::fmt::Write as _;
+
+/// What the loader's prelude does, with the packs' index in place of `/*PACKS*/ {}`.
+const PRELUDE: &str = include_str!("packs.js");
+const INDEX_SLOT: &str = "/*PACKS*/ {}";
+/// How wasm-split's loader fetches a file, and what it fetches through instead.
+const FETCH: &str = "fetch(new URL(";
+const FETCH_PART: &str = "fetchPart(new URL(";
+
+/// One split's pack, as published.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pack {
+    /// wasm-split's name of the split, `__machines_route_view_<n>`.
+    pub split: String,
+    /// The published name of the pack.
+    pub file: String,
+}
+
+/// The pack of `files` (name and bytes): a 4-byte little-endian header length, the header
+/// (a line `<name> <length>` per file), then the files end to end; `packs.js` reads it.
+pub fn pack(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
+    let mut header = String::new();
+    for (name, bytes) in files {
+        writeln!(header, "{} {}", plain(name)?, bytes.len())?;
+    }
+    let mut out = u32::try_from(header.len())?.to_le_bytes().to_vec();
+    out.extend_from_slice(header.as_bytes());
+    for (_, bytes) in files {
+        out.extend_from_slice(bytes);
+    }
+    Ok(out)
+}
+
+/// A name that goes into the loader or a pack header as it is: no quote, space or line
+/// break to escape.
+fn plain(text: &str) -> Result<&str> {
+    if text.is_empty()
+        || !text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+    {
+        bail!("{text:?} is not a plain file or split name");
+    }
+    Ok(text)
+}
+
+/// wasm-split's loader, made to fetch through packs: the prelude with the packs' index
+/// first, every file fetched through `fetchPart`, and each split's exported loader wrapped
+/// in `withPack`. Fails when the loader no longer has the shape this relies on.
+pub fn route_loader_through_packs(loader: &str, packs: &[Pack]) -> Result<String> {
+    let fetches = loader.matches(FETCH).count();
+    if fetches == 0 {
+        bail!("the split loader fetches nothing with `{FETCH}`");
+    }
+    let mut routed = loader.replace(FETCH, FETCH_PART);
+    for pack in packs {
+        let export = format!(
+            "export const __wasm_split_load_{} = wrapAsyncCb(",
+            pack.split
+        );
+        let Some(start) = routed.find(&export) else {
+            bail!("the split loader has no export for {}", pack.split);
+        };
+        // The export's statement ends with its dependency list: `[…]));`.
+        let Some(end) = routed[start..].find("]));").map(|at| start + at) else {
+            bail!("the export for {} does not end as expected", pack.split);
+        };
+        routed.replace_range(end..end + 4, "])));");
+        let wrapped = format!(
+            "export const __wasm_split_load_{} = withPack(\"{}\", wrapAsyncCb(",
+            pack.split, pack.split
+        );
+        routed.replace_range(start..start + export.len(), &wrapped);
+    }
+    let Some(first_line_end) = routed.find('\n') else {
+        bail!("the split loader has no import line");
+    };
+    let prelude = PRELUDE.replace(INDEX_SLOT, &index(packs)?);
+    routed.insert_str(first_line_end + 1, &prelude);
+    Ok(routed)
+}
+
+/// The packs' index as a JavaScript object: split → pack URL.
+fn index(packs: &[Pack]) -> Result<String> {
+    let mut out = String::from("{");
+    for pack in packs {
+        write!(
+            out,
+            "\"{}\": \"./{}\", ",
+            plain(&pack.split)?,
+            plain(&pack.file)?
+        )?;
+    }
+    out.push('}');
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shape of wasm-split 0.2.4's loader, cut down to one split with its own module
+    /// and one without.
+    const LOADER: &str = r#"import { initSync } from "./gpudeck.js";
+function wrapAsyncCb(callee) { return callee; }
+const __chunk_1 = makeLoad(() => {
+    const src = fetch(new URL("./gpudeck-chunk_1-00.wasm", import.meta.url));
+    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));
+}
+, []);
+export const __wasm_split_load___a_route_view_1 = wrapAsyncCb(makeLoad(() => {
+    const src = fetch(new URL("./gpudeck-split___a-00.wasm", import.meta.url));
+    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));
+}
+, [__chunk_1]));
+export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => async (_imp) => ({}), [__chunk_1]));
+"#;
+
+    fn published(split: &str) -> Pack {
+        Pack {
+            split: split.into(),
+            file: format!("gpudeck-pack{split}-00.bin"),
+        }
+    }
+
+    #[test]
+    fn a_pack_is_its_header_then_its_files_end_to_end() {
+        let files = [
+            ("a.wasm".to_owned(), vec![1, 2, 3]),
+            ("b.wasm".to_owned(), vec![4]),
+        ];
+        let bytes = pack(&files).unwrap();
+        let header = "a.wasm 3\nb.wasm 1\n";
+        assert_eq!(bytes[..4], (header.len() as u32).to_le_bytes());
+        assert_eq!(&bytes[4..4 + header.len()], header.as_bytes());
+        assert_eq!(bytes[4 + header.len()..], [1, 2, 3, 4]);
+        assert!(pack(&[("a b.wasm".to_owned(), vec![])]).is_err());
+    }
+
+    #[test]
+    fn every_fetch_and_every_packed_export_goes_through_the_prelude() {
+        let packs = [published("__a_route_view_1"), published("__b_route_view_2")];
+        let routed = route_loader_through_packs(LOADER, &packs).unwrap();
+        assert!(routed.starts_with("import { initSync } from \"./gpudeck.js\";\n// Page packs"));
+        assert!(!routed.contains("src = fetch(new URL("));
+        assert_eq!(routed.matches("fetchPart(new URL(").count(), 2);
+        assert!(routed.contains(
+            "export const __wasm_split_load___a_route_view_1 = withPack(\"__a_route_view_1\", wrapAsyncCb(makeLoad(() => {"
+        ));
+        assert!(routed.contains(", [__chunk_1])));\nexport const __wasm_split_load___b"));
+        assert!(routed.contains(
+            "withPack(\"__b_route_view_2\", wrapAsyncCb(makeLoad(() => async (_imp) => ({}), [__chunk_1])));"
+        ));
+        assert!(routed.contains(
+            "const packs = {\"__a_route_view_1\": \"./gpudeck-pack__a_route_view_1-00.bin\", \"__b_route_view_2\": \"./gpudeck-pack__b_route_view_2-00.bin\", };"
+        ));
+    }
+
+    #[test]
+    fn a_loader_of_another_shape_is_refused() {
+        let packs = [published("__c_route_view_3")];
+        let missing = route_loader_through_packs(LOADER, &packs).unwrap_err();
+        assert_eq!(
+            missing.to_string(),
+            "the split loader has no export for __c_route_view_3"
+        );
+        assert!(route_loader_through_packs("import x;\n", &[]).is_err());
+        let mut odd = published("__a_route_view_1");
+        odd.file = "a\"b.bin".into();
+        let odd = [odd];
+        assert!(route_loader_through_packs(LOADER, &odd).is_err());
+    }
+}
