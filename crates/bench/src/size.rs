@@ -199,6 +199,14 @@ fn page_name(split: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Each load's page, file count and raw bytes.
+    fn summary(loads: &[super::Load]) -> Vec<(Option<&str>, usize, usize)> {
+        loads
+            .iter()
+            .map(|load| (load.page.as_deref(), load.files, load.raw))
+            .collect()
+    }
+
     #[test]
     fn a_split_is_named_after_its_route() {
         assert_eq!(
@@ -223,12 +231,8 @@ mod tests {
         let loads = super::split_loads(&dist, &list).unwrap();
         std::fs::remove_dir_all(&dist).unwrap();
 
-        let summary: Vec<(Option<&str>, usize, usize)> = loads
-            .iter()
-            .map(|load| (load.page.as_deref(), load.files, load.raw))
-            .collect();
         assert_eq!(
-            summary,
+            summary(&loads),
             [
                 (Some("sign_in"), 3, 400 + list_len),
                 (Some("volumes"), 4, 600 + list_len),
@@ -264,12 +268,8 @@ mod tests {
         let loads = super::split_loads(&dist, &list).unwrap();
         std::fs::remove_dir_all(&root).unwrap();
 
-        let summary: Vec<(Option<&str>, usize, usize)> = loads
-            .iter()
-            .map(|load| (load.page.as_deref(), load.files, load.raw))
-            .collect();
         assert_eq!(
-            summary,
+            summary(&loads),
             [
                 (Some("sign_in"), 2, 400),
                 (Some("defrag"), 3, 450),
