@@ -117,12 +117,14 @@ struct RefusalBody {
 }
 
 impl RefusalBody {
-    /// Only a JSON object: serde would read an array's items as the fields in order.
+    /// Only a JSON object: serde would read an array's items as the fields in order. Read
+    /// straight into the six fields, skipping the rest: every 2xx answer passes through here,
+    /// a list of thousands of machines included.
     fn of(body: &str) -> Option<Self> {
-        match serde_json::from_str(body).ok()? {
-            object @ Value::Object(_) => serde_json::from_value(object).ok(),
-            _ => None,
+        if !body.trim_start().starts_with('{') {
+            return None;
         }
+        serde_json::from_str(body).ok()
     }
 
     /// Rule 1: the first present of `msg`, `message`, `detail` and a string `error`.
@@ -343,6 +345,13 @@ mod tests {
         assert!(!declined.is_transient());
         let failure = ApiError::declined_in(r#"{"status": "failure", "message": "nope"}"#);
         assert_eq!(failure.unwrap().message(), "nope");
+        // Other fields are skipped, however large; white space may come first.
+        let among =
+            ApiError::declined_in(" \n{\"machines\": [1, 2, {\"a\": []}], \"success\": false}");
+        assert_eq!(
+            among.unwrap().outcome(),
+            Outcome::Refused(Refusal::Declined)
+        );
         let silent = ApiError::declined_in(r#"{"success": false}"#).unwrap();
         assert_eq!(
             silent.message(),
@@ -353,6 +362,8 @@ mod tests {
             r#"{"volumes": []}"#,
             r#"{"status": "success"}"#,
             r#"[{"success": false}]"#,
+            // An array is no object, though serde would read its items as the fields.
+            "[null, null, null, null, false]",
             "not json",
         ] {
             assert_eq!(ApiError::declined_in(fine), None, "{fine}");
