@@ -172,6 +172,15 @@ impl ApiError {
     /// The refusal in a 2xx `body` that says it did not do it, if it does (spec §1.3
     /// rule 2; the client's decoding step asks, see `ApiClient::decode`).
     pub fn declined_in(body: &str) -> Option<Self> {
+        // Such a body names `success` or `status`, as such or through a `\u` escape; one that
+        // does neither is no refusal, without reading it through (a 2 MB list of machines:
+        // 0.5 ms to search against 4-8 ms to read, natively).
+        let may_say_so = ["\"success\"", "\"status\"", "\\u"]
+            .iter()
+            .any(|name| body.contains(name));
+        if !may_say_so {
+            return None;
+        }
         let parsed = RefusalBody::of(body).filter(RefusalBody::says_it_failed)?;
         let msg = parsed
             .sentence()
