@@ -127,9 +127,10 @@ fn Header() -> impl IntoView {
     if let Some(text) = take_notice_from_last_load() {
         crate::components::toasts::use_toasts().error(text);
     }
+    let asked_for = session.get_untracked().map(|data| data.api_key);
     leptos::task::spawn_local(async move {
-        if let Ok(user) = api.current_user().await {
-            session.update_user(user);
+        if let (Ok(user), Some(key)) = (api.current_user().await, asked_for) {
+            session.update_user(&key, user);
         }
     });
     let notice = expect_context::<SignInNotice>();

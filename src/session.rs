@@ -82,6 +82,17 @@ impl SessionData {
         true
     }
 
+    /// Takes `user` as who `key` belongs to, if `key` still acts: an answer for a key
+    /// switched away while it was on its way must not name the key that acts now. True
+    /// when something changed.
+    pub fn update_user(&mut self, key: &str, user: CurrentUser) -> bool {
+        if self.api_key != key || self.user == user {
+            return false;
+        }
+        self.user = user;
+        true
+    }
+
     /// Makes the kept key at `index` act; the one acting so far waits in its place.
     pub fn switch_to(&mut self, index: usize) {
         if let Some(kept) = self.others.get_mut(index) {
@@ -129,11 +140,11 @@ impl Session {
         self.0.set(Some(data));
     }
 
-    /// Replaces who the key belongs to with a fresher copy from the server.
-    pub fn update_user(&self, user: CurrentUser) {
+    /// Replaces who `key` belongs to with a fresher copy from the server, if `key` still
+    /// acts (see [`SessionData::update_user`]).
+    pub fn update_user(&self, key: &str, user: CurrentUser) {
         if let Some(mut data) = self.get_untracked() {
-            if data.user != user {
-                data.user = user;
+            if data.update_user(key, user) {
                 self.sign_in(data);
             }
         }
@@ -274,6 +285,27 @@ mod tests {
             username: name.into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_user_answered_for_a_key_no_longer_acting_changes_nothing() {
+        let mut data = SessionData {
+            api_key: "dave-key".into(),
+            base_url: "http://x".into(),
+            user: user(4, "dave"),
+            others: vec![KeptKey {
+                api_key: "alice-key".into(),
+                user: user(1, "alice"),
+            }],
+        };
+        // alice's `users/current`, sent before the switch to dave, answered after it.
+        assert!(!data.update_user("alice-key", user(1, "alice")));
+        assert_eq!(data.user.username, "dave");
+        assert!(!data.update_user("dave-key", user(4, "dave")));
+        let mut richer = user(4, "dave");
+        richer.balance = 5.0;
+        assert!(data.update_user("dave-key", richer.clone()));
+        assert_eq!(data.user, richer);
     }
 
     #[test]
