@@ -24,7 +24,7 @@ pub struct Pack {
 
 /// The pack of `files` (name and bytes): a 4-byte little-endian header length, the header
 /// (a line `<name> <length>` per file), then the files end to end; `packs.js` reads it.
-pub fn pack(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
+pub fn pack(files: &[(&str, &[u8])]) -> Result<Vec<u8>> {
     let mut header = String::new();
     for (name, bytes) in files {
         writeln!(header, "{} {}", plain(name)?, bytes.len())?;
@@ -131,16 +131,13 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
 
     #[test]
     fn a_pack_is_its_header_then_its_files_end_to_end() {
-        let files = [
-            ("a.wasm".to_owned(), vec![1, 2, 3]),
-            ("b.wasm".to_owned(), vec![4]),
-        ];
+        let files: [(&str, &[u8]); 2] = [("a.wasm", &[1, 2, 3]), ("b.wasm", &[4])];
         let bytes = pack(&files).unwrap();
         let header = "a.wasm 3\nb.wasm 1\n";
         assert_eq!(bytes[..4], (header.len() as u32).to_le_bytes());
         assert_eq!(&bytes[4..4 + header.len()], header.as_bytes());
         assert_eq!(bytes[4 + header.len()..], [1, 2, 3, 4]);
-        assert!(pack(&[("a b.wasm".to_owned(), vec![])]).is_err());
+        assert!(pack(&[("a b.wasm", &[])]).is_err());
     }
 
     #[test]

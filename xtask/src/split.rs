@@ -211,6 +211,8 @@ fn publish(
 ) -> Result<Names> {
     let dist = dist_dir();
     let mut chunks = BTreeMap::new();
+    // Kept for the packs, which repeat the chunks several splits share.
+    let mut contents = BTreeMap::new();
     let mut stems: Vec<&String> = prefetch.values().flatten().collect();
     stems.sort();
     stems.dedup();
@@ -219,8 +221,9 @@ fn publish(
         let name = format!("{NAME}-{stem}-{}.wasm", hash(&[&bytes]));
         std::fs::write(dist.join(&name), &bytes)?;
         chunks.insert(stem.clone(), name);
+        contents.insert(stem.clone(), bytes);
     }
-    let packs = write_packs(&chunks, prefetch)?;
+    let packs = write_packs(&chunks, &contents, prefetch)?;
     // The loader names the chunks and packs; the main script and the loader import each
     // other, so the three share one hash over their contents and those names.
     let mut loader = std::fs::read_to_string(stage.join("__wasm_split.js"))?;
@@ -256,9 +259,11 @@ fn publish(
 }
 
 /// One pack per split, of the published files it needs in wasm-split's order, written
-/// beside them as `gpudeck-pack<split>-<hash>.bin`.
+/// beside them as `gpudeck-pack<split>-<hash>.bin`. `chunks` and `contents` give each
+/// chunk's published name and bytes by wasm-split's name.
 fn write_packs(
     chunks: &BTreeMap<String, String>,
+    contents: &BTreeMap<String, Vec<u8>>,
     prefetch: &std::collections::HashMap<String, Vec<String>>,
 ) -> Result<Vec<Pack>> {
     let dist = dist_dir();
@@ -266,13 +271,10 @@ fn write_packs(
     splits.sort();
     let mut packs = Vec::new();
     for (split, stems) in splits {
-        let files = stems
+        let files: Vec<(&str, &[u8])> = stems
             .iter()
-            .map(|stem| {
-                let name = chunks[stem].clone();
-                Ok((name.clone(), std::fs::read(dist.join(&name))?))
-            })
-            .collect::<Result<Vec<_>>>()?;
+            .map(|stem| (chunks[stem].as_str(), contents[stem].as_slice()))
+            .collect();
         let bytes = packs::pack(&files)?;
         let file = format!("{NAME}-pack{split}-{}.bin", hash(&[&bytes]));
         std::fs::write(dist.join(&file), &bytes)?;
