@@ -1,9 +1,11 @@
 //! The official command-line client, `vastai` 1.9.1 (PyPI), against the reference server:
-//! `show machines`, `show machine ID`, `schedule maint` and `cancel maint` as a host would
-//! type them, and `search templates`, `search volumes`, `show volumes`, `create volume`,
-//! `delete volume` and `create subaccount` as an account owner would, and the team commands
-//! `show team-roles`, `create team-role`, `update team-role`, `remove team-role`, `invite
-//! member` and `remove member`, each checked for success and for its effect in the database.
+//! `show machines`, `show machine ID`, `show maints`, `schedule maint`, `cancel maint` and
+//! `defrag machines` as a host would type them, and `search templates`, `delete template`,
+//! `search volumes`, `show volumes`, `create volume`, `delete volume` and `create
+//! subaccount` as an account owner would, and the team commands `show team-roles`, `show
+//! team-role`, `show members`, `create team-role`, `update team-role`, `remove team-role`,
+//! `invite member` and `remove member`, each checked for success and for its effect in the
+//! database.
 //!
 //! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
 //! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
@@ -248,6 +250,85 @@ fn scalar(server: &RunningServer, sql: String) -> i64 {
         .unwrap()
 }
 
+/// The specification's operations the client has a command for that the other tests here
+/// do not run: seed ops 1, 2 and 3 (`show maints`, `defrag machines`, `delete template`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_shows_maintenance_defragments_and_deletes_a_template() {
+    let server = demo_server().await;
+
+    // show maints --ids: the active windows of those machines, as the database has them.
+    let windows = run(
+        &server,
+        ALICE_KEY,
+        &["show", "maints", "--ids", "1001,1002"],
+    )
+    .await
+    .json();
+    let mut shown: Vec<i64> = windows
+        .as_array()
+        .expect("a bare array")
+        .iter()
+        .map(|w| w["id"].as_i64().unwrap())
+        .collect();
+    shown.sort_unstable();
+    let active = text(
+        &server,
+        format!(
+            "SELECT group_concat(id) FROM (SELECT id FROM maintenances
+             WHERE machine_id IN (1001, 1002) AND cancelled_at IS NULL
+               AND start_time + duration_hours * 3600 > {NOW} ORDER BY id)"
+        ),
+    );
+    let shown_text = shown
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    assert!(!shown.is_empty());
+    assert_eq!(Some(shown_text), active);
+
+    // defrag machines: both packed, the slots moved; a second run finds nothing to do.
+    let slots = |server: &RunningServer| {
+        text(
+            server,
+            "SELECT group_concat(slot_start) FROM (SELECT slot_start FROM contracts
+             WHERE machine_id IN (1001, 1002) ORDER BY id)"
+                .to_owned(),
+        )
+    };
+    let before = slots(&server);
+    let first = run(&server, ALICE_KEY, &["defrag", "machines", "1001", "1002"]).await;
+    assert!(
+        first.stdout.contains("'defragmented': [1001, 1002]"),
+        "{}",
+        first.stdout
+    );
+    assert_ne!(slots(&server), before);
+    let again = run(&server, ALICE_KEY, &["defrag", "machines", "1001", "1002"]).await;
+    assert!(
+        again.stdout.contains("'defragmented': []"),
+        "{}",
+        again.stdout
+    );
+
+    // delete template --template-id: its sentence, and the template soft-deleted.
+    let deleted = run(
+        &server,
+        ALICE_KEY,
+        &["delete", "template", "--template-id", "501"],
+    )
+    .await;
+    assert_eq!(deleted.stdout.trim(), "Template 501 deleted");
+    assert_eq!(
+        scalar(
+            &server,
+            format!("SELECT COUNT(*) FROM templates WHERE id = 501 AND deleted_at = {NOW}")
+        ),
+        1
+    );
+    server.shutdown().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_client_searches_and_manages_volumes_and_subaccounts() {
     let server = demo_server().await;
@@ -452,6 +533,33 @@ async fn the_official_client_manages_team_roles_and_members() {
         format!("SELECT COUNT(*) FROM team_roles WHERE team_id = {ALICE_TEAM_ID} AND is_owner = 0"),
     );
     assert_eq!(ids.len() as i64, in_db);
+
+    // show team-role NAME (seed op 6): the role of that name, with its permissions.
+    let manager = run(&server, ALICE_KEY, &["show", "team-role", "manager"])
+        .await
+        .json();
+    assert_eq!(manager["id"], MANAGER_ROLE_ID);
+    assert_eq!(manager["name"], "manager");
+    assert!(manager["permissions"]["api"].is_object(), "{manager}");
+
+    // show members (seed op 7): the team's active members by user id, with their roles.
+    let members = run(&server, ALICE_KEY, &["show", "members"]).await.json();
+    let member_ids: Vec<i64> = members
+        .as_array()
+        .expect("a bare array")
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    let active = scalar(
+        &server,
+        format!(
+            "SELECT COUNT(*) FROM team_members WHERE team_id = {ALICE_TEAM_ID} AND removed_at IS NULL"
+        ),
+    );
+    assert_eq!(member_ids.len() as i64, active);
+    assert!(member_ids.windows(2).all(|w| w[0] < w[1]), "{member_ids:?}");
+    let dave = &members[member_ids.iter().position(|&id| id == DAVE_ID).unwrap()];
+    assert_eq!(dave["roles"], serde_json::json!(["manager"]));
 
     // create team-role: name and permissions file stored verbatim.
     let readers = write(
