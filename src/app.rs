@@ -6,11 +6,12 @@ use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::page;
 use crate::pages;
-use crate::routes::{sign_in_path, HOME};
+use crate::routes::{sign_in_path, ACTING_ACCOUNT, HOME};
 use crate::session::{
     leave_notice_for_next_load, provide_session, take_notice_from_last_load, use_session,
     AfterRefusal, SessionData, SignInNotice,
 };
+use gpudeck_wire::{CurrentUser, KeyScope};
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, ParentRoute, Redirect, Route, Router, Routes, A};
 use leptos_router::hooks::use_location;
@@ -71,11 +72,16 @@ fn SignedInShell() -> impl IntoView {
             {provide_session_client()}
             <div class="shell">
                 <Header/>
-                <Nav/>
+                // The toasts sit in the layout under the navigation, never over a control.
+                <div class="sidebar">
+                    <div class="sidebar-content">
+                        <Nav/>
+                        <ToastRegion/>
+                    </div>
+                </div>
                 <main id="main" class="page">
                     <Outlet/>
                 </main>
-                <ToastRegion/>
             </div>
         </Show>
     }
@@ -151,6 +157,7 @@ fn Header() -> impl IntoView {
             <div class="identity" data-testid="identity">
                 <span class="identity-label">"Acting as"</span>
                 <span class="identity-name">{move || user().username}</span>
+                {move || key_words(&user()).map(|words| view! { <span class="identity-key" data-testid="key-scope">{words}</span> })}
                 <span class="identity-balance" title="Balance">{move || format_usd(user().balance)}</span>
                 <span class="identity-email">{move || user().email}</span>
                 <span class="identity-id">{move || format!("user #{}", user().id)}</span>
@@ -158,16 +165,24 @@ fn Header() -> impl IntoView {
                     <span class="identity-base" title="REST base URL">{base_url}</span>
                 </Show>
             </div>
-            <a class="button secondary switch-link" href=crate::pages::acting_account::ACTING_ACCOUNT>
+            <a class="button secondary switch-link" href=ACTING_ACCOUNT>
                 {move || match kept() {
                     0 => "Add a key".to_owned(),
                     n => format!("Switch account ({})", n + 1),
                 }}
             </a>
-            <button class="button secondary" type="button" on:click=sign_out>
+            <button class="button secondary sign-out" type="button" on:click=sign_out>
                 "Sign out"
             </button>
         </header>
+    }
+}
+
+/// Which kind of key acts, when the server says: "personal key", "team key · Alice Compute".
+fn key_words(user: &CurrentUser) -> Option<String> {
+    match user.key_scope.as_ref()? {
+        KeyScope::Personal => Some("personal key".to_owned()),
+        KeyScope::Team { team_name, .. } => Some(format!("team key · {team_name}")),
     }
 }
 
@@ -186,7 +201,7 @@ fn Nav() -> impl IntoView {
             <h2>"Team"</h2>
             <A href="/team/members">"Members"</A>
             <A href="/team/roles">"Roles"</A>
-            <A href=crate::pages::acting_account::ACTING_ACCOUNT>"Acting account"</A>
+            <A href=ACTING_ACCOUNT>"Acting account"</A>
         </nav>
     }
 }

@@ -7,3 +7,6 @@ pub const HOME: &str = "/machines";
 pub fn sign_in_path(here: &str) -> String {
     format!("/sign-in?next={}", js_sys::encode_uri_component(here))
 }
+
+/// The page that keeps more than one key in a tab and switches between them.
+pub const ACTING_ACCOUNT: &str = "/acting-account";

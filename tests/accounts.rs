@@ -208,8 +208,8 @@ async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_off
         (
             "subaccounts",
             json(
-                403,
-                r#"{"error": "forbidden", "msg": "this key's team role lacks the permission user_read"}"#,
+                500,
+                r#"{"error": "internal_error", "msg": "the database is busy, try again"}"#,
             ),
         ),
         (
@@ -219,9 +219,7 @@ async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_off
     ]);
     let page = mount(App);
     assert!(wait_until(3000, || page.find(".error-panel").is_some()).await);
-    assert!(page
-        .text(".error-panel")
-        .contains("lacks the permission user_read"));
+    assert!(page.text(".error-panel").contains("the database is busy"));
     page.click(".error-panel button");
     assert!(wait_until(3000, || page.find(".data-table .empty-state").is_some()).await);
     assert!(page

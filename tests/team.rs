@@ -525,3 +525,55 @@ async fn a_team_page_the_acting_key_cannot_use_says_so_and_offers_the_other_keys
         "Act as alice (alice@example.test)"
     );
 }
+
+#[wasm_bindgen_test]
+async fn signing_out_of_the_members_page_leaves_nothing_of_it_running() {
+    signed_in_as(KEY, USER, "/team/members");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/members", json(200, MEMBERS)),
+        ("team/roles-full", json(200, ROLES)),
+        ("team/invites", json(200, "[]")),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.all("tbody tr:not(.spacer)").len() == 3).await);
+    record_page_errors();
+    page.click("header button.sign-out");
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    settle().await;
+    assert!(page.text(".notice").contains("You signed out"));
+    // Before, the member table was built again for the session that had just ended, in
+    // a page being disposed: a panic.
+    assert_eq!(page_errors(), Vec::<String>::new());
+}
+
+#[wasm_bindgen_test]
+async fn a_members_page_the_acting_key_cannot_read_says_so_once_and_offers_no_form() {
+    let refused =
+        r#"{"error": "forbidden", "msg": "this key's team role lacks the permission team_read"}"#;
+    signed_in_as(KEY, USER, "/team/members");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/members", json(403, refused)),
+        ("team/roles-full", json(403, refused)),
+        ("team/invites", json(403, refused)),
+    ]);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=team-out-of-reach]")
+            .is_some())
+        .await
+    );
+    settle().await;
+    assert_eq!(page.all("[data-testid=team-out-of-reach]").len(), 1);
+    assert!(page
+        .text("[data-testid=team-out-of-reach]")
+        .contains("lacks the permission team_read"));
+    assert!(
+        page.find(".error-panel").is_none(),
+        "no raw refusal with a Try again"
+    );
+    assert!(page.find(".invite-form").is_none(), "no invitation form");
+    assert!(page.find(".pending-invitations").is_none());
+}

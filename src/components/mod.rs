@@ -1,5 +1,6 @@
 //! Views shared by several pages.
 
+pub mod acting_key;
 pub mod calendar;
 pub mod clipboard;
 pub mod confirm;
@@ -13,6 +14,7 @@ pub mod masked_key;
 pub mod money;
 pub mod occupancy;
 pub mod page;
+pub mod page_access;
 pub mod permissions;
 pub mod reload;
 pub mod resource_view;

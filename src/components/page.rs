@@ -1,6 +1,7 @@
 //! The frame of every page in the shell: a section with its heading and a one-paragraph
 //! introduction, then the page's own form and view.
 
+use super::page_access::{OutOfReach, OutOfReachNotice, PageAccess, ANY_PAGE};
 use leptos::prelude::*;
 
 /// Names the browser tab after the page: `Maintenance windows · gpudeck`.
@@ -23,13 +24,18 @@ pub fn Page(
     /// What the page is for, in a sentence or two.
     #[prop(optional)]
     lede: Option<&'static str>,
+    /// How the page says the acting account cannot use it.
+    #[prop(default = ANY_PAGE)]
+    out_of_reach: OutOfReach,
     children: Children,
 ) -> impl IntoView {
     set_document_title(title);
+    let access = PageAccess::provide(out_of_reach);
     view! {
         <section class=class>
             <h1>{title}</h1>
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
+            <OutOfReachNotice access=access/>
             {children()}
         </section>
     }

@@ -2,6 +2,7 @@
 //! an empty state, then the page's own view of the data.
 
 use super::error_panel::ErrorPanel;
+use super::page_access::use_page_access;
 use super::reload::ReloadButton;
 use crate::api::{use_api, ApiClient, ApiError, Outcome, Refusal};
 use leptos::prelude::*;
@@ -27,8 +28,9 @@ type RefusalView = Arc<dyn Fn(&ApiError, Refusal) -> Option<AnyView> + Send + Sy
 
 /// The states of a fetched resource, each shown the same way on every page:
 /// loading (`<p class="loading">`), a failure (the error panel, whose Try again refetches),
-/// nothing for an aborted request or a refused key (the shell signs out), an optional
-/// empty state, and the data through the page's own view.
+/// nothing for an aborted request or a refused key (the shell signs out), nothing for a
+/// refusal that puts the page out of reach (the page says so once, at its top), an
+/// optional empty state, and the data through the page's own view.
 pub struct ResourceView<T: 'static> {
     resource: LocalResource<Result<T, ApiError>>,
     loading: &'static str,
@@ -84,6 +86,7 @@ impl<T: Clone + Send + Sync + 'static> ResourceView<T> {
             refusal,
         } = self;
         let data = Arc::new(data);
+        let access = use_page_access();
         let reloading = RwSignal::new(false);
         let retry = Callback::new(move |_| resource.refetch());
         let body = move || match resource.get() {
@@ -96,12 +99,15 @@ impl<T: Clone + Send + Sync + 'static> ResourceView<T> {
             },
             Some(Err(error)) => match error.outcome() {
                 Outcome::Aborted | Outcome::Unauthorised => ().into_any(),
-                Outcome::Refused(kind) => refusal
-                    .as_ref()
-                    .and_then(|show| show(&error, kind))
-                    .unwrap_or_else(|| {
+                Outcome::Refused(kind) => {
+                    if let Some(own) = refusal.as_ref().and_then(|show| show(&error, kind)) {
+                        own
+                    } else if access.is_some_and(|access| access.take(&error, kind)) {
+                        ().into_any()
+                    } else {
                         view! { <ErrorPanel error=error on_retry=retry/> }.into_any()
-                    }),
+                    }
+                }
                 Outcome::Failed => view! { <ErrorPanel error=error on_retry=retry/> }.into_any(),
             },
         };

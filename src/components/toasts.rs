@@ -78,7 +78,8 @@ pub fn use_toasts() -> Toasts {
     expect_context::<Toasts>()
 }
 
-/// Where the toasts show; place once in the shell.
+/// Where the toasts show; place once in the shell, in the flow of the layout (a toast
+/// laid over the page would cover its buttons).
 #[component]
 pub fn ToastRegion() -> impl IntoView {
     let toasts = use_toasts();

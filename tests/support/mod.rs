@@ -326,3 +326,37 @@ pub fn signed_in_as(key: &str, user: &str, path: &str) {
         .unwrap();
     go_to(path);
 }
+
+/// What the page reported as going wrong since [`record_page_errors`]: `console.error`
+/// calls (a panic's message goes there) and uncaught errors (the trap that follows).
+pub fn page_errors() -> Vec<String> {
+    let recorded = js_sys::Reflect::get(&web_sys::window().unwrap(), &"__testPageErrors".into())
+        .unwrap_or(JsValue::UNDEFINED);
+    if recorded.is_undefined() {
+        return vec!["the recorder is missing".into()];
+    }
+    js_sys::Array::from(&recorded)
+        .iter()
+        .map(|entry| entry.as_string().unwrap_or_default())
+        .collect()
+}
+
+/// Starts (or restarts) the record that [`page_errors`] reads.
+pub fn record_page_errors() {
+    let install = js_sys::Function::new_no_args(
+        r#"
+        window.__testPageErrors = [];
+        if (!window.__testRecorderInstalled) {
+            window.__testRecorderInstalled = true;
+            const originalError = console.error;
+            console.error = (...args) => {
+                window.__testPageErrors.push(args.map(String).join(' '));
+                originalError.apply(console, args);
+            };
+            window.addEventListener('error', e => window.__testPageErrors.push(`error: ${e.message}`));
+            window.addEventListener('unhandledrejection', e => window.__testPageErrors.push(`unhandled rejection: ${e.reason}`));
+        }
+        "#,
+    );
+    install.call0(&JsValue::NULL).unwrap();
+}

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 const DEFAULT_PORT: u16 = 8787;
 
-/// Set up, build the console in release mode and serve it with the demo data.
+/// Set up, build the shipping console (release, split by route: the build the whole-app
+/// suite tests, from the same cache) and serve it with the demo data.
 pub fn run(args: &[String]) -> Result<()> {
     let port = match args {
         [] => DEFAULT_PORT,
@@ -20,7 +21,7 @@ pub fn run(args: &[String]) -> Result<()> {
         _ => bail!("usage: cargo xtask run [--port N]"),
     };
     setup::ensure_all(false)?;
-    build_console()?;
+    split::build_split_console()?;
     step("building and starting the reference server with demo data");
     let db = root().join("target/demo/gpudeck.sqlite");
     reset_demo_db(&db)?;
@@ -36,7 +37,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 &db.to_string_lossy(),
                 "--demo",
                 "--static-dir",
-                &root().join("dist").to_string_lossy(),
+                &split::dist_dir().to_string_lossy(),
             ]),
     )
 }
@@ -69,8 +70,10 @@ fn reset_demo_db(db: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn build_console() -> Result<()> {
-    step("building the console (release: trunk, wasm-opt -Oz)");
+/// The console unsplit, in one bundle (`dist/`): only the bench, which measures what
+/// splitting gains, needs it.
+fn build_unsplit_console() -> Result<()> {
+    step("building the console unsplit (release: trunk, wasm-opt -Oz)");
     exec(
         Command::new("trunk")
             .args(["build", "--release"])
@@ -85,7 +88,7 @@ fn build_console() -> Result<()> {
 pub fn bench(args: &[String]) -> Result<()> {
     setup::ensure_all(true)?;
     setup::ensure_wrk()?;
-    build_console()?;
+    build_unsplit_console()?;
     // The size part reads the split build; the browser part times its pages too.
     if args.is_empty() || args.iter().any(|a| a == "size" || a == "browser") {
         split::build_split_console()?;

@@ -260,6 +260,19 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
         }
         let errors = app.page_errors().await?;
         anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
+        if route.path != "/sign-in" {
+            // Signing out disposes the page at once: nothing of it may run on after that
+            // (a panic shows as an error here).
+            app.click("header button.sign-out").await?;
+            app.wait_for_text("main h1, h1", "gpudeck").await?;
+            app.wait_for_text(".notice", "You signed out").await?;
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            let errors = app.page_errors().await?;
+            anyhow::ensure!(
+                errors.is_empty(),
+                "signing out, the page reported {errors:?}"
+            );
+        }
         Ok(())
     }
     .await;

@@ -10,6 +10,11 @@ async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> 
     app.sign_in(demo::ALICE_KEY).await?;
     let identity = app.wait_for_text("[data-testid=identity]", "alice").await?;
     assert!(identity.contains("user #1"), "{identity}");
+    assert!(identity.contains("Acting as"), "{identity}");
+    assert_eq!(
+        app.find("[data-testid=key-scope]").await?.text().await?,
+        "personal key"
+    );
     assert!(identity.contains("$4,200.50"), "the balance: {identity}");
     app.wait_for_address("/machines").await?;
     assert_eq!(
@@ -103,5 +108,54 @@ async fn a_revoked_key_sends_the_user_through_sign_in_and_back() -> anyhow::Resu
     app.wait_for_address("/sign-in?next=%2Fvolumes").await?;
     app.sign_in(demo::ALICE_KEY).await?;
     app.wait_for_address("/volumes").await?;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_team_key_is_named_as_such_in_the_header_at_every_size() -> anyhow::Result<()> {
+    let app =
+        Harness::start_signed_in("team_key_in_header", "/machines", demo::CAROL_TEAM_KEY).await?;
+    for viewport in gpudeck_e2e::VIEWPORTS {
+        app.set_viewport(viewport).await?;
+        let identity = app.wait_for_text("[data-testid=identity]", "carol").await?;
+        let scope = app.find("[data-testid=key-scope]").await?;
+        assert!(scope.is_displayed().await?, "at {viewport:?}");
+        assert_eq!(
+            scope.text().await?,
+            "team key · Alice Compute",
+            "at {viewport:?}"
+        );
+        assert!(
+            identity.contains("Acting as"),
+            "at {viewport:?}: {identity}"
+        );
+        assert!(
+            app.find("header .switch-link")
+                .await?
+                .is_displayed()
+                .await?,
+            "the account switch at {viewport:?}"
+        );
+    }
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stopped_console_says_so_and_offers_a_reload() -> anyhow::Result<()> {
+    let app = Harness::start_signed_in("internal_error", "/machines", demo::ALICE_KEY).await?;
+    app.find(".data-table").await?;
+    // What a panic in the release build ends in: the wasm traps.
+    app.eval(
+        "setTimeout(() => { throw new WebAssembly.RuntimeError('unreachable'); }); return null",
+    )
+    .await?;
+    app.wait_for_text(".internal-error[role=alert]", "internal error")
+        .await?;
+    app.click(".internal-error button").await?;
+    app.wait_for_text("main h1", "Machines").await?;
+    let notices = app
+        .eval("return document.querySelectorAll('.internal-error').length")
+        .await?;
+    assert_eq!(notices, serde_json::json!(0), "the reloaded page is whole");
     app.finish().await
 }

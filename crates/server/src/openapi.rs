@@ -7,8 +7,8 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use gpudeck_wire::{
     AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
-    DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput, MaintenanceCategory,
-    MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
+    DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, KeyScope, MachineIdsInput,
+    MaintenanceCategory, MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
 };
 use std::sync::LazyLock;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -25,7 +25,7 @@ use utoipa::{Modify, OpenApi};
             `{error, msg}`. Paths are accepted with and without a trailing slash."
     ),
     components(schemas(
-        AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, DefragRequest, DefragResult,
+        AcceptVolumeRequest, AcceptVolumeResponse, CurrentUser, KeyScope, DefragRequest, DefragResult,
         DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, MachineIdsInput,
         MaintenanceCategory, MaintenanceWindow, Subaccount, SubaccountList, TeamMember, TeamRole,
     )),

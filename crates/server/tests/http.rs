@@ -567,3 +567,30 @@ async fn demo_seeding_is_deterministic_and_happens_once() {
         first.scalar("SELECT CAST(SUM(start_time) AS INTEGER) FROM maintenances")
     );
 }
+
+#[tokio::test]
+async fn users_current_says_whether_a_personal_or_a_team_key_acts() {
+    let app = TestApp::demo();
+    let alice = app
+        .get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    assert_eq!(alice["id"], ALICE_ID);
+    assert_eq!(alice["key_scope"], json!({"kind": "personal"}));
+    let carol = app
+        .get(paths::CURRENT_USER)
+        .key(CAROL_TEAM_KEY)
+        .send()
+        .await
+        .ok();
+    assert_eq!(carol["username"], "carol");
+    let team_id = carol["key_scope"]["team_id"].as_i64().expect("a team id");
+    assert_eq!(
+        carol["key_scope"],
+        json!({"kind": "team", "team_id": team_id, "team_name": "Alice Compute"})
+    );
+    let dave = app.get(paths::CURRENT_USER).key(DAVE_KEY).send().await.ok();
+    assert_eq!(dave["key_scope"], json!({"kind": "personal"}));
+}

@@ -20,6 +20,20 @@ pub struct CurrentUser {
     /// but nothing is hidden or blocked by it.
     #[serde(default)]
     pub host_agreement_accepted: bool,
+    /// Whether the key is the user's own or made in a team's context (project rule: the
+    /// reference server says so; the public service does not, and then the console names
+    /// no kind of key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_scope: Option<KeyScope>,
+}
+
+/// What a key acts for: the user's own account, or one team.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum KeyScope {
+    Personal,
+    Team { team_id: i64, team_name: String },
 }
 
 /// Body of `DELETE /users/{user_id}/templates` and `DELETE /template/`.

@@ -22,8 +22,8 @@ pub mod whole_number;
 
 pub use accounts::{
     is_volume_label, AcceptVolumeRequest, AcceptVolumeResponse, CreateSubaccountRequest,
-    CreatedSubaccount, CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, Subaccount,
-    SubaccountList, MAX_VOLUME_LABEL_CHARS,
+    CreatedSubaccount, CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, KeyScope,
+    Subaccount, SubaccountList, MAX_VOLUME_LABEL_CHARS,
 };
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};

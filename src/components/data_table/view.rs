@@ -132,9 +132,24 @@ pub fn table_core(spec: TableSpec) -> AnyView {
             .unwrap_or(900.0)
             * 0.7,
     );
+    // Rows are 36 px tall, but cards (on a phone) as tall as their lines: measured.
+    let row_height = RwSignal::new(ROW_HEIGHT);
+    let measure = move |scroller: &web_sys::Element| {
+        view_height.set(scroller.client_height() as f64);
+        let first_row = scroller
+            .query_selector("tbody tr:not(.spacer)")
+            .ok()
+            .flatten();
+        if let Some(height) = first_row
+            .map(|row| row.get_bounding_client_rect().height())
+            .filter(|height| *height >= 1.0 && *height != row_height.get_untracked())
+        {
+            row_height.set(height);
+        }
+    };
     let on_resize = window_event_listener(leptos::ev::resize, move |_| {
         if let Some(scroller) = scroll_box.get_untracked() {
-            view_height.set(scroller.client_height() as f64);
+            measure(&scroller);
         }
     });
     on_cleanup(move || on_resize.remove());
@@ -142,9 +157,15 @@ pub fn table_core(spec: TableSpec) -> AnyView {
         let count = shown.with(Vec::len);
         // With every row rendered, scrolling changes nothing: do not track it.
         if render_all() {
-            return window_slice(0.0, 0.0, count, true);
+            return window_slice(0.0, 0.0, count, true, ROW_HEIGHT);
         }
-        window_slice(scroll_top.get(), view_height.get(), count, false)
+        window_slice(
+            scroll_top.get(),
+            view_height.get(),
+            count,
+            false,
+            row_height.get(),
+        )
     });
     // The positions in `shown` of the rows in the window. Windowed rows are keyed by
     // position: scrolling adds and removes rows only at the window's edges, and a filter
@@ -285,7 +306,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
             cols.iter()
                 .enumerate()
                 .map(|(column, info)| {
-                    view! { <td class:numeric=info.numeric>{model.0.cell(row, column)}</td> }
+                    view! { <td class:numeric=info.numeric data-label=info.label>{model.0.cell(row, column)}</td> }
                 })
                 .collect_view()
         });
@@ -302,7 +323,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                 .enumerate()
                 .map(|(column, info)| {
                     let cell = move || row.get().map(|row| model.with(|m| m.0.cell(row, column)));
-                    view! { <td class:numeric=info.numeric>{cell}</td> }
+                    view! { <td class:numeric=info.numeric data-label=info.label>{cell}</td> }
                 })
                 .collect_view()
         });
@@ -389,7 +410,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                 on:scroll=move |ev| {
                     let target: web_sys::Element = event_target(&ev);
                     scroll_top.set(target.scroll_top() as f64);
-                    view_height.set(target.client_height() as f64);
+                    measure(&target);
                 }
             >
                 <table aria-rowcount=move || shown.with(Vec::len) + 1>
@@ -398,7 +419,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                         <tr aria-rowindex="1">{select_header()}{header}</tr>
                     </thead>
                     <tbody>
-                        <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice.get().0 as f64 * ROW_HEIGHT)>
+                        <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice.get().0 as f64 * row_height.get())>
                             <td colspan=cell_count></td>
                         </tr>
                         {move || {
@@ -424,7 +445,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                         }}
                         <tr class="spacer" aria-hidden="true" style:height=move || {
                             let (_, last, count) = slice.get();
-                            format!("{}px", (count - last) as f64 * ROW_HEIGHT)
+                            format!("{}px", (count - last) as f64 * row_height.get())
                         }>
                             <td colspan=cell_count></td>
                         </tr>

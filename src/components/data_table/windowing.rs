@@ -2,24 +2,26 @@
 //! either side so fast scrolling shows no gaps, are rendered. [`visible_range`] serves any
 //! list of equally tall items (the timeline's lanes too).
 
-/// Every row is this tall (CSS keeps it so); windowing depends on it.
+/// Every row of a table is this tall (CSS keeps it so) until the table measures its rows:
+/// on a phone they are cards, each as tall as its lines.
 pub const ROW_HEIGHT: f64 = 36.0;
 /// Rows rendered above and below the visible ones, so fast scrolling shows no gaps.
 const OVERSCAN: usize = 6;
 
-/// `(first, last, count)`: rows `first..last` of `count` shown rows are rendered, for a
-/// scroll box scrolled to `scroll_top` and `view_height` pixels tall; all of them when
-/// `render_all`.
+/// `(first, last, count)`: rows `first..last` of `count` shown rows, each `row_height`
+/// pixels tall, are rendered for a scroll box scrolled to `scroll_top` and `view_height`
+/// pixels tall; all of them when `render_all`.
 pub fn window_slice(
     scroll_top: f64,
     view_height: f64,
     count: usize,
     render_all: bool,
+    row_height: f64,
 ) -> (usize, usize, usize) {
     if render_all {
         return (0, count, count);
     }
-    let (first, last) = visible_range(scroll_top, view_height, count, ROW_HEIGHT, OVERSCAN);
+    let (first, last) = visible_range(scroll_top, view_height, count, row_height, OVERSCAN);
     (first, last, count)
 }
 
@@ -50,19 +52,22 @@ mod tests {
     #[test]
     fn the_window_is_the_rows_in_view_and_a_margin() {
         // 500 px at the top: 14 rows in view, 6 more below.
-        assert_eq!(window_slice(0.0, 500.0, 10_000, false), (0, 20, 10_000));
+        assert_eq!(
+            window_slice(0.0, 500.0, 10_000, false, ROW_HEIGHT),
+            (0, 20, 10_000)
+        );
         // Scrolled to row 5000: 6 rows above it too.
         assert_eq!(
-            window_slice(36.0 * 5000.0, 500.0, 10_000, false),
+            window_slice(36.0 * 5000.0, 500.0, 10_000, false, ROW_HEIGHT),
             (4994, 5020, 10_000)
         );
         // Near the end and past it, the window stops at the last row.
         assert_eq!(
-            window_slice(36.0 * 9995.0, 500.0, 10_000, false),
+            window_slice(36.0 * 9995.0, 500.0, 10_000, false, ROW_HEIGHT),
             (9989, 10_000, 10_000)
         );
-        assert_eq!(window_slice(1e9, 500.0, 3, false), (3, 3, 3));
-        assert_eq!(window_slice(0.0, 500.0, 0, false), (0, 0, 0));
+        assert_eq!(window_slice(1e9, 500.0, 3, false, ROW_HEIGHT), (3, 3, 3));
+        assert_eq!(window_slice(0.0, 500.0, 0, false, ROW_HEIGHT), (0, 0, 0));
     }
 
     #[test]
@@ -75,9 +80,18 @@ mod tests {
     }
 
     #[test]
+    fn rows_as_tall_as_phone_cards() {
+        // 150 px cards in a 600 px box, scrolled to the 20th: 4 in view, 6 either side.
+        assert_eq!(
+            window_slice(150.0 * 20.0, 600.0, 100, false, 150.0),
+            (14, 30, 100)
+        );
+    }
+
+    #[test]
     fn all_rows_when_asked() {
         assert_eq!(
-            window_slice(36.0 * 50.0, 500.0, 1000, true),
+            window_slice(36.0 * 50.0, 500.0, 1000, true, ROW_HEIGHT),
             (0, 1000, 1000)
         );
     }

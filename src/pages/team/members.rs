@@ -2,7 +2,7 @@
 //! address, a table whose role chips lead to each role's page and change who holds what
 //! (N19), removing a member (N18), inviting one (N17), and the pending invitations (N17a).
 
-use super::access::team_refusal;
+use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::invitations::{InviteForm, PendingInvitations};
 use super::member_model::{display_name, owner_id, RoleChange};
@@ -10,6 +10,7 @@ use super::role::role_path;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::page::Page;
+use crate::components::page_access::page_is_readable;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
 use crate::session::use_session;
@@ -227,14 +228,25 @@ pub fn TeamMembersPage() -> impl IntoView {
     let controls = MemberControls { change, remove };
     // Bumped by each invitation sent, so the pending list loads again.
     let sent = RwSignal::new(0u32);
-    let me = move || session.get().map(|s| s.user.id).unwrap_or_default();
+    // Untracked: read while the member table is built, a tracked read would build the
+    // table again when the session changes, and signing out then rebuilt it while the page
+    // was being disposed (a panic: "RuntimeError: unreachable").
+    let me = move || {
+        session
+            .get_untracked()
+            .map(|s| s.user.id)
+            .unwrap_or_default()
+    };
 
     view! {
-        <Page class="team-members" title="Team members" lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions.">
-            <InviteForm roles=roles sent=sent/>
-            <PendingInvitations sent=sent/>
-            <h2>"Members"</h2>
-            {ResourceView::new(data, "Loading team members…").with_reload_button().refusals(team_refusal).show(move |(list, roles): (Vec<TeamMember>, Vec<TeamRoleEntry>)| {
+        <Page class="team-members" out_of_reach=TEAM_PAGE title="Team members" lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions.">
+            // Nothing here would be let through once the page's reads were refused.
+            <Show when=page_is_readable()>
+                <InviteForm roles=roles sent=sent/>
+                <PendingInvitations sent=sent/>
+                <h2>"Members"</h2>
+            </Show>
+            {ResourceView::new(data, "Loading team members…").with_reload_button().show(move |(list, roles): (Vec<TeamMember>, Vec<TeamRoleEntry>)| {
                 let counts = role_counts(&list);
                 let summary = counts
                     .iter()

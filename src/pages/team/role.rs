@@ -2,7 +2,7 @@
 //! route-level entries, and the raw JSON on request. The name comes from the address, so
 //! any role can be linked to; the list of every role is one click away.
 
-use super::access::TeamOutOfReach;
+use super::access::TEAM_PAGE;
 use super::role_model::RoleSummary;
 use crate::api::Refusal;
 use crate::components::page::Page;
@@ -81,14 +81,11 @@ pub fn TeamRolePage() -> impl IntoView {
                 }
                 .into_any(),
             ),
-            Refusal::Forbidden => {
-                Some(view! { <TeamOutOfReach message=error.message()/> }.into_any())
-            }
             _ => None,
         });
 
     view! {
-        <Page class="team-role" title="Team role">
+        <Page class="team-role" out_of_reach=TEAM_PAGE title="Team role">
             <nav class="role-links" aria-label="Roles">
                 <A href=ROLES exact=true>"All roles"</A>
             </nav>

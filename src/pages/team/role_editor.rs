@@ -4,7 +4,7 @@
 //! role in plain words, and the changes listed before anything is saved. The rules live
 //! in [`super::role_model`].
 
-use super::access::team_refusal;
+use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::role::{role_name_of, role_path, RoleSummaryView, ROLES};
 use super::role_model::{
@@ -115,12 +115,11 @@ pub fn RoleEditorPage() -> impl IntoView {
     };
     let roles = use_api_resource(|api| async move { api.team_roles().await });
     view! {
-        <Page class="role-editor" title=title lede="Choose the permission groups, narrow single routes with constraints, and review the changes before saving. Parts the editor does not recognise are kept exactly as they are.">
+        <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede="Choose the permission groups, narrow single routes with constraints, and review the changes before saving. Parts the editor does not recognise are kept exactly as they are.">
             <nav class="role-links" aria-label="Roles">
                 <a href=ROLES>"All roles"</a>
             </nav>
             {ResourceView::new(roles, "Loading team roles…")
-                .refusals(team_refusal)
                 .show(move |list: Vec<TeamRoleEntry>| {
                     let opened = opened.get();
                     match Start::of(&opened, &list) {

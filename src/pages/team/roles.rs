@@ -1,13 +1,14 @@
 //! Every role of the team (N13) with who holds it (seed op 7), and the ways into the
 //! editor; deleting a role (N16) after a confirmation that names its holders.
 
-use super::access::team_refusal;
+use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::member_model::holders;
 use super::role::{new_role_path, role_edit_path, role_path};
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
+use crate::components::page_access::page_is_readable;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
@@ -46,13 +47,14 @@ pub fn RolesPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="team-roles" title="Team roles" lede="Every role of your current team, with the members who hold it. Open a role to see what it allows, edit it, copy it into a new role, or delete a role nobody holds.">
-            <div class="form-actions">
-                <a class="button primary" href=new_role_path(None)>"New role"</a>
-            </div>
+        <Page class="team-roles" out_of_reach=TEAM_PAGE title="Team roles" lede="Every role of your current team, with the members who hold it. Open a role to see what it allows, edit it, copy it into a new role, or delete a role nobody holds.">
+            <Show when=page_is_readable()>
+                <div class="form-actions">
+                    <a class="button primary" href=new_role_path(None)>"New role"</a>
+                </div>
+            </Show>
             {ResourceView::new(data, "Loading team roles…")
                 .with_reload_button()
-                .refusals(team_refusal)
                 .show(move |(roles, members): (Vec<TeamRoleEntry>, Vec<TeamMember>)| view! {
                     <RolesTable roles=roles members=members on_delete=Callback::new(move |name| remove.ask(name))/>
                 })}

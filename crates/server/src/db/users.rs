@@ -2,7 +2,7 @@
 
 use super::{write_tx, DbError};
 use crate::keys;
-use gpudeck_wire::{CreatedSubaccount, CurrentUser, Subaccount};
+use gpudeck_wire::{CreatedSubaccount, CurrentUser, KeyScope, Subaccount};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A stored key: whose it is and which team it is scoped to.
@@ -81,8 +81,22 @@ pub fn create_user(
     Ok(id)
 }
 
-/// The user `user_id`, or `None` when there is no such user.
-pub fn current_user(conn: &Connection, user_id: i64) -> Result<Option<CurrentUser>, DbError> {
+/// The user `user_id` as a key made for `key_team` (none: a personal key) sees it, or
+/// `None` when there is no such user.
+pub fn current_user(
+    conn: &Connection,
+    user_id: i64,
+    key_team: Option<i64>,
+) -> Result<Option<CurrentUser>, DbError> {
+    let key_scope = match key_team {
+        None => KeyScope::Personal,
+        Some(team_id) => KeyScope::Team {
+            team_id,
+            team_name: conn.query_row("SELECT name FROM teams WHERE id = ?1", [team_id], |r| {
+                r.get(0)
+            })?,
+        },
+    };
     Ok(conn
         .query_row(
             "SELECT id, email, username, balance, host_agreement_accepted FROM users WHERE id = ?1",
@@ -94,6 +108,7 @@ pub fn current_user(conn: &Connection, user_id: i64) -> Result<Option<CurrentUse
                     username: r.get(2)?,
                     balance: r.get(3)?,
                     host_agreement_accepted: r.get(4)?,
+                    key_scope: Some(key_scope),
                 })
             },
         )

@@ -8,7 +8,8 @@ use axum::extract::State;
 use axum::Json;
 use gpudeck_wire::{paths, CurrentUser};
 
-/// Who the key belongs to. Needs no team permission.
+/// Who the key belongs to, and whether it is the user's own key or a team's. Needs no
+/// team permission.
 #[utoipa::path(
     get,
     path = paths::CURRENT_USER,
@@ -22,7 +23,7 @@ pub async fn current(
 ) -> Result<Json<CurrentUser>, ApiError> {
     let user = state
         .db
-        .run(move |conn| db::users::current_user(conn, caller.user_id))
+        .run(move |conn| db::users::current_user(conn, caller.user_id, caller.team_id))
         .await?;
     // The key was found a moment ago; its user can only be gone if deleted since.
     user.map(Json)

@@ -1,0 +1,124 @@
+//! What the acting account may not read on a page. However many of a page's sections the
+//! server refuses, the page says so once, at its top, with the server's words and the
+//! other keys to act as; the refused sections show nothing, and the forms that would only
+//! be refused in turn are not offered.
+
+use crate::api::{ApiError, Refusal};
+use crate::components::acting_key::{acting_account, SwitchOffer};
+use crate::session::use_session;
+use leptos::prelude::*;
+
+/// How a page says that the acting account cannot use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfReach {
+    /// The notice's class and test id.
+    pub name: &'static str,
+    pub heading: &'static str,
+    /// What would let the person in, before the list of other keys.
+    pub advice: &'static str,
+    /// A refusal besides 403 that puts the whole page out of reach (a team page's 404 "no
+    /// team").
+    pub also: Option<Refusal>,
+}
+
+/// Any page's notice.
+pub const ANY_PAGE: OutOfReach = OutOfReach {
+    name: "out-of-reach",
+    heading: "The acting account cannot use this page",
+    advice: "The key acting now lacks the permission this page needs. Act as another key kept in this tab:",
+    also: None,
+};
+
+impl OutOfReach {
+    /// Whether `refusal` means the acting account cannot read the page at all.
+    pub fn covers(&self, refusal: Refusal) -> bool {
+        refusal == Refusal::Forbidden || self.also == Some(refusal)
+    }
+}
+
+/// A page's record of the first refusal that put it out of reach.
+#[derive(Clone, Copy)]
+pub struct PageAccess {
+    refused: RwSignal<Option<String>>,
+    out_of_reach: OutOfReach,
+}
+
+impl PageAccess {
+    /// Shared with everything the page's children build.
+    pub fn provide(out_of_reach: OutOfReach) -> Self {
+        let access = Self {
+            refused: RwSignal::new(None),
+            out_of_reach,
+        };
+        provide_context(access);
+        access
+    }
+
+    /// Takes `error` as the page's refusal when it means the acting account cannot read
+    /// the page; true when it did, and the section then shows nothing of its own.
+    pub fn take(&self, error: &ApiError, refusal: Refusal) -> bool {
+        let page_wide = self.out_of_reach.covers(refusal);
+        if page_wide && self.refused.with_untracked(Option::is_none) {
+            self.refused.set(Some(error.message()));
+        }
+        page_wide
+    }
+
+    pub fn is_refused(&self) -> bool {
+        self.refused.with(Option::is_some)
+    }
+}
+
+/// The page's access, inside a [`crate::components::page::Page`].
+pub fn use_page_access() -> Option<PageAccess> {
+    use_context()
+}
+
+/// True while nothing of the page was refused to the acting account (always outside a
+/// page): what a form or a section asks before it offers itself.
+pub fn page_is_readable() -> impl Fn() -> bool + Copy + Send + Sync + 'static {
+    let access = use_page_access();
+    move || !access.is_some_and(|access| access.is_refused())
+}
+
+/// The notice, once the page is out of reach.
+#[component]
+pub fn OutOfReachNotice(access: PageAccess) -> impl IntoView {
+    let acting = acting_account(use_session());
+    let OutOfReach {
+        name,
+        heading,
+        advice,
+        ..
+    } = access.out_of_reach;
+    move || {
+        access.refused.get().map(|said| {
+            view! {
+                <div class=format!("result nothing {name}") role="alert" data-testid=name>
+                    <h2>{heading}</h2>
+                    <p>{move || format!("Acting as {}. The server said: {said}", acting())}</p>
+                    <p>{advice}</p>
+                    <SwitchOffer/>
+                </div>
+            }
+        })
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_403_puts_any_page_out_of_reach_and_a_404_only_where_the_page_says_so() {
+        assert!(ANY_PAGE.covers(Refusal::Forbidden));
+        assert!(!ANY_PAGE.covers(Refusal::NotFound));
+        assert!(!ANY_PAGE.covers(Refusal::Conflict));
+        let team = OutOfReach {
+            also: Some(Refusal::NotFound),
+            ..ANY_PAGE
+        };
+        assert!(team.covers(Refusal::NotFound));
+        assert!(!team.covers(Refusal::Malformed));
+    }
+}
