@@ -83,25 +83,27 @@ fn build_unsplit_console() -> Result<()> {
     compress::precompress_console(&root().join("dist"))
 }
 
-/// Figures, not tests: bundle size, the console in Chromium, the server under load.
-/// Extra arguments (`size`, `browser`, `server`) pick parts.
+/// Figures, not tests: bundle size, the console in Chromium, the server under load, the
+/// maintenance planner. Extra arguments (`size`, `browser`, `server`, `plan`) pick parts.
 pub fn bench(args: &[String]) -> Result<()> {
-    setup::ensure_all(true)?;
-    setup::ensure_wrk()?;
-    build_unsplit_console()?;
+    // The planner is measured natively: asked alone, it needs no browser, wrk or console.
+    let planner_only = !args.is_empty() && args.iter().all(|a| a == "plan");
+    if !planner_only {
+        setup::ensure_all(true)?;
+        setup::ensure_wrk()?;
+        build_unsplit_console()?;
+    }
     // The size part reads the split build; the browser part times its pages too.
     if args.is_empty() || args.iter().any(|a| a == "size" || a == "browser") {
         split::build_split_console()?;
     }
     step("building the server and the benchmarks (release)");
-    exec(cargo().args([
-        "build",
-        "--release",
-        "-p",
-        "gpudeck-server",
-        "-p",
-        "gpudeck-bench",
-    ]))?;
+    let mut build = cargo();
+    build.args(["build", "--release", "-p", "gpudeck-bench"]);
+    if !planner_only {
+        build.args(["-p", "gpudeck-server"]);
+    }
+    exec(&mut build)?;
     step("measuring (about 5 minutes; keep the machine otherwise idle)");
     let scratch = BrowserScratch::new("bench")?;
     exec(

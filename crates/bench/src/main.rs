@@ -1,10 +1,12 @@
-//! `cargo xtask bench`: measures the bundle, the console in Chromium and the server under
-//! load, prints the figures as tables and writes them to `target/bench/report.md`.
+//! `cargo xtask bench`: measures the bundle, the console in Chromium, the server under
+//! load and the maintenance planner, prints the figures as tables and writes them to
+//! `target/bench/report.md`.
 //! These are measurements to read, not tests: nothing here passes or fails on a number.
 
 mod browser;
 mod figures;
 mod load;
+mod plan;
 mod report;
 mod size;
 
@@ -101,6 +103,10 @@ async fn main() -> Result<()> {
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("target/release/gpudeck-server"));
         writeln!(out, "{}", server_section(&binary, &scratch, &mut figures)?)?;
+        print_section(&out);
+    }
+    if wanted("plan") {
+        writeln!(out, "{}", plan_section(&mut figures))?;
         print_section(&out);
     }
     let kept = scratch.join("figures.json");
@@ -270,6 +276,47 @@ fn browser_section(f: &browser::BrowserFigures) -> String {
         ms(browser::TIMELINE_1000_TARGET_MS),
         met(on.timeline_first_bar_ms <= browser::TIMELINE_1000_TARGET_MS),
         table.markdown()
+    )
+}
+
+fn plan_section(figures: &mut Figures) -> String {
+    eprintln!("planning {} machines…", plan::MACHINES);
+    let f = plan::measure();
+    figures.add(
+        "maintenance plan of 5,000 machines",
+        f.plan_ms,
+        Unit::Milliseconds,
+        Some(Target::AtMost(plan::TARGET_MS)),
+    );
+    figures.add(
+        "re-check of a 5,000-machine plan",
+        f.check_ms,
+        Unit::Milliseconds,
+        None,
+    );
+    format!(
+        "## The maintenance planner (release build, natively, medians of {} runs)\n\n\
+         {} generated machines with {} existing windows, {}-hour windows, at most {} machines \
+         down, within {} days: plan **{}** (target ≤ {}: {}); re-check of the plan **{}**. \
+         {} planned in {} batches, finishing after {:.0} hours; {} not planned.\n",
+        plan::RUNS,
+        plan::MACHINES,
+        f.existing_windows,
+        plan::DURATION_HOURS,
+        plan::CAP_MACHINES,
+        plan::RANGE_DAYS,
+        ms(f.plan_ms),
+        ms(plan::TARGET_MS),
+        if f.plan_ms <= plan::TARGET_MS {
+            "met"
+        } else {
+            "not met"
+        },
+        ms(f.check_ms),
+        f.placed,
+        f.batches,
+        f.finish_hours,
+        f.unplaced,
     )
 }
 
