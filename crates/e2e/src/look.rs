@@ -161,12 +161,10 @@ impl Harness {
             if let Some(overflow) = self.sideways_overflow().await? {
                 problems.push(format!("{state} at {}: {overflow}", viewport.name));
             }
-            // On a phone a wide table scrolls inside its box; from a laptop up, nothing hides.
-            if viewport.width >= LAPTOP.width {
-                let hidden: Vec<String> = serde_json::from_value(self.eval(HIDDEN_COLUMNS).await?)?;
-                for table in hidden {
-                    problems.push(format!("{state} at {}: {table}", viewport.name));
-                }
+            // No table hides a column: on a phone its rows are cards, from a laptop up it fits.
+            let hidden: Vec<String> = serde_json::from_value(self.eval(HIDDEN_COLUMNS).await?)?;
+            for table in hidden {
+                problems.push(format!("{state} at {}: {table}", viewport.name));
             }
             for scheme in Scheme::BOTH {
                 self.set_scheme(scheme).await?;

@@ -196,7 +196,7 @@ async fn dialogs_and_results_at_three_sizes_in_both_schemes() -> anyhow::Result<
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn on_a_phone_the_header_is_one_line_and_the_navigation_a_bar() -> anyhow::Result<()> {
+async fn on_a_phone_the_header_says_who_acts_and_the_navigation_is_a_bar() -> anyhow::Result<()> {
     let app = signed_in("look_phone_shell").await?;
     app.open("/team/roles/owner").await?;
     app.find("table.permission-grid").await?;
@@ -208,15 +208,28 @@ async fn on_a_phone_the_header_is_one_line_and_the_navigation_a_bar() -> anyhow:
         )
         .await?;
     let [header, identity, nav, active]: [f64; 4] = serde_json::from_value(heights)?;
-    // One line of text is about 22 px; the header also holds the Sign out button.
+    // One line of text is about 22 px. The header has two: the brand and its buttons (the
+    // account switch and Sign out), then who acts and through which key.
     assert!(
         identity <= 30.0,
         "who is signed in takes {identity} px: more than one line"
     );
     assert!(
-        header <= 56.0,
-        "the header is {header} px tall: more than one line"
+        header <= 84.0,
+        "the header is {header} px tall: more than two lines"
     );
+    for shown in [
+        ".identity-label",
+        ".identity-name",
+        "[data-testid=key-scope]",
+        ".switch-link",
+        "button.sign-out",
+    ] {
+        assert!(
+            app.find(shown).await?.is_displayed().await?,
+            "{shown} is hidden on a phone"
+        );
+    }
     assert!(
         nav <= 52.0,
         "the navigation is {nav} px tall: not a compact bar"

@@ -218,6 +218,22 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
         .await?;
     app.wait_for_text("[data-testid=identity] .identity-name", "carol")
         .await?;
+    // The members page: its three reads are refused, said once, and nothing is offered.
+    app.open("/team/members").await?;
+    app.wait_for_text("[data-testid=team-out-of-reach]", "team_read")
+        .await?;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let shown = app
+        .eval(
+            "return [document.querySelectorAll('[data-testid=team-out-of-reach]').length, \
+             document.querySelectorAll('.error-panel, .invite-form, .pending-invitations').length]",
+        )
+        .await?;
+    assert_eq!(
+        shown,
+        serde_json::json!([1, 0]),
+        "one notice, no panel, no form"
+    );
     app.open("/team/roles").await?;
     app.wait_for_text("[data-testid=team-out-of-reach]", "team_read")
         .await?;

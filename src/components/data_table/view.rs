@@ -338,7 +338,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
 
     let cell_count = column_count + usize::from(selection.is_some());
     view! {
-        <div class="data-table">
+        <div class="data-table cards-on-phone">
             <div class="table-toolbar">
                 <label class="filter">
                     <span class="visually-hidden">"Filter rows of " {caption.clone()}</span>

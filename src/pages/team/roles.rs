@@ -84,7 +84,7 @@ fn RolesTable(
 ) -> impl IntoView {
     let empty = roles.is_empty();
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll cards-on-phone">
             <table class="roles-table" data-testid="roles-table">
                 <caption>"Roles of your team"</caption>
                 <thead>
@@ -103,12 +103,12 @@ fn RolesTable(
                         view! {
                             <tr data-role=role.name.clone()>
                                 <th scope="row"><a href=role_path(&role.name)>{role.name.clone()}</a></th>
-                                <td>{kind}</td>
-                                <td>
+                                <td data-label="Kind">{kind}</td>
+                                <td data-label="Held by">
                                     <span class="count">{names.len()}</span>
                                     {(!names.is_empty()).then(|| format!(" — {}", names.join(", ")))}
                                 </td>
-                                <td class="row-actions">
+                                <td class="row-actions" data-label="Actions">
                                     <a class="button small" href=role_edit_path(&role.name)>
                                         "Edit"<span class="visually-hidden">{format!(" {}", role.name)}</span>
                                     </a>
