@@ -7,7 +7,7 @@
 //! what is scheduled, is kept in this tab's storage until all of it is scheduled.
 
 use crate::api::{ApiClient, ApiError};
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -307,8 +307,12 @@ fn Planner(fleet: Fleet) -> impl IntoView {
     });
 
     let progress = RwSignal::new((0usize, 0usize));
+    let waiting = RwSignal::new(None::<u32>);
     let schedule = ConfirmedAction::new(
-        move |api, sent: Vec<(i64, Vec<i64>)>| {
+        move |api: ApiClient, sent: Vec<(i64, Vec<i64>)>| {
+            let api = api.on_rate_limit_wait(std::rc::Rc::new(move |wait| {
+                waiting.try_set(wait);
+            }));
             let hours = duration();
             let category = settings.with_untracked(|s| {
                 s.as_ref()
@@ -504,7 +508,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
             let (done, total) = progress.get();
             pending.get().then(|| view! {
                 <div class="batch-progress" data-testid="plan-progress">
-                    <label for="rolling-progress">{format!("Scheduled {done} of {total} machines")}</label>
+                    <label for="rolling-progress">{format!("Scheduled {done} of {total} machines")}{rate_limit_text(waiting.get())}</label>
                     <progress id="rolling-progress" max=total value=done>{format!("{done} of {total}")}</progress>
                 </div>
             })

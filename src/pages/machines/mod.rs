@@ -9,7 +9,7 @@ pub use crate::domain::fleet::{load_fleet, Fleet};
 pub use crate::domain::schedule as plan;
 
 use crate::api::ApiError;
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
@@ -165,8 +165,13 @@ pub fn MachinesPage() -> impl IntoView {
     .refusals_as_failures()
     .toast_failures("Defragmentation failed");
 
+    let cancel_waiting = RwSignal::new(None::<u32>);
     let cancel_all = ConfirmedAction::new(
-        |api, ids: Vec<i64>| async move {
+        move |api: crate::api::ApiClient, ids: Vec<i64>| async move {
+            // After a 429 the client paces N5 itself; the button says when it waits.
+            let api = api.on_rate_limit_wait(std::rc::Rc::new(move |wait| {
+                cancel_waiting.try_set(wait);
+            }));
             // N5 per machine, CANCELS_IN_FLIGHT at a time, results in the machines' order.
             // A refusal is that machine's result; a refused key or a page left ends it all.
             stream::iter(ids)
@@ -251,7 +256,7 @@ pub fn MachinesPage() -> impl IntoView {
                             {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
                         </button>
                         <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
-                            {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
+                            {move || if cancel_all.pending().get() { format!("Cancelling…{}", rate_limit_text(cancel_waiting.get())) } else { "Cancel maintenance…".to_owned() }}
                         </button>
                     </div>
                     {defrag.failure_view()}
