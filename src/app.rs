@@ -31,6 +31,7 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
                     <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
+                    <Route path=path!("machines/rolling") view=page!(RollingRoute, pages::rolling::RollingPage)/>
                     <Route path=path!("machines/schedule") view=page!(ScheduleRoute, pages::machines::schedule::SchedulePage)/>
                     <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute, pages::maintenance::MaintenancePage)/>
                     <Route path=path!("machines/defrag") view=page!(DefragRoute, pages::defrag::DefragPage)/>

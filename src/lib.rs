@@ -6,6 +6,7 @@
 pub mod api;
 pub mod app;
 pub mod components;
+pub mod domain;
 pub mod pages;
 pub mod routes;
 pub mod session;

@@ -1,10 +1,13 @@
 //! Transport: base URL, key, abort signal, and the retry policy.
 
 use super::error::ApiError;
+use super::retry::{may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use gpudeck_wire::paths;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use web_sys::AbortSignal;
 
@@ -22,6 +25,38 @@ pub fn backoff_ms(attempt: u32) -> u32 {
 /// key acts, or sign-out and a detour through sign-in).
 pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
 
+/// Told how many whole seconds a request waits for the rate limit before it is sent
+/// (again), and `None` once it goes; a bulk action shows it in its progress.
+pub type WaitHook = Rc<dyn Fn(Option<u32>)>;
+
+/// Per endpoint (method and path), after a server asked to wait: the interval it asked
+/// for and the instant (ms) of the last request let through, so the requests that follow
+/// keep that interval instead of being refused in turn. Shared by the client's clones.
+#[derive(Default)]
+struct Pacer(RefCell<HashMap<String, (f64, f64)>>);
+
+impl Pacer {
+    /// Reserves the next slot of `endpoint` and says how many ms from `now` it is.
+    fn reserve(&self, endpoint: &str, now: f64) -> f64 {
+        let mut paces = self.0.borrow_mut();
+        let Some((interval, last)) = paces.get_mut(endpoint) else {
+            return 0.0;
+        };
+        let slot = now.max(*last + *interval);
+        *last = slot;
+        slot - now
+    }
+
+    /// The server asked to wait `wait_ms` on `endpoint`: keep at least that interval.
+    fn slow_down(&self, endpoint: &str, wait_ms: f64, now: f64) {
+        let mut paces = self.0.borrow_mut();
+        let pace = paces.entry(endpoint.to_owned()).or_insert((0.0, now));
+        pace.0 = pace.0.max(wait_ms);
+        // The next slot (last + interval) is no sooner than `now + wait_ms`.
+        pace.1 = pace.1.max(now + wait_ms - pace.0);
+    }
+}
+
 /// Holds what every request needs. Cheap to clone.
 #[derive(Clone)]
 pub struct ApiClient {
@@ -32,13 +67,27 @@ pub struct ApiClient {
     /// Whether a 2xx saying it failed is read as the result (see
     /// [`ApiClient::reading_failures_as_results`]) instead of as a refusal.
     failures_are_results: bool,
+    pacer: Rc<Pacer>,
+    on_wait: Option<WaitHook>,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Method {
     Get,
     Post,
     Put,
     Delete,
+}
+
+impl Method {
+    fn name(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Delete => "DELETE",
+        }
+    }
 }
 
 impl ApiClient {
@@ -50,6 +99,17 @@ impl ApiClient {
             signal: None,
             on_unauthorised: None,
             failures_are_results: false,
+            pacer: Rc::default(),
+            on_wait: None,
+        }
+    }
+
+    /// This client telling `hook` when a request waits for the rate limit (see
+    /// [`WaitHook`]).
+    pub fn on_rate_limit_wait(&self, hook: WaitHook) -> Self {
+        Self {
+            on_wait: Some(hook),
+            ..self.clone()
         }
     }
 
@@ -199,7 +259,9 @@ impl ApiClient {
     }
 
     /// One request with `body` (already JSON) and the text of its 2xx answer; any other
-    /// answer becomes an [`ApiError`], with the key redacted and a 401 judged.
+    /// answer becomes an [`ApiError`], with the key redacted and a 401 judged. A 429 (or a
+    /// read's 503) with `Retry-After` is sent again after the wait it names, and the
+    /// endpoint keeps that pace afterwards; a write is never repeated otherwise.
     async fn exchange(
         &self,
         method: Method,
@@ -207,6 +269,54 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<String, ApiError> {
+        let endpoint = format!("{} {url}", method.name());
+        let mut retries = 0;
+        loop {
+            let paced = self.pacer.reserve(&endpoint, js_sys::Date::now());
+            self.wait(paced).await?;
+            let (result, retry_after) = self.exchange_once(method, url, query, body.clone()).await;
+            match (result, retry_after) {
+                (Err(ApiError::Http { status, .. }), Some(seconds))
+                    if retries < MAX_RATE_LIMIT_RETRIES
+                        && may_send_again(status, method == Method::Get) =>
+                {
+                    retries += 1;
+                    // The loop's next turn waits for the endpoint's next slot: at least
+                    // this long from now, later if other requests took the slots before.
+                    self.pacer
+                        .slow_down(&endpoint, seconds * 1000.0, js_sys::Date::now());
+                }
+                (result, _) => return result,
+            }
+        }
+    }
+
+    /// Waits `ms` for the rate limit, telling the wait hook; `Aborted` if the page was left.
+    async fn wait(&self, ms: f64) -> Result<(), ApiError> {
+        if ms < 1.0 {
+            return Ok(());
+        }
+        if let Some(hook) = &self.on_wait {
+            hook(Some((ms / 1000.0).ceil() as u32));
+        }
+        gloo_timers::future::TimeoutFuture::new(ms.ceil() as u32).await;
+        if let Some(hook) = &self.on_wait {
+            hook(None);
+        }
+        if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+            return Err(ApiError::Aborted);
+        }
+        Ok(())
+    }
+
+    /// One request, its outcome and the seconds its `Retry-After` asks to wait, if any.
+    async fn exchange_once(
+        &self,
+        method: Method,
+        url: &str,
+        query: &[(&str, &str)],
+        body: Option<String>,
+    ) -> (Result<String, ApiError>, Option<f64>) {
         let builder: RequestBuilder = match method {
             Method::Get => Request::get(url),
             Method::Post => Request::post(url),
@@ -225,21 +335,31 @@ impl ApiClient {
             Some(body) => builder
                 .header("Content-Type", "application/json")
                 .body(body)
-                .map_err(|e| ApiError::Decode(e.to_string()))?,
+                .map_err(|e| ApiError::Decode(e.to_string())),
             None => builder
                 .build()
-                .map_err(|e| ApiError::Network(e.to_string()))?,
+                .map_err(|e| ApiError::Network(e.to_string())),
         };
-        let result = match request.send().await {
+        let request = match request {
+            Ok(request) => request,
+            Err(error) => return (Err(error), None),
+        };
+        let (result, retry_after) = match request.send().await {
             Ok(response) => read_response(response).await,
-            Err(_) if self.signal.as_ref().is_some_and(|s| s.aborted()) => Err(ApiError::Aborted),
-            Err(_) => Err(ApiError::Network(unreachable_hint(&self.base_url))),
+            Err(_) if self.signal.as_ref().is_some_and(|s| s.aborted()) => {
+                (Err(ApiError::Aborted), None)
+            }
+            Err(_) => (
+                Err(ApiError::Network(unreachable_hint(&self.base_url))),
+                None,
+            ),
         };
         let result = result.map_err(|e| e.redact(&self.api_key));
-        match result {
+        let result = match result {
             Err(error) if error.is_unauthorised() => Err(self.judge_unauthorised(url, error).await),
             other => other,
-        }
+        };
+        (result, retry_after)
     }
 
     /// A 401 may be about the target rather than the key (the public service answers 401
@@ -290,21 +410,23 @@ fn unreachable_hint(base_url: &str) -> String {
     hint
 }
 
-/// The text of a 2xx answer, or the error any other answer stands for.
-async fn read_response(response: Response) -> Result<String, ApiError> {
+/// The text of a 2xx answer, or the error any other answer stands for, with the seconds
+/// a 429's or 503's `Retry-After` asks to wait.
+async fn read_response(response: Response) -> (Result<String, ApiError>, Option<f64>) {
     let status = response.status();
-    let text = response
-        .text()
-        .await
-        .map_err(|e| ApiError::Network(e.to_string()))?;
+    let retry_after = matches!(status, 429 | 503)
+        .then(|| response.headers().get("Retry-After"))
+        .flatten()
+        .and_then(|value| retry_after_seconds(&value, js_sys::Date::now() / 1000.0));
+    let text = match response.text().await {
+        Ok(text) => text,
+        Err(e) => return (Err(ApiError::Network(e.to_string())), None),
+    };
     if !(200..300).contains(&status) {
-        return Err(ApiError::from_response(
-            status,
-            &response.status_text(),
-            &text,
-        ));
+        let error = ApiError::from_response(status, &response.status_text(), &text);
+        return (Err(error), retry_after);
     }
-    Ok(text)
+    (Ok(text), None)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -6,9 +6,11 @@
 mod client;
 mod error;
 pub mod operations;
+mod retry;
 
-pub use client::{backoff_ms, ApiClient, UnauthorisedHook, MAX_GET_ATTEMPTS};
+pub use client::{backoff_ms, ApiClient, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS};
 pub use error::{ApiError, Outcome, Refusal};
+pub use retry::{may_send_again, retry_after_seconds, MAX_RETRY_AFTER_SECONDS};
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;

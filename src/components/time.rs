@@ -56,6 +56,23 @@ pub fn format_absolute(unix_seconds: f64, utc: bool) -> String {
     )
 }
 
+/// The value a `datetime-local` input shows for an instant: `2026-11-22T14:05`, in UTC or
+/// in the browser's zone ([`start_seconds`] reads it back).
+pub fn datetime_local_value(unix_seconds: f64, utc: bool) -> String {
+    let millis = unix_seconds * 1000.0;
+    let offset_millis = if utc {
+        0.0
+    } else {
+        local_offset_millis(millis)
+    };
+    CalendarTime::of(millis + offset_millis).map_or_else(String::new, |at| {
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}",
+            at.year, at.month, at.day, at.hour, at.minute
+        )
+    })
+}
+
 /// How far the browser's zone is ahead of UTC at that instant (summer time included).
 fn local_offset_millis(unix_millis: f64) -> f64 {
     let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_millis));
@@ -161,6 +178,41 @@ fn iso(unix_seconds: f64) -> String {
 pub fn UtcToggle() -> impl IntoView {
     let utc = use_utc();
     view! { <Toggle checked=utc label=" Show times in UTC"/> }
+}
+
+/// The browser's time zone as people read it: `Europe/Berlin, UTC+01:00`.
+pub fn local_zone() -> String {
+    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
+        .resolved_options();
+    let name = js_sys::Reflect::get(&options, &"timeZone".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| "local time".into());
+    let offset = -js_sys::Date::new_0().get_timezone_offset() as i64;
+    let sign = if offset < 0 { '-' } else { '+' };
+    format!(
+        "{name}, UTC{sign}{:02}:{:02}",
+        offset.abs() / 60,
+        offset.abs() % 60
+    )
+}
+
+/// Unix seconds of a `datetime-local` value, read in UTC or in the browser's zone.
+pub fn start_seconds(text: &str, utc: bool) -> Option<f64> {
+    let civil = crate::domain::schedule::parse_datetime_local(text)?;
+    if utc {
+        return Some(crate::domain::schedule::utc_seconds(civil));
+    }
+    let (y, mo, d, h, mi) = civil;
+    let date = js_sys::Date::new_with_year_month_day_hr_min(
+        y as u32,
+        mo as i32 - 1,
+        d as i32,
+        h as i32,
+        mi as i32,
+    );
+    let ms = date.get_time();
+    (!ms.is_nan()).then_some(ms / 1000.0)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -5,6 +5,7 @@ pub mod defrag;
 pub mod machines;
 pub mod maintenance;
 pub mod not_found;
+pub mod rolling;
 pub mod sign_in;
 pub mod subaccounts;
 pub mod team;

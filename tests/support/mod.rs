@@ -119,6 +119,8 @@ pub struct Reply {
     pub status: u16,
     pub body: &'static str,
     pub content_type: &'static str,
+    /// The `Retry-After` header, when not empty.
+    pub retry_after: &'static str,
 }
 
 pub fn json(status: u16, body: &'static str) -> Reply {
@@ -126,6 +128,18 @@ pub fn json(status: u16, body: &'static str) -> Reply {
         status,
         body,
         content_type: "application/json",
+        retry_after: "",
+    }
+}
+
+/// A JSON refusal with `status` that asks to retry after `retry_after`.
+pub fn asked_to_wait(status: u16, retry_after: &'static str) -> Reply {
+    Reply {
+        retry_after,
+        ..json(
+            status,
+            r#"{"error": "rate_limited", "msg": "too many requests"}"#,
+        )
     }
 }
 
@@ -134,6 +148,7 @@ pub fn text(status: u16, body: &'static str) -> Reply {
         status,
         body,
         content_type: "text/plain",
+        retry_after: "",
     }
 }
 
@@ -143,6 +158,7 @@ pub fn network_failure() -> Reply {
         status: 0,
         body: "",
         content_type: "",
+        retry_after: "",
     }
 }
 
@@ -152,6 +168,7 @@ pub fn no_answer() -> Reply {
         status: 1,
         body: "",
         content_type: "",
+        retry_after: "",
     }
 }
 
@@ -219,6 +236,7 @@ impl FakeFetch {
             js_sys::Reflect::set(&entry, &"status".into(), &reply.status.into()).unwrap();
             js_sys::Reflect::set(&entry, &"body".into(), &reply.body.into()).unwrap();
             js_sys::Reflect::set(&entry, &"type".into(), &reply.content_type.into()).unwrap();
+            js_sys::Reflect::set(&entry, &"retryAfter".into(), &reply.retry_after.into()).unwrap();
             script.push(&entry);
         }
         js_sys::Reflect::set(&window, &"__fakeReplies".into(), &script).unwrap();
@@ -241,7 +259,9 @@ impl FakeFetch {
                 if (!reply) { return Promise.reject(new TypeError('no scripted reply left')); }
                 if (reply.status === 0) { return Promise.reject(new TypeError('Failed to fetch')); }
                 if (reply.status === 1) { return new Promise(() => {}); }
-                return new Response(reply.body, { status: reply.status, headers: { 'Content-Type': reply.type } });
+                const headers = { 'Content-Type': reply.type };
+                if (reply.retryAfter) { headers['Retry-After'] = reply.retryAfter; }
+                return new Response(reply.body, { status: reply.status, headers });
             });
             "#,
         );

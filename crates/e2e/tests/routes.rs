@@ -132,6 +132,12 @@ const ROUTES: &[Route] = &[
         title: "Schedule maintenance · gpudeck",
     },
     Route {
+        name: "cold_rolling",
+        path: "/machines/rolling?ids=1001-1005",
+        heading: "Plan rolling maintenance",
+        title: "Plan rolling maintenance · gpudeck",
+    },
+    Route {
         name: "cold_maintenance",
         path: "/machines/maintenance",
         heading: "Maintenance windows",

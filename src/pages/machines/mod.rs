@@ -2,11 +2,14 @@
 //! occupancy and its next maintenance window (seed op 1), in a table whose selection can be
 //! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
 
-pub mod plan;
 pub mod schedule;
 
+// The pure rules of scheduling, where they were before they were shared.
+pub use crate::domain::fleet::{load_fleet, Fleet};
+pub use crate::domain::schedule as plan;
+
 use crate::api::ApiError;
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
@@ -28,14 +31,6 @@ const CLOCK_TICK_MS: u64 = 30_000;
 /// Cancellations sent at once for a selection: as many as the connections a browser opens
 /// to one HTTP/1.1 server, so a hundred machines take seconds, not a hundred round trips.
 const CANCELS_IN_FLIGHT: usize = 6;
-
-/// The host's machines and their active windows, as loaded.
-#[derive(Clone)]
-pub struct Fleet {
-    pub machines: Vec<Machine>,
-    pub windows: Vec<MaintenanceWindow>,
-    pub at: f64,
-}
 
 /// One row: a machine, its next window (the ongoing or soonest one) and how many are active.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,18 +82,6 @@ pub fn next_window_text(now: f64, next: Option<(f64, f64)>) -> String {
 /// `RTX 4090 × 8`.
 pub fn gpus_text(machine: &Machine) -> String {
     format!("{} × {}", machine.gpu_name, machine.num_gpus)
-}
-
-/// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
-pub async fn load_fleet(api: crate::api::ApiClient) -> Result<Fleet, ApiError> {
-    let machines = api.machines().await?;
-    let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
-    let windows = api.maintenances_of(&ids).await?;
-    Ok(Fleet {
-        machines,
-        windows,
-        at: now_seconds(),
-    })
 }
 
 /// The selected ids, as numbers in order.
@@ -182,8 +165,13 @@ pub fn MachinesPage() -> impl IntoView {
     .refusals_as_failures()
     .toast_failures("Defragmentation failed");
 
+    let cancel_waiting = RwSignal::new(None::<u32>);
     let cancel_all = ConfirmedAction::new(
-        |api, ids: Vec<i64>| async move {
+        move |api: crate::api::ApiClient, ids: Vec<i64>| async move {
+            // After a 429 the client paces N5 itself; the button says when it waits.
+            let api = api.on_rate_limit_wait(std::rc::Rc::new(move |wait| {
+                cancel_waiting.try_set(wait);
+            }));
             // N5 per machine, CANCELS_IN_FLIGHT at a time, results in the machines' order.
             // A refusal is that machine's result; a refused key or a page left ends it all.
             stream::iter(ids)
@@ -242,6 +230,7 @@ pub fn MachinesPage() -> impl IntoView {
 
     let show_maintenance = go_with_selection("/machines/maintenance");
     let schedule = go_with_selection("/machines/schedule");
+    let rolling = go_with_selection("/machines/rolling");
 
     view! {
         <Page class="machines" title="Machines" lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
@@ -262,11 +251,12 @@ pub fn MachinesPage() -> impl IntoView {
                         </span>
                         <button type="button" class="button" data-action="show" disabled=none_selected on:click=show_maintenance.clone()>"Show maintenance"</button>
                         <button type="button" class="button primary" data-action="schedule" disabled=none_selected on:click=schedule.clone()>"Schedule maintenance…"</button>
+                        <button type="button" class="button" data-action="rolling" disabled=none_selected on:click=rolling.clone()>"Plan rolling maintenance…"</button>
                         <button type="button" class="button" data-action="defrag" disabled=move || none_selected() || defrag.pending().get() on:click=ask_defrag>
                             {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
                         </button>
                         <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
-                            {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
+                            {move || if cancel_all.pending().get() { format!("Cancelling…{}", rate_limit_text(cancel_waiting.get())) } else { "Cancel maintenance…".to_owned() }}
                         </button>
                     </div>
                     {defrag.failure_view()}

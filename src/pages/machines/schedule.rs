@@ -6,19 +6,21 @@
 //!
 //! The rules, batching and overlaps are the pure functions in [`super::plan`].
 
-use super::plan::{
-    batches, check, overlaps, parse_datetime_local, refused, results_of_batch, utc_seconds, Field,
-    ItemOutcome, ItemResult, Plan, Problem, HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
-};
-use super::{load_fleet, Fleet};
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
-use crate::components::time::{format_absolute, format_span, now_seconds, use_utc, UtcToggle};
+use crate::components::time::{
+    format_absolute, format_span, local_zone, now_seconds, start_seconds, use_utc, UtcToggle,
+};
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
+use crate::domain::fleet::{load_fleet, schedule_batch, stop_on, Fleet};
+use crate::domain::schedule::{
+    batches, check, overlaps, refused, Field, ItemOutcome, ItemResult, Plan, Problem, HOUR,
+    MAX_PER_REQUEST, MAX_REASON_CHARS,
+};
 use crate::pages::defrag::named_in_confirmation;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
@@ -27,41 +29,6 @@ use leptos_router::hooks::query_signal;
 
 /// Overlaps named one by one in the warning; the rest are counted.
 const OVERLAPS_NAMED: usize = 10;
-
-/// The browser's time zone as people read it: `Europe/Berlin, UTC+01:00`.
-pub fn local_zone() -> String {
-    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
-        .resolved_options();
-    let name = js_sys::Reflect::get(&options, &"timeZone".into())
-        .ok()
-        .and_then(|v| v.as_string())
-        .unwrap_or_else(|| "local time".into());
-    let offset = -js_sys::Date::new_0().get_timezone_offset() as i64;
-    let sign = if offset < 0 { '-' } else { '+' };
-    format!(
-        "{name}, UTC{sign}{:02}:{:02}",
-        offset.abs() / 60,
-        offset.abs() % 60
-    )
-}
-
-/// Unix seconds of a `datetime-local` value, read in UTC or in the browser's zone.
-pub fn start_seconds(text: &str, utc: bool) -> Option<f64> {
-    let civil = parse_datetime_local(text)?;
-    if utc {
-        return Some(utc_seconds(civil));
-    }
-    let (y, mo, d, h, mi) = civil;
-    let date = js_sys::Date::new_with_year_month_day_hr_min(
-        y as u32,
-        mo as i32 - 1,
-        d as i32,
-        h as i32,
-        mi as i32,
-    );
-    let ms = date.get_time();
-    (!ms.is_nan()).then_some(ms / 1000.0)
-}
 
 /// The windows a plan would add, for the preview (negative ids: not on the server yet).
 pub fn preview_windows(plan: &Plan, machines: &[i64], now: f64) -> Vec<MaintenanceWindow> {
@@ -122,47 +89,18 @@ pub async fn run_plan(
         return Ok(results);
     }
     for batch in batches(&plan.machines) {
-        let answer = api
-            .schedule_maintenance_batch(&batch, plan.start, plan.duration_hours, &plan.category)
-            .await;
-        let batch_results = match answer {
-            Ok(answer) => {
-                let items: Vec<ItemResult> = answer
-                    .results
-                    .into_iter()
-                    .map(|item| ItemResult {
-                        machine_id: item.machine_id,
-                        outcome: if item.success {
-                            ItemOutcome::Scheduled {
-                                notifications: item.notifications_sent.unwrap_or(0),
-                            }
-                        } else {
-                            ItemOutcome::Refused(
-                                item.refusal.sentence().unwrap_or_else(|| "refused".into()),
-                            )
-                        },
-                    })
-                    .collect();
-                results_of_batch(&batch, &items, None)
-            }
-            Err(error) => {
-                let message = stop_on(error)?;
-                results_of_batch(&batch, &[], Some(&message))
-            }
-        };
+        let batch_results = schedule_batch(
+            &api,
+            &batch,
+            plan.start,
+            plan.duration_hours,
+            &plan.category,
+        )
+        .await?;
         results.extend(batch_results);
         progress.try_set((results.len(), total));
     }
     Ok(results)
-}
-
-/// An error that ends the run (the page was left, the key was refused), or the sentence
-/// that refuses the machines it concerns.
-fn stop_on(error: ApiError) -> Result<String, ApiError> {
-    match error.outcome() {
-        crate::api::Outcome::Aborted | crate::api::Outcome::Unauthorised => Err(error),
-        _ => Ok(error.message()),
-    }
 }
 
 /// `1 machine`, `3 machines`.

@@ -1,0 +1,76 @@
+//! The host's fleet as the machines pages load it, and the one way a window is sent to
+//! many machines (N4), with a result for every machine.
+
+use super::schedule::{results_of_batch, ItemOutcome, ItemResult};
+use crate::api::{ApiClient, ApiError, Outcome};
+use crate::components::time::now_seconds;
+use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
+
+/// The host's machines and their active windows, as loaded.
+#[derive(Clone)]
+pub struct Fleet {
+    pub machines: Vec<Machine>,
+    pub windows: Vec<MaintenanceWindow>,
+    pub at: f64,
+}
+
+/// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
+pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
+    let machines = api.machines().await?;
+    let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
+    let windows = api.maintenances_of(&ids).await?;
+    Ok(Fleet {
+        machines,
+        windows,
+        at: now_seconds(),
+    })
+}
+
+/// Sends one N4 batch (at most 100 machines, one start) and gives every machine of
+/// `batch` its result, in `batch`'s order. A batch refused as a whole refuses each of its
+/// machines with the server's sentence; only a page left or a key refused ends the run.
+pub async fn schedule_batch(
+    api: &ApiClient,
+    batch: &[i64],
+    start: f64,
+    duration_hours: i64,
+    category: &MaintenanceCategory,
+) -> Result<Vec<ItemResult>, ApiError> {
+    let answer = api
+        .schedule_maintenance_batch(batch, start, duration_hours, category)
+        .await;
+    Ok(match answer {
+        Ok(answer) => {
+            let items: Vec<ItemResult> = answer
+                .results
+                .into_iter()
+                .map(|item| ItemResult {
+                    machine_id: item.machine_id,
+                    outcome: if item.success {
+                        ItemOutcome::Scheduled {
+                            notifications: item.notifications_sent.unwrap_or(0),
+                        }
+                    } else {
+                        ItemOutcome::Refused(
+                            item.refusal.sentence().unwrap_or_else(|| "refused".into()),
+                        )
+                    },
+                })
+                .collect();
+            results_of_batch(batch, &items, None)
+        }
+        Err(error) => {
+            let message = stop_on(error)?;
+            results_of_batch(batch, &[], Some(&message))
+        }
+    })
+}
+
+/// An error that ends a run (the page was left, the key was refused), or the sentence
+/// that refuses the machines it concerns.
+pub fn stop_on(error: ApiError) -> Result<String, ApiError> {
+    match error.outcome() {
+        Outcome::Aborted | Outcome::Unauthorised => Err(error),
+        _ => Ok(error.message()),
+    }
+}

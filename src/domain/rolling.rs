@@ -1,0 +1,529 @@
+//! The rolling maintenance page's pure part: its inputs as they stand in the address and
+//! back, the checks before planning, the planner's request built from the loaded fleet,
+//! and the plan kept across a reload. Unit-tested natively.
+
+use super::schedule::MAX_AHEAD_SECONDS;
+use gpudeck_fleet_plan::{Cap, MachineToPlan, Pin, Placement, PlanRequest, Span, MAX_HOURS};
+use gpudeck_wire::machine_ids::{format_machine_ids, parse_machine_ids};
+use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+
+/// What the cap counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CapKind {
+    #[default]
+    Machines,
+    Gpus,
+}
+
+impl CapKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            CapKind::Machines => "machines",
+            CapKind::Gpus => "gpus",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Self {
+        match key {
+            "gpus" => CapKind::Gpus,
+            _ => CapKind::Machines,
+        }
+    }
+}
+
+/// The page's inputs as typed: each one a parameter of the address, so a link or a reload
+/// brings the same plan back. The times are `datetime-local` texts, read in UTC or in the
+/// browser's zone as the console's time setting says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollingInputs {
+    pub ids: String,
+    pub from: String,
+    pub until: String,
+    pub hours: String,
+    pub cap: String,
+    pub cap_kind: CapKind,
+    pub category: MaintenanceCategory,
+    /// Machines pinned first / last, as an id list (`1001,1005-1007`).
+    pub first: String,
+    pub last: String,
+}
+
+impl Default for RollingInputs {
+    fn default() -> Self {
+        Self {
+            ids: String::new(),
+            from: String::new(),
+            until: String::new(),
+            hours: "2".into(),
+            cap: "1".into(),
+            cap_kind: CapKind::Machines,
+            category: MaintenanceCategory::Other,
+            first: String::new(),
+            last: String::new(),
+        }
+    }
+}
+
+/// The parameters of the address, in the order they are written.
+const PARAMS: [&str; 9] = [
+    "ids", "from", "until", "hours", "cap", "cap_kind", "category", "first", "last",
+];
+
+impl RollingInputs {
+    /// The inputs of an address's parameters; missing ones take their defaults.
+    pub fn from_params(get: impl Fn(&str) -> Option<String>) -> Self {
+        let defaults = Self::default();
+        let text = |name: &str, default: String| get(name).unwrap_or(default);
+        Self {
+            ids: text("ids", defaults.ids),
+            from: text("from", defaults.from),
+            until: text("until", defaults.until),
+            hours: text("hours", defaults.hours),
+            cap: text("cap", defaults.cap),
+            cap_kind: get("cap_kind").map_or(defaults.cap_kind, |k| CapKind::from_key(&k)),
+            category: get("category")
+                .map_or(defaults.category, |c| MaintenanceCategory::from_stored(&c)),
+            first: text("first", defaults.first),
+            last: text("last", defaults.last),
+        }
+    }
+
+    /// The parameters as name and value, for the address (empty ones left out).
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        let values = [
+            compact_ids(&self.ids),
+            self.from.trim().to_owned(),
+            self.until.trim().to_owned(),
+            self.hours.trim().to_owned(),
+            self.cap.trim().to_owned(),
+            self.cap_kind.key().to_owned(),
+            self.category.as_str().to_owned(),
+            compact_ids(&self.first),
+            compact_ids(&self.last),
+        ];
+        PARAMS
+            .into_iter()
+            .zip(values)
+            .filter(|(_, value)| !value.is_empty())
+            .collect()
+    }
+
+    /// `ids=1001-1020&from=…`: the query string, its values encoded for an address.
+    pub fn query(&self) -> String {
+        self.params()
+            .into_iter()
+            .map(|(name, value)| format!("{name}={}", encode(&value)))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+}
+
+/// Id lists in their short form (`1001-1003`); text that does not read as ids stays as
+/// typed, so the check can name it.
+fn compact_ids(text: &str) -> String {
+    match parse_machine_ids(text) {
+        Ok(ids) if !ids.is_empty() => format_machine_ids(&sorted(ids)),
+        _ => text.trim().to_owned(),
+    }
+}
+
+/// The ids in order, once each.
+fn sorted(mut ids: Vec<i64>) -> Vec<i64> {
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// Percent-encodes what a query value may not hold as is.
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b':' | b',' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+/// The input a problem concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Machines,
+    From,
+    Until,
+    Hours,
+    Cap,
+    Pins,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub input: Input,
+    pub message: String,
+}
+
+fn problem(input: Input, message: impl Into<String>) -> Problem {
+    Problem {
+        input,
+        message: message.into(),
+    }
+}
+
+/// Checked inputs: what the planner is asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub ids: Vec<i64>,
+    pub earliest_start: i64,
+    pub deadline: i64,
+    pub duration_hours: u32,
+    pub cap: Cap,
+    pub category: MaintenanceCategory,
+    pub first: Vec<i64>,
+    pub last: Vec<i64>,
+}
+
+/// Checks the inputs, `from` and `until` already read as Unix seconds (`None`: not a
+/// date and time). Every problem is returned, each with its input.
+pub fn check_inputs(
+    inputs: &RollingInputs,
+    from: Option<f64>,
+    until: Option<f64>,
+    now: f64,
+) -> Result<Settings, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let ids = match parse_machine_ids(&inputs.ids) {
+        Ok(ids) if !ids.is_empty() => sorted(ids),
+        Ok(_) => {
+            problems.push(problem(Input::Machines, "Select at least one machine."));
+            Vec::new()
+        }
+        Err(error) => {
+            problems.push(problem(Input::Machines, error.to_string()));
+            Vec::new()
+        }
+    };
+    match from {
+        None => problems.push(problem(Input::From, "Choose the earliest start.")),
+        Some(from) if from <= now => problems.push(problem(
+            Input::From,
+            "The earliest start must be in the future.",
+        )),
+        Some(from) if from > now + MAX_AHEAD_SECONDS => problems.push(problem(
+            Input::From,
+            "The earliest start must be within a year from now.",
+        )),
+        Some(_) => {}
+    }
+    match (from, until) {
+        (_, None) => problems.push(problem(Input::Until, "Choose the deadline.")),
+        (Some(from), Some(until)) if until <= from => problems.push(problem(
+            Input::Until,
+            "The deadline must be after the earliest start.",
+        )),
+        _ => {}
+    }
+    let hours = match inputs.hours.trim().parse::<u32>() {
+        Ok(h) if (1..=MAX_HOURS).contains(&h) => Some(h),
+        _ => {
+            problems.push(problem(
+                Input::Hours,
+                format!("Enter the duration as whole hours, 1 to {MAX_HOURS}."),
+            ));
+            None
+        }
+    };
+    let cap = match inputs.cap.trim().parse::<u32>() {
+        Ok(n) if n >= 1 => Some(match inputs.cap_kind {
+            CapKind::Machines => Cap::Machines(n),
+            CapKind::Gpus => Cap::Gpus(n),
+        }),
+        _ => {
+            problems.push(problem(
+                Input::Cap,
+                "Enter how many may be down at once, a whole number from 1.",
+            ));
+            None
+        }
+    };
+    let pins = |text: &str| match text.trim() {
+        "" => Ok(Vec::new()),
+        text => parse_machine_ids(text).map_err(|e| e.to_string()),
+    };
+    let (first, last) = match (pins(&inputs.first), pins(&inputs.last)) {
+        (Ok(first), Ok(last)) => {
+            if first.iter().any(|id| last.contains(id)) {
+                problems.push(problem(
+                    Input::Pins,
+                    "A machine cannot be pinned both first and last.",
+                ));
+            }
+            (first, last)
+        }
+        (Err(error), _) | (_, Err(error)) => {
+            problems.push(problem(Input::Pins, format!("Pinned machines: {error}")));
+            (Vec::new(), Vec::new())
+        }
+    };
+    match (problems.is_empty(), from, until, hours, cap) {
+        (true, Some(from), Some(until), Some(duration_hours), Some(cap)) => Ok(Settings {
+            ids,
+            earliest_start: from.ceil() as i64,
+            deadline: until.floor() as i64,
+            duration_hours,
+            cap,
+            category: inputs.category.clone(),
+            first,
+            last,
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// The planner's request for the machines of `settings` that are the host's, and the ids
+/// that are not (they are named, never silently dropped).
+pub fn request_of(
+    settings: &Settings,
+    machines: &[Machine],
+    windows: &[MaintenanceWindow],
+) -> (PlanRequest, Vec<i64>) {
+    let by_id: HashMap<i64, &Machine> = machines.iter().map(|m| (m.id, m)).collect();
+    let mut existing: HashMap<i64, Vec<Span>> = HashMap::new();
+    for window in windows {
+        if let Some(span) = Span::of_window(window) {
+            existing.entry(window.machine_id).or_default().push(span);
+        }
+    }
+    let mut not_yours = Vec::new();
+    let mut planned = Vec::new();
+    for &id in &settings.ids {
+        let Some(machine) = by_id.get(&id) else {
+            not_yours.push(id);
+            continue;
+        };
+        let pin = if settings.first.contains(&id) {
+            Pin::First
+        } else if settings.last.contains(&id) {
+            Pin::Last
+        } else {
+            Pin::Unpinned
+        };
+        planned.push(MachineToPlan {
+            id,
+            gpus: u32::try_from(machine.num_gpus).unwrap_or(0),
+            running_rentals: u32::try_from(machine.current_rentals_running).unwrap_or(0),
+            reserved_gpus: machine
+                .gpu_occupancy
+                .split_whitespace()
+                .filter(|code| *code == "R")
+                .count() as u32,
+            existing: existing.remove(&id).unwrap_or_default(),
+            pin,
+        });
+    }
+    let request = PlanRequest {
+        machines: planned,
+        earliest_start: settings.earliest_start,
+        deadline: settings.deadline,
+        duration_hours: settings.duration_hours,
+        cap: settings.cap,
+        category: settings.category.clone(),
+    };
+    (request, not_yours)
+}
+
+/// A plan as kept in this tab's storage until it is scheduled: for which inputs (the
+/// query string), each machine's start (hand edits included) and what is scheduled.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedPlan {
+    pub query: String,
+    /// Machine id and start (Unix seconds), in plan order.
+    pub starts: Vec<(i64, i64)>,
+    pub scheduled: BTreeSet<i64>,
+}
+
+impl SavedPlan {
+    pub fn new(query: String, placements: &[Placement]) -> Self {
+        Self {
+            query,
+            starts: placements.iter().map(|p| (p.machine_id, p.start)).collect(),
+            scheduled: BTreeSet::new(),
+        }
+    }
+
+    pub fn placements(&self) -> Vec<Placement> {
+        self.starts
+            .iter()
+            .map(|&(machine_id, start)| Placement { machine_id, start })
+            .collect()
+    }
+
+    /// The machine's start moved by hand.
+    pub fn move_start(&mut self, machine_id: i64, start: i64) {
+        if let Some(entry) = self.starts.iter_mut().find(|(id, _)| *id == machine_id) {
+            entry.1 = start;
+        }
+    }
+
+    /// The placements not scheduled yet: what the next run sends.
+    pub fn remaining(&self) -> Vec<Placement> {
+        self.placements()
+            .into_iter()
+            .filter(|p| !self.scheduled.contains(&p.machine_id))
+            .collect()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        !self.starts.is_empty() && self.remaining().is_empty()
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    const NOW: f64 = 1_800_000_000.0;
+
+    fn inputs() -> RollingInputs {
+        RollingInputs {
+            ids: "1003, 1001,1002".into(),
+            from: "2027-01-15T08:00".into(),
+            until: "2027-01-16T08:00".into(),
+            hours: "2".into(),
+            cap: "3".into(),
+            cap_kind: CapKind::Gpus,
+            category: MaintenanceCategory::Disk,
+            first: "1002".into(),
+            last: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_inputs_go_into_the_address_and_back() {
+        let typed = inputs();
+        let query = typed.query();
+        assert_eq!(
+            query,
+            "ids=1001-1003&from=2027-01-15T08:00&until=2027-01-16T08:00&hours=2&cap=3\
+             &cap_kind=gpus&category=disk&first=1002"
+        );
+        let params: HashMap<&str, String> = typed.params().into_iter().collect();
+        let back = RollingInputs::from_params(|name| params.get(name).cloned());
+        assert_eq!(back.ids, "1001-1003");
+        assert_eq!(back.cap_kind, CapKind::Gpus);
+        assert_eq!(back.category, MaintenanceCategory::Disk);
+        assert_eq!(back.first, "1002");
+        assert_eq!(back.query(), query);
+        let empty = RollingInputs::from_params(|_| None);
+        assert_eq!(empty, RollingInputs::default());
+        assert_eq!(encode("a b&c"), "a%20b%26c");
+    }
+
+    #[test]
+    fn good_inputs_become_settings() {
+        let settings = check_inputs(&inputs(), Some(NOW + 60.5), Some(NOW + 86_400.0), NOW)
+            .expect("good inputs");
+        assert_eq!(settings.ids, [1001, 1002, 1003]);
+        assert_eq!(settings.earliest_start, NOW as i64 + 61);
+        assert_eq!(settings.cap, Cap::Gpus(3));
+        assert_eq!(settings.first, [1002]);
+    }
+
+    #[test]
+    fn every_problem_is_named_with_its_input() {
+        let bad = RollingInputs {
+            ids: String::new(),
+            hours: "1.5".into(),
+            cap: "0".into(),
+            first: "5".into(),
+            last: "5".into(),
+            ..inputs()
+        };
+        let found: Vec<Input> = check_inputs(&bad, Some(NOW - 1.0), None, NOW)
+            .unwrap_err()
+            .into_iter()
+            .map(|p| p.input)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                Input::Machines,
+                Input::From,
+                Input::Until,
+                Input::Hours,
+                Input::Cap,
+                Input::Pins
+            ]
+        );
+        let backwards = check_inputs(&inputs(), Some(NOW + 7200.0), Some(NOW + 3600.0), NOW);
+        assert_eq!(backwards.unwrap_err()[0].input, Input::Until);
+    }
+
+    fn machine(id: i64, gpus: i64, occupancy: &str) -> Machine {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "machine_id": id, "hostname": format!("host-{id}"), "gpu_name": "RTX 4090",
+            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": gpus, "cpu_cores": 32,
+            "current_rentals_running": 2, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
+            "disk_space": 2000.0, "listed": true, "verification": "verified",
+            "reliability2": 0.99, "gpu_occupancy": occupancy, "geolocation": null,
+            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
+            "min_bid_price": 0.2, "earn_day": 10.0
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_request_holds_the_hosts_machines_their_windows_and_pins() {
+        let settings =
+            check_inputs(&inputs(), Some(NOW + 60.0), Some(NOW + 86_400.0), NOW).unwrap();
+        let window: MaintenanceWindow = serde_json::from_value(serde_json::json!({
+            "id": 9, "machine_id": 1001, "start_time": NOW + 3600.0, "duration_hours": 1,
+            "maintenance_category": "disk", "created_at": 0.0, "end_time": NOW + 7200.0,
+        }))
+        .unwrap();
+        let machines = [machine(1001, 4, "R R D x"), machine(1002, 2, "x x")];
+        let (request, not_yours) = request_of(&settings, &machines, &[window]);
+        assert_eq!(not_yours, [1003]);
+        assert_eq!(request.machines.len(), 2);
+        assert_eq!(request.machines[0].reserved_gpus, 2);
+        assert_eq!(request.machines[0].running_rentals, 2);
+        assert_eq!(
+            request.machines[0].existing,
+            [Span::new(NOW as i64 + 3600, NOW as i64 + 7200)]
+        );
+        assert_eq!(request.machines[1].pin, Pin::First);
+        assert_eq!(request.cap, Cap::Gpus(3));
+    }
+
+    #[test]
+    fn a_saved_plan_keeps_hand_edits_and_what_is_scheduled() {
+        let placements = [
+            Placement {
+                machine_id: 1,
+                start: 100,
+            },
+            Placement {
+                machine_id: 2,
+                start: 200,
+            },
+        ];
+        let mut saved = SavedPlan::new("ids=1-2".into(), &placements);
+        saved.move_start(2, 300);
+        saved.scheduled.insert(1);
+        assert_eq!(
+            saved.remaining(),
+            [Placement {
+                machine_id: 2,
+                start: 300
+            }]
+        );
+        assert!(!saved.is_finished());
+        let json = serde_json::to_string(&saved).unwrap();
+        assert_eq!(serde_json::from_str::<SavedPlan>(&json).unwrap(), saved);
+        saved.scheduled.insert(2);
+        assert!(saved.is_finished());
+    }
+}
