@@ -21,3 +21,4 @@ pub mod time;
 pub mod timeline;
 pub mod toasts;
 pub mod toggle;
+pub mod words;
