@@ -453,6 +453,60 @@ async fn a_selections_maintenance_is_cancelled_six_machines_at_a_time() {
 }
 
 #[wasm_bindgen_test]
+async fn a_machines_cancellation_says_how_many_windows_went_in_words() {
+    let mut replies = vec![
+        (
+            "machines/1001/cancel_maint",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1001, "msg": "deleted 0 scheduled maintenance window(s) on machine 1001"}"#,
+            ),
+        ),
+        (
+            "machines/1002/cancel_maint",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1002, "msg": "deleted 2 scheduled maintenance window(s) on machine 1002"}"#,
+            ),
+        ),
+        (
+            "machines/1003/cancel_maint",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1003, "msg": "deleted 1 scheduled maintenance window(s) on machine 1003; 1 window(s) scheduled by the marketplace were kept"}"#,
+            ),
+        ),
+    ];
+    for id in 1004..=1008 {
+        replies.push((
+            leak(format!("machines/{id}/cancel_maint")),
+            json(200, CANCELLED),
+        ));
+    }
+    let (page, _fetch) = cancel_on_eight_machines(replies).await;
+    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    let items: Vec<String> = page
+        .all("[data-testid=cancel-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        items[..4],
+        [
+            "Machine 1001: no scheduled window to cancel",
+            "Machine 1002: 2 scheduled windows cancelled",
+            "Machine 1003: 1 scheduled window cancelled; 1 window scheduled by the marketplace \
+             stays (only support can cancel it)",
+            "Machine 1004: 1 scheduled window cancelled",
+        ]
+    );
+    assert!(items.iter().all(|item| !item.contains("(s)")), "{items:?}");
+    assert!(page
+        .text(".toast")
+        .contains("Cancelled the maintenance of 8 of 8 machines."));
+}
+
+#[wasm_bindgen_test]
 async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
     let mut replies = Vec::new();
     for id in 1001..=1008 {
@@ -474,15 +528,9 @@ async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
         .map(|li| li.text_content().unwrap())
         .collect();
     assert_eq!(items.len(), 8);
-    assert_eq!(
-        items[0],
-        "Machine 1001: deleted 1 scheduled maintenance window(s)"
-    );
+    assert_eq!(items[0], "Machine 1001: 1 scheduled window cancelled");
     assert_eq!(items[2], "Machine 1003: not cancelled: No such machine id");
-    assert_eq!(
-        items[7],
-        "Machine 1008: deleted 1 scheduled maintenance window(s)"
-    );
+    assert_eq!(items[7], "Machine 1008: 1 scheduled window cancelled");
     assert_eq!(cancels(&fetch).len(), 8);
     assert!(page
         .text(".toast")

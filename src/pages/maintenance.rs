@@ -12,6 +12,7 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_class, category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
+use crate::pages::machines::cancelled_text;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
@@ -177,10 +178,11 @@ pub fn MaintenancePage() -> impl IntoView {
             if !answer.success {
                 return Err(format!("Machine {machine}: {}", answer.msg));
             }
-            toasts.success(format!("Machine {machine}: {}", answer.msg));
+            let text = cancelled_text(machine, &answer);
+            toasts.success(text.clone());
             picked_machine.try_set(String::new());
             data.refetch();
-            Ok(format!("Machine {machine}: {}", answer.msg))
+            Ok(text)
         },
     );
     let pick = Callback::new(move |window: MaintenanceWindow| {
