@@ -187,7 +187,12 @@ fn now() -> f64 {
 /// The schedule page for machines 1001 and 1002 (1 and 2 running rentals); 1001 has a
 /// Power window from tomorrow for 4 hours.
 async fn schedule_page() -> (Mounted, FakeFetch, f64) {
-    signed_in_at("/machines/schedule?ids=1001,1002");
+    schedule_page_for("1001,1002").await
+}
+
+/// [`schedule_page`] with `ids` in the address.
+async fn schedule_page_for(ids: &str) -> (Mounted, FakeFetch, f64) {
+    signed_in_at(&format!("/machines/schedule?ids={ids}"));
     let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
     let machines = leak(format!(
         r#"{{"machines": [{}, {}]}}"#,
@@ -239,7 +244,7 @@ async fn the_schedule_form_names_each_broken_rule_by_its_field_and_sends_nothing
     let (page, fetch, tomorrow) = schedule_page().await;
     assert!(page.text("[data-testid=zone]").contains("UTC"));
     assert!(page
-        .text("[data-testid=schedule-known]")
+        .text("#schedule-machines-status")
         .starts_with("2 of your machines."));
 
     page.type_into("#schedule-hours", "0");
@@ -317,7 +322,10 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
     page.type_into("#schedule-start", &typed(tomorrow + 3600.0));
     settle().await;
     let warning = page.text("[data-testid=overlap-warning]");
-    assert!(warning.contains("1 existing windows overlap"), "{warning}");
+    assert!(
+        warning.contains("1 existing window overlaps the new ones:"),
+        "{warning}"
+    );
     assert!(
         warning.contains("Machine 1001: Power window #7"),
         "{warning}"
@@ -327,6 +335,158 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
     assert!(page
         .text("figure.timeline figcaption")
         .contains("Previewed: 2 new windows"));
+}
+
+/// Picks `value` in the select `selector`, as a person would.
+fn choose(page: &Mounted, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = page.get(selector).unchecked_into();
+    select.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    select.dispatch_event(&event).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_successful_run_says_what_was_done_and_starts_a_fresh_form_on_the_same_machines() {
+    let (page, _first, tomorrow) = schedule_page().await;
+    page.type_into("#schedule-start", &typed(tomorrow + 8.0 * 3600.0));
+    page.type_into("#schedule-hours", "3");
+    choose(&page, "#schedule-category", "disk");
+    settle().await;
+    assert!(page
+        .text("[data-testid=schedule-summary]")
+        .starts_with("Disk window"));
+
+    let machines = leak(format!(
+        r#"{{"machines": [{}, {}]}}"#,
+        machine_json(1001, 1, "D x x x"),
+        machine_json(1002, 2, "D D x x")
+    ));
+    let fetch = FakeFetch::install_by_url(vec![
+        (
+            "maintenances/batch",
+            json(
+                200,
+                r#"{"success": true, "results": [
+                    {"success": true, "machine_id": 1001, "notifications_sent": 1},
+                    {"success": true, "machine_id": 1002, "notifications_sent": 2}]}"#,
+            ),
+        ),
+        ("/api/v0/machines?owner=me", json(200, machines)),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    submit(&page);
+    settle().await;
+    assert!(dialog_open(&page));
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+
+    // What was done, in words.
+    assert_eq!(
+        page.text("#schedule-result-heading"),
+        "Scheduled on 2 of 2 machines"
+    );
+    let done = page.text("[data-testid=schedule-done]");
+    assert!(done.starts_with("Disk window from "), "{done}");
+    assert!(
+        done.ends_with("(3 h, UTC) scheduled on 2 machines: 1001, 1002. 3 renters notified."),
+        "{done}"
+    );
+    assert!(page
+        .text(".toasts")
+        .contains("Scheduled the window on 2 of 2 machines."));
+
+    // A fresh form on the same machines: nothing previewed, nothing warned about.
+    assert_eq!(value_of(&page, "#schedule-machines"), "1001,1002");
+    assert_eq!(value_of(&page, "#schedule-start"), "");
+    assert_eq!(value_of(&page, "#schedule-hours"), "2");
+    assert_eq!(value_of(&page, "#schedule-category"), "other");
+    assert!(page.find("[data-testid=schedule-summary]").is_none());
+    assert!(page.find("[data-testid=overlap-warning]").is_none());
+
+    // So a second click cannot send the same window again: it asks for a start.
+    submit(&page);
+    settle().await;
+    assert!(!dialog_open(&page));
+    assert_eq!(
+        page.text("#schedule-start-error"),
+        "Choose a start date and time."
+    );
+    assert_eq!(writes(&fetch), 1);
+    // The result stays until the next run.
+    assert!(page.find("[data-testid=schedule-result]").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn one_machine_one_rental_and_one_overlap_are_counted_in_the_singular() {
+    let (page, _first, tomorrow) = schedule_page_for("1001").await;
+    // The ids field says once what the ids are.
+    let hints: Vec<String> = page
+        .all(".schedule-form p.hint")
+        .iter()
+        .map(|p| p.text_content().unwrap_or_default())
+        .filter(|text| text.contains("machine"))
+        .collect();
+    assert_eq!(hints, ["1 of your machines."]);
+
+    // From an hour into 1001's Power window.
+    page.type_into("#schedule-start", &typed(tomorrow + 3600.0));
+    page.type_into("#schedule-hours", "2");
+    settle().await;
+    let summary = page.text("[data-testid=schedule-summary]");
+    assert!(
+        summary.ends_with("on 1 machine; 1 running rental will be notified."),
+        "{summary}"
+    );
+    let warning = page.text("[data-testid=overlap-warning]");
+    assert!(
+        warning.starts_with("1 existing window overlaps the new one:"),
+        "{warning}"
+    );
+    submit(&page);
+    settle().await;
+    assert!(page
+        .text("dialog[open]")
+        .contains("1 existing window overlaps it."));
+
+    let _fetch = FakeFetch::install_by_url(vec![
+        (
+            "dnotify",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1001, "notifications_sent": 1}"#,
+            ),
+        ),
+        (
+            "/api/v0/machines?owner=me",
+            json(200, r#"{"machines": []}"#),
+        ),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+    assert_eq!(
+        page.text("#schedule-result-heading"),
+        "Scheduled on 1 of 1 machine"
+    );
+    assert!(page
+        .text("[data-testid=schedule-done]")
+        .ends_with("scheduled on 1 machine: 1001. 1 renter notified."));
+    assert_eq!(
+        page.text("[data-testid=schedule-result] li"),
+        "Machine 1001: scheduled, 1 renter notified"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -366,8 +526,25 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
     submit(&page);
     settle().await;
     page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+    assert!(
+        wait_until(3000, || fetch
+            .calls()
+            .iter()
+            .any(|c| c.method == "GET" && c.url.contains("machine_ids")))
+        .await
+    );
+    settle().await;
 
-    // The same plan now overlaps the window just made: the page knows it without a reload.
+    // The same window typed again overlaps the one just made: the page knows it without a
+    // reload.
+    page.type_into("#schedule-start", &typed(start));
+    page.type_into("#schedule-hours", "2");
     assert!(
         wait_until(3000, || page
             .find("[data-testid=overlap-warning]")

@@ -308,11 +308,11 @@ async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_r
     app.click("[data-action=schedule]").await?;
     app.fill("#schedule-machines", "1001-1149, 2001").await?;
     app.wait_for_text(
-        "[data-testid=schedule-known]",
+        "#schedule-machines-status",
         "149 of your machines; 1 not among them (2001)",
     )
     .await?;
-    app.wait_for_text("[data-testid=schedule-known]", "Sent in 2 requests")
+    app.wait_for_text("#schedule-machines-status", "Sent in 2 requests")
         .await?;
     fill_schedule_form(&app, "2").await?;
     app.click(".schedule-form button[type=submit]").await?;
