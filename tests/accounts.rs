@@ -89,12 +89,6 @@ fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
     page.all("tbody tr:not(.spacer)")
 }
 
-fn input_value(page: &Mounted, selector: &str) -> String {
-    page.get(selector)
-        .unchecked_into::<web_sys::HtmlInputElement>()
-        .value()
-}
-
 fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
     fetch
         .calls()
@@ -189,7 +183,7 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
     match status.as_str() {
         "Copied" => {}
         "Press Ctrl+C to copy" => {
-            assert_eq!(input_value(&page, "tbody .copy-fallback"), FULL_KEY);
+            assert_eq!(value_of(&page, "tbody .copy-fallback"), FULL_KEY);
         }
         other => panic!("unexpected copy status {other:?}"),
     }
@@ -198,6 +192,69 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
     assert!(page
         .text(".table-toolbar label.toggle")
         .contains("Include the API keys in the CSV"));
+}
+
+#[wasm_bindgen_test]
+async fn templates_list_their_ids_and_delete_from_an_actions_column_saying_it_is_a_soft_delete() {
+    signed_in_at("/templates");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("templates/", json(200, LIBRARY)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    let table = ".template-library";
+    assert_eq!(
+        column_keys(&page, table),
+        [
+            "name",
+            "id",
+            "image",
+            "created",
+            "last_used",
+            "instances",
+            "visibility",
+            "actions"
+        ]
+    );
+    assert_eq!(page.text(&format!("{table} thead th[data-key=id]")), "Id");
+    assert_eq!(
+        page.text(&format!("{table} thead th[data-key=actions]")),
+        "Actions"
+    );
+    assert_eq!(column_texts(&page, table, "id"), ["501", "504"]);
+    // The visibility says only that; the button has its own column.
+    assert_eq!(
+        column_texts(&page, table, "visibility"),
+        ["Public", "Private"]
+    );
+    assert_eq!(columns_with_buttons(&page, table), ["actions"]);
+    assert_eq!(
+        column_texts(&page, table, "actions"),
+        ["Delete…", "Delete…"]
+    );
+
+    page.click(&format!(
+        "{table} button[aria-label^='Delete template 501 ']"
+    ));
+    settle().await;
+    assert!(page.find("dialog[open]").is_some());
+    assert_eq!(
+        page.text("[data-testid=delete-title]"),
+        "Template 501 · pytorch-base (pytorch/pytorch:2.3.1)"
+    );
+    assert_eq!(
+        page.text("dialog[open] [data-testid=soft-delete]"),
+        "Deleting hides the template from your list of templates and from searches. It is not \
+         erased: it is kept, marked as deleted (a soft delete), and instances already made from \
+         it keep running."
+    );
+    assert!(page
+        .text("dialog[open]")
+        .contains("kept and the deletion is refused"));
+    assert!(calls_to(&fetch, "templates")
+        .iter()
+        .all(|c| c.method == "GET"));
 }
 
 #[wasm_bindgen_test]
@@ -563,7 +620,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         .contains("Template 501 deleted"));
     assert!(page.text(".toasts").contains("Template 501 deleted"));
     assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
-    assert_eq!(input_value(&page, "#template-id"), "");
+    assert_eq!(value_of(&page, "#template-id"), "");
     assert_eq!(
         session_storage()
             .get_item("gpudeck.deleted-templates.1")
@@ -591,7 +648,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
             .contains("in use by 2 other users"))
         .await
     );
-    assert_eq!(input_value(&page, "#template-id"), "502");
+    assert_eq!(value_of(&page, "#template-id"), "502");
     assert!(page.find("[data-testid=template-result]").is_none());
     assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
 
@@ -685,7 +742,7 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
             .as_deref(),
         Some("true")
     );
-    assert_eq!(input_value(&page, "#volume-size"), "50");
+    assert_eq!(value_of(&page, "#volume-size"), "50");
 
     page.type_into("#volume-ask-id", "77");
     page.type_into("#volume-size", "20");
@@ -798,7 +855,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
             .contains("user already exists"))
         .await
     );
-    assert_eq!(input_value(&page, "#sub-password"), "correct horse");
+    assert_eq!(value_of(&page, "#sub-password"), "correct horse");
 
     page.type_into("#sub-email", "new@alice.example");
     page.click("input[name=sub-kind][value=host]");
@@ -814,7 +871,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     assert!(page.text("tbody").contains("new@alice.example"));
     for field in ["#sub-email", "#sub-username", "#sub-password"] {
-        assert_eq!(input_value(&page, field), "", "{field}");
+        assert_eq!(value_of(&page, field), "", "{field}");
     }
     let created: Vec<Call> = calls_to(&fetch, "v0/users/")
         .into_iter()
