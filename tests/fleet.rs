@@ -684,6 +684,45 @@ async fn a_machines_cancellation_says_how_many_windows_went_in_words() {
 }
 
 #[wasm_bindgen_test]
+async fn a_windows_cancel_sits_in_an_actions_column_beside_who_scheduled_it() {
+    signed_in_at("/machines/maintenance?ids=1001");
+    let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
+    let windows = leak(format!(
+        r#"[{{"id": 7, "machine_id": 1001, "start_time": {tomorrow}, "duration_hours": 4,
+        "maintenance_category": "power", "maintenance_reason": null, "created_at": {created},
+        "cancelled_at": null, "end_time": {end}, "scheduled_by_marketplace": false}},
+        {{"id": 9, "machine_id": 1001, "start_time": {later}, "duration_hours": 4,
+        "maintenance_category": "gpu", "maintenance_reason": null, "created_at": {created},
+        "cancelled_at": null, "end_time": {later_end}, "scheduled_by_marketplace": true}}]"#,
+        created = now() - 60.0,
+        end = tomorrow + 4.0 * 3600.0,
+        later = tomorrow + 86_400.0,
+        later_end = tomorrow + 86_400.0 + 4.0 * 3600.0,
+    ));
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("machine_ids", json(200, windows)),
+    ]);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page.all(".data-table tbody tr:not(.spacer)").len()
+            == 2)
+        .await
+    );
+    let keys = column_keys(&page, ".data-table");
+    assert_eq!(keys.last().map(String::as_str), Some("actions"));
+    assert_eq!(
+        column_texts(&page, ".data-table", "by"),
+        ["You", "Marketplace"]
+    );
+    assert_eq!(columns_with_buttons(&page, ".data-table"), ["actions"]);
+    assert_eq!(
+        column_texts(&page, ".data-table", "actions"),
+        ["Cancel…", "Only support can cancel it"]
+    );
+}
+
+#[wasm_bindgen_test]
 async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
     let mut replies = Vec::new();
     for id in 1001..=1008 {

@@ -458,18 +458,17 @@ fn columns(
             .with_cell(|w| view! { <Time unix_seconds=w.created_at/> }.into_any()),
         Column::text("by", "Scheduled by", |w: &MaintenanceWindow| {
             if w.scheduled_by_marketplace { "Marketplace" } else { "You" }.to_owned()
-        })
-        .with_cell(move |w| {
+        }),
+        Column::actions(move |w: &MaintenanceWindow| {
             if w.scheduled_by_marketplace {
                 view! {
-                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Marketplace · only support can cancel it"</span>
+                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Only support can cancel it"</span>
                 }
                 .into_any()
             } else {
                 let window = w.clone();
                 let label = format!("Cancel {}", window_name(w, utc.get_untracked()));
                 view! {
-                    "You "
                     <button type="button" class="button small danger" aria-label=label on:click=move |_| pick.run(window.clone())>
                         "Cancel…"
                     </button>
