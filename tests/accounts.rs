@@ -116,13 +116,14 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
             .map(|i| list.item(i).unwrap().text_content().unwrap_or_default())
             .collect()
     };
+    // Columns: id, username, email, type, balance, API key.
     let first = cells(&rows[0]);
     assert_eq!(first[0], "11");
-    assert_eq!(first[2], "$25.50");
-    assert_eq!(cells(&rows[1])[2], "$1,200.75");
-    assert_eq!(cells(&rows[2])[2], "-$5.00");
+    assert_eq!(first[4], "$25.50");
+    assert_eq!(cells(&rows[1])[4], "$1,200.75");
+    assert_eq!(cells(&rows[2])[4], "-$5.00");
     // Markup from the server is text.
-    assert_eq!(cells(&rows[2])[1], "<b>sub</b>@alice.example");
+    assert_eq!(cells(&rows[2])[2], "<b>sub</b>@alice.example");
     assert!(page.find("tbody b").is_none());
 
     // Masked by default; the whole key is nowhere in the page.
@@ -192,6 +193,42 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
     assert!(page
         .text(".table-toolbar label.toggle")
         .contains("Include the API keys in the CSV"));
+}
+
+#[wasm_bindgen_test]
+async fn subaccounts_show_each_ones_username_and_whether_it_hosts_or_rents() {
+    signed_in_at("/subaccounts");
+    // As the reference server sends them, and one from a service that leaves both out.
+    const LISTED: &str = r#"{"users": [
+        {"id": 11, "email": "render-farm@alice.example", "api_key": "0123456789abcdef0123456789abcdef", "balance": 25.5,
+         "username": "render-farm", "host_only": true},
+        {"id": 12, "email": "ci-runner@alice.example", "api_key": "fedcba9876543210fedcba9876543210", "balance": 0,
+         "username": "ci-runner", "host_only": false},
+        {"id": 13, "email": "old@alice.example", "api_key": "99998888777766665555444433332222", "balance": 1}
+    ], "msg": "3 subaccounts"}"#;
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("subaccounts", json(200, LISTED)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    assert_eq!(
+        column_keys(&page, ".subaccounts"),
+        ["id", "username", "email", "kind", "balance", "api_key"]
+    );
+    assert_eq!(page.text(".subaccounts thead th[data-key=kind]"), "Type");
+    assert_eq!(
+        column_texts(&page, ".subaccounts", "username"),
+        ["render-farm", "ci-runner", "—"]
+    );
+    assert_eq!(
+        column_texts(&page, ".subaccounts", "kind"),
+        ["Host", "Client", "—"]
+    );
+    // The filter finds a subaccount by its username.
+    page.type_into(".table-toolbar .filter input", "ci-run");
+    assert!(wait_until(3000, || body_rows(&page).len() == 1).await);
+    assert_eq!(column_texts(&page, ".subaccounts", "id"), ["12"]);
 }
 
 #[wasm_bindgen_test]
