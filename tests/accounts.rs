@@ -89,12 +89,6 @@ fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
     page.all("tbody tr:not(.spacer)")
 }
 
-fn input_value(page: &Mounted, selector: &str) -> String {
-    page.get(selector)
-        .unchecked_into::<web_sys::HtmlInputElement>()
-        .value()
-}
-
 fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
     fetch
         .calls()
@@ -122,13 +116,14 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
             .map(|i| list.item(i).unwrap().text_content().unwrap_or_default())
             .collect()
     };
+    // Columns: id, username, email, type, balance, API key.
     let first = cells(&rows[0]);
     assert_eq!(first[0], "11");
-    assert_eq!(first[2], "$25.50");
-    assert_eq!(cells(&rows[1])[2], "$1,200.75");
-    assert_eq!(cells(&rows[2])[2], "-$5.00");
+    assert_eq!(first[4], "$25.50");
+    assert_eq!(cells(&rows[1])[4], "$1,200.75");
+    assert_eq!(cells(&rows[2])[4], "-$5.00");
     // Markup from the server is text.
-    assert_eq!(cells(&rows[2])[1], "<b>sub</b>@alice.example");
+    assert_eq!(cells(&rows[2])[2], "<b>sub</b>@alice.example");
     assert!(page.find("tbody b").is_none());
 
     // Masked by default; the whole key is nowhere in the page.
@@ -189,7 +184,7 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
     match status.as_str() {
         "Copied" => {}
         "Press Ctrl+C to copy" => {
-            assert_eq!(input_value(&page, "tbody .copy-fallback"), FULL_KEY);
+            assert_eq!(value_of(&page, "tbody .copy-fallback"), FULL_KEY);
         }
         other => panic!("unexpected copy status {other:?}"),
     }
@@ -198,6 +193,178 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
     assert!(page
         .text(".table-toolbar label.toggle")
         .contains("Include the API keys in the CSV"));
+}
+
+#[wasm_bindgen_test]
+async fn subaccounts_show_each_ones_username_and_whether_it_hosts_or_rents() {
+    signed_in_at("/subaccounts");
+    // As the reference server sends them, and one from a service that leaves both out.
+    const LISTED: &str = r#"{"users": [
+        {"id": 11, "email": "render-farm@alice.example", "api_key": "0123456789abcdef0123456789abcdef", "balance": 25.5,
+         "username": "render-farm", "host_only": true},
+        {"id": 12, "email": "ci-runner@alice.example", "api_key": "fedcba9876543210fedcba9876543210", "balance": 0,
+         "username": "ci-runner", "host_only": false},
+        {"id": 13, "email": "old@alice.example", "api_key": "99998888777766665555444433332222", "balance": 1}
+    ], "msg": "3 subaccounts"}"#;
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("subaccounts", json(200, LISTED)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    assert_eq!(
+        column_keys(&page, ".subaccounts"),
+        ["id", "username", "email", "kind", "balance", "api_key"]
+    );
+    assert_eq!(page.text(".subaccounts thead th[data-key=kind]"), "Type");
+    assert_eq!(
+        column_texts(&page, ".subaccounts", "username"),
+        ["render-farm", "ci-runner", "—"]
+    );
+    assert_eq!(
+        column_texts(&page, ".subaccounts", "kind"),
+        ["Host", "Client", "—"]
+    );
+    // The filter finds a subaccount by its username.
+    page.type_into(".table-toolbar .filter input", "ci-run");
+    assert!(wait_until(3000, || body_rows(&page).len() == 1).await);
+    assert_eq!(column_texts(&page, ".subaccounts", "id"), ["12"]);
+}
+
+#[wasm_bindgen_test]
+async fn templates_list_their_ids_and_delete_from_an_actions_column_saying_it_is_a_soft_delete() {
+    signed_in_at("/templates");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("templates/", json(200, LIBRARY)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    let table = ".template-library";
+    assert_eq!(
+        column_keys(&page, table),
+        [
+            "name",
+            "id",
+            "image",
+            "created",
+            "last_used",
+            "instances",
+            "visibility",
+            "actions"
+        ]
+    );
+    assert_eq!(page.text(&format!("{table} thead th[data-key=id]")), "Id");
+    assert_eq!(
+        page.text(&format!("{table} thead th[data-key=actions]")),
+        "Actions"
+    );
+    assert_eq!(column_texts(&page, table, "id"), ["501", "504"]);
+    // The visibility says only that; the button has its own column.
+    assert_eq!(
+        column_texts(&page, table, "visibility"),
+        ["Public", "Private"]
+    );
+    assert_eq!(columns_with_buttons(&page, table), ["actions"]);
+    assert_eq!(
+        column_texts(&page, table, "actions"),
+        ["Delete…", "Delete…"]
+    );
+
+    page.click(&format!(
+        "{table} button[aria-label^='Delete template 501 ']"
+    ));
+    settle().await;
+    assert!(page.find("dialog[open]").is_some());
+    assert_eq!(
+        page.text("[data-testid=delete-title]"),
+        "Template 501 · pytorch-base (pytorch/pytorch:2.3.1)"
+    );
+    assert_eq!(
+        page.text("dialog[open] [data-testid=soft-delete]"),
+        "Deleting hides the template from your list of templates and from searches. It is not \
+         erased: it is kept, marked as deleted (a soft delete), and instances already made from \
+         it keep running."
+    );
+    assert!(page
+        .text("dialog[open]")
+        .contains("kept and the deletion is refused"));
+    assert!(calls_to(&fetch, "templates")
+        .iter()
+        .all(|c| c.method == "GET"));
+}
+
+#[wasm_bindgen_test]
+async fn an_accepted_offer_empties_the_form_so_a_second_click_makes_no_second_volume() {
+    signed_in_at("/volumes");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("volumes/search", json(200, OFFERS)),
+        ("volumes?owner", json(200, r#"{"volumes": []}"#)),
+        (
+            "volumes",
+            json(200, r#"{"success": true, "volume_name": "V.20118484"}"#),
+        ),
+        ("volumes?owner", json(200, MY_VOLUMES)),
+        ("volumes/search", json(200, OFFERS)),
+    ]);
+    let puts = |fetch: &FakeFetch| {
+        calls_to(fetch, "/api/v0/volumes")
+            .into_iter()
+            .filter(|c| c.method == "PUT")
+            .count()
+    };
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page
+            .find(".offer-search tbody tr:not(.spacer)")
+            .is_some())
+        .await
+    );
+    // Accept… is the row's action, in its own column.
+    assert_eq!(columns_with_buttons(&page, ".offer-search"), ["actions"]);
+    assert_eq!(column_texts(&page, ".offer-search", "offer"), ["8"]);
+    page.click(".offer-search button[aria-label='Accept offer 8 on machine 1004']");
+    settle().await;
+    assert_eq!(value_of(&page, "#volume-ask-id"), "8");
+    page.type_into("#volume-size", "20");
+    page.type_into("#volume-label", "scratch");
+    page.click("form.id-form button[type=submit]");
+    settle().await;
+    page.click("dialog[open] .button.primary");
+    assert!(wait_until(3000, || page.find("[data-testid=volume-name]").is_some()).await);
+    assert_eq!(puts(&fetch), 1);
+
+    // The new volume stays shown; the form is empty.
+    assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
+    assert_eq!(value_of(&page, "#volume-ask-id"), "");
+    assert_eq!(value_of(&page, "#volume-size"), "");
+    assert_eq!(value_of(&page, "#volume-label"), "");
+    assert_eq!(page.text("[data-testid=chosen-offer]"), "");
+
+    // A second click asks for an offer instead of making a second volume.
+    page.click("form.id-form button[type=submit]");
+    settle().await;
+    assert!(page.find("dialog[open]").is_none());
+    assert_eq!(
+        page.text("#volume-ask-id-error"),
+        "Enter the volume ask id."
+    );
+    assert_eq!(puts(&fetch), 1);
+    assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
+
+    // My volumes: the copy button belongs to the name; Delete… has its own column.
+    assert!(
+        wait_until(3000, || page
+            .text(".my-volumes tbody")
+            .contains("V.20118484"))
+        .await
+    );
+    assert_eq!(
+        columns_with_buttons(&page, ".my-volumes"),
+        ["volume", "actions"]
+    );
+    assert_eq!(column_texts(&page, ".my-volumes", "status"), ["active"]);
 }
 
 #[wasm_bindgen_test]
@@ -561,7 +728,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         .contains("Template 501 deleted"));
     assert!(page.text(".toasts").contains("Template 501 deleted"));
     assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
-    assert_eq!(input_value(&page, "#template-id"), "");
+    assert_eq!(value_of(&page, "#template-id"), "");
     assert_eq!(
         session_storage()
             .get_item("gpudeck.deleted-templates.1")
@@ -589,7 +756,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
             .contains("in use by 2 other users"))
         .await
     );
-    assert_eq!(input_value(&page, "#template-id"), "502");
+    assert_eq!(value_of(&page, "#template-id"), "502");
     assert!(page.find("[data-testid=template-result]").is_none());
     assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
 
@@ -683,7 +850,7 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
             .as_deref(),
         Some("true")
     );
-    assert_eq!(input_value(&page, "#volume-size"), "50");
+    assert_eq!(value_of(&page, "#volume-size"), "50");
 
     page.type_into("#volume-ask-id", "77");
     page.type_into("#volume-size", "20");
@@ -796,7 +963,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
             .contains("user already exists"))
         .await
     );
-    assert_eq!(input_value(&page, "#sub-password"), "correct horse");
+    assert_eq!(value_of(&page, "#sub-password"), "correct horse");
 
     page.type_into("#sub-email", "new@alice.example");
     page.click("input[name=sub-kind][value=host]");
@@ -812,7 +979,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     assert!(page.text("tbody").contains("new@alice.example"));
     for field in ["#sub-email", "#sub-username", "#sub-password"] {
-        assert_eq!(input_value(&page, field), "", "{field}");
+        assert_eq!(value_of(&page, field), "", "{field}");
     }
     let created: Vec<Call> = calls_to(&fetch, "v0/users/")
         .into_iter()

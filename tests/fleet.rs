@@ -187,7 +187,12 @@ fn now() -> f64 {
 /// The schedule page for machines 1001 and 1002 (1 and 2 running rentals); 1001 has a
 /// Power window from tomorrow for 4 hours.
 async fn schedule_page() -> (Mounted, FakeFetch, f64) {
-    signed_in_at("/machines/schedule?ids=1001,1002");
+    schedule_page_for("1001,1002").await
+}
+
+/// [`schedule_page`] with `ids` in the address.
+async fn schedule_page_for(ids: &str) -> (Mounted, FakeFetch, f64) {
+    signed_in_at(&format!("/machines/schedule?ids={ids}"));
     let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
     let machines = leak(format!(
         r#"{{"machines": [{}, {}]}}"#,
@@ -239,7 +244,7 @@ async fn the_schedule_form_names_each_broken_rule_by_its_field_and_sends_nothing
     let (page, fetch, tomorrow) = schedule_page().await;
     assert!(page.text("[data-testid=zone]").contains("UTC"));
     assert!(page
-        .text("[data-testid=schedule-known]")
+        .text("#schedule-machines-status")
         .starts_with("2 of your machines."));
 
     page.type_into("#schedule-hours", "0");
@@ -317,7 +322,10 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
     page.type_into("#schedule-start", &typed(tomorrow + 3600.0));
     settle().await;
     let warning = page.text("[data-testid=overlap-warning]");
-    assert!(warning.contains("1 existing windows overlap"), "{warning}");
+    assert!(
+        warning.contains("1 existing window overlaps the new ones:"),
+        "{warning}"
+    );
     assert!(
         warning.contains("Machine 1001: Power window #7"),
         "{warning}"
@@ -327,6 +335,158 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
     assert!(page
         .text("figure.timeline figcaption")
         .contains("Previewed: 2 new windows"));
+}
+
+/// Picks `value` in the select `selector`, as a person would.
+fn choose(page: &Mounted, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = page.get(selector).unchecked_into();
+    select.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    select.dispatch_event(&event).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_successful_run_says_what_was_done_and_starts_a_fresh_form_on_the_same_machines() {
+    let (page, _first, tomorrow) = schedule_page().await;
+    page.type_into("#schedule-start", &typed(tomorrow + 8.0 * 3600.0));
+    page.type_into("#schedule-hours", "3");
+    choose(&page, "#schedule-category", "disk");
+    settle().await;
+    assert!(page
+        .text("[data-testid=schedule-summary]")
+        .starts_with("Disk window"));
+
+    let machines = leak(format!(
+        r#"{{"machines": [{}, {}]}}"#,
+        machine_json(1001, 1, "D x x x"),
+        machine_json(1002, 2, "D D x x")
+    ));
+    let fetch = FakeFetch::install_by_url(vec![
+        (
+            "maintenances/batch",
+            json(
+                200,
+                r#"{"success": true, "results": [
+                    {"success": true, "machine_id": 1001, "notifications_sent": 1},
+                    {"success": true, "machine_id": 1002, "notifications_sent": 2}]}"#,
+            ),
+        ),
+        ("/api/v0/machines?owner=me", json(200, machines)),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    submit(&page);
+    settle().await;
+    assert!(dialog_open(&page));
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+
+    // What was done, in words.
+    assert_eq!(
+        page.text("#schedule-result-heading"),
+        "Scheduled on 2 of 2 machines"
+    );
+    let done = page.text("[data-testid=schedule-done]");
+    assert!(done.starts_with("Disk window from "), "{done}");
+    assert!(
+        done.ends_with("(3 h, UTC) scheduled on 2 machines: 1001, 1002. 3 renters notified."),
+        "{done}"
+    );
+    assert!(page
+        .text(".toasts")
+        .contains("Scheduled the window on 2 of 2 machines."));
+
+    // A fresh form on the same machines: nothing previewed, nothing warned about.
+    assert_eq!(value_of(&page, "#schedule-machines"), "1001,1002");
+    assert_eq!(value_of(&page, "#schedule-start"), "");
+    assert_eq!(value_of(&page, "#schedule-hours"), "2");
+    assert_eq!(value_of(&page, "#schedule-category"), "other");
+    assert!(page.find("[data-testid=schedule-summary]").is_none());
+    assert!(page.find("[data-testid=overlap-warning]").is_none());
+
+    // So a second click cannot send the same window again: it asks for a start.
+    submit(&page);
+    settle().await;
+    assert!(!dialog_open(&page));
+    assert_eq!(
+        page.text("#schedule-start-error"),
+        "Choose a start date and time."
+    );
+    assert_eq!(writes(&fetch), 1);
+    // The result stays until the next run.
+    assert!(page.find("[data-testid=schedule-result]").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn one_machine_one_rental_and_one_overlap_are_counted_in_the_singular() {
+    let (page, _first, tomorrow) = schedule_page_for("1001").await;
+    // The ids field says once what the ids are.
+    let hints: Vec<String> = page
+        .all(".schedule-form p.hint")
+        .iter()
+        .map(|p| p.text_content().unwrap_or_default())
+        .filter(|text| text.contains("machine"))
+        .collect();
+    assert_eq!(hints, ["1 of your machines."]);
+
+    // From an hour into 1001's Power window.
+    page.type_into("#schedule-start", &typed(tomorrow + 3600.0));
+    page.type_into("#schedule-hours", "2");
+    settle().await;
+    let summary = page.text("[data-testid=schedule-summary]");
+    assert!(
+        summary.ends_with("on 1 machine; 1 running rental will be notified."),
+        "{summary}"
+    );
+    let warning = page.text("[data-testid=overlap-warning]");
+    assert!(
+        warning.starts_with("1 existing window overlaps the new one:"),
+        "{warning}"
+    );
+    submit(&page);
+    settle().await;
+    assert!(page
+        .text("dialog[open]")
+        .contains("1 existing window overlaps it."));
+
+    let _fetch = FakeFetch::install_by_url(vec![
+        (
+            "dnotify",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1001, "notifications_sent": 1}"#,
+            ),
+        ),
+        (
+            "/api/v0/machines?owner=me",
+            json(200, r#"{"machines": []}"#),
+        ),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+    assert_eq!(
+        page.text("#schedule-result-heading"),
+        "Scheduled on 1 of 1 machine"
+    );
+    assert!(page
+        .text("[data-testid=schedule-done]")
+        .ends_with("scheduled on 1 machine: 1001. 1 renter notified."));
+    assert_eq!(
+        page.text("[data-testid=schedule-result] li"),
+        "Machine 1001: scheduled, 1 renter notified"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -366,8 +526,25 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
     submit(&page);
     settle().await;
     page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+    assert!(
+        wait_until(3000, || fetch
+            .calls()
+            .iter()
+            .any(|c| c.method == "GET" && c.url.contains("machine_ids")))
+        .await
+    );
+    settle().await;
 
-    // The same plan now overlaps the window just made: the page knows it without a reload.
+    // The same window typed again overlaps the one just made: the page knows it without a
+    // reload.
+    page.type_into("#schedule-start", &typed(start));
+    page.type_into("#schedule-hours", "2");
     assert!(
         wait_until(3000, || page
             .find("[data-testid=overlap-warning]")
@@ -453,6 +630,99 @@ async fn a_selections_maintenance_is_cancelled_six_machines_at_a_time() {
 }
 
 #[wasm_bindgen_test]
+async fn a_machines_cancellation_says_how_many_windows_went_in_words() {
+    let mut replies = vec![
+        (
+            "machines/1001/cancel_maint",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1001, "msg": "deleted 0 scheduled maintenance window(s) on machine 1001"}"#,
+            ),
+        ),
+        (
+            "machines/1002/cancel_maint",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1002, "msg": "deleted 2 scheduled maintenance window(s) on machine 1002"}"#,
+            ),
+        ),
+        (
+            "machines/1003/cancel_maint",
+            json(
+                200,
+                r#"{"success": true, "machine_id": 1003, "msg": "deleted 1 scheduled maintenance window(s) on machine 1003; 1 window(s) scheduled by the marketplace were kept"}"#,
+            ),
+        ),
+    ];
+    for id in 1004..=1008 {
+        replies.push((
+            leak(format!("machines/{id}/cancel_maint")),
+            json(200, CANCELLED),
+        ));
+    }
+    let (page, _fetch) = cancel_on_eight_machines(replies).await;
+    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    let items: Vec<String> = page
+        .all("[data-testid=cancel-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        items[..4],
+        [
+            "Machine 1001: no scheduled window to cancel",
+            "Machine 1002: 2 scheduled windows cancelled",
+            "Machine 1003: 1 scheduled window cancelled; 1 window scheduled by the marketplace \
+             stays (only support can cancel it)",
+            "Machine 1004: 1 scheduled window cancelled",
+        ]
+    );
+    assert!(items.iter().all(|item| !item.contains("(s)")), "{items:?}");
+    assert!(page
+        .text(".toast")
+        .contains("Cancelled the maintenance of 8 of 8 machines."));
+}
+
+#[wasm_bindgen_test]
+async fn a_windows_cancel_sits_in_an_actions_column_beside_who_scheduled_it() {
+    signed_in_at("/machines/maintenance?ids=1001");
+    let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
+    let windows = leak(format!(
+        r#"[{{"id": 7, "machine_id": 1001, "start_time": {tomorrow}, "duration_hours": 4,
+        "maintenance_category": "power", "maintenance_reason": null, "created_at": {created},
+        "cancelled_at": null, "end_time": {end}, "scheduled_by_marketplace": false}},
+        {{"id": 9, "machine_id": 1001, "start_time": {later}, "duration_hours": 4,
+        "maintenance_category": "gpu", "maintenance_reason": null, "created_at": {created},
+        "cancelled_at": null, "end_time": {later_end}, "scheduled_by_marketplace": true}}]"#,
+        created = now() - 60.0,
+        end = tomorrow + 4.0 * 3600.0,
+        later = tomorrow + 86_400.0,
+        later_end = tomorrow + 86_400.0 + 4.0 * 3600.0,
+    ));
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("machine_ids", json(200, windows)),
+    ]);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page.all(".data-table tbody tr:not(.spacer)").len()
+            == 2)
+        .await
+    );
+    let keys = column_keys(&page, ".data-table");
+    assert_eq!(keys.last().map(String::as_str), Some("actions"));
+    assert_eq!(
+        column_texts(&page, ".data-table", "by"),
+        ["You", "Marketplace"]
+    );
+    assert_eq!(columns_with_buttons(&page, ".data-table"), ["actions"]);
+    assert_eq!(
+        column_texts(&page, ".data-table", "actions"),
+        ["Cancel…", "Only support can cancel it"]
+    );
+}
+
+#[wasm_bindgen_test]
 async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
     let mut replies = Vec::new();
     for id in 1001..=1008 {
@@ -474,15 +744,9 @@ async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
         .map(|li| li.text_content().unwrap())
         .collect();
     assert_eq!(items.len(), 8);
-    assert_eq!(
-        items[0],
-        "Machine 1001: deleted 1 scheduled maintenance window(s)"
-    );
+    assert_eq!(items[0], "Machine 1001: 1 scheduled window cancelled");
     assert_eq!(items[2], "Machine 1003: not cancelled: No such machine id");
-    assert_eq!(
-        items[7],
-        "Machine 1008: deleted 1 scheduled maintenance window(s)"
-    );
+    assert_eq!(items[7], "Machine 1008: 1 scheduled window cancelled");
     assert_eq!(cancels(&fetch).len(), 8);
     assert!(page
         .text(".toast")

@@ -2,6 +2,7 @@
 //!
 //! Parsing is `gpudeck_wire::parse_machine_ids`, the function the server uses too.
 
+use crate::components::words::counted;
 use crate::storage::Stored;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{parse_machine_ids, MachineIdsError};
@@ -23,6 +24,11 @@ pub fn MachineIdsField(
     #[prop(into)]
     problem: Signal<Option<String>>,
     #[prop(default = "machine-ids")] id: &'static str,
+    /// What the line under the field says once the ids parse, for a page that knows more
+    /// about them (which are yours, how they are sent); by default `3 machines`. One line,
+    /// so the count is not said twice.
+    #[prop(optional, into)]
+    count: Option<Signal<String>>,
 ) -> impl IntoView {
     let parse = Memo::new(move |_| parsed(&text.get()));
     let own_error = move || match parse.get() {
@@ -49,8 +55,10 @@ pub fn MachineIdsField(
             ></textarea>
             <p id=status_id class="hint" aria-live="polite">
                 {move || match parse.get() {
-                    Ok(ids) if ids.len() == 1 => "1 machine".to_owned(),
-                    Ok(ids) => format!("{} machines", ids.len()),
+                    Ok(ids) => match count {
+                        Some(count) => count.get(),
+                        None => counted(ids.len() as i64, "machine", "machines"),
+                    },
                     Err(_) => "Separate ids with commas, spaces or new lines; ranges like 100-110 work too.".to_owned(),
                 }}
             </p>

@@ -23,3 +23,4 @@ pub mod time;
 pub mod timeline;
 pub mod toasts;
 pub mod toggle;
+pub mod words;

@@ -3,6 +3,7 @@
 //! per-machine results of a run. Unit-tested natively.
 
 use crate::components::calendar::{days_from_civil, days_in_month};
+use crate::components::words::counted;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 
 /// Machines per batch request (N4 takes at most 100).
@@ -249,6 +250,58 @@ pub fn refused(results: &[ItemResult]) -> Vec<i64> {
         .collect()
 }
 
+/// A run as it ended: the plan sent and each machine's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub plan: Plan,
+    pub results: Vec<ItemResult>,
+}
+
+impl Run {
+    /// The machines the window was scheduled on, in the results' order.
+    pub fn scheduled(&self) -> Vec<i64> {
+        self.results
+            .iter()
+            .filter(|r| matches!(r.outcome, ItemOutcome::Scheduled { .. }))
+            .map(|r| r.machine_id)
+            .collect()
+    }
+
+    /// Renters notified, on all the machines together.
+    pub fn notified(&self) -> i64 {
+        self.results
+            .iter()
+            .map(|r| match r.outcome {
+                ItemOutcome::Scheduled { notifications } => notifications,
+                ItemOutcome::Refused(_) => 0,
+            })
+            .sum()
+    }
+
+    /// The same window for the machines refused, checked again (time has passed since).
+    pub fn retry(&self, now: f64) -> Result<Plan, Vec<Problem>> {
+        check(
+            &refused(&self.results),
+            Some(self.plan.start),
+            &self.plan.duration_hours.to_string(),
+            self.plan.category.clone(),
+            self.plan.reason.as_deref().unwrap_or_default(),
+            now,
+        )
+    }
+}
+
+/// `1 existing window overlaps` or `3 existing windows overlap`, then `one` when a single
+/// window is new, else `many`: `3 existing windows overlap the new ones:`.
+pub fn overlap_sentence(existing: usize, new_windows: usize, one: &str, many: &str) -> String {
+    let verb = if existing == 1 { "overlaps" } else { "overlap" };
+    let what = if new_windows == 1 { one } else { many };
+    format!(
+        "{} {verb} {what}",
+        counted(existing as i64, "existing window", "existing windows")
+    )
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -370,6 +423,58 @@ mod tests {
         assert_eq!(found.iter().map(|w| w.id).collect::<Vec<_>>(), [1, 4]);
         let none = overlaps(&[12], NOW, NOW + 100.0 * HOUR, &existing);
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_run_counts_its_machines_and_retries_the_refused_with_the_same_window() {
+        let plan = check(
+            &[1, 2, 3],
+            Some(NOW + HOUR),
+            "3",
+            MaintenanceCategory::Disk,
+            "",
+            NOW,
+        )
+        .unwrap();
+        let run = Run {
+            plan: plan.clone(),
+            results: vec![
+                ItemResult {
+                    machine_id: 1,
+                    outcome: ItemOutcome::Scheduled { notifications: 2 },
+                },
+                ItemResult {
+                    machine_id: 2,
+                    outcome: ItemOutcome::Refused("No such machine id or not owned".into()),
+                },
+                ItemResult {
+                    machine_id: 3,
+                    outcome: ItemOutcome::Scheduled { notifications: 1 },
+                },
+            ],
+        };
+        assert_eq!(run.scheduled(), [1, 3]);
+        assert_eq!(run.notified(), 3);
+        let again = run.retry(NOW + 60.0).unwrap();
+        assert_eq!(again.machines, [2]);
+        assert_eq!((again.start, again.duration_hours), (plan.start, 3));
+        assert_eq!(again.category, MaintenanceCategory::Disk);
+        // Once the start has passed, the retry names it instead of sending.
+        let late = run.retry(NOW + 2.0 * HOUR).unwrap_err();
+        assert_eq!(late[0].field, Field::Start);
+    }
+
+    #[test]
+    fn the_overlap_warning_counts_in_words() {
+        let heading =
+            |existing, new| overlap_sentence(existing, new, "the new one:", "the new ones:");
+        assert_eq!(heading(1, 1), "1 existing window overlaps the new one:");
+        assert_eq!(heading(3, 3), "3 existing windows overlap the new ones:");
+        assert_eq!(heading(2, 1), "2 existing windows overlap the new one:");
+        assert_eq!(
+            overlap_sentence(1, 3, "it.", "them."),
+            "1 existing window overlaps them."
+        );
     }
 
     #[test]

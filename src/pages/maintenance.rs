@@ -12,6 +12,7 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_class, category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
+use crate::pages::machines::cancelled_text;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
@@ -177,10 +178,11 @@ pub fn MaintenancePage() -> impl IntoView {
             if !answer.success {
                 return Err(format!("Machine {machine}: {}", answer.msg));
             }
-            toasts.success(format!("Machine {machine}: {}", answer.msg));
+            let text = cancelled_text(machine, &answer);
+            toasts.success(text.clone());
             picked_machine.try_set(String::new());
             data.refetch();
-            Ok(format!("Machine {machine}: {}", answer.msg))
+            Ok(text)
         },
     );
     let pick = Callback::new(move |window: MaintenanceWindow| {
@@ -456,18 +458,17 @@ fn columns(
             .with_cell(|w| view! { <Time unix_seconds=w.created_at/> }.into_any()),
         Column::text("by", "Scheduled by", |w: &MaintenanceWindow| {
             if w.scheduled_by_marketplace { "Marketplace" } else { "You" }.to_owned()
-        })
-        .with_cell(move |w| {
+        }),
+        Column::actions(move |w: &MaintenanceWindow| {
             if w.scheduled_by_marketplace {
                 view! {
-                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Marketplace · only support can cancel it"</span>
+                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Only support can cancel it"</span>
                 }
                 .into_any()
             } else {
                 let window = w.clone();
                 let label = format!("Cancel {}", window_name(w, utc.get_untracked()));
                 view! {
-                    "You "
                     <button type="button" class="button small danger" aria-label=label on:click=move |_| pick.run(window.clone())>
                         "Cancel…"
                     </button>

@@ -1,6 +1,7 @@
 //! The caller's templates (N9) in a sortable, filterable table, each deletable from its
-//! row, and deletion by id for those who know it; both after a confirmation that explains
-//! the soft delete and the in-use rule. The ids deleted in this tab are listed.
+//! row (its Actions column), and deletion by id for those who know it; both after a
+//! confirmation that explains the soft delete (hidden from lists and searches, kept) and
+//! the in-use rule. The ids deleted in this tab are listed.
 
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::data_table::{Column, DataTable};
@@ -45,34 +46,50 @@ fn with_tooltip(text: String) -> AnyView {
 fn template_columns(utc: Signal<bool>, on_delete: Callback<i64>) -> Vec<Column<Template>> {
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
     vec![
-        Column::text("name", "Name", |t: &Template| t.name.clone()).with_cell(|t| with_tooltip(t.name.clone())),
+        Column::text("name", "Name", |t: &Template| t.name.clone())
+            .with_cell(|t| with_tooltip(t.name.clone())),
+        Column::number("id", "Id", |t: &Template| t.id as f64, |t| t.id.to_string()),
         Column::text("image", "Image", image_and_tag).with_cell(|t| with_tooltip(image_and_tag(t))),
-        Column::number("created", "Created", |t: &Template| t.created_at, move |t| time_text(t.created_at))
-            .with_cell(|t| view! { <Time unix_seconds=t.created_at/> }.into_any()),
+        Column::number(
+            "created",
+            "Created",
+            |t: &Template| t.created_at,
+            move |t| time_text(t.created_at),
+        )
+        .with_cell(|t| view! { <Time unix_seconds=t.created_at/> }.into_any()),
         Column::number(
             "last_used",
             "Last used",
             |t: &Template| t.recent_create_date.unwrap_or(f64::NEG_INFINITY),
-            move |t| t.recent_create_date.map(time_text).unwrap_or_else(|| "Never".into()),
+            move |t| {
+                t.recent_create_date
+                    .map(time_text)
+                    .unwrap_or_else(|| "Never".into())
+            },
         )
         .with_cell(|t| match t.recent_create_date {
             Some(at) => view! { <Time unix_seconds=at/> }.into_any(),
             None => view! { <span class="muted">"Never"</span> }.into_any(),
         }),
-        Column::number("instances", "Instances created", |t: &Template| t.count_created as f64, |t| t.count_created.to_string()),
-        Column::text("visibility", "Visibility", |t: &Template| if t.private { "Private" } else { "Public" }.to_owned())
-            .with_cell(move |t| {
-                let id = t.id;
-                let label = format!("Delete template {id} {}", t.name);
-                view! {
-                    {if t.private { "Private" } else { "Public" }}
-                    " "
-                    <button type="button" class="button small danger" aria-label=label on:click=move |_| on_delete.run(id)>
-                        "Delete…"
-                    </button>
-                }
-                .into_any()
-            }),
+        Column::number(
+            "instances",
+            "Instances created",
+            |t: &Template| t.count_created as f64,
+            |t| t.count_created.to_string(),
+        ),
+        Column::text("visibility", "Visibility", |t: &Template| {
+            if t.private { "Private" } else { "Public" }.to_owned()
+        }),
+        Column::actions(move |t: &Template| {
+            let id = t.id;
+            let label = format!("Delete template {id} {}", t.name);
+            view! {
+                <button type="button" class="button small danger" aria-label=label on:click=move |_| on_delete.run(id)>
+                    "Delete…"
+                </button>
+            }
+            .into_any()
+        }),
     ]
 }
 
@@ -173,8 +190,8 @@ pub fn TemplatesPage() -> impl IntoView {
             </IdForm>
             <ActionDialog action=delete title="Delete this template?" confirm_label="Delete template" danger=true>
                 <p><strong class="id-list" data-testid="delete-title">{asked_title}</strong></p>
-                <p>
-                    "The template is removed from your account and from searches; instances already made from it keep running."
+                <p data-testid="soft-delete">
+                    "Deleting hides the template from your list of templates and from searches. It is not erased: it is kept, marked as deleted (a soft delete), and instances already made from it keep running."
                 </p>
                 <p>
                     "While other users still use it, it is kept and the deletion is refused."

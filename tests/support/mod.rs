@@ -380,3 +380,51 @@ pub fn record_page_errors() {
     );
     install.call0(&JsValue::NULL).unwrap();
 }
+
+/// The `data-key` of every column of the table inside `scope`, in order.
+pub fn column_keys(page: &Mounted, scope: &str) -> Vec<String> {
+    page.all(&format!("{scope} thead th"))
+        .iter()
+        .map(|th| th.get_attribute("data-key").unwrap_or_default())
+        .collect()
+}
+
+/// The text of each shown row's cell in the column `key` of the table inside `scope`.
+pub fn column_texts(page: &Mounted, scope: &str, key: &str) -> Vec<String> {
+    let index = column_keys(page, scope)
+        .iter()
+        .position(|k| k == key)
+        .unwrap_or_else(|| panic!("no column {key} in {scope}"));
+    page.all(&format!("{scope} tbody tr:not(.spacer)"))
+        .iter()
+        .filter_map(|row| row.children().item(index as u32))
+        .map(|cell| cell.text_content().unwrap_or_default())
+        .collect()
+}
+
+/// The keys of the columns whose cells hold a button, in the table inside `scope`.
+pub fn columns_with_buttons(page: &Mounted, scope: &str) -> Vec<String> {
+    let keys = column_keys(page, scope);
+    let mut found: Vec<String> = Vec::new();
+    for row in page.all(&format!("{scope} tbody tr:not(.spacer)")) {
+        let cells = row.children();
+        for index in 0..cells.length() {
+            let cell = cells.item(index).unwrap();
+            if cell.query_selector("button").unwrap().is_some() {
+                let key = keys.get(index as usize).cloned().unwrap_or_default();
+                if !found.contains(&key) {
+                    found.push(key);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The current value of the form field matching `selector` (input, textarea or select).
+pub fn value_of(page: &Mounted, selector: &str) -> String {
+    js_sys::Reflect::get(&page.get(selector), &"value".into())
+        .unwrap()
+        .as_string()
+        .unwrap_or_default()
+}

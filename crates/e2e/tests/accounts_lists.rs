@@ -90,7 +90,7 @@ async fn an_offer_is_found_accepted_from_its_row_listed_and_deleted() -> anyhow:
     assert!(prices.iter().all(|&p| p <= 0.3), "{prices:?}");
 
     // Accept the cheapest from its row: the form is filled in with it and the size.
-    app.click(".offer-search tbody tr:not(.spacer) td:first-child button")
+    app.click(".offer-search tbody tr:not(.spacer) button[aria-label^='Accept offer ']")
         .await?;
     let ask = app.value_of("#volume-ask-id").await?;
     assert_eq!(app.value_of("#volume-size").await?, "25");

@@ -226,8 +226,15 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         .perform()
         .await?;
 
-    // Cancel every window of the second machine.
+    // Cancel every window of the second machine: the result counts them in words.
     let (_, second_machine, _) = new[1];
+    let cancelled = match active_windows(&app, second_machine, second_machine)
+        .await?
+        .len()
+    {
+        1 => "1 scheduled window cancelled".to_owned(),
+        n => format!("{n} scheduled windows cancelled"),
+    };
     set_value(
         &app,
         "#cancel-machine-pick",
@@ -241,7 +248,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         dialog.contains(&format!("Machine {second_machine}")),
         "{dialog}"
     );
-    app.wait_for_text(".toasts", &format!("on machine {second_machine}"))
+    app.wait_for_text(".toasts", &format!("Machine {second_machine}: {cancelled}"))
         .await?;
 
     let left = active_windows(&app, 1013, 1015).await?;
@@ -301,11 +308,11 @@ async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_r
     app.click("[data-action=schedule]").await?;
     app.fill("#schedule-machines", "1001-1149, 2001").await?;
     app.wait_for_text(
-        "[data-testid=schedule-known]",
+        "#schedule-machines-status",
         "149 of your machines; 1 not among them (2001)",
     )
     .await?;
-    app.wait_for_text("[data-testid=schedule-known]", "Sent in 2 requests")
+    app.wait_for_text("#schedule-machines-status", "Sent in 2 requests")
         .await?;
     fill_schedule_form(&app, "2").await?;
     app.click(".schedule-form button[type=submit]").await?;

@@ -7,7 +7,7 @@
 //!
 //! | who | key | what for |
 //! |---|---|---|
-//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, listings, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts |
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, listings, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account) |
 //! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs"): proves isolation |
 //! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
 //! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
@@ -55,6 +55,8 @@ pub const IVAN_ID: i64 = 9;
 
 /// alice's subaccounts (the last has markup in its e-mail address).
 pub const ALICE_SUBACCOUNTS: [i64; 4] = [11, 12, 13, 14];
+/// alice's subaccount that only hosts (`host_only`, username `render-farm`); the others rent.
+pub const HOST_SUBACCOUNT: i64 = 11;
 pub const BOB_SUBACCOUNT: i64 = 21;
 
 /// alice's machines.
@@ -518,6 +520,10 @@ fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), DbError
             now,
         )?;
     }
+    conn.execute(
+        "UPDATE users SET host_only = 1 WHERE id = ?1",
+        [HOST_SUBACCOUNT],
+    )?;
     Ok(())
 }
 

@@ -805,6 +805,11 @@ async fn subaccounts_are_listed_with_working_derived_keys() {
     assert_eq!(users[1]["balance"], 0.0);
     assert_eq!(users[2]["balance"], 1200.75);
     assert_eq!(users[3]["email"], "<b>sub</b>@alice.example");
+    // The username N20 took and whether the account only hosts.
+    assert_eq!(users[0]["username"], "render-farm");
+    assert_eq!(users[0]["host_only"], true);
+    assert_eq!(users[1]["username"], "ci-runner");
+    assert_eq!(users[1]["host_only"], false);
     // Each derived key authenticates as its subaccount.
     for user in users {
         let key = user["api_key"].as_str().unwrap();

@@ -100,6 +100,14 @@ pub struct Subaccount {
     /// Prepaid credit in US dollars.
     #[serde(default)]
     pub balance: f64,
+    /// The name it signs in with, as N20 took it. The seed operation's table does not list
+    /// it, so a service may leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// True for an account that only hosts (N20's `host_only`, the official client's `--type
+    /// host`), false for one that rents (a client); absent when the service leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_only: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -194,8 +202,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(list.users[0].api_key, "k");
+        assert_eq!(list.users[0].username, None);
+        assert_eq!(list.users[0].host_only, None);
         let back = serde_json::to_value(&list).unwrap();
         assert_eq!(back["users"][0]["balance"], 0.0);
+        assert!(back["users"][0].get("host_only").is_none());
+        let named: Subaccount = serde_json::from_str(
+            r#"{"id":2,"email":"h@b.c","api_key":"k","balance":1,"username":"h","host_only":true}"#,
+        )
+        .unwrap();
+        assert_eq!(named.username.as_deref(), Some("h"));
+        assert_eq!(named.host_only, Some(true));
 
         let accepted: AcceptVolumeResponse =
             serde_json::from_str(r#"{"success":true,"volume_name":"V.20118481"}"#).unwrap();

@@ -564,6 +564,51 @@ pub struct CancelMachineMaintenanceResponse {
     pub msg: String,
 }
 
+impl CancelMachineMaintenanceResponse {
+    /// N5's `msg`: `deleted <n> scheduled maintenance window(s) on machine <id>`, and when
+    /// marketplace windows were skipped `; <k> window(s) scheduled by the marketplace were
+    /// kept`.
+    pub fn message(machine_id: i64, cancelled: i64, kept: i64) -> String {
+        let mut msg =
+            format!("deleted {cancelled} scheduled maintenance window(s) on machine {machine_id}");
+        if kept > 0 {
+            msg.push_str(&format!(
+                "; {kept} window(s) scheduled by the marketplace were kept"
+            ));
+        }
+        msg
+    }
+
+    /// The windows cancelled and the marketplace windows kept, read back from a `msg` in
+    /// the form [`Self::message`] writes (the machine may be left out); `None` for any
+    /// other wording.
+    pub fn counts(&self) -> Option<(i64, i64)> {
+        let rest = self.msg.trim().strip_prefix("deleted ")?;
+        let (cancelled, rest) = rest.split_once(' ')?;
+        let cancelled = cancelled.parse().ok()?;
+        let rest = rest.strip_prefix("scheduled maintenance window(s)")?;
+        let (on_machine, kept_note) = match rest.split_once(';') {
+            Some((on_machine, note)) => (on_machine, Some(note.trim())),
+            None => (rest, None),
+        };
+        let on_machine = on_machine.trim();
+        if !on_machine.is_empty() {
+            on_machine
+                .strip_prefix("on machine ")?
+                .parse::<i64>()
+                .ok()?;
+        }
+        let kept = match kept_note {
+            None => 0,
+            Some(note) => note
+                .strip_suffix(" window(s) scheduled by the marketplace were kept")?
+                .parse()
+                .ok()?,
+        };
+        Some((cancelled, kept))
+    }
+}
+
 /// Body of `DELETE /machines/maintenances` (N6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -654,6 +699,40 @@ mod tests {
         serde_json::from_value::<ScheduleMaintenanceRequest>(body)
             .unwrap()
             .validate(NOW)
+    }
+
+    #[test]
+    fn the_cancel_message_is_read_back_as_counts() {
+        let answer = |msg: String| CancelMachineMaintenanceResponse {
+            success: true,
+            ctime: 0.0,
+            machine_id: 1035,
+            msg,
+        };
+        let plain = CancelMachineMaintenanceResponse::message(1035, 2, 0);
+        assert_eq!(
+            plain,
+            "deleted 2 scheduled maintenance window(s) on machine 1035"
+        );
+        assert_eq!(answer(plain).counts(), Some((2, 0)));
+        let kept = CancelMachineMaintenanceResponse::message(1101, 1, 1);
+        assert_eq!(
+            kept,
+            "deleted 1 scheduled maintenance window(s) on machine 1101; \
+             1 window(s) scheduled by the marketplace were kept"
+        );
+        assert_eq!(answer(kept).counts(), Some((1, 1)));
+        let without_machine = "deleted 0 scheduled maintenance window(s)".to_owned();
+        assert_eq!(answer(without_machine).counts(), Some((0, 0)));
+        for other in [
+            "",
+            "Maintenance cancelled",
+            "deleted some scheduled maintenance window(s)",
+            "deleted 1 scheduled maintenance window(s) on machine x",
+            "deleted 1 scheduled maintenance window(s); many were kept",
+        ] {
+            assert_eq!(answer(other.to_owned()).counts(), None, "{other:?}");
+        }
     }
 
     #[test]

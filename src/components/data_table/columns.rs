@@ -122,6 +122,14 @@ impl<R: 'static> Column<R> {
         self
     }
 
+    /// The row's actions (its buttons), in a column of their own after the data: headed
+    /// "Actions", neither searched nor exported.
+    pub fn actions(cell: impl Fn(&R) -> AnyView + Send + Sync + 'static) -> Self {
+        Self::text("actions", "Actions", |_: &R| String::new())
+            .controls_only()
+            .with_cell(cell)
+    }
+
     /// Puts the column in the CSV only while `include` is true.
     pub fn csv_only_when(mut self, include: Signal<bool>) -> Self {
         self.csv_when = Some(include);
@@ -233,6 +241,13 @@ mod tests {
             Column::text("actions", "Actions", |_: &Host| String::new()).controls_only(),
         ];
         assert_eq!(csv_of(&with_controls, &[&rows[0]]), "Id\r\n1\r\n");
+        let with_actions = vec![
+            columns[0].clone(),
+            Column::actions(|h: &Host| format!("Delete {}", h.id).into_any()),
+        ];
+        assert_eq!(csv_of(&with_actions, &[&rows[0]]), "Id\r\n1\r\n");
+        assert!(!with_actions[1].info().searchable);
+        assert_eq!(with_actions[1].label, "Actions");
         hidden.set(true);
         assert_eq!(csv_of(&columns, &[&rows[0]]), "Id,Name\r\n1,plain\r\n");
     }

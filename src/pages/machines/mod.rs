@@ -16,10 +16,11 @@ use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{format_absolute, format_span, now_seconds, use_utc};
 use crate::components::toasts::use_toasts;
+use crate::components::words::counted;
 use crate::pages::defrag::named_in_confirmation;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use gpudeck_wire::machine_ids::format_machine_ids;
-use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
+use gpudeck_wire::{CancelMachineMaintenanceResponse, DefragResult, Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_use_interval_fn::use_interval_fn;
@@ -84,6 +85,31 @@ pub fn gpus_text(machine: &Machine) -> String {
     format!("{} × {}", machine.gpu_name, machine.num_gpus)
 }
 
+/// What cancelling every window of a machine (N5) did, as a person says it:
+/// `Machine 1035: 2 scheduled windows cancelled`, `Machine 1035: no scheduled window to
+/// cancel`, and the marketplace's windows that stay. An answer in other words than N5's is
+/// shown as it came.
+pub fn cancelled_text(machine_id: i64, answer: &CancelMachineMaintenanceResponse) -> String {
+    let Some((cancelled, kept)) = answer.counts() else {
+        return format!("Machine {machine_id}: {}", answer.msg);
+    };
+    let done = match cancelled {
+        0 => "no scheduled window to cancel".to_owned(),
+        n => format!(
+            "{} cancelled",
+            counted(n, "scheduled window", "scheduled windows")
+        ),
+    };
+    let stays = match kept {
+        0 => String::new(),
+        1 => "; 1 window scheduled by the marketplace stays (only support can cancel it)".into(),
+        k => format!(
+            "; {k} windows scheduled by the marketplace stay (only support can cancel them)"
+        ),
+    };
+    format!("Machine {machine_id}: {done}{stays}")
+}
+
 /// The selected ids, as numbers in order.
 fn ids_of(selected: &BTreeSet<String>) -> Vec<i64> {
     let mut ids: Vec<i64> = selected.iter().filter_map(|k| k.parse().ok()).collect();
@@ -98,8 +124,8 @@ struct DefragOutcome {
     strips: Vec<(i64, String, Option<String>)>,
 }
 
-/// What cancelling the windows of each selected machine did: the server's sentence, or its
-/// refusal.
+/// What cancelling the windows of each selected machine did: what was cancelled, or the
+/// server's refusal.
 type CancelOutcome = Vec<(i64, Result<String, String>)>;
 
 #[component]
@@ -179,7 +205,7 @@ pub fn MachinesPage() -> impl IntoView {
                     let api = api.clone();
                     async move {
                         match api.cancel_machine_maintenance(id).await {
-                            Ok(answer) => Ok((id, Ok(answer.msg))),
+                            Ok(answer) => Ok((id, Ok(cancelled_text(id, &answer)))),
                             Err(error) if error.is_unauthorised() => Err(error),
                             Err(ApiError::Aborted) => Err(ApiError::Aborted),
                             Err(error) => Ok((id, Err(error.message()))),
@@ -193,8 +219,8 @@ pub fn MachinesPage() -> impl IntoView {
         move |_, outcome: CancelOutcome| {
             let done = outcome.iter().filter(|(_, r)| r.is_ok()).count();
             toasts.success(format!(
-                "Cancelled the maintenance of {done} of {} machines.",
-                outcome.len()
+                "Cancelled the maintenance of {done} of {}.",
+                counted(outcome.len() as i64, "machine", "machines")
             ));
             data.refetch();
             Ok(outcome)
@@ -352,7 +378,7 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
             <h2 id="cancel-result-heading">"Maintenance cancelled"</h2>
             <ul class="item-results">
                 {outcome.into_iter().map(|(id, result)| match result {
-                    Ok(message) => view! { <li class="ok">{format!("Machine {id}: {message}")}</li> }.into_any(),
+                    Ok(text) => view! { <li class="ok">{text}</li> }.into_any(),
                     Err(message) => view! { <li class="refused">{format!("Machine {id}: not cancelled: {message}")}</li> }.into_any(),
                 }).collect_view()}
             </ul>
@@ -416,6 +442,39 @@ mod tests {
             "end_time": start + hours as f64 * 3600.0,
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn a_machines_cancellation_reads_as_a_person_would_say_it() {
+        let answer = |cancelled, kept| CancelMachineMaintenanceResponse {
+            success: true,
+            ctime: 0.0,
+            machine_id: 1035,
+            msg: CancelMachineMaintenanceResponse::message(1035, cancelled, kept),
+        };
+        let text = |cancelled, kept| cancelled_text(1035, &answer(cancelled, kept));
+        assert_eq!(text(1, 0), "Machine 1035: 1 scheduled window cancelled");
+        assert_eq!(text(2, 0), "Machine 1035: 2 scheduled windows cancelled");
+        assert_eq!(text(0, 0), "Machine 1035: no scheduled window to cancel");
+        assert_eq!(
+            text(1, 1),
+            "Machine 1035: 1 scheduled window cancelled; 1 window scheduled by the \
+             marketplace stays (only support can cancel it)"
+        );
+        assert_eq!(
+            text(0, 2),
+            "Machine 1035: no scheduled window to cancel; 2 windows scheduled by the \
+             marketplace stay (only support can cancel them)"
+        );
+        // Another service's own words are shown as they came.
+        let other = CancelMachineMaintenanceResponse {
+            msg: "Maintenance cancelled".into(),
+            ..answer(0, 0)
+        };
+        assert_eq!(
+            cancelled_text(1035, &other),
+            "Machine 1035: Maintenance cancelled"
+        );
     }
 
     #[test]

@@ -16,10 +16,11 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
+use crate::components::words::counted;
 use crate::domain::fleet::{load_fleet, schedule_batch, stop_on, Fleet};
 use crate::domain::schedule::{
-    batches, check, overlaps, refused, Field, ItemOutcome, ItemResult, Plan, Problem, HOUR,
-    MAX_PER_REQUEST, MAX_REASON_CHARS,
+    batches, check, overlap_sentence, overlaps, refused, Field, ItemOutcome, ItemResult, Plan,
+    Problem, Run, HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
 use crate::pages::defrag::named_in_confirmation;
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -29,6 +30,8 @@ use leptos_router::hooks::query_signal;
 
 /// Overlaps named one by one in the warning; the rest are counted.
 const OVERLAPS_NAMED: usize = 10;
+/// The duration a fresh form proposes, in hours.
+const DEFAULT_HOURS: &str = "2";
 
 /// The windows a plan would add, for the preview (negative ids: not on the server yet).
 pub fn preview_windows(plan: &Plan, machines: &[i64], now: f64) -> Vec<MaintenanceWindow> {
@@ -105,11 +108,7 @@ pub async fn run_plan(
 
 /// `1 machine`, `3 machines`.
 pub fn machines_count(n: usize) -> String {
-    if n == 1 {
-        "1 machine".into()
-    } else {
-        format!("{n} machines")
-    }
+    counted(n as i64, "machine", "machines")
 }
 
 #[component]
@@ -134,7 +133,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
 
     let ids_text = RwSignal::new(ids_param.get_untracked().unwrap_or_default());
     let start_text = RwSignal::new(String::new());
-    let hours_text = RwSignal::new("2".to_owned());
+    let hours_text = RwSignal::new(DEFAULT_HOURS.to_owned());
     let category = RwSignal::new(MaintenanceCategory::Other);
     let reason = RwSignal::new(String::new());
     let problems = RwSignal::new(Vec::<Problem>::new());
@@ -226,18 +225,29 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
             }
         });
     };
+    // After a run that scheduled anything, the form starts afresh on the same machines, so
+    // a second click cannot send the same window again; the result says what was done.
+    let fresh_form = move || {
+        start_text.try_set(String::new());
+        hours_text.try_set(DEFAULT_HOURS.to_owned());
+        category.try_set(MaintenanceCategory::Other);
+        reason.try_set(String::new());
+        problems.try_set(Vec::new());
+    };
     let schedule = ConfirmedAction::new(
         move |api, plan: Plan| run_plan(api, plan, progress),
-        move |_, results: Vec<ItemResult>| {
-            let done = results.len() - refused(&results).len();
+        move |plan: Plan, results: Vec<ItemResult>| {
+            let run = Run { plan, results };
+            let done = run.scheduled().len();
             toasts.success(format!(
-                "Scheduled the window on {done} of {} machines.",
-                results.len()
+                "Scheduled the window on {done} of {}.",
+                machines_count(run.results.len())
             ));
             if done > 0 {
+                fresh_form();
                 reload_fleet();
             }
-            Ok(results)
+            Ok(run)
         },
     )
     .refusals_as_failures()
@@ -271,10 +281,18 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         }
         ask(ids);
     };
+    // The refused machines again, with the window that was sent (the form may be fresh).
     let retry_refused = move |_| {
-        let again = schedule.done().map(|r| refused(&r)).unwrap_or_default();
-        ids_text.set(format_machine_ids(&again));
-        ask(again);
+        let Some(run) = schedule.done() else { return };
+        now.set(now_seconds());
+        ids_text.set(format_machine_ids(&refused(&run.results)));
+        match run.retry(now.get_untracked()) {
+            Ok(plan) => {
+                problems.set(Vec::new());
+                schedule.ask(plan);
+            }
+            Err(found) => problems.set(found),
+        }
     };
 
     let zone = move || {
@@ -289,26 +307,27 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     let machines_problem = Signal::derive(problem_for(Field::Machines));
     let machines_problem =
         Signal::derive(move || Some(machines_problem.get()).filter(|p| !p.is_empty()));
+    // Said under the ids field instead of its plain count.
+    let known = Signal::derive(move || {
+        let ids = machine_ids.get();
+        let foreign = not_mine();
+        let yours = ids.len() - foreign.len();
+        let batches_text = match ids.len().div_ceil(MAX_PER_REQUEST) {
+            0 | 1 => String::new(),
+            n => format!(" Sent in {n} requests of at most {MAX_PER_REQUEST} machines."),
+        };
+        match foreign.len() {
+            0 => format!("{yours} of your machines.{batches_text}"),
+            n => format!(
+                "{yours} of your machines; {n} not among them ({}), which the server will refuse.{batches_text}",
+                named_in_confirmation(&foreign)
+            ),
+        }
+    });
 
     view! {
         <form class="schedule-form" on:submit=submit novalidate>
-            <MachineIdsField text=ids_text problem=machines_problem id="schedule-machines"/>
-            <p class="hint" data-testid="schedule-known">{move || {
-                let ids = machine_ids.get();
-                let foreign = not_mine();
-                let yours = ids.len() - foreign.len();
-                let batches_text = match ids.len().div_ceil(MAX_PER_REQUEST) {
-                    0 | 1 => String::new(),
-                    n => format!(" Sent in {n} requests of at most {MAX_PER_REQUEST} machines."),
-                };
-                match foreign.len() {
-                    0 => format!("{yours} of your machines.{batches_text}"),
-                    n => format!(
-                        "{yours} of your machines; {n} not among them ({}), which the server will refuse.{batches_text}",
-                        named_in_confirmation(&foreign)
-                    ),
-                }
-            }}</p>
+            <MachineIdsField text=ids_text problem=machines_problem id="schedule-machines" count=known/>
             <div class="schedule-fields">
                 <div class="field">
                     <label for="schedule-start">"Start " <span class="zone" data-testid="zone">{move || format!("({})", zone())}</span></label>
@@ -374,6 +393,68 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 <SubmitButton pending=pending idle="Schedule…" busy="Scheduling…"/>
             </div>
         </form>
+        {move || {
+            let (done, total) = progress.get();
+            (pending.get() && total > 1).then(|| view! {
+                <div class="batch-progress">
+                    <label for="schedule-progress">{format!("Scheduled {done} of {}", machines_count(total))}</label>
+                    <progress id="schedule-progress" max=total value=done>{format!("{done} of {total}")}</progress>
+                </div>
+            })
+        }}
+        {schedule.failure_view()}
+        {move || schedule.done().map(|run| {
+            let refused_count = refused(&run.results).len();
+            let scheduled = run.scheduled();
+            let plan = &run.plan;
+            let what = if scheduled.is_empty() {
+                "Nothing was scheduled: every machine was refused (below). The form keeps its values, to correct them or try again.".to_owned()
+            } else {
+                format!(
+                    "{} window from {} to {} ({}, {}) scheduled on {}: {}. {} notified.",
+                    plan.category.label(),
+                    format_absolute(plan.start, utc.get_untracked()),
+                    format_absolute(plan.end(), utc.get_untracked()),
+                    format_span(plan.duration_hours as f64 * HOUR),
+                    zone(),
+                    machines_count(scheduled.len()),
+                    named_in_confirmation(&scheduled),
+                    counted(run.notified(), "renter", "renters"),
+                )
+            };
+            view! {
+                <section class="result" data-testid="schedule-result" aria-labelledby="schedule-result-heading">
+                    <h2 id="schedule-result-heading">{format!(
+                        "Scheduled on {} of {}",
+                        scheduled.len(),
+                        machines_count(run.results.len())
+                    )}</h2>
+                    <p data-testid="schedule-done">{what}</p>
+                    {(!scheduled.is_empty()).then(|| view! {
+                        <p class="hint">"The form above is empty again for another window; the machines stay as they were."</p>
+                    })}
+                    <div class="form-actions">
+                        {(!scheduled.is_empty()).then(|| view! {
+                            <a class="button" href=format!("/machines/maintenance?ids={}", format_machine_ids(&scheduled))>"Show their maintenance"</a>
+                        })}
+                        {(refused_count > 0).then(|| view! {
+                            <button type="button" class="button primary" on:click=retry_refused>
+                                {format!("Retry the {refused_count} refused…")}
+                            </button>
+                        })}
+                    </div>
+                    <ul class="item-results">
+                        // The refused first, so they are seen without scrolling.
+                        {run.results.iter().filter(|r| matches!(r.outcome, ItemOutcome::Refused(_))).chain(
+                            run.results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_)))
+                        ).map(|r| {
+                            let class = if matches!(r.outcome, ItemOutcome::Refused(_)) { "refused" } else { "ok" };
+                            view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
+                        }).collect_view()}
+                    </ul>
+                </section>
+            }
+        })}
 
         <section class="preview" aria-labelledby="preview-heading">
             <h2 id="preview-heading">"Preview"</h2>
@@ -381,23 +462,24 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 None => view! { <p class="muted">"Fill in the form to see the new windows on the timeline."</p> }.into_any(),
                 Some(plan) => view! {
                     <p data-testid="schedule-summary">{format!(
-                        "{} window from {} to {} ({}) on {}; {} running rentals will be notified.",
+                        "{} window from {} to {} ({}) on {}; {} will be notified.",
                         plan.category.label(),
                         format_absolute(plan.start, utc.get()),
                         format_absolute(plan.end(), utc.get()),
                         format_span(plan.duration_hours as f64 * HOUR),
                         machines_count(plan.machines.len()),
-                        notified(),
+                        counted(notified(), "running rental", "running rentals"),
                     )}</p>
                 }.into_any(),
             }}
             {move || {
                 let found = overlapping.get();
+                let new = live_plan.with(|p| p.as_ref().map_or(0, |p| p.machines.len()));
                 (!found.is_empty()).then(|| {
                     let more = found.len().saturating_sub(OVERLAPS_NAMED);
                     view! {
                         <div class="warning" role="status" data-testid="overlap-warning">
-                            <p><strong>{format!("{} existing windows overlap the new one:", found.len())}</strong></p>
+                            <p><strong>{overlap_sentence(found.len(), new, "the new one:", "the new ones:")}</strong></p>
                             <ul>
                                 {found.into_iter().take(OVERLAPS_NAMED).map(|w| view! {
                                     <li>{format!(
@@ -422,7 +504,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         </section>
 
         <ActionDialog action=schedule title="Schedule this maintenance window?" confirm_label="Schedule">
-            {move || asked().map(|plan| view! {
+            {move || asked().map(|plan| { let new = plan.machines.len(); view! {
                 <p>
                     <strong>{plan.category.label().to_owned()}</strong>
                     {format!(
@@ -440,53 +522,11 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 })}
                 {move || {
                     let n = overlapping.with(Vec::len);
-                    (n > 0).then(|| view! { <p class="warning-text">{format!("{n} existing windows overlap it.")}</p> })
+                    (n > 0).then(|| view! { <p class="warning-text">{overlap_sentence(n, new, "it.", "them.")}</p> })
                 }}
                 <p>"Renters on these machines are told."</p>
-            })}
+            }})}
         </ActionDialog>
 
-        {move || {
-            let (done, total) = progress.get();
-            (pending.get() && total > 1).then(|| view! {
-                <div class="batch-progress">
-                    <label for="schedule-progress">{format!("Scheduled {done} of {total} machines")}</label>
-                    <progress id="schedule-progress" max=total value=done>{format!("{done} of {total}")}</progress>
-                </div>
-            })
-        }}
-        {schedule.failure_view()}
-        {move || schedule.done().map(|results| {
-            let refused_count = refused(&results).len();
-            let scheduled: Vec<i64> = results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_))).map(|r| r.machine_id).collect();
-            view! {
-                <section class="result" data-testid="schedule-result" aria-labelledby="schedule-result-heading">
-                    <h2 id="schedule-result-heading">{format!(
-                        "Scheduled on {} of {} machines",
-                        scheduled.len(),
-                        results.len()
-                    )}</h2>
-                    <div class="form-actions">
-                        {(!scheduled.is_empty()).then(|| view! {
-                            <a class="button" href=format!("/machines/maintenance?ids={}", format_machine_ids(&scheduled))>"Show their maintenance"</a>
-                        })}
-                        {(refused_count > 0).then(|| view! {
-                            <button type="button" class="button primary" on:click=retry_refused>
-                                {format!("Retry the {refused_count} refused…")}
-                            </button>
-                        })}
-                    </div>
-                    <ul class="item-results">
-                        // The refused first, so they are seen without scrolling.
-                        {results.iter().filter(|r| matches!(r.outcome, ItemOutcome::Refused(_))).chain(
-                            results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_)))
-                        ).map(|r| {
-                            let class = if matches!(r.outcome, ItemOutcome::Refused(_)) { "refused" } else { "ok" };
-                            view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
-                        }).collect_view()}
-                    </ul>
-                </section>
-            }
-        })}
     }
 }

@@ -1,6 +1,7 @@
-//! The caller's subaccounts: a table with balances in dollars and masked API keys, and a
-//! form to create one (N20), which then appears in the list. The keys reach a CSV export
-//! only when the person ticks the box that says so.
+//! The caller's subaccounts: a table with their usernames, whether each hosts or rents,
+//! balances in dollars and masked API keys, and a form to create one (N20), which then
+//! appears in the list. The keys reach a CSV export only when the person ticks the box
+//! that says so.
 
 mod create;
 pub mod rules;
@@ -15,6 +16,18 @@ use create::CreateSubaccount;
 use gpudeck_wire::{Subaccount, SubaccountList};
 use leptos::prelude::*;
 
+/// Shown for what the service did not send.
+const NOT_SENT: &str = "—";
+
+/// `Host` for an account that only hosts, `Client` for one that rents (N20's `host_only`).
+pub fn account_kind(subaccount: &Subaccount) -> &'static str {
+    match subaccount.host_only {
+        Some(true) => "Host",
+        Some(false) => "Client",
+        None => NOT_SENT,
+    }
+}
+
 /// The table's columns. The key column is left out of the text filter (typing part of a
 /// key should not find it) and out of the CSV unless `include_keys` is true.
 pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>> {
@@ -25,7 +38,11 @@ pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>>
             |s: &Subaccount| s.id as f64,
             |s| s.id.to_string(),
         ),
+        Column::text("username", "Username", |s: &Subaccount| {
+            s.username.clone().unwrap_or_else(|| NOT_SENT.into())
+        }),
         Column::text("email", "Email", |s: &Subaccount| s.email.clone()),
+        Column::text("kind", "Type", |s: &Subaccount| account_kind(s).to_owned()),
         Column::number(
             "balance",
             "Balance",
@@ -88,6 +105,8 @@ mod tests {
             email: email.into(),
             api_key: key.into(),
             balance: 1200.75,
+            username: Some(format!("user{id}")),
+            host_only: Some(id == 11),
         }
     }
 
@@ -106,7 +125,7 @@ mod tests {
             let without = csv_of(&columns, &picked);
             assert_eq!(
                 without,
-                "Id,Email,Balance\r\n11,a@x.test,\"$1,200.75\"\r\n12,'=cmd@x.test,\"$1,200.75\"\r\n"
+                "Id,Username,Email,Type,Balance\r\n11,user11,a@x.test,Host,\"$1,200.75\"\r\n12,user12,'=cmd@x.test,Client,\"$1,200.75\"\r\n"
             );
             assert!(!without.contains(FULL_KEY));
 
@@ -114,7 +133,7 @@ mod tests {
             let with = csv_of(&columns, &picked);
             assert_eq!(
                 with.lines().next(),
-                Some("Id,Email,Balance,API key"),
+                Some("Id,Username,Email,Type,Balance,API key"),
                 "{with}"
             );
             assert!(with.contains(&format!(",{FULL_KEY}\r\n")));

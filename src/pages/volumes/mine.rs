@@ -62,24 +62,49 @@ fn volume_columns(now: f64, on_delete: Callback<Volume>) -> Vec<Column<Volume>> 
             }
             .into_any()
         }),
-        Column::text("label", "Name", |v: &Volume| v.label.clone().unwrap_or_default()),
-        Column::number("size", "Size (GB)", |v: &Volume| v.disk_space, |v| v.disk_space.to_string()),
-        Column::number("machine", "Machine", |v: &Volume| v.machine_id as f64, |v| v.machine_id.to_string()),
-        Column::text("location", "Location", |v: &Volume| v.geolocation.clone().unwrap_or_else(|| "—".into())),
-        Column::number("age", "Age", |v: &Volume| v.start_date, move |v| format_span(now - v.start_date)),
-        Column::number("cost", "Cost a month", |v: &Volume| v.storage_total_cost, |v| {
-            format_usd(v.storage_total_cost * HOURS_A_MONTH)
+        Column::text("label", "Name", |v: &Volume| {
+            v.label.clone().unwrap_or_default()
         }),
+        Column::number(
+            "size",
+            "Size (GB)",
+            |v: &Volume| v.disk_space,
+            |v| v.disk_space.to_string(),
+        ),
+        Column::number(
+            "machine",
+            "Machine",
+            |v: &Volume| v.machine_id as f64,
+            |v| v.machine_id.to_string(),
+        ),
+        Column::text("location", "Location", |v: &Volume| {
+            v.geolocation.clone().unwrap_or_else(|| "—".into())
+        }),
+        Column::number(
+            "age",
+            "Age",
+            |v: &Volume| v.start_date,
+            move |v| format_span(now - v.start_date),
+        ),
+        Column::number(
+            "cost",
+            "Cost a month",
+            |v: &Volume| v.storage_total_cost,
+            |v| format_usd(v.storage_total_cost * HOURS_A_MONTH),
+        ),
         Column::text("instances", "Instances", |v: &Volume| {
             let names = instance_names(v);
-            if names.is_empty() { "None".into() } else { names.join(", ") }
+            if names.is_empty() {
+                "None".into()
+            } else {
+                names.join(", ")
+            }
         }),
-        Column::text("status", "Status", |v: &Volume| v.status.clone()).with_cell(move |v| {
+        Column::text("status", "Status", |v: &Volume| v.status.clone()),
+        Column::actions(move |v: &Volume| {
             let volume = v.clone();
             let label = format!("Delete volume {}", volume_name(v.id));
             view! {
-                <span class="volume-status">{v.status.clone()}</span>
-                " "
                 <button type="button" class="button small danger" aria-label=label on:click=move |_| on_delete.run(volume.clone())>
                     "Delete…"
                 </button>

@@ -87,6 +87,9 @@ pub fn VolumesPage() -> impl IntoView {
         },
         move |_, answer| {
             toasts.success(format!("Volume {} created", answer.volume_name));
+            // A fresh form, so a second click cannot make a second volume from the same ask.
+            ask_text.try_set(String::new());
+            size_text.try_set(String::new());
             name_text.try_set(String::new());
             mine.refetch();
             offers.refetch();

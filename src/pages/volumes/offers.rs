@@ -51,29 +51,65 @@ fn percent(fraction: f64) -> String {
 
 fn offer_columns(size_gb: i64, on_pick: Callback<VolumeOffer>) -> Vec<Column<VolumeOffer>> {
     vec![
-        Column::number("offer", "Offer", |o: &VolumeOffer| o.id as f64, |o| o.id.to_string())
-            .with_cell(move |o| {
-                let offer = o.clone();
-                let label = format!("Accept offer {} on machine {}", o.id, o.machine_id);
-                view! {
-                    <span class="offer-id">{o.id}</span>
-                    <button type="button" class="button small" aria-label=label on:click=move |_| on_pick.run(offer.clone())>
-                        "Accept…"
-                    </button>
-                }
-                .into_any()
-            }),
-        Column::number("machine", "Machine", |o: &VolumeOffer| o.machine_id as f64, |o| o.machine_id.to_string()),
-        Column::text("location", "Location", |o: &VolumeOffer| o.geolocation.clone().unwrap_or_else(|| "—".into())),
-        Column::number("free", "Free (GB)", |o: &VolumeOffer| o.disk_space, |o| o.disk_space.floor().to_string()),
-        Column::number("price", "$/GB/month", |o: &VolumeOffer| o.storage_cost, |o| format_usd_rate(o.storage_cost)),
-        Column::number("monthly", "Monthly cost", move |o: &VolumeOffer| monthly_cost(o.storage_cost, size_gb), move |o| {
-            format_usd(monthly_cost(o.storage_cost, size_gb))
+        Column::number(
+            "offer",
+            "Offer",
+            |o: &VolumeOffer| o.id as f64,
+            |o| o.id.to_string(),
+        ),
+        Column::number(
+            "machine",
+            "Machine",
+            |o: &VolumeOffer| o.machine_id as f64,
+            |o| o.machine_id.to_string(),
+        ),
+        Column::text("location", "Location", |o: &VolumeOffer| {
+            o.geolocation.clone().unwrap_or_else(|| "—".into())
         }),
-        Column::number("reliability", "Reliability", |o: &VolumeOffer| o.reliability, |o| percent(o.reliability)),
+        Column::number(
+            "free",
+            "Free (GB)",
+            |o: &VolumeOffer| o.disk_space,
+            |o| o.disk_space.floor().to_string(),
+        ),
+        Column::number(
+            "price",
+            "$/GB/month",
+            |o: &VolumeOffer| o.storage_cost,
+            |o| format_usd_rate(o.storage_cost),
+        ),
+        Column::number(
+            "monthly",
+            "Monthly cost",
+            move |o: &VolumeOffer| monthly_cost(o.storage_cost, size_gb),
+            move |o| format_usd(monthly_cost(o.storage_cost, size_gb)),
+        ),
+        Column::number(
+            "reliability",
+            "Reliability",
+            |o: &VolumeOffer| o.reliability,
+            |o| percent(o.reliability),
+        ),
         Column::text("disk", "Disk", |o: &VolumeOffer| o.disk_name.clone()),
-        Column::number("left", "Time left", |o: &VolumeOffer| o.duration, |o| format_span(o.duration)),
-        Column::text("verification", "Host", |o: &VolumeOffer| o.verification.clone()),
+        Column::number(
+            "left",
+            "Time left",
+            |o: &VolumeOffer| o.duration,
+            |o| format_span(o.duration),
+        ),
+        Column::text("verification", "Host", |o: &VolumeOffer| {
+            o.verification.clone()
+        }),
+        Column::actions(move |o: &VolumeOffer| {
+            let offer = o.clone();
+            let label = format!("Accept offer {} on machine {}", o.id, o.machine_id);
+            view! {
+                <button type="button" class="button small" aria-label=label on:click=move |_| on_pick.run(offer.clone())>
+                    "Accept…"
+                </button>
+            }
+            .into_any()
+        }),
     ]
 }
 

@@ -115,14 +115,15 @@ pub fn current_user(
         .optional()?)
 }
 
-/// The caller's subaccounts with their derived keys, by id.
+/// The caller's subaccounts with their derived keys, usernames and kinds (host or client), by id.
 pub fn subaccounts(
     conn: &Connection,
     secret: &[u8],
     parent_id: i64,
 ) -> Result<Vec<Subaccount>, DbError> {
-    let mut statement =
-        conn.prepare("SELECT id, email, balance FROM users WHERE parent_id = ?1 ORDER BY id")?;
+    let mut statement = conn.prepare(
+        "SELECT id, email, balance, username, host_only FROM users WHERE parent_id = ?1 ORDER BY id",
+    )?;
     let rows = statement.query_map([parent_id], |r| {
         let id: i64 = r.get(0)?;
         Ok(Subaccount {
@@ -130,6 +131,8 @@ pub fn subaccounts(
             email: r.get(1)?,
             api_key: keys::subaccount_key(secret, id),
             balance: r.get(2)?,
+            username: Some(r.get(3)?),
+            host_only: Some(r.get(4)?),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

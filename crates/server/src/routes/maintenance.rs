@@ -280,21 +280,15 @@ pub async fn cancel_machine(
         .run(move |conn| db::maintenance::cancel_machine(conn, caller.user_id, machine_id, now))
         .await?
         .ok_or_else(|| ApiError::not_found("No such machine id"))?;
-    let mut msg = format!(
-        "deleted {} scheduled maintenance window(s) on machine {machine_id}",
-        done.cancelled
-    );
-    if done.kept > 0 {
-        msg.push_str(&format!(
-            "; {} window(s) scheduled by the marketplace were kept",
-            done.kept
-        ));
-    }
     Ok(Json(CancelMachineMaintenanceResponse {
         success: true,
         ctime: now,
         machine_id,
-        msg,
+        msg: CancelMachineMaintenanceResponse::message(
+            machine_id,
+            done.cancelled as i64,
+            done.kept as i64,
+        ),
     }))
 }
 
