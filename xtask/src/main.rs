@@ -22,8 +22,9 @@ usage: cargo xtask <command>
   test        install what is missing (also Chromium), run every test suite, print a summary
   setup       only install what is missing (add --browser for Chromium and ChromeDriver),
               with schemathesis and the official client vastai for the tests
-  bench       measure bundle size (also split by route), the console in Chromium and the
-              server under load; writes target/bench/report.md (parts: size, browser, server)
+  bench       measure bundle size (also split by route), the console in Chromium (also
+              throttled to Lighthouse's presets) and the server under load; writes
+              target/bench/report.md (parts: size, browser, felt, server)
   split       only build the console split by route into target/split/dist
   serve-api   start only the reference server with demo data on 127.0.0.1:8787,
               for `trunk serve` live-reload development
