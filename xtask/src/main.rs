@@ -22,9 +22,10 @@ usage: cargo xtask <command>
   test        install what is missing (also Chromium), run every test suite, print a summary
   setup       only install what is missing (add --browser for Chromium and ChromeDriver),
               with schemathesis and the official client vastai for the tests
-  bench       measure bundle size (also split by route), the console in Chromium, the
-              server under load and the maintenance planner; writes target/bench/report.md
-              (parts: size, browser, server, plan)
+  bench       measure bundle size (also split by route), the console in Chromium (also
+              throttled to Lighthouse's presets), the server under load and the
+              maintenance planner; writes target/bench/report.md
+              (parts: size, browser, felt, server, plan)
   split       only build the console split by route into target/split/dist
   serve-api   start only the reference server with demo data on 127.0.0.1:8787,
               for `trunk serve` live-reload development

@@ -83,28 +83,36 @@ fn build_unsplit_console() -> Result<()> {
     compress::precompress_console(&root().join("dist"))
 }
 
-/// Figures, not tests: bundle size, the console in Chromium, the server under load, the
-/// maintenance planner. Extra arguments (`size`, `browser`, `server`, `plan`) pick parts.
+/// Figures, not tests: bundle size, the console in Chromium, the console as a person feels
+/// it, the server under load, the maintenance planner. Extra arguments (`size`, `browser`,
+/// `felt`, `server`, `plan`) pick parts; only what the picked parts measure is built.
 pub fn bench(args: &[String]) -> Result<()> {
-    // The planner is measured natively: asked alone, it needs no browser, wrk or console.
-    let planner_only = !args.is_empty() && args.iter().all(|a| a == "plan");
+    let wanted = |part: &str| args.is_empty() || args.iter().any(|a| a == part);
+    // The planner is measured natively: asked alone, it needs no browser.
+    let planner_only = args.iter().all(|a| a == "plan") && !args.is_empty();
     if !planner_only {
         setup::ensure_all(true)?;
+    }
+    if wanted("server") {
         setup::ensure_wrk()?;
+    }
+    // size and browser measure the unsplit build too.
+    if wanted("size") || wanted("browser") {
         build_unsplit_console()?;
     }
-    // The size part reads the split build; the browser part times its pages too.
-    if args.is_empty() || args.iter().any(|a| a == "size" || a == "browser") {
+    // size reads the split build's lists, browser times its pages too, felt times only it.
+    if wanted("size") || wanted("browser") || wanted("felt") {
         split::build_split_console()?;
     }
-    step("building the server and the benchmarks (release)");
-    let mut build = cargo();
-    build.args(["build", "--release", "-p", "gpudeck-bench"]);
-    if !planner_only {
-        build.args(["-p", "gpudeck-server"]);
+    // The bench runs the server in-process for the browser parts; the server part loads
+    // the release binary.
+    let mut packages = vec!["-p", "gpudeck-bench"];
+    if wanted("server") {
+        packages.extend(["-p", "gpudeck-server"]);
     }
-    exec(&mut build)?;
-    step("measuring (about 5 minutes; keep the machine otherwise idle)");
+    step("building the benchmarks (release)");
+    exec(cargo().args(["build", "--release"]).args(packages))?;
+    step("measuring (about 13 minutes for every part; keep the machine otherwise idle)");
     let scratch = BrowserScratch::new("bench")?;
     exec(
         scratch
@@ -114,6 +122,7 @@ pub fn bench(args: &[String]) -> Result<()> {
             .args(args)
             .current_dir(root())
             .env("GPUDECK_DIST", root().join("dist"))
+            .env("GPUDECK_SPLIT_DIST", split::dist_dir())
             .env(
                 "GPUDECK_SERVER_BIN",
                 root().join("target/release/gpudeck-server"),

@@ -7,17 +7,25 @@ use gpudeck_e2e::{demo, Harness};
 use std::time::Duration;
 use thirtyfour::extensions::cdp::ChromeDevTools;
 
-/// Runs before any page script: notes when the first table row, and the first bar of a
-/// timeline, is in the DOM, and when the frame showing it has been painted (a task queued
-/// from requestAnimationFrame runs after that frame's paint).
+/// Runs before any page script. Defines `window.__watchPaint(isThere, inDom, painted)`:
+/// once `isThere()` holds, it notes when in `window[inDom]`, and when the frame showing it
+/// has been painted in `window[painted]` (a task queued from requestAnimationFrame runs
+/// after that frame's paint). Then watches for the first table row and the first bar of
+/// a timeline. `felt` adds watches of its own with the same function.
 const PAINT_WATCHER: &str = r#"
-    const watch = (selector, inDom, painted) => new MutationObserver((_, observer) => {
-        if (document.querySelector(selector)) {
+    window.__watchPaint = (isThere, inDom, painted) => new MutationObserver((_, observer) => {
+        if (isThere()) {
             observer.disconnect();
             window[inDom] = performance.now();
             requestAnimationFrame(() => setTimeout(() => { window[painted] = performance.now(); }, 0));
         }
-    }).observe(document, { subtree: true, childList: true });
+    // A field being enabled and a heading's text changing are mutations too.
+    }).observe(document, {
+        subtree: true, childList: true, characterData: true,
+        attributes: true, attributeFilter: ['disabled'],
+    });
+    const watch = (selector, inDom, painted) =>
+        window.__watchPaint(() => document.querySelector(selector), inDom, painted);
     watch('tbody tr:not(.spacer)', '__rowsAt', '__paintedAt');
     watch('.timeline-chart rect.bar', '__barAt', '__barPaintedAt');
 "#;
@@ -113,7 +121,7 @@ async fn start(name: &'static str) -> Result<Harness> {
     watch_paints(Harness::start(name).await?).await
 }
 
-async fn watch_paints(app: Harness) -> Result<Harness> {
+pub async fn watch_paints(app: Harness) -> Result<Harness> {
     app.run_before_page_scripts(PAINT_WATCHER, "the paint watcher")
         .await?;
     Ok(app)
@@ -205,7 +213,7 @@ async fn all_rows_figures(path: &str, runs: usize) -> Result<TableFigures> {
 
 /// Closes the browser and the server. Not the harness's `finish`: that checks the last
 /// page with axe, which is the whole-app suite's work, not a benchmark's.
-async fn stop(app: Harness) -> Result<()> {
+pub async fn stop(app: Harness) -> Result<()> {
     app.driver.quit().await?;
     app.server.shutdown().await?;
     Ok(())
@@ -279,18 +287,37 @@ async fn painted_after_navigation(app: &Harness, path: &str) -> Result<f64> {
         .with_context(|| format!("no table row was painted on {path}"))
 }
 
-/// Waits until [`PAINT_WATCHER`] has set `window[mark]`, and returns it.
-async fn wait_for_mark(app: &Harness, mark: &str) -> Result<f64> {
+/// Resolves with `window[arguments[0]]` once it is set, or with null after 10 s. Polled in
+/// the page, not through WebDriver, so the wait costs the page's main thread (slowed down
+/// by `felt`'s CPU throttling) next to nothing while it works.
+const MARK_WHEN_SET: &str = "
+    const mark = arguments[0];
+    const until = performance.now() + 10000;
+    return new Promise((resolve) => {
+        const check = () => {
+            if (window[mark] !== undefined) resolve(window[mark]);
+            else if (performance.now() > until) resolve(null);
+            else setTimeout(check, 20);
+        };
+        check();
+    });
+";
+
+/// Waits until [`PAINT_WATCHER`] (or a watch added with its `__watchPaint`) has set
+/// `window[mark]`, and returns it.
+pub async fn wait_for_mark(app: &Harness, mark: &str) -> Result<f64> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     loop {
-        let painted = app.eval(&format!("return window.{mark} || null")).await?;
-        if let Some(ms) = painted.as_f64() {
+        let set = app
+            .driver
+            .execute(MARK_WHEN_SET, vec![serde_json::json!(mark)])
+            .await?;
+        if let Some(ms) = set.json().as_f64() {
             return Ok(ms);
         }
         if tokio::time::Instant::now() > deadline {
             bail!("{mark} was not set within two minutes");
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

@@ -57,6 +57,11 @@ impl Figures {
         });
     }
 
+    /// Adds `other`'s figures after these, in their order.
+    pub fn append(&mut self, other: Figures) {
+        self.0.extend(other.0);
+    }
+
     /// The summary: each figure, the previous one, the change and the verdict.
     pub fn table(&self, previous: &BTreeMap<String, f64>) -> Table {
         let mut table = Table::new(&["figure", "now", "previous", "change", "target"]);

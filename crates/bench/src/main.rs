@@ -1,9 +1,10 @@
-//! `cargo xtask bench`: measures the bundle, the console in Chromium, the server under
-//! load and the maintenance planner, prints the figures as tables and writes them to
-//! `target/bench/report.md`.
+//! `cargo xtask bench`: measures the bundle, the console in Chromium (also slowed down to
+//! a phone's and a desktop's network and CPU), the server under load and the maintenance
+//! planner, prints the figures as tables and writes them to `target/bench/report.md`.
 //! These are measurements to read, not tests: nothing here passes or fails on a number.
 
 mod browser;
+mod felt;
 mod figures;
 mod load;
 mod plan;
@@ -17,9 +18,14 @@ use report::{ms, Table};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// What `cargo xtask bench` can be asked to measure; all of it when asked for nothing.
+const PARTS: [&str; 5] = ["size", "browser", "felt", "server", "plan"];
 /// How many times each browser figure is measured (the median is reported);
 /// `GPUDECK_BENCH_RUNS` lowers it for a quick look.
 const BROWSER_RUNS: usize = 15;
+/// Fresh browser sessions per `felt` preset (each one signs in and opens every page);
+/// `GPUDECK_BENCH_RUNS` sets this too.
+const FELT_RUNS: usize = 5;
 /// Seconds per load run.
 const LOAD_SECONDS: u32 = 5;
 const CONNECTIONS: [u32; 3] = [1, 16, 64];
@@ -30,10 +36,18 @@ async fn main() -> Result<()> {
         .join("../..")
         .canonicalize()?;
     let only: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(unknown) = only.iter().find(|o| !PARTS.contains(&o.as_str())) {
+        anyhow::bail!(
+            "no bench part {unknown}: the parts are {}",
+            PARTS.join(", ")
+        );
+    }
     let wanted = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
     let scratch = load::scratch_dir(&root)?;
     let mut out = String::new();
     let mut figures = Figures::default();
+    let kept = scratch.join("figures.json");
+    let previous = figures::previous(&kept, &root.join("crates/bench/baseline.json"))?;
     writeln!(out, "# gpudeck benchmarks\n\n{}\n", machine_description())?;
 
     if wanted("size") {
@@ -64,16 +78,12 @@ async fn main() -> Result<()> {
         print_section(&out);
     }
     if wanted("browser") {
-        let runs = std::env::var("GPUDECK_BENCH_RUNS")
-            .ok()
-            .and_then(|r| r.parse().ok())
-            .filter(|&r| r > 0)
-            .unwrap_or(BROWSER_RUNS);
+        let runs = runs_or(BROWSER_RUNS);
         eprintln!("measuring the console in Chromium ({runs} runs each)…");
         let browser = browser::measure(runs).await?;
         writeln!(out, "{}", browser_section(&browser))?;
         add_browser_figures(&mut figures, &browser);
-        let split_dist = root.join("target/split/dist");
+        let split_dist = split_dist(&root);
         if split_dist.join("index.html").exists() {
             let split = browser::measure_split(split_dist, runs).await?;
             writeln!(
@@ -98,6 +108,33 @@ async fn main() -> Result<()> {
         }
         print_section(&out);
     }
+    if wanted("felt") {
+        let runs = runs_or(FELT_RUNS);
+        let dist = split_dist(&root);
+        eprintln!(
+            "measuring the split console in {} as a person feels it ({runs} runs per preset)…",
+            dist.display()
+        );
+        writeln!(
+            out,
+            "## Speed as a person feels it (`felt`: the build split by route, throttled, cache off)\n\n\
+             Chromium slowed down through the DevTools protocol to Lighthouse's presets, its cache \
+             disabled, a fresh browser session per run, demo server on loopback. Bytes are \
+             `transferSize` (brotli as sent, with headers) of every response ended by then. Pages \
+             are opened by their address in a tab that holds a key; each is timed to its heading \
+             and its content (first data row or main form) painted.\n"
+        )?;
+        for preset in felt::measure(dist, runs).await? {
+            let preset_figures = preset.figures();
+            writeln!(
+                out,
+                "{}",
+                preset.section(&preset_figures.table(&previous).markdown())
+            )?;
+            figures.append(preset_figures);
+        }
+        print_section(&out);
+    }
     if wanted("server") {
         let binary = std::env::var_os("GPUDECK_SERVER_BIN")
             .map(PathBuf::from)
@@ -109,8 +146,6 @@ async fn main() -> Result<()> {
         writeln!(out, "{}", plan_section(&mut figures))?;
         print_section(&out);
     }
-    let kept = scratch.join("figures.json");
-    let previous = figures::previous(&kept, &root.join("crates/bench/baseline.json"))?;
     writeln!(
         out,
         "## Every figure beside the previous run's\n\n{}",
@@ -122,6 +157,23 @@ async fn main() -> Result<()> {
     std::fs::write(&report, &out).with_context(|| format!("writing {}", report.display()))?;
     eprintln!("\nwritten to {}", report.display());
     Ok(())
+}
+
+/// `GPUDECK_BENCH_RUNS` when set, else `default`.
+fn runs_or(default: usize) -> usize {
+    std::env::var("GPUDECK_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .filter(|&r| r > 0)
+        .unwrap_or(default)
+}
+
+/// The console split by route: `GPUDECK_SPLIT_DIST`, else `target/split/dist`.
+/// (`GPUDECK_DIST` names the unsplit build the browser part measures.)
+fn split_dist(root: &Path) -> PathBuf {
+    std::env::var_os("GPUDECK_SPLIT_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/split/dist"))
 }
 
 fn print_section(out: &str) {
@@ -482,8 +534,15 @@ fn machine_description() -> String {
             })
             .unwrap_or_else(|| format!("{program}: not found"))
     };
+    // Others' work on a shared machine shows in every figure: say how busy it was.
+    let load = read("/proc/loadavg")
+        .split_whitespace()
+        .next()
+        .unwrap_or("unknown")
+        .to_owned();
     format!(
-        "Machine: {model}, {cores} cores, {memory_gb:.0} GiB; {}; {}; {}.",
+        "Machine: {model}, {cores} cores, {memory_gb:.0} GiB, load average {load} at the start; \
+         {}; {}; {}.",
         version("rustc", "--version"),
         version("/usr/bin/chromium", "--version"),
         version("wrk", "--version"),

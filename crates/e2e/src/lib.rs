@@ -5,6 +5,7 @@
 
 mod look;
 mod page_errors;
+mod routes;
 
 use anyhow::{bail, Context, Result};
 use gpudeck_server::{Config, RunningServer};
@@ -15,6 +16,7 @@ use tokio::process::{Child, Command};
 
 pub use gpudeck_server::demo;
 pub use look::{Scheme, Viewport, DESKTOP, LAPTOP, PHONE, VIEWPORTS};
+pub use routes::{Route, ROUTES};
 pub use thirtyfour::prelude::{By, WebDriver, WebElement};
 
 /// Flags that keep Chromium quiet on a closed network and inside a container.

@@ -1,9 +1,10 @@
-//! Every route loaded cold, by its address, in a browser session of its own: the page's
-//! heading and tab title appear and the page reports no error. In the build split by
+//! Every route (`gpudeck_e2e::ROUTES`) loaded cold, by its address, in a browser session
+//! of its own: the page's heading, tab title and content appear and the page reports no
+//! error. In the build split by
 //! route (`cargo xtask test` tests that one) this is the proof that each page's chunk
 //! loads and runs on its own, without another page having loaded code before it.
 
-use gpudeck_e2e::{demo, Harness};
+use gpudeck_e2e::{demo, Harness, Route, ROUTES};
 use std::collections::BTreeMap;
 
 /// Runs before any page script: notes when each main heading first appears. A page's
@@ -104,107 +105,6 @@ impl SplitListing {
     }
 }
 
-struct Route {
-    /// Names the test's browser session (and nothing else).
-    name: &'static str,
-    path: &'static str,
-    heading: &'static str,
-    title: &'static str,
-}
-
-const ROUTES: &[Route] = &[
-    Route {
-        name: "cold_sign_in",
-        path: "/sign-in",
-        heading: "gpudeck",
-        title: "Sign in · gpudeck",
-    },
-    Route {
-        name: "cold_machines",
-        path: "/machines",
-        heading: "Machines",
-        title: "Machines · gpudeck",
-    },
-    Route {
-        name: "cold_schedule",
-        path: "/machines/schedule?ids=1001",
-        heading: "Schedule maintenance",
-        title: "Schedule maintenance · gpudeck",
-    },
-    Route {
-        name: "cold_rolling",
-        path: "/machines/rolling?ids=1001-1005",
-        heading: "Plan rolling maintenance",
-        title: "Plan rolling maintenance · gpudeck",
-    },
-    Route {
-        name: "cold_maintenance",
-        path: "/machines/maintenance",
-        heading: "Maintenance windows",
-        title: "Maintenance windows · gpudeck",
-    },
-    Route {
-        name: "cold_defrag",
-        path: "/machines/defrag",
-        heading: "Defragment GPU offers",
-        title: "Defragment GPU offers · gpudeck",
-    },
-    Route {
-        name: "cold_templates",
-        path: "/templates",
-        heading: "Templates",
-        title: "Templates · gpudeck",
-    },
-    Route {
-        name: "cold_volumes",
-        path: "/volumes",
-        heading: "Volumes",
-        title: "Volumes · gpudeck",
-    },
-    Route {
-        name: "cold_subaccounts",
-        path: "/subaccounts",
-        heading: "Subaccounts",
-        title: "Subaccounts · gpudeck",
-    },
-    Route {
-        name: "cold_team_members",
-        path: "/team/members",
-        heading: "Team members",
-        title: "Team members · gpudeck",
-    },
-    Route {
-        name: "cold_team_roles",
-        path: "/team/roles",
-        heading: "Team roles",
-        title: "Team roles · gpudeck",
-    },
-    Route {
-        name: "cold_new_role",
-        path: "/team/new-role?from=manager",
-        heading: "New role",
-        title: "New role · gpudeck",
-    },
-    Route {
-        name: "cold_team_role",
-        path: "/team/roles/owner",
-        heading: "Team role",
-        title: "Team role · gpudeck",
-    },
-    Route {
-        name: "cold_edit_role",
-        path: "/team/roles/member/edit",
-        heading: "Edit role",
-        title: "Edit role · gpudeck",
-    },
-    Route {
-        name: "cold_acting_account",
-        path: "/acting-account",
-        heading: "Acting account",
-        title: "Acting account · gpudeck",
-    },
-];
-
 #[tokio::test(flavor = "multi_thread")]
 async fn every_route_loads_cold_by_its_address() -> anyhow::Result<()> {
     let mut problems = Vec::new();
@@ -233,6 +133,8 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
         }
         app.open(route.path).await?;
         app.wait_for_text("main h1, h1", route.heading).await?;
+        // The bench's `felt` part times each page to this.
+        app.find(route.content).await?;
         let title = app.eval("return document.title").await?;
         anyhow::ensure!(title == route.title, "the tab is titled {title}");
         // In the split build, sign-in came with the main module alone, and every other page,

@@ -1,0 +1,395 @@
+//! `felt` (issue 25): speed as a person feels it. The build split by route, on a network
+//! and a CPU slowed down to Lighthouse's presets through the DevTools protocol, with the
+//! browser's cache disabled and a fresh browser session per run:
+//! - navigation to /sign-in → the key field usable, and the bytes received by then;
+//! - Enter, pressed 4 s after the form appeared → the first Machines row painted;
+//! - every other page opened by its address in a tab that holds a key → its heading and
+//!   content painted, and the bytes received by then.
+
+use crate::browser::{self, wait_for_mark};
+use crate::figures::{Figures, Target, Unit};
+use crate::report::{kb, median, ms};
+use anyhow::{ensure, Context, Result};
+use gpudeck_e2e::{demo, Harness, Route, ROUTES};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Duration;
+use thirtyfour::extensions::cdp::ChromeDevTools;
+use thirtyfour::Key;
+
+/// A Lighthouse throttling preset, and issue 25's targets under it.
+pub struct Preset {
+    pub name: &'static str,
+    /// Kbit/s as Lighthouse writes them (1 Kbit = 1,024 bits).
+    download_kbits: f64,
+    upload_kbits: f64,
+    /// Added to every request's round trip.
+    round_trip_ms: f64,
+    /// How many times slower the page's CPU runs.
+    cpu_slowdown: f64,
+    key_field_target_ms: f64,
+    enter_target_ms: f64,
+    page_target_ms: f64,
+}
+
+pub static PRESETS: [Preset; 2] = [
+    Preset {
+        name: "mobile",
+        download_kbits: 1638.4,
+        upload_kbits: 675.0,
+        round_trip_ms: 150.0,
+        cpu_slowdown: 4.0,
+        key_field_target_ms: 1000.0,
+        enter_target_ms: 800.0,
+        page_target_ms: 2000.0,
+    },
+    Preset {
+        name: "desktop",
+        download_kbits: 10_240.0,
+        upload_kbits: 10_240.0,
+        round_trip_ms: 40.0,
+        cpu_slowdown: 1.0,
+        key_field_target_ms: 300.0,
+        enter_target_ms: 250.0,
+        page_target_ms: 600.0,
+    },
+];
+
+impl Preset {
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: {} Kbit/s down, {} Kbit/s up, {} ms round trip, CPU ×{}",
+            self.name,
+            self.download_kbits,
+            self.upload_kbits,
+            self.round_trip_ms,
+            self.cpu_slowdown
+        )
+    }
+
+    /// Slows this session's tab down to the preset and turns its cache off.
+    async fn apply(&self, app: &Harness) -> Result<()> {
+        let bytes_per_second = |kbits: f64| kbits * 1024.0 / 8.0;
+        let devtools = ChromeDevTools::new(app.driver.handle.clone());
+        let commands = [
+            ("Network.enable", json!({})),
+            ("Network.setCacheDisabled", json!({ "cacheDisabled": true })),
+            (
+                "Network.emulateNetworkConditions",
+                json!({
+                    "offline": false,
+                    "latency": self.round_trip_ms,
+                    "downloadThroughput": bytes_per_second(self.download_kbits),
+                    "uploadThroughput": bytes_per_second(self.upload_kbits),
+                }),
+            ),
+            (
+                "Emulation.setCPUThrottlingRate",
+                json!({ "rate": self.cpu_slowdown }),
+            ),
+        ];
+        for (command, params) in commands {
+            devtools
+                .execute_cdp_with_params(command, params)
+                .await
+                .with_context(|| format!("{command} for the {} preset", self.name))?;
+        }
+        Ok(())
+    }
+}
+
+/// A person reads the form and pastes the key: Enter comes this long after the form
+/// appeared (time the preload after the first paint has to fetch other pages' code).
+const ENTER_AFTER_MS: f64 = 4000.0;
+
+const SIGN_IN: &str = "/sign-in";
+
+/// Runs before any page script, after [`browser::watch_paints`]'s watcher (whose
+/// `__watchPaint` it uses), with `PAGES` in front: each page's address → its heading and
+/// content selector. Notes when Enter is first pressed, when the key field is usable and
+/// when the page opened by its address shows its heading and content.
+const FELT_WATCHER: &str = r#"
+    addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' && window.__enterAt === undefined) {
+            window.__enterAt = performance.now();
+        }
+    }, true);
+    // The console renders in the browser: the field is in the page only once the wasm
+    // has built it, its input handler attached. Usable: also enabled and laid out.
+    window.__watchPaint(() => {
+        const field = document.querySelector('#api-key');
+        return field && !field.disabled && field.getClientRects().length > 0;
+    }, '__keyFieldAt', '__keyFieldPaintedAt');
+    const page = PAGES[location.pathname + location.search];
+    if (page) {
+        window.__watchPaint(() => {
+            const heading = document.querySelector('main h1');
+            return heading && heading.textContent.includes(page.heading)
+                && document.querySelector(page.content);
+        }, '__contentAt', '__contentPaintedAt');
+    }
+"#;
+
+fn felt_watcher(pages: &[&Route]) -> String {
+    let pages: serde_json::Map<String, serde_json::Value> = pages
+        .iter()
+        .map(|r| {
+            let watched = json!({ "heading": r.heading, "content": r.content });
+            (r.path.to_owned(), watched)
+        })
+        .collect();
+    format!(
+        "{{\nconst PAGES = {};\n{FELT_WATCHER}\n}}",
+        serde_json::Value::Object(pages)
+    )
+}
+
+/// The bytes received (`transferSize`: headers and the body as sent, brotli here) by the
+/// page's document and every file and API answer whose response had ended by `arguments[0]`.
+const BYTES_RECEIVED_BY: &str = "
+    const by = arguments[0];
+    return [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+        .filter((entry) => entry.responseEnd <= by)
+        .reduce((sum, entry) => sum + entry.transferSize, 0);
+";
+
+async fn bytes_received_by(app: &Harness, page_time_ms: f64) -> Result<f64> {
+    let bytes = app
+        .driver
+        .execute(BYTES_RECEIVED_BY, vec![json!(page_time_ms)])
+        .await?;
+    Ok(bytes.json().as_f64().unwrap_or(f64::NAN))
+}
+
+/// One figure over the runs of a preset.
+#[derive(Default)]
+struct Samples(Vec<f64>);
+
+impl Samples {
+    fn median(&self) -> f64 {
+        median(&mut self.0.clone())
+    }
+
+    /// `median (min–max)`, for the report.
+    fn spread(&self, write: fn(f64) -> String) -> String {
+        let min = self.0.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = self.0.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        format!("{} ({}–{})", write(self.median()), write(min), write(max))
+    }
+}
+
+struct PageSamples {
+    route: &'static Route,
+    painted_ms: Samples,
+    bytes: Samples,
+}
+
+/// A preset's measures over all its runs.
+pub struct PresetFigures {
+    preset: &'static Preset,
+    runs: usize,
+    key_field_ms: Samples,
+    key_field_bytes: Samples,
+    enter_to_machines_ms: Samples,
+    pages: Vec<PageSamples>,
+}
+
+/// Every preset, `runs` fresh browser sessions each, against the console built in `dist`.
+pub async fn measure(dist: PathBuf, runs: usize) -> Result<Vec<PresetFigures>> {
+    ensure!(
+        dist.join("index.html").exists(),
+        "no console split by route in {}: `cargo xtask split` builds one",
+        dist.display()
+    );
+    let pages: Vec<&'static Route> = ROUTES.iter().filter(|r| r.path != SIGN_IN).collect();
+    let watcher = felt_watcher(&pages);
+    let mut measured = Vec::new();
+    for preset in &PRESETS {
+        let mut figures = PresetFigures {
+            preset,
+            runs,
+            key_field_ms: Samples::default(),
+            key_field_bytes: Samples::default(),
+            enter_to_machines_ms: Samples::default(),
+            pages: pages
+                .iter()
+                .map(|&route| PageSamples {
+                    route,
+                    painted_ms: Samples::default(),
+                    bytes: Samples::default(),
+                })
+                .collect(),
+        };
+        for run in 1..=runs {
+            let app =
+                browser::watch_paints(Harness::start_serving("bench-felt", dist.clone()).await?)
+                    .await?;
+            let outcome = one_run(&app, preset, &watcher, &mut figures).await;
+            browser::stop(app).await?;
+            outcome.with_context(|| format!("{} run {run}", preset.name))?;
+            eprintln!("  {} run {run}/{runs}: {}", preset.name, figures.last_run());
+        }
+        measured.push(figures);
+    }
+    Ok(measured)
+}
+
+/// One fresh session: sign in by Enter, then open every page cold; adds one sample to
+/// each of `figures`' measures.
+async fn one_run(
+    app: &Harness,
+    preset: &Preset,
+    watcher: &str,
+    figures: &mut PresetFigures,
+) -> Result<()> {
+    app.record_every_fetch().await?;
+    app.run_before_page_scripts(watcher, "the felt watcher")
+        .await?;
+    preset.apply(app).await?;
+
+    app.open(SIGN_IN).await?;
+    let key_field = wait_for_mark(app, "__keyFieldPaintedAt")
+        .await
+        .context("the key field never became usable")?;
+    figures.key_field_ms.0.push(key_field);
+    figures
+        .key_field_bytes
+        .0
+        .push(bytes_received_by(app, key_field).await?);
+
+    // Typed as soon as it shows, kept until Enter: the field takes input and no later
+    // render throws it away. That the wasm read it shows in the sign-in succeeding.
+    app.fill("#api-key", demo::ALICE_KEY).await?;
+    let now = app.eval("return performance.now()").await?.as_f64();
+    let wait_ms = key_field + ENTER_AFTER_MS - now.unwrap_or(0.0);
+    tokio::time::sleep(Duration::from_secs_f64(wait_ms.max(0.0) / 1000.0)).await;
+    let typed = app.value_of("#api-key").await?;
+    ensure!(
+        typed == demo::ALICE_KEY,
+        "the key field holds {typed:?} after typing the key"
+    );
+    app.find("#api-key").await?.send_keys(Key::Enter).await?;
+    let enter = wait_for_mark(app, "__enterAt").await?;
+    let machines = wait_for_mark(app, "__paintedAt")
+        .await
+        .context("no Machines row was painted after Enter")?;
+    figures.enter_to_machines_ms.0.push(machines - enter);
+
+    // The tab now holds the key; each page loads afresh by its address, its files
+    // fetched again (the cache is off).
+    for page in &mut figures.pages {
+        let route = page.route;
+        app.open(route.path).await?;
+        let painted = wait_for_mark(app, "__contentPaintedAt")
+            .await
+            .with_context(|| {
+                format!(
+                    "{}: its heading {:?} and content {} were never painted",
+                    route.path, route.heading, route.content
+                )
+            })?;
+        page.painted_ms.0.push(painted);
+        page.bytes.0.push(bytes_received_by(app, painted).await?);
+    }
+    Ok(())
+}
+
+impl PresetFigures {
+    /// The last run's headline figures, for the progress printed while measuring.
+    fn last_run(&self) -> String {
+        let last = |samples: &Samples| samples.0.last().copied().unwrap_or(f64::NAN);
+        let slowest_page = self
+            .pages
+            .iter()
+            .map(|p| last(&p.painted_ms))
+            .fold(f64::NAN, f64::max);
+        format!(
+            "key field {} ({}), Enter → Machines {}, slowest page {}",
+            ms(last(&self.key_field_ms)),
+            kb(last(&self.key_field_bytes) as usize),
+            ms(last(&self.enter_to_machines_ms)),
+            ms(slowest_page)
+        )
+    }
+
+    /// The medians, under names that stay the same from run to run.
+    pub fn figures(&self) -> Figures {
+        let preset = self.preset;
+        let name = |what: &str| format!("felt, {}: {what}", preset.name);
+        let at_most = |limit| Some(Target::AtMost(limit));
+        let mut figures = Figures::default();
+        figures.add(
+            name("/sign-in → key field usable"),
+            self.key_field_ms.median(),
+            Unit::Milliseconds,
+            at_most(preset.key_field_target_ms),
+        );
+        figures.add(
+            name("/sign-in, bytes by key field usable"),
+            self.key_field_bytes.median(),
+            Unit::Bytes,
+            None,
+        );
+        figures.add(
+            name("Enter → first Machines row painted"),
+            self.enter_to_machines_ms.median(),
+            Unit::Milliseconds,
+            at_most(preset.enter_target_ms),
+        );
+        for page in &self.pages {
+            let path = page.route.path;
+            figures.add(
+                name(&format!("{path} cold → content painted")),
+                page.painted_ms.median(),
+                Unit::Milliseconds,
+                at_most(preset.page_target_ms),
+            );
+            figures.add(
+                name(&format!("{path} cold, bytes by then")),
+                page.bytes.median(),
+                Unit::Bytes,
+                None,
+            );
+        }
+        figures.add(
+            name("slowest page cold"),
+            self.pages
+                .iter()
+                .map(|p| p.painted_ms.median())
+                .fold(f64::NAN, f64::max),
+            Unit::Milliseconds,
+            at_most(preset.page_target_ms),
+        );
+        figures
+    }
+
+    /// The preset's part of the report: how it was measured, the spread of the runs, and
+    /// `compared`, its figures beside the previous run's and the targets.
+    pub fn section(&self, compared: &str) -> String {
+        let kilobytes = |bytes: f64| kb(bytes as usize);
+        format!(
+            "### {} (medians of {} runs, median (min–max) below)\n\n\
+             - /sign-in → key field usable: {}, having received {}\n\
+             - Enter, pressed {:.0} s after the form appeared → first Machines row painted: {}\n\n{}",
+            self.preset.describe(),
+            self.runs,
+            self.key_field_ms.spread(ms),
+            self.key_field_bytes.spread(kilobytes),
+            ENTER_AFTER_MS / 1000.0,
+            self.enter_to_machines_ms.spread(ms),
+            compared
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_watcher_knows_each_page_by_its_address() {
+        let routes: Vec<_> = gpudeck_e2e::ROUTES.iter().take(3).collect();
+        let script = super::felt_watcher(&routes);
+        assert!(script.contains(r#""/machines":{"#));
+        assert!(script.contains(r#""heading":"Schedule maintenance""#));
+        assert!(script.contains("window.__watchPaint("));
+    }
+}
