@@ -140,9 +140,10 @@ pub fn table_core(spec: TableSpec) -> AnyView {
             .query_selector("tbody tr:not(.spacer)")
             .ok()
             .flatten();
+        // Never below the table rows' height, which the stylesheet fixes.
         if let Some(height) = first_row
-            .map(|row| row.get_bounding_client_rect().height())
-            .filter(|height| *height >= 1.0 && *height != row_height.get_untracked())
+            .map(|row| row.get_bounding_client_rect().height().max(ROW_HEIGHT))
+            .filter(|height| *height != row_height.get_untracked())
         {
             row_height.set(height);
         }
