@@ -718,7 +718,7 @@ async fn a_windows_cancel_sits_in_an_actions_column_beside_who_scheduled_it() {
     assert_eq!(columns_with_buttons(&page, ".data-table"), ["actions"]);
     assert_eq!(
         column_texts(&page, ".data-table", "actions"),
-        ["Cancel…", "Only support can cancel it"]
+        ["Cancel…", "Support only"]
     );
 }
 
