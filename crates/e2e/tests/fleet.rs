@@ -184,6 +184,30 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         [1013, 1014, 1015],
         "one new window per machine"
     );
+    let done = app
+        .wait_for_text("[data-testid=schedule-done]", "Disk window from ")
+        .await?;
+    assert!(
+        done.contains("(3 h, UTC) scheduled on 3 machines: 1013, 1014, 1015."),
+        "{done}"
+    );
+
+    // A fresh form on the same machines: a second click schedules nothing again.
+    assert_eq!(app.value_of("#schedule-start").await?, "");
+    assert_eq!(app.value_of("#schedule-machines").await?, "1013-1015");
+    app.click(".schedule-form button[type=submit]").await?;
+    app.wait_for_text("#schedule-start-error", "Choose a start date and time.")
+        .await?;
+    assert!(app
+        .driver
+        .find_all(By::Css("dialog[open]"))
+        .await?
+        .is_empty());
+    assert_eq!(
+        active_windows(&app, 1013, 1015).await?.len(),
+        before.len() + new.len(),
+        "no second window"
+    );
 
     // The new windows on the maintenance page: bars and rows.
     app.click("[data-testid=schedule-result] a.button").await?;
@@ -413,3 +437,4 @@ async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyh
     phone_screenshot(&app, "fleet_defrag_phone").await?;
     app.finish().await
 }
+
