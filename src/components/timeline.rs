@@ -222,12 +222,32 @@ pub fn MaintenanceTimeline(
     let scroll_box = NodeRef::<leptos::html::Div>::new();
     let scroll_top = RwSignal::new(0.0f64);
     let view_height = RwSignal::new(VIEW_HEIGHT_GUESS);
+    let view_width = RwSignal::new(0.0f64);
     let on_resize = window_event_listener(leptos::ev::resize, move |_| {
         if let Some(scroller) = scroll_box.get_untracked() {
             view_height.set(scroller.client_height() as f64);
+            view_width.set(scroller.client_width() as f64);
         }
     });
     on_cleanup(move || on_resize.remove());
+    // Where the chart scrolls sideways (a phone), the new windows, later than the rest as a
+    // rule, would be out of view to the right: they are brought into view whenever they
+    // change or the box is resized.
+    Effect::new(move |_| {
+        view_width.track();
+        let Some(scroller) = scroll_box.get() else {
+            return;
+        };
+        let Some(span) = preview.with(|p| layout.with(|l| preview_span(l, p))) else {
+            return;
+        };
+        let chart = scroller.scroll_width() as f64 - LABEL_WIDTH;
+        let shown = scroller.client_width() as f64 - LABEL_WIDTH;
+        let left = scroller.scroll_left() as f64;
+        if let Some(to) = scroll_to_show(span, chart, shown, left) {
+            scroller.set_scroll_left(to.round() as i32);
+        }
+    });
     let shown_lanes = Memo::new(move |_| {
         let count = layout.with(|l| l.machines.len());
         lanes_in_view(scroll_top.get(), view_height.get(), count)
@@ -268,10 +288,14 @@ pub fn MaintenanceTimeline(
             .into_iter()
             .map(|t| {
                 let x = percent(l.x(t));
+                // Month, day and time only (`11-24 06:00`): the caption names the zone, and
+                // with " UTC" the labels ran into each other.
+                let at = format_absolute(t, utc.get());
+                let label = at.get(5..16).unwrap_or(&at).to_owned();
                 view! {
                     <g class="tick">
                         <line x1=x.clone() x2=x.clone() y1=TICK_LABEL_Y + 3.0 y2=bottom></line>
-                        <text x=x dx="2" y=TICK_LABEL_Y>{format_absolute(t, utc.get())[5..].to_owned()}</text>
+                        <text x=x dx="2" y=TICK_LABEL_Y>{label}</text>
                     </g>
                 }
             })
@@ -418,6 +442,35 @@ pub fn MaintenanceTimeline(
     }
 }
 
+/// The time the preview windows span, in percent of the chart's width.
+fn preview_span(layout: &Layout, preview: &[MaintenanceWindow]) -> Option<(f64, f64)> {
+    let from = preview
+        .iter()
+        .map(|w| layout.x(w.start_time))
+        .reduce(f64::min)?;
+    let to = preview
+        .iter()
+        .map(|w| layout.x(w.end_time))
+        .reduce(f64::max)?;
+    Some((from, to))
+}
+
+/// Where to scroll a chart `chart` px wide, of which `shown` px are in view from `left`, so
+/// that `span` (percent of the chart) is in view: centred when it fits, else from its
+/// start; `None` when it is in view already.
+pub fn scroll_to_show(span: (f64, f64), chart: f64, shown: f64, left: f64) -> Option<f64> {
+    let (from, to) = (span.0 / 100.0 * chart, span.1 / 100.0 * chart);
+    if shown >= chart || (from >= left && to <= left + shown) {
+        return None;
+    }
+    let wanted = if to - from <= shown {
+        (from + to - shown) / 2.0
+    } else {
+        from
+    };
+    Some(wanted.clamp(0.0, chart - shown))
+}
+
 /// An SVG length in percent of the chart's width.
 fn percent(value: f64) -> String {
     format!("{value:.3}%")
@@ -459,6 +512,22 @@ mod tests {
             (986, 1000)
         );
         assert_eq!(lanes_in_view(0.0, 448.0, 12), (0, 12));
+    }
+
+    #[test]
+    fn a_preview_out_of_view_is_scrolled_to_the_middle_or_its_start() {
+        // 880 px of chart, 290 px in view: a span at 50–55 % (440–484 px) is centred.
+        assert_eq!(scroll_to_show((50.0, 55.0), 880.0, 290.0, 0.0), Some(317.0));
+        // Near the end it is scrolled as far as the chart goes, and the span is in view.
+        let to = scroll_to_show((90.0, 98.0), 880.0, 290.0, 0.0).unwrap();
+        assert_eq!(to, 590.0);
+        assert!(to <= 792.0 && 862.4 <= to + 290.0);
+        // Never past the end, and not at all when it is in view or the chart fits.
+        assert_eq!(scroll_to_show((97.0, 99.9), 880.0, 290.0, 0.0), Some(590.0));
+        assert_eq!(scroll_to_show((10.0, 20.0), 880.0, 290.0, 0.0), None);
+        assert_eq!(scroll_to_show((90.0, 98.0), 880.0, 900.0, 0.0), None);
+        // Wider than the view: from its start.
+        assert_eq!(scroll_to_show((20.0, 80.0), 880.0, 290.0, 0.0), Some(176.0));
     }
 
     #[test]

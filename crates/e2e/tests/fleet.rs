@@ -3,7 +3,7 @@
 //! with a refusal), cancelling windows from the maintenance page, and defragmenting from
 //! the selection. The database is checked after each change.
 
-use gpudeck_e2e::{demo, Harness, WebElement};
+use gpudeck_e2e::{demo, Harness, Scheme, WebElement, LAPTOP, PHONE};
 use std::collections::BTreeSet;
 use std::time::Duration;
 use thirtyfour::{By, Key};
@@ -183,6 +183,30 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         new.iter().map(|w| w.1).collect::<Vec<_>>(),
         [1013, 1014, 1015],
         "one new window per machine"
+    );
+    let done = app
+        .wait_for_text("[data-testid=schedule-done]", "Disk window from ")
+        .await?;
+    assert!(
+        done.contains("(3 h, UTC) scheduled on 3 machines: 1013, 1014, 1015."),
+        "{done}"
+    );
+
+    // A fresh form on the same machines: a second click schedules nothing again.
+    assert_eq!(app.value_of("#schedule-start").await?, "");
+    assert_eq!(app.value_of("#schedule-machines").await?, "1013-1015");
+    app.click(".schedule-form button[type=submit]").await?;
+    app.wait_for_text("#schedule-start-error", "Choose a start date and time.")
+        .await?;
+    assert!(app
+        .driver
+        .find_all(By::Css("dialog[open]"))
+        .await?
+        .is_empty());
+    assert_eq!(
+        active_windows(&app, 1013, 1015).await?.len(),
+        before.len() + new.len(),
+        "no second window"
     );
 
     // The new windows on the maintenance page: bars and rows.
@@ -411,5 +435,181 @@ async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyh
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     phone_screenshot(&app, "fleet_defrag_phone").await?;
+    app.finish().await
+}
+
+/// `target/e2e/<name>.png`.
+async fn screenshot(app: &Harness, name: &str) -> anyhow::Result<()> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
+    std::fs::create_dir_all(&dir)?;
+    app.driver
+        .screenshot(&dir.join(format!("{name}.png")))
+        .await?;
+    Ok(())
+}
+
+/// Each button of the selection's bar: its label, the lines the label takes, and the top
+/// of the button (the row of the bar it is on).
+const BUTTON_LINES: &str = r#"
+return [...document.querySelectorAll('.selection-actions .button')].map(b => {
+  const range = document.createRange();
+  range.selectNodeContents(b);
+  const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top));
+  return [b.textContent, new Set(tops).size, Math.round(b.getBoundingClientRect().top)];
+});
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_selections_buttons_fit_one_row_at_laptop_width_each_label_on_one_line(
+) -> anyhow::Result<()> {
+    let app = signed_in_on_machines("fleet_selection_bar").await?;
+    app.wait_for_text(".row-count", "120 rows").await?;
+    for viewport in [LAPTOP, PHONE] {
+        app.set_viewport(viewport).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let lines: Vec<(String, usize, i64)> =
+            serde_json::from_value(app.eval(BUTTON_LINES).await?)?;
+        let labels: Vec<&str> = lines.iter().map(|(label, ..)| label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "Show maintenance",
+                "Schedule maintenance…",
+                "Defragment…",
+                "Cancel maintenance…"
+            ]
+        );
+        for (label, count, _) in &lines {
+            assert_eq!(
+                *count, 1,
+                "{label:?} takes {count} lines at {}",
+                viewport.name
+            );
+        }
+        // From a laptop up, the four buttons are one row.
+        if viewport.width >= LAPTOP.width {
+            let rows: BTreeSet<i64> = lines.iter().map(|(.., top)| *top).collect();
+            assert_eq!(
+                rows.len(),
+                1,
+                "the buttons take {} rows: {lines:?}",
+                rows.len()
+            );
+        }
+        assert_eq!(app.sideways_overflow().await?, None, "at {}", viewport.name);
+        screenshot(&app, &format!("fleet_selection_bar_{}", viewport.name)).await?;
+    }
+    app.set_viewport(LAPTOP).await?;
+    app.finish().await
+}
+
+/// Each preview bar: whether it lies whole inside the chart, and whether it is in the
+/// scroll box's view (right of the sticky machine labels, left of the box's right edge).
+const PREVIEW_BARS: &str = r#"
+const view = document.querySelector('.timeline-scroll').getBoundingClientRect();
+const chart = document.querySelector('svg.timeline-chart').getBoundingClientRect();
+const labels = document.querySelector('svg.timeline-labels').getBoundingClientRect();
+return [...document.querySelectorAll('rect.preview-bar')].map(r => {
+  const b = r.getBoundingClientRect();
+  return [b.width > 0 && b.left >= chart.left - 0.5 && b.right <= chart.right + 0.5,
+          b.left >= labels.right - 0.5 && b.right <= view.right + 0.5];
+});
+"#;
+
+/// Whether the machine labels are in the scroll box's view, and the tick labels that run
+/// into the next one.
+const LABELS: &str = r#"
+const view = document.querySelector('.timeline-scroll').getBoundingClientRect();
+const labels = document.querySelector('svg.timeline-labels').getBoundingClientRect();
+const ticks = [...document.querySelectorAll('.timeline .tick text')];
+const touching = ticks.slice(1).filter((t, i) =>
+  t.getBoundingClientRect().left < ticks[i].getBoundingClientRect().right).map(t => t.textContent);
+return [labels.left >= view.left - 0.5 && labels.right <= view.right + 0.5, touching];
+"#;
+
+/// How the disabled reason looks beside the enabled duration field.
+const DISABLED_LOOK: &str = r#"
+const reason = document.querySelector('#schedule-reason');
+const off = getComputedStyle(reason), on = getComputedStyle(document.querySelector('#schedule-hours'));
+return [reason.disabled, off.backgroundColor !== on.backgroundColor, off.color !== on.color,
+        off.cursor, off.borderTopStyle];
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_preview_shows_every_new_window_whole_and_a_disabled_reason_looks_disabled(
+) -> anyhow::Result<()> {
+    let app = Harness::start_signed_in(
+        "fleet_schedule_preview",
+        "/machines/schedule?ids=1013-1015",
+        demo::ALICE_KEY,
+    )
+    .await?;
+    fill_schedule_form(&app, "3").await?;
+    // Later than every existing window, so the new ones end the timeline on the right.
+    let late = app
+        .eval("return new Date(Date.now() + 300 * 86400000).toISOString().slice(0, 13) + ':00'")
+        .await?;
+    set_value(
+        &app,
+        "#schedule-start",
+        late.as_str().unwrap_or_default(),
+        "input",
+    )
+    .await?;
+    app.wait_for_text("[data-testid=schedule-summary]", "on 3 machines")
+        .await?;
+    app.wait_for_text(
+        "figure.timeline figcaption",
+        "Previewed: 3 new windows (outlined).",
+    )
+    .await?;
+    for viewport in [LAPTOP, PHONE] {
+        app.set_viewport(viewport).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let bars: Vec<(bool, bool)> = serde_json::from_value(app.eval(PREVIEW_BARS).await?)?;
+        assert_eq!(
+            bars,
+            [(true, true); 3],
+            "at {}: (whole in the chart, in view) per new window",
+            viewport.name
+        );
+        let (labels_seen, touching): (bool, Vec<String>) =
+            serde_json::from_value(app.eval(LABELS).await?)?;
+        assert!(
+            labels_seen,
+            "the machine labels are out of view at {}",
+            viewport.name
+        );
+        assert!(
+            touching.is_empty(),
+            "tick labels run into the one before at {}: {touching:?}",
+            viewport.name
+        );
+        assert_eq!(app.sideways_overflow().await?, None, "at {}", viewport.name);
+        for scheme in Scheme::BOTH {
+            app.set_scheme(scheme).await?;
+            let look = app.eval(DISABLED_LOOK).await?;
+            assert_eq!(
+                look,
+                serde_json::json!([true, true, true, "not-allowed", "dashed"]),
+                "the disabled reason at {}, {scheme:?}: [disabled, other background, other \
+                 text colour, cursor, border]",
+                viewport.name
+            );
+            let name = format!("{}_{scheme:?}", viewport.name).to_lowercase();
+            app.find("#schedule-reason")
+                .await?
+                .scroll_into_view()
+                .await?;
+            screenshot(&app, &format!("fleet_schedule_reason_{name}")).await?;
+            app.find("figure.timeline")
+                .await?
+                .scroll_into_view()
+                .await?;
+            screenshot(&app, &format!("fleet_schedule_preview_{name}")).await?;
+        }
+        app.set_scheme(Scheme::Light).await?;
+    }
+    app.set_viewport(LAPTOP).await?;
     app.finish().await
 }

@@ -254,23 +254,24 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     .toast_failures("Scheduling failed");
     let pending = schedule.pending();
 
+    // A checked plan goes to the confirmation; its problems go next to their fields.
+    let confirm_or_name = move |checked: Result<Plan, Vec<Problem>>| match checked {
+        Ok(plan) => {
+            problems.set(Vec::new());
+            schedule.ask(plan);
+        }
+        Err(found) => problems.set(found),
+    };
     let ask = move |machines: Vec<i64>| {
         now.set(now_seconds());
-        let checked = check(
+        confirm_or_name(check(
             &machines,
             start(),
             &hours_text.get_untracked(),
             category.get_untracked(),
             &reason.get_untracked(),
             now.get_untracked(),
-        );
-        match checked {
-            Ok(plan) => {
-                problems.set(Vec::new());
-                schedule.ask(plan);
-            }
-            Err(found) => problems.set(found),
-        }
+        ));
     };
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -286,13 +287,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         let Some(run) = schedule.done() else { return };
         now.set(now_seconds());
         ids_text.set(format_machine_ids(&refused(&run.results)));
-        match run.retry(now.get_untracked()) {
-            Ok(plan) => {
-                problems.set(Vec::new());
-                schedule.ask(plan);
-            }
-            Err(found) => problems.set(found),
-        }
+        confirm_or_name(run.retry(now.get_untracked()));
     };
 
     let zone = move || {
