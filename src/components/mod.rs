@@ -9,6 +9,7 @@ pub mod csv;
 pub mod data_table;
 pub mod error_panel;
 pub mod id_form;
+pub mod item_results;
 pub mod machine_ids_field;
 pub mod masked_key;
 pub mod money;

@@ -9,6 +9,7 @@
 use crate::api::{ApiClient, ApiError};
 use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
+use crate::components::item_results::ItemResults;
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::text_field::{TextField, TextKind};
@@ -517,14 +518,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
         {move || schedule.done().map(|results| view! {
             <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">
                 <h2 id="plan-result-heading">"Results"</h2>
-                <ul class="item-results">
-                    {results.iter().filter(|r| matches!(r.outcome, ItemOutcome::Refused(_))).chain(
-                        results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_)))
-                    ).map(|r| {
-                        let class = if matches!(r.outcome, ItemOutcome::Refused(_)) { "refused" } else { "ok" };
-                        view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
-                    }).collect_view()}
-                </ul>
+                <ItemResults results=results/>
             </section>
         })}
     }

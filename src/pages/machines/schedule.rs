@@ -8,6 +8,7 @@
 
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::item_results::ItemResults;
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -438,15 +439,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                             </button>
                         })}
                     </div>
-                    <ul class="item-results">
-                        // The refused first, so they are seen without scrolling.
-                        {run.results.iter().filter(|r| matches!(r.outcome, ItemOutcome::Refused(_))).chain(
-                            run.results.iter().filter(|r| !matches!(r.outcome, ItemOutcome::Refused(_)))
-                        ).map(|r| {
-                            let class = if matches!(r.outcome, ItemOutcome::Refused(_)) { "refused" } else { "ok" };
-                            view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
-                        }).collect_view()}
-                    </ul>
+                    <ItemResults results=run.results.clone()/>
                 </section>
             }
         })}
