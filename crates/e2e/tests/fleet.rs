@@ -475,6 +475,7 @@ async fn the_selections_buttons_fit_one_row_at_laptop_width_each_label_on_one_li
             [
                 "Show maintenance",
                 "Schedule maintenance…",
+                "Plan rolling maintenance…",
                 "Defragment…",
                 "Cancel maintenance…"
             ]
@@ -486,7 +487,7 @@ async fn the_selections_buttons_fit_one_row_at_laptop_width_each_label_on_one_li
                 viewport.name
             );
         }
-        // From a laptop up, the four buttons are one row.
+        // From a laptop up, the five buttons are one row.
         if viewport.width >= LAPTOP.width {
             let rows: BTreeSet<i64> = lines.iter().map(|(.., top)| *top).collect();
             assert_eq!(
