@@ -462,7 +462,7 @@ fn columns(
         Column::actions(move |w: &MaintenanceWindow| {
             if w.scheduled_by_marketplace {
                 view! {
-                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Only support can cancel it"</span>
+                    <span class="marketplace-note" title=MARKETPLACE_NOTE>"Support only"</span>
                 }
                 .into_any()
             } else {
