@@ -295,79 +295,6 @@ async fn templates_list_their_ids_and_delete_from_an_actions_column_saying_it_is
 }
 
 #[wasm_bindgen_test]
-async fn an_accepted_offer_empties_the_form_so_a_second_click_makes_no_second_volume() {
-    signed_in_at("/volumes");
-    let fetch = FakeFetch::install_by_url(vec![
-        ("users/current", json(200, USER)),
-        ("volumes/search", json(200, OFFERS)),
-        ("volumes?owner", json(200, r#"{"volumes": []}"#)),
-        (
-            "volumes",
-            json(200, r#"{"success": true, "volume_name": "V.20118484"}"#),
-        ),
-        ("volumes?owner", json(200, MY_VOLUMES)),
-        ("volumes/search", json(200, OFFERS)),
-    ]);
-    let puts = |fetch: &FakeFetch| {
-        calls_to(fetch, "/api/v0/volumes")
-            .into_iter()
-            .filter(|c| c.method == "PUT")
-            .count()
-    };
-    let page = mount(App);
-    assert!(
-        wait_until(3000, || page
-            .find(".offer-search tbody tr:not(.spacer)")
-            .is_some())
-        .await
-    );
-    // Accept… is the row's action, in its own column.
-    assert_eq!(columns_with_buttons(&page, ".offer-search"), ["actions"]);
-    assert_eq!(column_texts(&page, ".offer-search", "offer"), ["8"]);
-    page.click(".offer-search button[aria-label='Accept offer 8 on machine 1004']");
-    settle().await;
-    assert_eq!(value_of(&page, "#volume-ask-id"), "8");
-    page.type_into("#volume-size", "20");
-    page.type_into("#volume-label", "scratch");
-    page.click("form.id-form button[type=submit]");
-    settle().await;
-    page.click("dialog[open] .button.primary");
-    assert!(wait_until(3000, || page.find("[data-testid=volume-name]").is_some()).await);
-    assert_eq!(puts(&fetch), 1);
-
-    // The new volume stays shown; the form is empty.
-    assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
-    assert_eq!(value_of(&page, "#volume-ask-id"), "");
-    assert_eq!(value_of(&page, "#volume-size"), "");
-    assert_eq!(value_of(&page, "#volume-label"), "");
-    assert_eq!(page.text("[data-testid=chosen-offer]"), "");
-
-    // A second click asks for an offer instead of making a second volume.
-    page.click("form.id-form button[type=submit]");
-    settle().await;
-    assert!(page.find("dialog[open]").is_none());
-    assert_eq!(
-        page.text("#volume-ask-id-error"),
-        "Enter the volume ask id."
-    );
-    assert_eq!(puts(&fetch), 1);
-    assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
-
-    // My volumes: the copy button belongs to the name; Delete… has its own column.
-    assert!(
-        wait_until(3000, || page
-            .text(".my-volumes tbody")
-            .contains("V.20118484"))
-        .await
-    );
-    assert_eq!(
-        columns_with_buttons(&page, ".my-volumes"),
-        ["volume", "actions"]
-    );
-    assert_eq!(column_texts(&page, ".my-volumes", "status"), ["active"]);
-}
-
-#[wasm_bindgen_test]
 async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_offer_a_retry() {
     signed_in_at("/subaccounts");
     let fetch = FakeFetch::install_by_url(vec![
@@ -909,6 +836,35 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     assert_eq!(sent.len(), 3);
     assert_eq!(sent[2].method, "PUT");
     assert_eq!(sent[2].body, r#"{"id":8,"size":20}"#);
+
+    // The form is empty again, the new volume still shown: a second click asks for an
+    // offer instead of making a second volume.
+    assert_eq!(value_of(&page, "#volume-ask-id"), "");
+    assert_eq!(value_of(&page, "#volume-size"), "");
+    assert_eq!(value_of(&page, "#volume-label"), "");
+    assert_eq!(page.text("[data-testid=chosen-offer]"), "");
+    page.click(submit);
+    settle().await;
+    assert!(page.find("dialog[open]").is_none());
+    assert_eq!(
+        page.text("#volume-ask-id-error"),
+        "Enter the volume ask id."
+    );
+    assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
+    let puts = calls_to(&fetch, "/api/v0/volumes")
+        .iter()
+        .filter(|c| c.method == "PUT")
+        .count();
+    assert_eq!(puts, 3);
+
+    // Each row's action has a column of its own; a volume name's copy button stays with it.
+    assert_eq!(columns_with_buttons(&page, ".offer-search"), ["actions"]);
+    assert_eq!(column_texts(&page, ".offer-search", "actions"), ["Accept…"]);
+    assert_eq!(
+        columns_with_buttons(&page, ".my-volumes"),
+        ["volume", "actions"]
+    );
+    assert_eq!(column_texts(&page, ".my-volumes", "status"), ["active"]);
 }
 
 #[wasm_bindgen_test]

@@ -184,6 +184,15 @@ fn now() -> f64 {
     js_sys::Date::now() / 1000.0
 }
 
+/// N1's answer: machines 1001 and 1002, with 1 and 2 running rentals.
+fn machines_1001_and_1002() -> &'static str {
+    leak(format!(
+        r#"{{"machines": [{}, {}]}}"#,
+        machine_json(1001, 1, "D x x x"),
+        machine_json(1002, 2, "D D x x")
+    ))
+}
+
 /// The schedule page for machines 1001 and 1002 (1 and 2 running rentals); 1001 has a
 /// Power window from tomorrow for 4 hours.
 async fn schedule_page() -> (Mounted, FakeFetch, f64) {
@@ -194,11 +203,7 @@ async fn schedule_page() -> (Mounted, FakeFetch, f64) {
 async fn schedule_page_for(ids: &str) -> (Mounted, FakeFetch, f64) {
     signed_in_at(&format!("/machines/schedule?ids={ids}"));
     let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
-    let machines = leak(format!(
-        r#"{{"machines": [{}, {}]}}"#,
-        machine_json(1001, 1, "D x x x"),
-        machine_json(1002, 2, "D D x x")
-    ));
+    let machines = machines_1001_and_1002();
     let windows = leak(format!(
         r#"[{{"id": 7, "machine_id": 1001, "start_time": {tomorrow}, "duration_hours": 4,
         "maintenance_category": "power", "maintenance_reason": null, "created_at": {},
@@ -337,6 +342,17 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
         .contains("Previewed: 2 new windows"));
 }
 
+/// Confirms the run in the open dialog and waits for its result.
+async fn confirm_run(page: &Mounted) {
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await
+    );
+}
+
 /// Picks `value` in the select `selector`, as a person would.
 fn choose(page: &Mounted, selector: &str, value: &str) {
     let select: web_sys::HtmlSelectElement = page.get(selector).unchecked_into();
@@ -358,11 +374,7 @@ async fn a_successful_run_says_what_was_done_and_starts_a_fresh_form_on_the_same
         .text("[data-testid=schedule-summary]")
         .starts_with("Disk window"));
 
-    let machines = leak(format!(
-        r#"{{"machines": [{}, {}]}}"#,
-        machine_json(1001, 1, "D x x x"),
-        machine_json(1002, 2, "D D x x")
-    ));
+    let machines = machines_1001_and_1002();
     let fetch = FakeFetch::install_by_url(vec![
         (
             "maintenances/batch",
@@ -379,13 +391,7 @@ async fn a_successful_run_says_what_was_done_and_starts_a_fresh_form_on_the_same
     submit(&page);
     settle().await;
     assert!(dialog_open(&page));
-    page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=schedule-result]")
-            .is_some())
-        .await
-    );
+    confirm_run(&page).await;
 
     // What was done, in words.
     assert_eq!(
@@ -469,13 +475,7 @@ async fn one_machine_one_rental_and_one_overlap_are_counted_in_the_singular() {
         ),
         ("machine_ids", json(200, "[]")),
     ]);
-    page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=schedule-result]")
-            .is_some())
-        .await
-    );
+    confirm_run(&page).await;
     assert_eq!(
         page.text("#schedule-result-heading"),
         "Scheduled on 1 of 1 machine"
@@ -507,11 +507,7 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
         now(),
         start + 2.0 * 3600.0
     ));
-    let machines = leak(format!(
-        r#"{{"machines": [{}, {}]}}"#,
-        machine_json(1001, 1, "D x x x"),
-        machine_json(1002, 2, "D D x x")
-    ));
+    let machines = machines_1001_and_1002();
     let fetch = FakeFetch::install_by_url(vec![
         (
             "dnotify",
@@ -525,13 +521,7 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
     ]);
     submit(&page);
     settle().await;
-    page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=schedule-result]")
-            .is_some())
-        .await
-    );
+    confirm_run(&page).await;
     assert!(
         wait_until(3000, || fetch
             .calls()
@@ -604,6 +594,15 @@ fn cancels(fetch: &FakeFetch) -> Vec<String> {
         .collect()
 }
 
+/// The lines of the cancellation's result, once it shows.
+async fn cancel_results(page: &Mounted) -> Vec<String> {
+    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    page.all("[data-testid=cancel-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect()
+}
+
 const CANCELLED: &str = r#"{"success": true, "msg": "deleted 1 scheduled maintenance window(s)"}"#;
 
 #[wasm_bindgen_test]
@@ -661,12 +660,7 @@ async fn a_machines_cancellation_says_how_many_windows_went_in_words() {
         ));
     }
     let (page, _fetch) = cancel_on_eight_machines(replies).await;
-    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
-    let items: Vec<String> = page
-        .all("[data-testid=cancel-result] li")
-        .iter()
-        .map(|li| li.text_content().unwrap())
-        .collect();
+    let items = cancel_results(&page).await;
     assert_eq!(
         items[..4],
         [
@@ -717,6 +711,12 @@ async fn a_windows_cancel_sits_in_an_actions_column_beside_who_scheduled_it() {
     );
     assert_eq!(columns_with_buttons(&page, ".data-table"), ["actions"]);
     assert_eq!(
+        page.get(".data-table td .marketplace-note")
+            .get_attribute("title")
+            .as_deref(),
+        Some("Scheduled by the marketplace: only support can cancel it.")
+    );
+    assert_eq!(
         column_texts(&page, ".data-table", "actions"),
         ["Cancel…", "Support only"]
     );
@@ -737,12 +737,7 @@ async fn each_machine_of_a_selection_gets_its_own_result_in_order() {
         replies.push((leak(format!("machines/{id}/cancel_maint")), reply));
     }
     let (page, fetch) = cancel_on_eight_machines(replies).await;
-    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
-    let items: Vec<String> = page
-        .all("[data-testid=cancel-result] li")
-        .iter()
-        .map(|li| li.text_content().unwrap())
-        .collect();
+    let items = cancel_results(&page).await;
     assert_eq!(items.len(), 8);
     assert_eq!(items[0], "Machine 1001: 1 scheduled window cancelled");
     assert_eq!(items[2], "Machine 1003: not cancelled: No such machine id");

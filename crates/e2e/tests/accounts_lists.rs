@@ -271,5 +271,49 @@ async fn a_new_subaccount_is_listed_with_its_masked_key() -> anyhow::Result<()> 
     let host_only =
         "SELECT host_only FROM users WHERE email = 'render-two@alice.example' AND parent_id = ?1";
     assert_eq!(number_in_db(&app, host_only, demo::ALICE_ID).await?, 1);
+
+    // Each row's username and type, as the database holds them.
+    let rows: Vec<(String, String, String)> = serde_json::from_value(
+        app.eval(
+            "const keys = [...document.querySelectorAll('.subaccounts thead th')].map(th => th.dataset.key);
+             const cell = (r, key) => r.children[keys.indexOf(key)].textContent;
+             return [...document.querySelectorAll('.subaccounts tbody tr:not(.spacer)')]
+               .map(r => [cell(r, 'email'), cell(r, 'username'), cell(r, 'kind')]);",
+        )
+        .await?,
+    )?;
+    let in_db: Vec<(String, String, String)> = app
+        .server
+        .state()
+        .db
+        .run(|conn| {
+            let mut statement = conn
+                .prepare(
+                    "SELECT email, username, host_only FROM users WHERE parent_id = ?1 ORDER BY id",
+                )
+                .map_err(DbError::from)?;
+            let rows = statement
+                .query_map([demo::ALICE_ID], |row| {
+                    let host_only: bool = row.get(2)?;
+                    Ok((
+                        row.get(0)?,
+                        row.get(1)?,
+                        if host_only { "Host" } else { "Client" }.to_owned(),
+                    ))
+                })
+                .map_err(DbError::from)?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(DbError::from)?;
+            Ok(rows)
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    assert_eq!(rows, in_db);
+    assert!(rows.contains(&(
+        "render-two@alice.example".into(),
+        "trainer".into(),
+        "Host".into()
+    )));
+    assert!(rows.iter().any(|r| r.2 == "Client"), "{rows:?}");
     app.finish().await
 }
