@@ -482,6 +482,18 @@ async fn the_rate_limit_answers_429_json_with_retry_after() {
         "this key may make 2 requests per second; retry after 1 s"
     );
     assert_eq!(refused.header("retry-after"), Some("1"));
+    // A browser can read the refusal: CORS headers are on it.
+    let refused = app
+        .get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .header("origin", "http://127.0.0.1:8080")
+        .send()
+        .await;
+    assert_eq!(refused.status, 429);
+    assert_eq!(
+        refused.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:8080")
+    );
     // Per key: bob is not affected, and the key in the query string counts the same.
     app.get(paths::CURRENT_USER).key(BOB_KEY).send().await.ok();
     app.get(&format!("{}?api_key={ALICE_KEY}", paths::CURRENT_USER))
@@ -515,18 +527,6 @@ async fn the_rate_limit_answers_429_json_with_retry_after() {
             .await
             .error(401, "auth_error");
     }
-    // A browser can read the refusal: CORS headers are on it.
-    let refused = app
-        .get(paths::CURRENT_USER)
-        .key(ALICE_KEY)
-        .header("origin", "http://127.0.0.1:8080")
-        .send()
-        .await;
-    assert_eq!(refused.status, 429);
-    assert_eq!(
-        refused.header("access-control-allow-origin"),
-        Some("http://127.0.0.1:8080")
-    );
     // Refilling is a matter of time, so it is tested on the limiter with explicit
     // instants (`limits::tests::buckets_allow_bursts_then_refill`), not here with sleeps.
 }
