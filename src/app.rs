@@ -71,6 +71,7 @@ fn SignedInShell() -> impl IntoView {
             fallback=move || view! { <Redirect path=back_here()/> }
         >
             {provide_session_client()}
+            {crate::served_sign_in::discard_served()}
             <div class="shell">
                 <Header/>
                 // The toasts sit in the layout under the navigation, never over a control.

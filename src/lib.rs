@@ -9,6 +9,7 @@ pub mod components;
 pub mod domain;
 pub mod pages;
 pub mod routes;
+pub mod served_sign_in;
 pub mod session;
 pub mod split;
 pub mod storage;

@@ -11,7 +11,7 @@ use gpudeck_wire::CurrentUser;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-const STORAGE_KEY: &str = "gpudeck.session";
+pub(crate) const STORAGE_KEY: &str = "gpudeck.session";
 /// A sentence for the next page load of this tab (why another key acts now).
 const NOTICE_KEY: &str = "gpudeck.notice";
 

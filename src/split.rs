@@ -42,8 +42,9 @@ mod lazy {
     /// another, so the next navigation does not wait for the network. The first paint of a
     /// lazy page is the one after its own chunk has loaded: preloading before that would
     /// queue a hundred requests ahead of the page's chunks and its API calls, on the six
-    /// connections a browser opens to one HTTP/1.1 server. A chunk already loading is not
-    /// fetched twice: the loader shares one load per chunk.
+    /// connections a browser opens to one HTTP/1.1 server. Each chunk also waits for the
+    /// API answers under way. A chunk already loading is not fetched twice: the loader
+    /// shares one load per chunk.
     pub fn preload_after_first_paint() {
         leptos::task::spawn_local(async {
             next_frame().await;
@@ -54,9 +55,29 @@ mod lazy {
             gloo_timers::future::TimeoutFuture::new(0).await;
             let routes = ROUTES.with_borrow(Clone::clone);
             for preload in routes {
+                until_no_data_is_awaited().await;
                 preload().await;
             }
         });
+    }
+
+    /// The longest the preload waits for API answers: a request that never ends must not
+    /// stop it for good.
+    const DATA_PATIENCE_MS: f64 = 10_000.0;
+
+    /// Resolves once no API request is on its way and what the last one brought has
+    /// painted, so that other pages' code never shares the network with the data a person
+    /// is waiting for (the page just opened, or the next one they went to).
+    async fn until_no_data_is_awaited() {
+        let since = js_sys::Date::now();
+        let mut waited = false;
+        while crate::api::any_in_flight() && js_sys::Date::now() - since < DATA_PATIENCE_MS {
+            waited = true;
+            next_frame().await;
+        }
+        if waited {
+            next_frame().await;
+        }
     }
 
     /// Resolves at the next animation frame (the one that paints what was mounted).

@@ -6,6 +6,7 @@ mod support;
 
 use gpudeck::app::App;
 use support::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -265,4 +266,141 @@ async fn a_revoked_key_signs_out_and_comes_back_after_sign_in() {
     assert!(calls[signed_in_at..]
         .iter()
         .all(|c| c.authorization == new_key));
+}
+
+/// The sign-in form as the served page has it, shown (boot.js's part), with `key` typed in.
+fn serve_the_sign_in_form(key: &str) -> web_sys::HtmlElement {
+    let template: web_sys::HtmlTemplateElement = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("template")
+        .unwrap()
+        .unchecked_into();
+    template.set_inner_html(gpudeck::served_sign_in::markup());
+    let form: web_sys::HtmlElement = template
+        .content()
+        .first_element_child()
+        .unwrap()
+        .unchecked_into();
+    form.set_hidden(false);
+    document()
+        .body()
+        .unwrap()
+        .prepend_with_node_1(&form)
+        .unwrap();
+    let field: web_sys::HtmlInputElement = form
+        .query_selector("#api-key")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    field.set_value(key);
+    form
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn key_fields_in_the_document() -> u32 {
+    document().query_selector_all("#api-key").unwrap().length()
+}
+
+#[wasm_bindgen_test]
+async fn the_served_form_is_taken_over_with_what_was_typed() {
+    forget_session();
+    go_to("/sign-in");
+    let served = serve_the_sign_in_form("demo-key-for");
+    let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(wait_until(2000, || served.has_attribute("data-live")).await);
+    assert_eq!(key_fields_in_the_document(), 1, "one form, the served one");
+    assert!(page.find("#api-key").is_none(), "no second form in the app");
+    let field: web_sys::HtmlInputElement = served
+        .query_selector("#api-key")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(field.value(), "demo-key-for");
+    assert!(fetch.calls().is_empty(), "nothing is sent before Enter");
+
+    field.set_value(KEY);
+    served
+        .query_selector("button[type=submit]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    assert_eq!(fetch.calls()[0].authorization, format!("Bearer {KEY}"));
+    assert!(
+        !served.is_connected(),
+        "the form leaves with the sign-in page"
+    );
+    assert_eq!(key_fields_in_the_document(), 0);
+}
+
+#[wasm_bindgen_test]
+async fn an_enter_pressed_before_the_code_ran_signs_in() {
+    forget_session();
+    go_to("/sign-in?next=%2Ftemplates");
+    let served = serve_the_sign_in_form(KEY);
+    served.set_attribute("data-submitted", "").unwrap();
+    let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    let page = mount(App);
+    assert!(
+        wait_until(2000, || current_path() == "/templates").await,
+        "{}",
+        current_path()
+    );
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    assert_eq!(fetch.calls()[0].authorization, format!("Bearer {KEY}"));
+    assert!(stored_session().unwrap().contains(KEY));
+}
+
+#[wasm_bindgen_test]
+async fn an_early_enter_without_a_key_asks_for_one() {
+    forget_session();
+    go_to("/sign-in");
+    let served = serve_the_sign_in_form("  ");
+    served.set_attribute("data-submitted", "").unwrap();
+    let fetch = FakeFetch::install(vec![]);
+    let _page = mount(App);
+    assert!(wait_until(2000, || served.has_attribute("data-live")).await);
+    settle().await;
+    let error = served.query_selector("#sign-in-error").unwrap().unwrap();
+    assert_eq!(error.text_content().unwrap(), "Enter your API key.");
+    assert!(!served.has_attribute("data-submitted"));
+    assert!(fetch.calls().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn other_pages_discard_the_served_form() {
+    // An unknown address while signed out.
+    forget_session();
+    go_to("/no-such-page");
+    let served = serve_the_sign_in_form("");
+    let page = mount(App);
+    assert!(
+        wait_until(2000, || page
+            .find("h1")
+            .is_some_and(
+                |h| h.text_content().unwrap_or_default() == "Page not found"
+            ))
+        .await
+    );
+    assert!(!served.is_connected());
+    drop(page);
+
+    // A tab with a session (boot.js leaves the form hidden; it must still go).
+    signed_in_as(KEY, USER, "/templates");
+    let served = serve_the_sign_in_form("");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("templates", no_answer()),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    assert!(!served.is_connected());
+    assert_eq!(key_fields_in_the_document(), 0);
 }

@@ -344,6 +344,7 @@ impl ApiClient {
             Ok(request) => request,
             Err(error) => return (Err(error), None),
         };
+        let in_flight = super::in_flight::InFlight::start();
         let (result, retry_after) = match request.send().await {
             Ok(response) => read_response(response).await,
             Err(_) if self.signal.as_ref().is_some_and(|s| s.aborted()) => {
@@ -354,6 +355,7 @@ impl ApiClient {
                 None,
             ),
         };
+        drop(in_flight);
         let result = result.map_err(|e| e.redact(&self.api_key));
         let result = match result {
             Err(error) if error.is_unauthorised() => Err(self.judge_unauthorised(url, error).await),

@@ -7,6 +7,8 @@ use leptos_router::hooks::use_location;
 pub fn NotFoundPage() -> impl IntoView {
     let location = use_location();
     set_document_title("Page not found");
+    // Signed out on an unknown address, the served page's sign-in form is showing.
+    crate::served_sign_in::discard_served();
     view! {
         <main class="not-found" id="main">
             <h1>"Page not found"</h1>

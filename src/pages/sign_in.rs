@@ -1,23 +1,73 @@
 //! Sign-in: an API key and an optional REST base URL, checked against `users/current`
 //! before anything is stored.
+//!
+//! The form's markup is the served page's (see [`crate::served_sign_in`]): a person types
+//! into it before the console's code has arrived, and this page takes it over as it is,
+//! with what was typed, the focus, and an Enter already pressed. After signing out, the
+//! page builds the same form from the same markup.
 
 use crate::api::ApiClient;
 use crate::components::page::set_document_title;
+use crate::served_sign_in::{self, LIVE, SUBMITTED};
 use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
+use leptos::html::Div;
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use send_wrapper::SendWrapper;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlButtonElement, HtmlElement, HtmlInputElement};
 
 #[component]
 pub fn SignInPage() -> impl IntoView {
     set_document_title("Sign in");
     let session = use_session();
-    let notice = expect_context::<SignInNotice>();
     let query = use_query_map();
     let next = move || safe_next(query.with(|q| q.get("next")));
+    view! {
+        <Show when=move || !session.is_signed_in() fallback=move || view! { <Redirect path=next()/> }>
+            <SignInForm/>
+        </Show>
+    }
+}
 
-    let api_key = RwSignal::new(String::new());
-    let base_url = RwSignal::new(String::new());
+/// The form's parts the page reads and writes.
+struct FormParts {
+    page: HtmlElement,
+    form: HtmlElement,
+    key: HtmlInputElement,
+    base_url: HtmlInputElement,
+    notice: HtmlElement,
+    error: HtmlElement,
+    button: HtmlButtonElement,
+}
+
+impl FormParts {
+    fn of(page: HtmlElement) -> Self {
+        let part = |selector: &str| {
+            page.query_selector(selector)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| panic!("the sign-in markup has {selector}"))
+        };
+        Self {
+            form: part("form").unchecked_into(),
+            key: part("#api-key").unchecked_into(),
+            base_url: part("#base-url").unchecked_into(),
+            notice: part(".notice").unchecked_into(),
+            error: part("#sign-in-error").unchecked_into(),
+            button: part("button[type=submit]").unchecked_into(),
+            page,
+        }
+    }
+}
+
+#[component]
+fn SignInForm() -> impl IntoView {
+    let session = use_session();
+    let notice = expect_context::<SignInNotice>();
+    let query = use_query_map();
     let error = RwSignal::new(None::<String>);
 
     let navigate = use_navigate();
@@ -25,6 +75,7 @@ pub fn SignInPage() -> impl IntoView {
         let client = ApiClient::new(base.clone(), key.clone());
         let (key, base) = (key.clone(), base.clone());
         let navigate = navigate.clone();
+        let next = safe_next(query.with_untracked(|q| q.get("next")));
         async move {
             match client.current_user().await {
                 Ok(user) => {
@@ -35,72 +86,102 @@ pub fn SignInPage() -> impl IntoView {
                         user,
                         others: Vec::new(),
                     });
-                    navigate(&next(), Default::default());
+                    navigate(&next, Default::default());
                 }
                 // The server's own words when it sent some, with the status for context.
                 Err(failure) => error.set(Some(failure.message_with_status())),
             }
         }
     });
-
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        error.set(None);
-        let key = api_key.get_untracked().trim().to_owned();
-        if key.is_empty() {
-            error.set(Some("Enter your API key.".into()));
-            return;
-        }
-        match normalise_base_url(&base_url.get_untracked()) {
-            Ok(base) => {
-                sign_in.dispatch((key, base));
-            }
-            Err(problem) => error.set(Some(problem)),
-        }
-    };
     let pending = sign_in.pending();
 
-    view! {
-        <Show when=move || !session.is_signed_in() fallback=move || view! { <Redirect path=next()/> }>
-            <main class="sign-in" id="main">
-                <h1>"gpudeck"</h1>
-                <p class="lede">"Admin console for your GPU marketplace account."</p>
-                {move || notice.0.get().map(|text| view! { <p class="notice" role="status">{text}</p> })}
-                <form on:submit=on_submit novalidate>
-                    <label for="api-key">"API key"</label>
-                    <input
-                        id="api-key"
-                        name="api-key"
-                        type="password"
-                        autocomplete="current-password"
-                        spellcheck="false"
-                        required
-                        aria-invalid=move || error.get().is_some().to_string()
-                        aria-describedby="sign-in-error"
-                        prop:value=api_key
-                        on:input=move |ev| api_key.set(event_target_value(&ev))
-                    />
-                    <label for="base-url">"REST base URL " <span class="hint">"(optional)"</span></label>
-                    <input
-                        id="base-url"
-                        name="base-url"
-                        type="url"
-                        inputmode="url"
-                        placeholder=crate::session::own_origin()
-                        prop:value=base_url
-                        on:input=move |ev| base_url.set(event_target_value(&ev))
-                    />
-                    <p class="hint">
-                        "Leave empty to use this console's own server. The key stays in this tab only and is forgotten when you sign out or close it."
-                    </p>
-                    <p id="sign-in-error" class="form-error" role="alert">
-                        {move || error.get()}
-                    </p>
-                    <button class="button primary" type="submit" disabled=pending>
-                        {move || if pending.get() { "Signing in…" } else { "Sign in" }}
-                    </button>
-                </form>
-            </main>
-        </Show>
+    let served = served_sign_in::take_served();
+    let adopted = served.is_some();
+    let parts = std::rc::Rc::new(FormParts::of(served.unwrap_or_else(served_sign_in::build)));
+    parts
+        .base_url
+        .set_placeholder(&crate::session::own_origin());
+    parts.page.set_hidden(false);
+    parts.page.set_attribute(LIVE, "").expect("an attribute");
+
+    let submit = {
+        let parts = parts.clone();
+        move || {
+            error.set(None);
+            let key = parts.key.value().trim().to_owned();
+            if key.is_empty() {
+                error.set(Some("Enter your API key.".into()));
+                return;
+            }
+            match normalise_base_url(&parts.base_url.value()) {
+                Ok(base) => {
+                    sign_in.dispatch((key, base));
+                }
+                Err(problem) => error.set(Some(problem)),
+            }
+        }
+    };
+    let on_submit = {
+        let submit = submit.clone();
+        Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+            event.prevent_default();
+            submit();
+        })
+    };
+    parts
+        .form
+        .add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref())
+        .expect("a submit listener");
+
+    {
+        let parts = parts.clone();
+        Effect::new(move |_| {
+            let problem = error.get();
+            parts.error.set_text_content(problem.as_deref());
+            let invalid = problem.is_some().to_string();
+            let _ = parts.key.set_attribute("aria-invalid", &invalid);
+        });
     }
+    {
+        let parts = parts.clone();
+        Effect::new(move |_| {
+            let busy = pending.get();
+            parts.button.set_disabled(busy);
+            parts
+                .button
+                .set_text_content(Some(if busy { "Signing in…" } else { "Sign in" }));
+        });
+    }
+    {
+        let parts = parts.clone();
+        Effect::new(move |_| {
+            let text = notice.0.get();
+            parts.notice.set_hidden(text.is_none());
+            parts.notice.set_text_content(text.as_deref());
+        });
+    }
+
+    // Enter pressed before the console's code ran: sign in now with what was typed.
+    if parts.page.has_attribute(SUBMITTED) {
+        let _ = parts.page.remove_attribute(SUBMITTED);
+        submit();
+    }
+
+    // The served form stays where the page has it; a new one goes into this page's slot.
+    let slot = NodeRef::<Div>::new();
+    if !adopted {
+        let page = SendWrapper::new(parts.page.clone());
+        slot.on_load(move |slot| {
+            let _ = slot.append_child(&page);
+        });
+    }
+    let taken = SendWrapper::new((parts, on_submit));
+    on_cleanup(move || {
+        let (parts, on_submit) = taken.take();
+        let _ = parts
+            .form
+            .remove_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());
+        parts.page.remove();
+    });
+    view! { <div class="sign-in-slot" node_ref=slot></div> }
 }

@@ -10,23 +10,16 @@ use crate::browser::{self, wait_for_mark};
 use crate::figures::{Figures, Target, Unit};
 use crate::report::{kb, median, ms};
 use anyhow::{ensure, Context, Result};
-use gpudeck_e2e::{demo, Harness, Route, ROUTES};
+use gpudeck_e2e::{demo, Harness, Route, Throttle, ROUTES};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
-use thirtyfour::extensions::cdp::ChromeDevTools;
 use thirtyfour::Key;
 
 /// A Lighthouse throttling preset, and issue 25's targets under it.
 pub struct Preset {
     pub name: &'static str,
-    /// Kbit/s as Lighthouse writes them (1 Kbit = 1,024 bits).
-    download_kbits: f64,
-    upload_kbits: f64,
-    /// Added to every request's round trip.
-    round_trip_ms: f64,
-    /// How many times slower the page's CPU runs.
-    cpu_slowdown: f64,
+    conditions: Throttle,
     key_field_target_ms: f64,
     enter_target_ms: f64,
     page_target_ms: f64,
@@ -35,20 +28,24 @@ pub struct Preset {
 pub static PRESETS: [Preset; 2] = [
     Preset {
         name: "mobile",
-        download_kbits: 1638.4,
-        upload_kbits: 675.0,
-        round_trip_ms: 150.0,
-        cpu_slowdown: 4.0,
+        conditions: Throttle {
+            download_kbits: 1638.4,
+            upload_kbits: 675.0,
+            round_trip_ms: 150.0,
+            cpu_slowdown: 4.0,
+        },
         key_field_target_ms: 1000.0,
         enter_target_ms: 800.0,
         page_target_ms: 2000.0,
     },
     Preset {
         name: "desktop",
-        download_kbits: 10_240.0,
-        upload_kbits: 10_240.0,
-        round_trip_ms: 40.0,
-        cpu_slowdown: 1.0,
+        conditions: Throttle {
+            download_kbits: 10_240.0,
+            upload_kbits: 10_240.0,
+            round_trip_ms: 40.0,
+            cpu_slowdown: 1.0,
+        },
         key_field_target_ms: 300.0,
         enter_target_ms: 250.0,
         page_target_ms: 600.0,
@@ -57,44 +54,7 @@ pub static PRESETS: [Preset; 2] = [
 
 impl Preset {
     pub fn describe(&self) -> String {
-        format!(
-            "{}: {} Kbit/s down, {} Kbit/s up, {} ms round trip, CPU ×{}",
-            self.name,
-            self.download_kbits,
-            self.upload_kbits,
-            self.round_trip_ms,
-            self.cpu_slowdown
-        )
-    }
-
-    /// Slows this session's tab down to the preset and turns its cache off.
-    async fn apply(&self, app: &Harness) -> Result<()> {
-        let bytes_per_second = |kbits: f64| kbits * 1024.0 / 8.0;
-        let devtools = ChromeDevTools::new(app.driver.handle.clone());
-        let commands = [
-            ("Network.enable", json!({})),
-            ("Network.setCacheDisabled", json!({ "cacheDisabled": true })),
-            (
-                "Network.emulateNetworkConditions",
-                json!({
-                    "offline": false,
-                    "latency": self.round_trip_ms,
-                    "downloadThroughput": bytes_per_second(self.download_kbits),
-                    "uploadThroughput": bytes_per_second(self.upload_kbits),
-                }),
-            ),
-            (
-                "Emulation.setCPUThrottlingRate",
-                json!({ "rate": self.cpu_slowdown }),
-            ),
-        ];
-        for (command, params) in commands {
-            devtools
-                .execute_cdp_with_params(command, params)
-                .await
-                .with_context(|| format!("{command} for the {} preset", self.name))?;
-        }
-        Ok(())
+        format!("{}: {}", self.name, self.conditions.describe())
     }
 }
 
@@ -245,7 +205,7 @@ async fn one_run(
     app.record_every_fetch().await?;
     app.run_before_page_scripts(watcher, "the felt watcher")
         .await?;
-    preset.apply(app).await?;
+    preset.conditions.apply(&app.driver).await?;
 
     app.open(SIGN_IN).await?;
     let key_field = wait_for_mark(app, "__keyFieldPaintedAt")

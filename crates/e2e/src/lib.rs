@@ -6,6 +6,7 @@
 mod look;
 mod page_errors;
 mod routes;
+mod throttle;
 
 use anyhow::{bail, Context, Result};
 use gpudeck_server::{Config, RunningServer};
@@ -18,6 +19,7 @@ pub use gpudeck_server::demo;
 pub use look::{Scheme, Viewport, DESKTOP, LAPTOP, PHONE, VIEWPORTS};
 pub use routes::{Route, ROUTES};
 pub use thirtyfour::prelude::{By, WebDriver, WebElement};
+pub use throttle::Throttle;
 
 /// Flags that keep Chromium quiet on a closed network and inside a container.
 const CHROMIUM_ARGS: &[&str] = &[
@@ -37,6 +39,16 @@ const CHROMIUM_ARGS: &[&str] = &[
 /// How long to wait for the console to show something before failing.
 pub const PATIENCE: Duration = Duration::from_secs(15);
 
+/// How [`Harness::open`] waits for a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageLoad {
+    /// Until the load event: every file the page names, the console's code among them.
+    Complete,
+    /// Until the document is parsed and boot.js has run: on a slow network the console's
+    /// code may still be on its way.
+    Parsed,
+}
+
 pub struct Harness {
     name: &'static str,
     pub server: RunningServer,
@@ -50,8 +62,18 @@ impl Harness {
         Self::start_serving(name, dist_dir()?).await
     }
 
+    /// Starts everything for the test `name`, [`Harness::open`] waiting only as `page_load`
+    /// says.
+    pub async fn start_with(name: &'static str, page_load: PageLoad) -> Result<Self> {
+        Self::launch(name, dist_dir()?, page_load).await
+    }
+
     /// Starts everything for the test `name`, the server serving the console built in `dist`.
     pub async fn start_serving(name: &'static str, dist: PathBuf) -> Result<Self> {
+        Self::launch(name, dist, PageLoad::Complete).await
+    }
+
+    async fn launch(name: &'static str, dist: PathBuf, page_load: PageLoad) -> Result<Self> {
         let server = gpudeck_server::start(Config {
             addr: "127.0.0.1:0".parse()?,
             demo: true,
@@ -78,6 +100,9 @@ impl Harness {
         caps.set_binary(&env_or("CHROMIUM", "/usr/bin/chromium"))?;
         for arg in CHROMIUM_ARGS {
             caps.add_arg(arg)?;
+        }
+        if page_load == PageLoad::Parsed {
+            caps.set_page_load_strategy(thirtyfour::PageLoadStrategy::Eager)?;
         }
         let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps)
             .await

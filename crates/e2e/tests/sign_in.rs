@@ -1,6 +1,7 @@
 //! Sign-in, identity, sign-out and deep links, in the real console against the demo server.
 
-use gpudeck_e2e::{demo, Harness};
+use gpudeck_e2e::{demo, Harness, PageLoad, Throttle};
+use thirtyfour::Key;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> {
@@ -161,5 +162,107 @@ async fn a_stopped_console_says_so_and_offers_a_reload() -> anyhow::Result<()> {
         .eval("return document.querySelectorAll('.internal-error').length")
         .await?;
     assert_eq!(notices, serde_json::json!(0), "the reloaded page is whole");
+    app.finish().await
+}
+
+/// A network on which the page (a few KB) arrives at once and the console's code (some
+/// 200 KB) takes seconds: long enough to type before it runs.
+const SLOW_NETWORK: Throttle = Throttle {
+    download_kbits: 320.0,
+    upload_kbits: 320.0,
+    round_trip_ms: 0.0,
+    cpu_slowdown: 1.0,
+};
+/// The served form before the console has taken it over.
+const SERVED_FORM: &str = "[data-served-sign-in]:not([data-live])";
+const TAKEN_OVER: &str = "[data-served-sign-in][data-live]";
+
+/// Opens /sign-in on [`SLOW_NETWORK`] and checks the served form is usable while the
+/// console's code is still on its way.
+async fn open_before_the_code(name: &'static str) -> anyhow::Result<Harness> {
+    let app = Harness::start_with(name, PageLoad::Parsed).await?;
+    SLOW_NETWORK.apply(&app.driver).await?;
+    app.open("/sign-in").await?;
+    let field = app.find(&format!("{SERVED_FORM} #api-key")).await?;
+    anyhow::ensure!(
+        field.is_displayed().await?,
+        "the served key field is hidden"
+    );
+    anyhow::ensure!(
+        field.is_enabled().await?,
+        "the served key field is disabled"
+    );
+    Ok(app)
+}
+
+async fn taken_over(app: &Harness) -> anyhow::Result<bool> {
+    Ok(app
+        .eval(&format!(
+            "return document.querySelector('{TAKEN_OVER}') !== null"
+        ))
+        .await?
+        == true)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_enter_pressed_before_the_console_runs_still_signs_in() -> anyhow::Result<()> {
+    let app = open_before_the_code("sign_in_early_enter").await?;
+    let field = app.find("#api-key").await?;
+    field.send_keys(demo::ALICE_KEY).await?;
+    field.send_keys(Key::Enter).await?;
+    anyhow::ensure!(
+        !taken_over(&app).await?,
+        "the console ran before Enter: the network is not slow enough for this test"
+    );
+    assert_eq!(
+        app.eval(
+            "return document.querySelector('[data-served-sign-in]').hasAttribute('data-submitted')"
+        )
+        .await?,
+        true,
+        "boot.js kept the early Enter"
+    );
+    assert_eq!(
+        app.find("form button[type=submit]").await?.text().await?,
+        "Signing in…"
+    );
+    app.wait_for_address("/machines").await?;
+    app.wait_for_text("[data-testid=identity]", "alice").await?;
+    assert_eq!(
+        app.eval("return document.querySelectorAll('#api-key').length")
+            .await?,
+        0
+    );
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_was_typed_before_the_console_runs_is_kept() -> anyhow::Result<()> {
+    let app = open_before_the_code("sign_in_typed_early").await?;
+    let field = app.find("#api-key").await?;
+    field.send_keys(demo::ALICE_KEY).await?;
+    anyhow::ensure!(
+        !taken_over(&app).await?,
+        "the console ran before the key was typed: the network is not slow enough"
+    );
+    app.find(TAKEN_OVER).await?;
+    assert_eq!(app.value_of("#api-key").await?, demo::ALICE_KEY);
+    assert_eq!(
+        app.eval("return document.querySelectorAll('#api-key').length")
+            .await?,
+        1
+    );
+    assert_eq!(
+        app.eval("return document.activeElement.id").await?,
+        "api-key",
+        "the field keeps the focus"
+    );
+    assert!(
+        app.address().await?.starts_with("/sign-in"),
+        "nothing was sent before Enter"
+    );
+    app.find("#api-key").await?.send_keys(Key::Enter).await?;
+    app.wait_for_address("/machines").await?;
+    app.wait_for_text("[data-testid=identity]", "alice").await?;
     app.finish().await
 }

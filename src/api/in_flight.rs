@@ -1,0 +1,46 @@
+//! How many API requests are on their way. The split build preloads other pages' code
+//! only while none is, so that it never competes with the data a person is waiting for.
+
+use std::cell::Cell;
+
+thread_local! {
+    static IN_FLIGHT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Counts one request from its sending until its answer has been read (or it failed).
+pub(super) struct InFlight(());
+
+impl InFlight {
+    pub(super) fn start() -> Self {
+        IN_FLIGHT.set(IN_FLIGHT.get() + 1);
+        Self(())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        IN_FLIGHT.set(IN_FLIGHT.get().saturating_sub(1));
+    }
+}
+
+/// Whether any API request is on its way.
+pub fn any_in_flight() -> bool {
+    IN_FLIGHT.get() > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_counts_until_it_is_dropped() {
+        assert!(!any_in_flight());
+        let first = InFlight::start();
+        let second = InFlight::start();
+        assert!(any_in_flight());
+        drop(first);
+        assert!(any_in_flight());
+        drop(second);
+        assert!(!any_in_flight());
+    }
+}
