@@ -1,9 +1,9 @@
 //! A private temporary directory for the browsers a suite or the bench starts.
 //!
 //! Chromium puts its profile in the temporary directory, and leaves it there when its
-//! driver ends it without a clean quit: wasm-bindgen-test's runner leaves about 140 MB per
-//! test binary, a failing whole-app test one profile each. Runs on one machine piled up
-//! 20 GB of them in /tmp. With `TMPDIR` pointing here they go when the run ends.
+//! driver ends it without a clean quit (wasm-bindgen-test's runner once per test binary, a
+//! failing whole-app test once each), so they pile up in /tmp. With `TMPDIR` pointing here
+//! they go when the run ends.
 
 use crate::shell::root;
 use anyhow::{Context, Result};

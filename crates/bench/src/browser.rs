@@ -59,7 +59,7 @@ const KEYSTROKE: &str = r#"
     });
 "#;
 
-/// Targets of issue 16: a windowed filter keystroke to its painted frame, its script part,
+/// Targets: a windowed filter keystroke to its painted frame, its script part,
 /// and navigation → the first timeline bar painted at 1,000 machines.
 pub const KEYSTROKE_TARGET_MS: f64 = 16.0;
 pub const KEYSTROKE_SCRIPT_TARGET_MS: f64 = 4.0;

@@ -1,4 +1,4 @@
-//! `felt` (issue 25): speed as a person feels it. The build split by route, on a network
+//! `felt`: speed as a person feels it. The build split by route, on a network
 //! and a CPU slowed down to Lighthouse's presets through the DevTools protocol, with the
 //! browser's cache disabled and a fresh browser session per run:
 //! - navigation to /sign-in → the key field usable, and the bytes received by then;
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use thirtyfour::Key;
 
-/// A Lighthouse throttling preset, and issue 25's targets under it.
+/// A Lighthouse throttling preset, and the targets under it.
 pub struct Preset {
     pub name: &'static str,
     conditions: Throttle,

@@ -1,7 +1,7 @@
 //! Every headline figure of a run, printed beside the one before it and against its
 //! target. A run's figures are kept in `target/bench/figures.json`; a machine that has
-//! none yet compares with `baseline.json` beside this crate (the figures the README
-//! published before this way of printing existed).
+//! none yet compares with `baseline.json` beside this crate, so a first run still has
+//! something to be compared with.
 
 use crate::report::{kb, ms, Table};
 use anyhow::{Context, Result};

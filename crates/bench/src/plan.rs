@@ -1,4 +1,4 @@
-//! The rolling maintenance planner (issue 27) on a generated fleet, natively: the time to
+//! The rolling maintenance planner on a generated fleet, natively: the time to
 //! plan it, and to re-check the plan as the console does after each edit.
 
 use crate::report::median;
@@ -13,7 +13,7 @@ pub const MACHINES: usize = 5_000;
 pub const CAP_MACHINES: u32 = 50;
 pub const DURATION_HOURS: u32 = 4;
 pub const RANGE_DAYS: i64 = 30;
-/// Issue 27: planning 5,000 machines stays well under this natively.
+/// Planning 5,000 machines natively must stay well under this.
 pub const TARGET_MS: f64 = 50.0;
 pub const RUNS: usize = 15;
 /// An earliest start on the hour (2027-01-15 00:00 UTC).

@@ -68,7 +68,7 @@ pub fn table(files: &[FileSize]) -> Table {
     table
 }
 
-/// Issue 16's targets, gzip: the first visit (sign-in), any page's first load, and all
+/// Targets, gzip: the first visit (sign-in), any page's first load, and all
 /// of the split build's files together.
 const FIRST_VISIT_TARGET: usize = 150 * 1024;
 const PAGE_TARGET: usize = 250 * 1024;

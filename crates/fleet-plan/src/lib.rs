@@ -1,4 +1,4 @@
-//! The rolling maintenance planner's pure core (issue 27): when each machine of a fleet
+//! The rolling maintenance planner's pure core: when each machine of a fleet
 //! goes down for maintenance so that no more than a cap of machines or GPUs is down at
 //! once, every window stays clear of the machine's existing windows and inside the range
 //! asked for, and the machines that matter most to renters go last.

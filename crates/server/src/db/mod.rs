@@ -173,8 +173,8 @@ fn ensure_secret(conn: &mut Connection) -> Result<(), DbError> {
 }
 
 /// Writers take turns here before SQLite's write lock. Without it, concurrent writers meet
-/// SQLITE_BUSY and SQLite's busy handler sleeps and retries with growing pauses: the defrag
-/// p99 at 16 connections was 414 ms. Waiting on this mutex is first come, first served.
+/// SQLITE_BUSY and SQLite's busy handler sleeps and retries with growing pauses, which gives
+/// writes a long tail; waiting on this mutex is first come, first served.
 /// One per process rather than per database: a process serves one database (tests that
 /// open several only queue their writes a little).
 static WRITER_TURN: Mutex<()> = Mutex::new(());
