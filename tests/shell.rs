@@ -326,7 +326,7 @@ async fn the_served_form_is_taken_over_with_what_was_typed() {
 
     field.set_value(KEY);
     served
-        .query_selector("button[type=submit]")
+        .query_selector("form button")
         .unwrap()
         .unwrap()
         .unchecked_into::<web_sys::HtmlElement>()

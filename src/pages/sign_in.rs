@@ -57,7 +57,8 @@ impl FormParts {
             base_url: part("#base-url").unchecked_into(),
             notice: part(".notice").unchecked_into(),
             error: part("#sign-in-error").unchecked_into(),
-            button: part("button[type=submit]").unchecked_into(),
+            // The served page's minifier drops `type="submit"`, the default.
+            button: part("form button").unchecked_into(),
             page,
         }
     }

@@ -220,7 +220,7 @@ impl Harness {
     /// Fills in the sign-in form and submits it.
     pub async fn sign_in(&self, key: &str) -> Result<()> {
         self.fill("#api-key", key).await?;
-        self.click("form button[type=submit]").await
+        self.click(".sign-in form button").await
     }
 
     /// Checks the page the test ended on with axe-core (light and dark), saves a

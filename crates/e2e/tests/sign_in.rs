@@ -223,7 +223,7 @@ async fn an_enter_pressed_before_the_console_runs_still_signs_in() -> anyhow::Re
         "boot.js kept the early Enter"
     );
     assert_eq!(
-        app.find("form button[type=submit]").await?.text().await?,
+        app.find(".sign-in form button").await?.text().await?,
         "Signing in…"
     );
     app.wait_for_address("/machines").await?;
