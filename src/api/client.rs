@@ -29,6 +29,11 @@ pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
 /// (again), and `None` once it goes; a bulk action shows it in its progress.
 pub type WaitHook = Rc<dyn Fn(Option<u32>)>;
 
+/// Added to the interval a server asks for: a request's timer may fire late and the next
+/// one's on time, so slots spaced exactly would now and then arrive too close and be
+/// refused again.
+const PACE_MARGIN_MS: f64 = 100.0;
+
 /// Per endpoint (method and path), after a server asked to wait: the interval it asked
 /// for and the instant (ms) of the last request let through, so the requests that follow
 /// keep that interval instead of being refused in turn. Shared by the client's clones.
@@ -51,7 +56,7 @@ impl Pacer {
     fn slow_down(&self, endpoint: &str, wait_ms: f64, now: f64) {
         let mut paces = self.0.borrow_mut();
         let pace = paces.entry(endpoint.to_owned()).or_insert((0.0, now));
-        pace.0 = pace.0.max(wait_ms);
+        pace.0 = pace.0.max(wait_ms + PACE_MARGIN_MS);
         // The next slot (last + interval) is no sooner than `now + wait_ms`.
         pace.1 = pace.1.max(now + wait_ms - pace.0);
     }
@@ -297,7 +302,8 @@ impl ApiClient {
             return Ok(());
         }
         if let Some(hook) = &self.on_wait {
-            hook(Some((ms / 1000.0).ceil() as u32));
+            // Whole seconds as a person reads them; never "0 s" while waiting.
+            hook(Some((ms / 1000.0).round().max(1.0) as u32));
         }
         gloo_timers::future::TimeoutFuture::new(ms.ceil() as u32).await;
         if let Some(hook) = &self.on_wait {
