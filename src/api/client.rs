@@ -34,7 +34,7 @@ pub type WaitHook = Rc<dyn Fn(Option<u32>)>;
 /// refused again.
 const PACE_MARGIN_MS: f64 = 100.0;
 
-/// Per endpoint (method and path), after a server asked to wait: the interval it asked
+/// Per operation ([`operation_of`]), after a server asked to wait: the interval it asked
 /// for and the instant (ms) of the last request let through, so the requests that follow
 /// keep that interval instead of being refused in turn. Shared by the client's clones.
 #[derive(Default)]
@@ -274,7 +274,7 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<String, ApiError> {
-        let endpoint = format!("{} {url}", method.name());
+        let endpoint = operation_of(method, url);
         let mut retries = 0;
         loop {
             let paced = self.pacer.reserve(&endpoint, js_sys::Date::now());
@@ -402,6 +402,25 @@ impl ApiClient {
     }
 }
 
+/// The operation a request is, as a server's rate limit counts it: the method and the
+/// path with its numeric segments (machine, member and role ids) as `{id}`, so that every
+/// machine's N5 keeps one pace.
+fn operation_of(method: Method, url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let segments: Vec<&str> = path
+        .split('/')
+        .map(|segment| {
+            let is_id = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
+            if is_id {
+                "{id}"
+            } else {
+                segment
+            }
+        })
+        .collect();
+    format!("{} {}", method.name(), segments.join("/"))
+}
+
 /// What to check when no answer came. The browser hides the reason (refused, offline,
 /// cross-origin rules, the page's Content-Security-Policy) from scripts on purpose.
 fn unreachable_hint(base_url: &str) -> String {
@@ -437,7 +456,40 @@ async fn read_response(response: Response) -> (Result<String, ApiError>, Option<
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::backoff_ms;
+    use super::{backoff_ms, operation_of, Method};
+
+    #[test]
+    fn every_machine_of_an_operation_shares_its_pace() {
+        assert_eq!(
+            operation_of(
+                Method::Put,
+                "http://127.0.0.1:8787/api/v0/machines/1001/cancel_maint"
+            ),
+            "PUT http://127.0.0.1:8787/api/v0/machines/{id}/cancel_maint"
+        );
+        assert_eq!(
+            operation_of(
+                Method::Put,
+                "http://127.0.0.1:8787/api/v0/machines/1002/cancel_maint"
+            ),
+            operation_of(
+                Method::Put,
+                "http://127.0.0.1:8787/api/v0/machines/1001/cancel_maint"
+            ),
+        );
+        assert_ne!(
+            operation_of(Method::Get, "http://h/api/v0/machines/1001"),
+            operation_of(Method::Put, "http://h/api/v0/machines/1001"),
+        );
+        assert_eq!(
+            operation_of(Method::Post, "http://h/api/v0/machines/maintenances/batch"),
+            "POST http://h/api/v0/machines/maintenances/batch"
+        );
+        assert_eq!(
+            operation_of(Method::Delete, "http://h/api/v0/team/roles/ops?x=1"),
+            "DELETE http://h/api/v0/team/roles/ops"
+        );
+    }
 
     #[test]
     fn backoff_grows() {
