@@ -1,6 +1,6 @@
 //! The fleet's pieces in a real browser: the occupancy strip, the schedule form's rules
 //! (each named next to its field, nothing sent), its preview's overlap warning, and the
-//! fleet loaded again after a run. The rules themselves are unit tests in `src/pages/machines/plan.rs`.
+//! fleet loaded again after a run. The rules themselves are unit tests in `src/domain/schedule.rs`.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
@@ -165,25 +165,6 @@ fn signed_in_at(path: &str) {
     signed_in_as(KEY, USER, path);
 }
 
-fn machine_json(id: i64, rentals: i64, occupancy: &str) -> String {
-    format!(
-        r#"{{"id": {id}, "machine_id": {id}, "hostname": "host-{id}", "gpu_name": "RTX 4090",
-        "cpu_name": "EPYC", "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
-        "current_rentals_running": {rentals}, "gpu_ram": 24564, "cpu_ram": 128000,
-        "disk_space": 2000, "listed": true, "verification": "verified", "reliability2": 0.995,
-        "gpu_occupancy": "{occupancy}", "geolocation": "Sweden, SE", "public_ipaddr": null,
-        "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}}"#
-    )
-}
-
-fn leak(text: String) -> &'static str {
-    Box::leak(text.into_boxed_str())
-}
-
-fn now() -> f64 {
-    js_sys::Date::now() / 1000.0
-}
-
 /// N1's answer: machines 1001 and 1002, with 1 and 2 running rentals.
 fn machines_1001_and_1002() -> &'static str {
     leak(format!(
@@ -222,12 +203,6 @@ async fn schedule_page_for(ids: &str) -> (Mounted, FakeFetch, f64) {
     page.click(".schedule-fields .toggle input");
     settle().await;
     (page, fetch, tomorrow)
-}
-
-/// `2026-11-23T14:00` for Unix seconds `t`, in UTC.
-fn typed(t: f64) -> String {
-    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t * 1000.0));
-    String::from(date.to_iso_string())[..16].to_owned()
 }
 
 fn writes(fetch: &FakeFetch) -> usize {

@@ -29,7 +29,12 @@ pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
 /// (again), and `None` once it goes; a bulk action shows it in its progress.
 pub type WaitHook = Rc<dyn Fn(Option<u32>)>;
 
-/// Per endpoint (method and path), after a server asked to wait: the interval it asked
+/// Added to the interval a server asks for: a request's timer may fire late and the next
+/// one's on time, so slots spaced exactly would now and then arrive too close and be
+/// refused again.
+const PACE_MARGIN_MS: f64 = 100.0;
+
+/// Per operation ([`operation_of`]), after a server asked to wait: the interval it asked
 /// for and the instant (ms) of the last request let through, so the requests that follow
 /// keep that interval instead of being refused in turn. Shared by the client's clones.
 #[derive(Default)]
@@ -51,7 +56,7 @@ impl Pacer {
     fn slow_down(&self, endpoint: &str, wait_ms: f64, now: f64) {
         let mut paces = self.0.borrow_mut();
         let pace = paces.entry(endpoint.to_owned()).or_insert((0.0, now));
-        pace.0 = pace.0.max(wait_ms);
+        pace.0 = pace.0.max(wait_ms + PACE_MARGIN_MS);
         // The next slot (last + interval) is no sooner than `now + wait_ms`.
         pace.1 = pace.1.max(now + wait_ms - pace.0);
     }
@@ -269,7 +274,7 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<String, ApiError> {
-        let endpoint = format!("{} {url}", method.name());
+        let endpoint = operation_of(method, url);
         let mut retries = 0;
         loop {
             let paced = self.pacer.reserve(&endpoint, js_sys::Date::now());
@@ -297,7 +302,8 @@ impl ApiClient {
             return Ok(());
         }
         if let Some(hook) = &self.on_wait {
-            hook(Some((ms / 1000.0).ceil() as u32));
+            // Whole seconds as a person reads them; never "0 s" while waiting.
+            hook(Some((ms / 1000.0).round().max(1.0) as u32));
         }
         gloo_timers::future::TimeoutFuture::new(ms.ceil() as u32).await;
         if let Some(hook) = &self.on_wait {
@@ -398,6 +404,25 @@ impl ApiClient {
     }
 }
 
+/// The operation a request is, as a server's rate limit counts it: the method and the
+/// path with its numeric segments (machine, member and role ids) as `{id}`, so that every
+/// machine's N5 keeps one pace.
+fn operation_of(method: Method, url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let segments: Vec<&str> = path
+        .split('/')
+        .map(|segment| {
+            let is_id = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
+            if is_id {
+                "{id}"
+            } else {
+                segment
+            }
+        })
+        .collect();
+    format!("{} {}", method.name(), segments.join("/"))
+}
+
 /// What to check when no answer came. The browser hides the reason (refused, offline,
 /// cross-origin rules, the page's Content-Security-Policy) from scripts on purpose.
 fn unreachable_hint(base_url: &str) -> String {
@@ -433,7 +458,40 @@ async fn read_response(response: Response) -> (Result<String, ApiError>, Option<
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::backoff_ms;
+    use super::{backoff_ms, operation_of, Method};
+
+    #[test]
+    fn every_machine_of_an_operation_shares_its_pace() {
+        assert_eq!(
+            operation_of(
+                Method::Put,
+                "http://127.0.0.1:8787/api/v0/machines/1001/cancel_maint"
+            ),
+            "PUT http://127.0.0.1:8787/api/v0/machines/{id}/cancel_maint"
+        );
+        assert_eq!(
+            operation_of(
+                Method::Put,
+                "http://127.0.0.1:8787/api/v0/machines/1002/cancel_maint"
+            ),
+            operation_of(
+                Method::Put,
+                "http://127.0.0.1:8787/api/v0/machines/1001/cancel_maint"
+            ),
+        );
+        assert_ne!(
+            operation_of(Method::Get, "http://h/api/v0/machines/1001"),
+            operation_of(Method::Put, "http://h/api/v0/machines/1001"),
+        );
+        assert_eq!(
+            operation_of(Method::Post, "http://h/api/v0/machines/maintenances/batch"),
+            "POST http://h/api/v0/machines/maintenances/batch"
+        );
+        assert_eq!(
+            operation_of(Method::Delete, "http://h/api/v0/team/roles/ops?x=1"),
+            "DELETE http://h/api/v0/team/roles/ops"
+        );
+    }
 
     #[test]
     fn backoff_grows() {

@@ -219,14 +219,6 @@ enum Shown<R> {
 
 /// The submit button of a form whose action can be pending: disabled while it runs, and
 /// saying so (`busy`).
-/// What a bulk action's progress adds while a request waits for the server's rate
-/// limit (`ApiClient::on_rate_limit_wait`): `, waiting for the rate limit, 2 s` while a request waits; nothing otherwise.
-pub fn rate_limit_text(waiting: Option<u32>) -> String {
-    waiting.map_or_else(String::new, |s| {
-        format!(", waiting for the rate limit, {s} s")
-    })
-}
-
 #[component]
 pub fn SubmitButton(
     #[prop(into)] pending: Signal<bool>,

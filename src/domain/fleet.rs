@@ -1,7 +1,7 @@
-//! The host's fleet as the machines pages load it, and the one way a window is sent to
-//! many machines (N4), with a result for every machine.
+//! The host's fleet as the machines pages load it, and the one way windows are sent to
+//! machines (N3 for one, N4 batches for many), with a result for every machine.
 
-use super::schedule::{results_of_batch, ItemOutcome, ItemResult};
+use super::schedule::{batches, results_of_batch, ItemOutcome, ItemResult, Plan};
 use crate::api::{ApiClient, ApiError, Outcome};
 use crate::components::time::now_seconds;
 use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
@@ -29,7 +29,7 @@ pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
 /// Sends one N4 batch (at most 100 machines, one start) and gives every machine of
 /// `batch` its result, in `batch`'s order. A batch refused as a whole refuses each of its
 /// machines with the server's sentence; only a page left or a key refused ends the run.
-pub async fn schedule_batch(
+async fn schedule_batch(
     api: &ApiClient,
     batch: &[i64],
     start: f64,
@@ -64,6 +64,64 @@ pub async fn schedule_batch(
             results_of_batch(batch, &[], Some(&message))
         }
     })
+}
+
+/// Sends `plan`: one machine through N3 (which keeps the reason), several through N4 in
+/// batches of at most 100 (see [`schedule_windows`]).
+pub async fn schedule_plan(
+    api: &ApiClient,
+    plan: &Plan,
+    mut answered: impl FnMut(&[ItemResult]),
+) -> Result<Vec<ItemResult>, ApiError> {
+    let [machine_id] = plan.machines[..] else {
+        let windows = [(plan.start, plan.machines.clone())];
+        return schedule_windows(api, &windows, plan.duration_hours, &plan.category, answered)
+            .await;
+    };
+    let answer = api
+        .schedule_maintenance(
+            machine_id,
+            plan.start,
+            plan.duration_hours,
+            &plan.category,
+            plan.reason.clone(),
+        )
+        .await;
+    let outcome = match answer {
+        Ok(answer) => ItemOutcome::Scheduled {
+            notifications: answer.notifications_sent.unwrap_or(0),
+        },
+        Err(error) => ItemOutcome::Refused(stop_on(error)?),
+    };
+    let results = vec![ItemResult {
+        machine_id,
+        outcome,
+    }];
+    answered(&results);
+    Ok(results)
+}
+
+/// Sends windows of `duration_hours` and `category`, each a start (Unix seconds) and its
+/// machines, one N4 batch of at most 100 machines after another, telling `answered` each
+/// batch's results as they come. Every machine gets a result; only a page left or a key
+/// refused ends the run early.
+pub async fn schedule_windows(
+    api: &ApiClient,
+    windows: &[(f64, Vec<i64>)],
+    duration_hours: i64,
+    category: &MaintenanceCategory,
+    mut answered: impl FnMut(&[ItemResult]),
+) -> Result<Vec<ItemResult>, ApiError> {
+    let mut results = Vec::new();
+    for (start, machines) in windows {
+        for batch in batches(machines) {
+            let batch_results =
+                schedule_batch(api, &batch, *start, duration_hours, category).await?;
+            answered(&batch_results);
+            results.extend(batch_results);
+        }
+    }
+    Ok(results)
 }
 
 /// An error that ends a run (the page was left, the key was refused), or the sentence

@@ -6,10 +6,10 @@
 //! Everything asked for lives in the address; the plan itself, with the hand edits and
 //! what is scheduled, is kept in this tab's storage until all of it is scheduled.
 
-use crate::api::{ApiClient, ApiError};
-use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
+use crate::api::ApiClient;
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
-use crate::components::item_results::ItemResults;
+use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::text_field::{TextField, TextKind};
@@ -18,7 +18,7 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
-use crate::domain::fleet::{load_fleet, schedule_batch, Fleet};
+use crate::domain::fleet::{load_fleet, schedule_windows, Fleet};
 use crate::domain::rolling::{
     check_inputs, request_of, CapKind, Input, Problem, RollingInputs, SavedPlan,
 };
@@ -96,41 +96,6 @@ fn machine_of(violation: &Violation) -> Option<i64> {
         | Violation::PlacedTwice { machine_id } => Some(*machine_id),
         Violation::DurationInvalid | Violation::CapExceeded { .. } => None,
     }
-}
-
-/// Sends the batches in order, marking each machine scheduled in `saved` as its answer
-/// comes (so a reload mid-way does not send it again), counting `progress`.
-async fn run_batches(
-    api: ApiClient,
-    sent: Vec<(i64, Vec<i64>)>,
-    duration_hours: u32,
-    category: MaintenanceCategory,
-    progress: RwSignal<(usize, usize)>,
-    saved: RwSignal<SavedPlan>,
-) -> Result<Vec<ItemResult>, ApiError> {
-    let total = sent.iter().map(|(_, ids)| ids.len()).sum();
-    progress.try_set((0, total));
-    let mut results = Vec::with_capacity(total);
-    for (start, ids) in sent {
-        let answered = schedule_batch(
-            &api,
-            &ids,
-            start as f64,
-            i64::from(duration_hours),
-            &category,
-        )
-        .await?;
-        saved.try_update(|s| {
-            for result in &answered {
-                if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
-                    s.scheduled.insert(result.machine_id);
-                }
-            }
-        });
-        results.extend(answered);
-        progress.try_set((results.len(), total));
-    }
-    Ok(results)
 }
 
 #[component]
@@ -307,19 +272,35 @@ fn Planner(fleet: Fleet) -> impl IntoView {
         })
     });
 
-    let progress = RwSignal::new((0usize, 0usize));
-    let waiting = RwSignal::new(None::<u32>);
+    let progress = RunProgress::new();
     let schedule = ConfirmedAction::new(
         move |api: ApiClient, sent: Vec<(i64, Vec<i64>)>| {
-            let api = api.on_rate_limit_wait(std::rc::Rc::new(move |wait| {
-                waiting.try_set(wait);
-            }));
-            let hours = duration();
+            let total = sent.iter().map(|(_, ids)| ids.len()).sum();
+            let api = progress.start(&api, total);
+            let hours = i64::from(duration());
             let category = settings.with_untracked(|s| {
                 s.as_ref()
                     .map_or(MaintenanceCategory::Other, |s| s.category.clone())
             });
-            run_batches(api, sent, hours, category, progress, saved)
+            let windows: Vec<(f64, Vec<i64>)> = sent
+                .into_iter()
+                .map(|(start, ids)| (start as f64, ids))
+                .collect();
+            async move {
+                // Each machine is marked scheduled as its answer comes, so that a reload
+                // mid-way does not send it again.
+                schedule_windows(&api, &windows, hours, &category, |answered| {
+                    progress.count(answered.len());
+                    saved.try_update(|s| {
+                        for result in answered {
+                            if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
+                                s.scheduled.insert(result.machine_id);
+                            }
+                        }
+                    });
+                })
+                .await
+            }
         },
         move |_, results: Vec<ItemResult>| {
             let done = results
@@ -505,15 +486,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                 }
             })}
         </ActionDialog>
-        {move || {
-            let (done, total) = progress.get();
-            pending.get().then(|| view! {
-                <div class="batch-progress" data-testid="plan-progress">
-                    <label for="rolling-progress">{format!("Scheduled {done} of {total} machines")}{rate_limit_text(waiting.get())}</label>
-                    <progress id="rolling-progress" max=total value=done>{format!("{done} of {total}")}</progress>
-                </div>
-            })
-        }}
+        <RunProgressBar progress=progress running=pending done_verb="Scheduled" id="rolling-progress"/>
         {schedule.failure_view()}
         {move || schedule.done().map(|results| view! {
             <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">

@@ -428,3 +428,31 @@ pub fn value_of(page: &Mounted, selector: &str) -> String {
         .as_string()
         .unwrap_or_default()
 }
+
+/// One machine of N1's answer: 4 RTX 4090s, `rentals` running, GPUs as `occupancy` says.
+pub fn machine_json(id: i64, rentals: i64, occupancy: &str) -> String {
+    format!(
+        r#"{{"id": {id}, "machine_id": {id}, "hostname": "host-{id}", "gpu_name": "RTX 4090",
+        "cpu_name": "EPYC", "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
+        "current_rentals_running": {rentals}, "gpu_ram": 24564, "cpu_ram": 128000,
+        "disk_space": 2000, "listed": true, "verification": "verified", "reliability2": 0.995,
+        "gpu_occupancy": "{occupancy}", "geolocation": "Sweden, SE", "public_ipaddr": null,
+        "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}}"#
+    )
+}
+
+/// A scripted reply's body made at run time (replies hold `&'static str`).
+pub fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// Unix seconds, now.
+pub fn now() -> f64 {
+    js_sys::Date::now() / 1000.0
+}
+
+/// `2026-11-23T14:00` for Unix seconds `t`, in UTC: a `datetime-local` value.
+pub fn typed(t: f64) -> String {
+    let date = js_sys::Date::new(&JsValue::from_f64(t * 1000.0));
+    String::from(date.to_iso_string())[..16].to_owned()
+}

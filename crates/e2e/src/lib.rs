@@ -9,13 +9,13 @@ mod routes;
 mod throttle;
 
 use anyhow::{bail, Context, Result};
-use gpudeck_server::{Config, RunningServer};
+use gpudeck_server::RunningServer;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thirtyfour::prelude::*;
 use tokio::process::{Child, Command};
 
-pub use gpudeck_server::demo;
+pub use gpudeck_server::{demo, Config};
 pub use look::{Scheme, Viewport, DESKTOP, LAPTOP, PHONE, VIEWPORTS};
 pub use routes::{Route, ROUTES};
 pub use thirtyfour::prelude::{By, WebDriver, WebElement};
@@ -65,21 +65,35 @@ impl Harness {
     /// Starts everything for the test `name`, [`Harness::open`] waiting only as `page_load`
     /// says.
     pub async fn start_with(name: &'static str, page_load: PageLoad) -> Result<Self> {
-        Self::launch(name, dist_dir()?, page_load).await
+        Self::launch(name, dist_dir()?, page_load, |config| config).await
     }
 
     /// Starts everything for the test `name`, the server serving the console built in `dist`.
     pub async fn start_serving(name: &'static str, dist: PathBuf) -> Result<Self> {
-        Self::launch(name, dist, PageLoad::Complete).await
+        Self::launch(name, dist, PageLoad::Complete, |config| config).await
     }
 
-    async fn launch(name: &'static str, dist: PathBuf, page_load: PageLoad) -> Result<Self> {
-        let server = gpudeck_server::start(Config {
+    /// Starts everything for the test `name`, with the server's options as `options` makes
+    /// them from the usual ones (e.g. turning on its rate limits).
+    pub async fn start_with_options(
+        name: &'static str,
+        options: impl FnOnce(Config) -> Config,
+    ) -> Result<Self> {
+        Self::launch(name, dist_dir()?, PageLoad::Complete, options).await
+    }
+
+    async fn launch(
+        name: &'static str,
+        dist: PathBuf,
+        page_load: PageLoad,
+        options: impl FnOnce(Config) -> Config,
+    ) -> Result<Self> {
+        let server = gpudeck_server::start(options(Config {
             addr: "127.0.0.1:0".parse()?,
             demo: true,
             static_dir: Some(dist),
             ..Config::default()
-        })
+        }))
         .await
         .context("starting the reference server")?;
 
@@ -171,7 +185,18 @@ impl Harness {
 
     /// Waits until the element matching `css` contains `text`.
     pub async fn wait_for_text(&self, css: &str, text: &str) -> Result<String> {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
+        self.wait_for_text_within(css, text, PATIENCE).await
+    }
+
+    /// [`Harness::wait_for_text`] for what takes longer than [`PATIENCE`], e.g. a run
+    /// paced by a rate limit.
+    pub async fn wait_for_text_within(
+        &self,
+        css: &str,
+        text: &str,
+        patience: Duration,
+    ) -> Result<String> {
+        let deadline = tokio::time::Instant::now() + patience;
         loop {
             if let Ok(Some(element)) = self.driver.query(By::Css(css)).nowait().first_opt().await {
                 let shown = element.text().await.unwrap_or_default();

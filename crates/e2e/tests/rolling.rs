@@ -1,8 +1,10 @@
 //! Rolling maintenance in the real console against the demo server: from the Machines
 //! page's selection to the planner, a plan of 20 machines at most 3 at once around the
-//! windows they already have, scheduled; the database then holds exactly that plan.
+//! windows they already have, scheduled; the database then holds exactly that plan. And a
+//! plan of 30 distinct starts against a server that paces N4 as the public service does:
+//! the console waits for the rate limit, says so, and schedules all 30.
 
-use gpudeck_e2e::{demo, Harness};
+use gpudeck_e2e::{demo, Config, Harness};
 use std::time::Duration;
 
 /// Windows of machines `first..=last` not cancelled: (machine, start, end, created_at).
@@ -62,15 +64,68 @@ async fn set_value(app: &Harness, css: &str, value: &str, event: &str) -> anyhow
     Ok(())
 }
 
+fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs_f64()
+}
+
+/// Tomorrow on the hour (UTC): a plan's earliest start.
+fn tomorrow_on_the_hour() -> f64 {
+    ((now() / 3600.0).floor() + 24.0) * 3600.0
+}
+
+/// Fills in the planner (times in UTC) and submits it.
+async fn plan(
+    app: &Harness,
+    machines: &str,
+    (from, until): (f64, f64),
+    hours: &str,
+    cap: &str,
+) -> anyhow::Result<()> {
+    app.fill("#rolling-machines", machines).await?;
+    app.click(".rolling-form .toggle input").await?;
+    let at = |t: f64| {
+        format!(
+            "return new Date({}).toISOString().slice(0, 16)",
+            (t * 1000.0) as i64
+        )
+    };
+    let from_text = app.eval(&at(from)).await?;
+    let until_text = app.eval(&at(until)).await?;
+    set_value(app, "#rolling-from", from_text.as_str().unwrap(), "input").await?;
+    set_value(app, "#rolling-until", until_text.as_str().unwrap(), "input").await?;
+    app.fill("#rolling-hours", hours).await?;
+    app.fill("#rolling-cap", cap).await?;
+    set_value(app, "#rolling-category", "disk", "change").await?;
+    app.click(".rolling-form button[type=submit]").await
+}
+
+/// Asks to schedule the plan and confirms it.
+async fn schedule(app: &Harness) -> anyhow::Result<String> {
+    app.click("[data-action=schedule-plan]").await?;
+    let dialog = app.find("dialog.confirm[open]").await?.text().await?;
+    app.click("dialog.confirm[open] .confirm-actions button:last-child")
+        .await?;
+    Ok(dialog)
+}
+
+/// Whether the page shows an error panel or a refused machine.
+async fn shows_an_error(app: &Harness) -> anyhow::Result<bool> {
+    Ok(!app
+        .driver
+        .find_all(thirtyfour::By::Css(".error-panel, li.refused"))
+        .await?
+        .is_empty())
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Result<()> {
     let app = Harness::start("rolling_twenty").await?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs_f64();
-    // Tomorrow on the hour (UTC), the plan's earliest start; machines 1001 and 1005 are
-    // already down for its first four hours.
-    let from = ((now / 3600.0).floor() + 24.0) * 3600.0;
+    let now = now();
+    // Machines 1001 and 1005 are already down for the plan's first four hours.
+    let from = tomorrow_on_the_hour();
     for machine in [1001, 1005] {
         app.server
             .state()
@@ -103,28 +158,7 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
         .await?
         .starts_with("/machines/rolling?ids=1001"));
 
-    app.fill("#rolling-machines", "1001-1020").await?;
-    app.click(".rolling-form .toggle input").await?;
-    let at = |t: f64| {
-        format!(
-            "return new Date({}).toISOString().slice(0, 16)",
-            (t * 1000.0) as i64
-        )
-    };
-    let from_text = app.eval(&at(from)).await?;
-    let until_text = app.eval(&at(from + 24.0 * 3600.0)).await?;
-    set_value(&app, "#rolling-from", from_text.as_str().unwrap(), "input").await?;
-    set_value(
-        &app,
-        "#rolling-until",
-        until_text.as_str().unwrap(),
-        "input",
-    )
-    .await?;
-    app.fill("#rolling-hours", "2").await?;
-    app.fill("#rolling-cap", "3").await?;
-    set_value(&app, "#rolling-category", "disk", "change").await?;
-    app.click(".rolling-form button[type=submit]").await?;
+    plan(&app, "1001-1020", (from, from + 24.0 * 3600.0), "2", "3").await?;
     app.wait_for_text("[data-testid=planned-count]", "20")
         .await?;
     let peak_shown = app
@@ -137,18 +171,11 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
 
     app.check_look("rolling-plan").await?;
 
-    app.click("[data-action=schedule-plan]").await?;
-    let dialog = app.find("dialog.confirm[open]").await?.text().await?;
+    let dialog = schedule(&app).await?;
     assert!(dialog.contains("20 windows of 2 hours"), "{dialog}");
-    app.click("dialog.confirm[open] .confirm-actions button:last-child")
-        .await?;
     app.wait_for_text("[data-testid=plan-done]", "All 20 windows are scheduled")
         .await?;
-    assert!(app
-        .driver
-        .find_all(thirtyfour::By::Css(".error-panel, li.refused"))
-        .await?
-        .is_empty());
+    assert!(!shows_an_error(&app).await?);
 
     let after = windows_of(&app, 1001, 1020).await?;
     let new: Vec<_> = after
@@ -179,5 +206,52 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
         .await?;
     assert!(kept.is_null(), "{kept}");
     tokio::time::sleep(Duration::from_millis(100)).await;
+    app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn thirty_distinct_starts_are_paced_to_the_public_limit_of_n4() -> anyhow::Result<()> {
+    let app = Harness::start_with_options("rolling_paced", |config| Config {
+        public_rate_limits: true,
+        ..config
+    })
+    .await?;
+    let (first, last) = (1031, 1060);
+    let before = windows_of(&app, first, last).await?;
+    app.open("/").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/machines").await?;
+    app.open("/machines/rolling").await?;
+    app.find(".rolling-form").await?;
+
+    // One machine down at a time, an hour each: 30 starts, so 30 N4 calls, one every 2 s.
+    let from = tomorrow_on_the_hour();
+    plan(&app, "1031-1060", (from, from + 48.0 * 3600.0), "1", "1").await?;
+    app.wait_for_text("[data-testid=planned-count]", "30")
+        .await?;
+    let dialog = schedule(&app).await?;
+    assert!(dialog.contains("sent in 30 requests"), "{dialog}");
+    // The second call is refused and every later one waits its turn, saying so.
+    app.wait_for_text("[data-testid=run-progress]", "waiting for the rate limit")
+        .await?;
+    app.wait_for_text_within(
+        "[data-testid=plan-done]",
+        "All 30 windows are scheduled",
+        Duration::from_secs(120),
+    )
+    .await?;
+    assert!(!shows_an_error(&app).await?);
+
+    let after = windows_of(&app, first, last).await?;
+    let new: Vec<_> = after.iter().filter(|w| !before.contains(w)).collect();
+    assert_eq!(new.len(), 30, "{new:?}");
+    let mut machines: Vec<i64> = new.iter().map(|w| w.0).collect();
+    machines.sort_unstable();
+    machines.dedup();
+    assert_eq!(machines, (first..=last).collect::<Vec<_>>());
+    let mut starts: Vec<i64> = new.iter().map(|w| w.1 as i64).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    assert_eq!(starts.len(), 30, "one start per machine");
     app.finish().await
 }

@@ -39,6 +39,10 @@ pub struct Config {
     /// Requests per second allowed per API key (token bucket, bursts of the same size);
     /// `None` (the default) turns rate limiting off. Beyond it: 429 `rate_limited`.
     pub rate_limit: Option<u32>,
+    /// Limit each operation per API key as the public service does, to one call per its
+    /// minimum interval ([`crate::limits::PUBLIC_INTERVALS`]); beyond it: 429
+    /// `rate_limited`. Off by default; operations forwarded upstream are not limited here.
+    pub public_rate_limits: bool,
     /// Origins the served console may call besides its own, e.g. a REST base URL people
     /// sign in with; they join `connect-src` of the Content-Security-Policy.
     pub connect_src: Vec<String>,
@@ -80,6 +84,7 @@ impl Default for Config {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             clock: Clock::System,
             rate_limit: None,
+            public_rate_limits: false,
             connect_src: Vec::new(),
         }
     }

@@ -1,19 +1,78 @@
-//! The per-key rate limit: token buckets, one per presented key.
+//! The rate limits: a token bucket per presented key over every request (`--rate-limit`),
+//! and the public service's minimum interval between calls of one operation by one key
+//! (`--public-rate-limits`, spec neighbours §1.5).
 //!
 //! The other limits on what one request may ask of the server are enforced where they
 //! apply: the request target and headers ([`crate::config::MAX_URI_BYTES`],
-//! [`crate::config::MAX_HEADER_BYTES`]) and this limiter in [`crate::middleware`], body
+//! [`crate::config::MAX_HEADER_BYTES`]) and these limiters in [`crate::middleware`], body
 //! size ([`crate::Config::body_limit`], 413) and request time
 //! ([`crate::Config::request_timeout`], 503) in [`crate::router`], the number of
 //! `machine_ids` ([`gpudeck_wire::MAX_MACHINE_IDS`], 400) where they are parsed, and role
 //! names ([`crate::config::MAX_ROLE_NAME_CHARS`]) in their route.
 
+use crate::config::Clock;
+use gpudeck_wire::paths;
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Buckets kept before idle, full ones are forgotten.
-const MAX_TRACKED_KEYS: usize = 10_000;
+const MAX_TRACKED_BUCKETS: usize = 10_000;
+
+/// Token buckets by name, all of one size and refill rate. Time is the server's
+/// [`Clock`] in seconds, so a test with a fixed clock decides when tokens come back.
+#[derive(Debug)]
+struct Buckets {
+    /// Tokens a second.
+    rate: f64,
+    /// The most tokens a bucket holds: the burst.
+    burst: f64,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    /// Unix seconds.
+    updated: f64,
+}
+
+impl Buckets {
+    fn new(rate: f64, burst: f64) -> Self {
+        Self {
+            rate,
+            burst,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes a token from bucket `name` at `now`; `Err(wait)` when it is empty.
+    fn take(&self, name: &str, now: f64) -> Result<(), Duration> {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= MAX_TRACKED_BUCKETS && !buckets.contains_key(name) {
+            buckets.retain(|_, b| self.refilled(b, now) < self.burst);
+        }
+        let bucket = buckets.entry(name.to_owned()).or_insert(Bucket {
+            tokens: self.burst,
+            updated: now,
+        });
+        let tokens = self.refilled(bucket, now);
+        if tokens < 1.0 {
+            return Err(Duration::from_secs_f64((1.0 - tokens) / self.rate));
+        }
+        // Only a request let through moves the bucket: a refused one costs nothing.
+        *bucket = Bucket {
+            tokens: tokens - 1.0,
+            updated: now,
+        };
+        Ok(())
+    }
+
+    fn refilled(&self, bucket: &Bucket, now: f64) -> f64 {
+        let elapsed = (now - bucket.updated).max(0.0);
+        (bucket.tokens + elapsed * self.rate).min(self.burst)
+    }
+}
 
 /// A token bucket per API key: `rate` requests per second, in bursts of up to `rate`.
 /// Keys are tracked by their SHA-256 only, whether or not they are valid, so guessing keys
@@ -21,59 +80,134 @@ const MAX_TRACKED_KEYS: usize = 10_000;
 /// before any database work).
 #[derive(Debug)]
 pub struct RateLimiter {
-    rate: f64,
-    buckets: Mutex<HashMap<String, Bucket>>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Bucket {
-    tokens: f64,
-    updated: Instant,
+    per_second: u32,
+    buckets: Buckets,
+    clock: Clock,
 }
 
 impl RateLimiter {
-    /// `per_second` requests per second per key (at least 1).
-    pub fn new(per_second: u32) -> Self {
+    /// `per_second` requests per second per key (at least 1), timed by `clock`.
+    pub fn new(per_second: u32, clock: Clock) -> Self {
+        let per_second = per_second.max(1);
+        let rate = f64::from(per_second);
         Self {
-            rate: f64::from(per_second.max(1)),
-            buckets: Mutex::new(HashMap::new()),
+            per_second,
+            buckets: Buckets::new(rate, rate),
+            clock,
         }
     }
 
     pub fn per_second(&self) -> u32 {
-        self.rate as u32
+        self.per_second
     }
 
-    /// Takes a token for `key` at `now`; `Err(wait)` when the bucket is empty.
-    pub fn check_at(&self, key: &str, now: Instant) -> Result<(), Duration> {
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() >= MAX_TRACKED_KEYS && !buckets.contains_key(key) {
-            let rate = self.rate;
-            buckets.retain(|_, b| b.refilled(now, rate) < rate);
-        }
-        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
-            tokens: self.rate,
-            updated: now,
-        });
-        bucket.tokens = bucket.refilled(now, self.rate);
-        bucket.updated = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64((1.0 - bucket.tokens) / self.rate))
-        }
+    /// Takes a token for `key` at `now` (Unix seconds); `Err(wait)` when none is left.
+    pub fn check_at(&self, key: &str, now: f64) -> Result<(), Duration> {
+        self.buckets.take(key, now)
     }
 
     pub fn check(&self, key: &str) -> Result<(), Duration> {
-        self.check_at(key, Instant::now())
+        self.check_at(key, self.clock.now())
     }
 }
 
-impl Bucket {
-    fn refilled(&self, now: Instant, rate: f64) -> f64 {
-        let elapsed = now.saturating_duration_since(self.updated).as_secs_f64();
-        (self.tokens + elapsed * rate).min(rate)
+/// One operation's minimum interval between two calls by one key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OperationInterval {
+    /// The operation's name in the spec, e.g. `N4`.
+    pub operation: &'static str,
+    pub method: &'static str,
+    /// The route as the router matches it (a [`paths`] constant).
+    pub route: &'static str,
+    pub seconds: f64,
+}
+
+const fn every(
+    operation: &'static str,
+    method: &'static str,
+    route: &'static str,
+    seconds: f64,
+) -> OperationInterval {
+    OperationInterval {
+        operation,
+        method,
+        route,
+        seconds,
+    }
+}
+
+/// The public service's intervals (spec neighbours §1.5: the generated reference's value,
+/// the docs' where it gives none). Operations not listed are not limited.
+pub const PUBLIC_INTERVALS: [OperationInterval; 22] = [
+    every("N1", "GET", paths::MACHINES, 2.5),
+    every("N2", "GET", paths::MACHINE, 1.1),
+    every("N3", "PUT", paths::MACHINE_DNOTIFY, 2.5),
+    every("N4", "POST", paths::MAINTENANCES_BATCH, 2.0),
+    every("N5", "PUT", paths::MACHINE_CANCEL_MAINT, 2.5),
+    every("N6", "DELETE", paths::MAINTENANCES, 1.0),
+    every("N7", "DELETE", paths::MAINTENANCES_BATCH, 2.0),
+    every("N8", "GET", paths::TEMPLATE_ALIAS, 1.9),
+    every("N9", "GET", paths::USER_TEMPLATES, 1.6),
+    every("N10", "POST", paths::VOLUMES_SEARCH, 2.0),
+    every("N11", "GET", paths::VOLUMES, 2.0),
+    every("N12", "DELETE", paths::VOLUMES, 5.5),
+    every("N13", "GET", paths::TEAM_ROLES_FULL, 2.0),
+    every("N14", "POST", paths::TEAM_ROLES, 2.0),
+    every("N15", "PUT", paths::TEAM_ROLE, 2.0),
+    every("N16", "DELETE", paths::TEAM_ROLE, 2.0),
+    every("N17", "POST", paths::TEAM_INVITE, 2.0),
+    every("N18", "DELETE", paths::TEAM_MEMBER, 3.0),
+    every("N19", "POST", paths::TEAM_MEMBER_ROLES, 2.0),
+    every("N19", "PUT", paths::TEAM_MEMBER_ROLES, 2.0),
+    every("N19", "DELETE", paths::TEAM_MEMBER_ROLES, 2.0),
+    every("N20", "POST", paths::USERS, 3.0),
+];
+
+/// The public service's limits ([`PUBLIC_INTERVALS`]): per key and operation, a call no
+/// sooner than the operation's interval after the last one let through. The operation is
+/// known by the route the router matched, so e.g. seed op 1 (`GET` on the maintenance
+/// list) is not taken for N2 (`GET` on one machine).
+#[derive(Debug)]
+pub struct OperationLimiter {
+    operations: Vec<(OperationInterval, Buckets)>,
+    clock: Clock,
+}
+
+/// Why a call was refused: the operation's interval and how long to wait.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TooSoon {
+    pub interval: OperationInterval,
+    pub wait: Duration,
+}
+
+impl OperationLimiter {
+    /// The limits of [`PUBLIC_INTERVALS`], timed by `clock`.
+    pub fn public(clock: Clock) -> Self {
+        let operations = PUBLIC_INTERVALS
+            .iter()
+            .map(|&interval| (interval, Buckets::new(1.0 / interval.seconds, 1.0)))
+            .collect();
+        Self { operations, clock }
+    }
+
+    /// Lets `key` call `method` on `route` at `now` (Unix seconds), or says how long it
+    /// must wait. Routes of no listed operation always pass.
+    pub fn check_at(&self, key: &str, method: &str, route: &str, now: f64) -> Result<(), TooSoon> {
+        let Some((interval, buckets)) = self
+            .operations
+            .iter()
+            .find(|(i, _)| i.method == method && i.route == route)
+        else {
+            return Ok(());
+        };
+        buckets.take(key, now).map_err(|wait| TooSoon {
+            interval: *interval,
+            wait,
+        })
+    }
+
+    pub fn check(&self, key: &str, method: &str, route: &str) -> Result<(), TooSoon> {
+        self.check_at(key, method, route, self.clock.now())
     }
 }
 
@@ -81,26 +215,27 @@ impl Bucket {
 mod tests {
     use super::*;
 
+    const T0: f64 = 1_900_000_000.0;
+
     #[test]
     fn buckets_allow_bursts_then_refill() {
-        let limiter = RateLimiter::new(3);
-        let t0 = Instant::now();
+        let limiter = RateLimiter::new(3, Clock::fixed(T0));
         for _ in 0..3 {
-            assert!(limiter.check_at("a", t0).is_ok());
+            assert!(limiter.check_at("a", T0).is_ok());
         }
-        let wait = limiter.check_at("a", t0).unwrap_err();
+        let wait = limiter.check_at("a", T0).unwrap_err();
         assert!(
             wait > Duration::ZERO && wait <= Duration::from_millis(334),
             "{wait:?}"
         );
         // Another key has its own bucket.
-        assert!(limiter.check_at("b", t0).is_ok());
+        assert!(limiter.check_at("b", T0).is_ok());
         // A third of a second later one token is back, and only one.
-        let later = t0 + Duration::from_millis(340);
+        let later = T0 + 0.34;
         assert!(limiter.check_at("a", later).is_ok());
         assert!(limiter.check_at("a", later).is_err());
         // After a long pause the bucket is full again, but no fuller than the burst.
-        let much_later = t0 + Duration::from_secs(60);
+        let much_later = T0 + 60.0;
         for _ in 0..3 {
             assert!(limiter.check_at("a", much_later).is_ok());
         }
@@ -108,14 +243,85 @@ mod tests {
     }
 
     #[test]
+    fn the_limiter_reads_the_servers_clock() {
+        let clock = Clock::fixed(T0);
+        let limiter = RateLimiter::new(1, clock.clone());
+        assert!(limiter.check("a").is_ok());
+        assert!(limiter.check("a").is_err());
+        clock.set(T0 + 1.0);
+        assert!(limiter.check("a").is_ok());
+    }
+
+    #[test]
     fn idle_full_buckets_are_forgotten() {
-        let limiter = RateLimiter::new(1);
-        let t0 = Instant::now();
-        for i in 0..MAX_TRACKED_KEYS {
-            let _ = limiter.check_at(&i.to_string(), t0);
+        let limiter = RateLimiter::new(1, Clock::fixed(T0));
+        for i in 0..MAX_TRACKED_BUCKETS {
+            let _ = limiter.check_at(&i.to_string(), T0);
         }
-        let later = t0 + Duration::from_secs(5);
-        assert!(limiter.check_at("new", later).is_ok());
-        assert!(limiter.buckets.lock().unwrap().len() < 10);
+        assert!(limiter.check_at("new", T0 + 5.0).is_ok());
+        assert!(limiter.buckets.buckets.lock().unwrap().len() < 10);
+    }
+
+    #[test]
+    fn each_operation_keeps_its_public_interval_per_key() {
+        let limiter = OperationLimiter::public(Clock::fixed(T0));
+        let batch =
+            |key: &str, now: f64| limiter.check_at(key, "POST", paths::MAINTENANCES_BATCH, now);
+        assert_eq!(batch("a", T0), Ok(()));
+        let refused = batch("a", T0 + 0.5).unwrap_err();
+        assert_eq!(refused.interval.operation, "N4");
+        assert_eq!(refused.interval.seconds, 2.0);
+        assert_eq!(refused.wait, Duration::from_secs_f64(1.5));
+        // Another key, and another operation of the same key, are not held back.
+        assert_eq!(batch("b", T0 + 0.5), Ok(()));
+        let dnotify = limiter.check_at("a", "PUT", paths::MACHINE_DNOTIFY, T0 + 0.5);
+        assert_eq!(dnotify, Ok(()));
+        // Two seconds after the call let through, the next one goes; a refused call
+        // does not move that moment.
+        assert_eq!(batch("a", T0 + 2.0), Ok(()));
+        assert!(batch("a", T0 + 3.9).is_err());
+        assert_eq!(batch("a", T0 + 4.0), Ok(()));
+        // Waiting longer saves up no burst.
+        assert_eq!(batch("a", T0 + 60.0), Ok(()));
+        assert!(batch("a", T0 + 60.0).is_err());
+    }
+
+    #[test]
+    fn the_intervals_are_the_public_services() {
+        let limiter = OperationLimiter::public(Clock::fixed(T0));
+        let wait_after_one = |method: &str, route: &str| {
+            limiter.check_at("k", method, route, T0).unwrap();
+            limiter
+                .check_at("k", method, route, T0)
+                .unwrap_err()
+                .wait
+                .as_secs_f64()
+        };
+        for (method, route, seconds) in [
+            ("PUT", paths::MACHINE_DNOTIFY, 2.5),
+            ("PUT", paths::MACHINE_CANCEL_MAINT, 2.5),
+            ("POST", paths::MAINTENANCES_BATCH, 2.0),
+            ("DELETE", paths::MAINTENANCES_BATCH, 2.0),
+            ("GET", paths::MACHINE, 1.1),
+        ] {
+            let wait = wait_after_one(method, route);
+            assert!((wait - seconds).abs() < 1e-6, "{method} {route}: {wait}");
+        }
+        // Seed op 1, the key's own account and the document are not limited, nor is a
+        // method the operation does not use.
+        for (method, route) in [
+            ("GET", paths::MAINTENANCES),
+            ("GET", paths::CURRENT_USER),
+            ("GET", paths::OPENAPI),
+            ("GET", paths::MAINTENANCES_BATCH),
+        ] {
+            for _ in 0..5 {
+                assert_eq!(
+                    limiter.check_at("k", method, route, T0),
+                    Ok(()),
+                    "{method} {route}"
+                );
+            }
+        }
     }
 }

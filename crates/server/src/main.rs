@@ -42,6 +42,11 @@ struct Cli {
     /// beyond it, 429 with Retry-After. Off unless given.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: Option<u32>,
+    /// Limit each operation per API key to the public service's minimum interval between
+    /// calls (N4 and N7 every 2 s, N3 and N5 every 2.5 s, ...); sooner, 429 with
+    /// Retry-After. Off unless given.
+    #[arg(long)]
+    public_rate_limits: bool,
     /// An origin the served console may call besides its own (Content-Security-Policy
     /// connect-src); repeatable.
     #[arg(long = "connect-src")]
@@ -115,6 +120,7 @@ async fn main() -> anyhow::Result<()> {
         request_timeout: Duration::from_secs(cli.request_timeout),
         clock: Default::default(),
         rate_limit: cli.rate_limit,
+        public_rate_limits: cli.public_rate_limits,
         connect_src: cli.connect_src,
     };
     let demo_on = config.demo;

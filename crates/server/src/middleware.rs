@@ -1,13 +1,14 @@
-//! The cross-cutting layers around every answer: request size limits, the per-key rate
-//! limit, CORS, JSON error bodies, panics as 500s, and the request log.
+//! The cross-cutting layers around every answer: request size limits, the rate limits
+//! (per key, and per key and operation), CORS, JSON error bodies, panics as 500s, and the
+//! request log.
 
 use crate::auth::presented_key;
 use crate::config::{MAX_HEADER_BYTES, MAX_URI_BYTES};
 use crate::error::{self, ApiError};
-use crate::limits::RateLimiter;
+use crate::limits::{OperationLimiter, RateLimiter, TooSoon};
 use crate::{keys, upstream};
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -59,16 +60,14 @@ pub async fn rate_limit(
     request: Request,
     next: Next,
 ) -> Response {
-    let (parts, body) = request.into_parts();
-    let key = presented_key(&parts).ok();
-    let request = Request::from_parts(parts, body);
+    let (request, key) = hashed_key(request);
     let Some(key) = key else {
         return next.run(request).await;
     };
-    match limiter.check(&keys::hash_key(&key)) {
+    match limiter.check(&key) {
         Ok(()) => next.run(request).await,
         Err(wait) => {
-            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+            let seconds = whole_seconds(wait);
             ApiError::rate_limited(
                 format!(
                     "this key may make {} requests per second; retry after {seconds} s",
@@ -79,6 +78,49 @@ pub async fn rate_limit(
             .into_response()
         }
     }
+}
+
+/// 429 `rate_limited` with `Retry-After` when the presented key calls an operation again
+/// sooner than its interval allows. Runs after routing: the matched route names the
+/// operation.
+pub async fn operation_rate_limit(
+    State(limiter): State<Arc<OperationLimiter>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let (request, key) = hashed_key(request);
+    let (Some(key), Some(route)) = (key, route) else {
+        return next.run(request).await;
+    };
+    match limiter.check(&key, request.method().as_str(), route.as_str()) {
+        Ok(()) => next.run(request).await,
+        Err(TooSoon { interval, wait }) => {
+            let seconds = whole_seconds(wait);
+            ApiError::rate_limited(
+                format!(
+                    "this key may call {} ({} {}) once every {} s; retry after {seconds} s",
+                    interval.operation, interval.method, interval.route, interval.seconds
+                ),
+                seconds,
+            )
+            .into_response()
+        }
+    }
+}
+
+/// The SHA-256 of the key the request presents, if any: limits are kept per key, and
+/// never by the key itself.
+fn hashed_key(request: Request) -> (Request, Option<String>) {
+    let (parts, body) = request.into_parts();
+    let key = presented_key(&parts).ok().map(|key| keys::hash_key(&key));
+    (Request::from_parts(parts, body), key)
+}
+
+/// A wait as `Retry-After` gives it: whole seconds, rounded up (sooner would be refused
+/// again), at least 1.
+fn whole_seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs_f64().ceil().max(1.0) as u64
 }
 
 /// Browsers on `origins` may call the API with a key and a JSON body.

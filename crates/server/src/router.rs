@@ -3,7 +3,8 @@
 
 use crate::error::ApiError;
 use crate::middleware::{
-    cors, json_error_bodies, log_requests, panic_response, rate_limit, request_size,
+    cors, json_error_bodies, log_requests, operation_rate_limit, panic_response, rate_limit,
+    request_size,
 };
 use crate::quote::quote;
 use crate::state::AppState;
@@ -44,10 +45,18 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         }
         None => Router::from(routes::api()).merge(extra),
     };
-    let inner = api
+    let mut inner = api
         .route(paths::OPENAPI, get(openapi::serve))
         .fallback(fallback)
-        .method_not_allowed_fallback(method_not_allowed)
+        .method_not_allowed_fallback(method_not_allowed);
+    // A layer of the router itself runs after routing, so the route matched is known.
+    if let Some(limiter) = &state.operation_limiter {
+        inner = inner.layer(middleware::from_fn_with_state(
+            limiter.clone(),
+            operation_rate_limit,
+        ));
+    }
+    let inner = inner
         .layer(DefaultBodyLimit::max(state.config.body_limit))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,

@@ -18,6 +18,8 @@ pub struct AppState {
     pub upstream: Option<upstream::Upstream>,
     /// Set when [`Config::rate_limit`] is.
     pub rate_limiter: Option<Arc<limits::RateLimiter>>,
+    /// Set when [`Config::public_rate_limits`] is.
+    pub operation_limiter: Option<Arc<limits::OperationLimiter>>,
     /// The built console, when [`Config::static_dir`] is set.
     pub(crate) static_dir: Option<ServeDir<ServeFile>>,
     /// The Content-Security-Policy sent with the console's pages.
@@ -72,7 +74,10 @@ impl AppState {
         };
         let rate_limiter = config
             .rate_limit
-            .map(|n| Arc::new(limits::RateLimiter::new(n)));
+            .map(|n| Arc::new(limits::RateLimiter::new(n, clock.clone())));
+        let operation_limiter = config
+            .public_rate_limits
+            .then(|| Arc::new(limits::OperationLimiter::public(clock.clone())));
         let content_security_policy = static_files::content_security_policy(&config.connect_src)?;
         Ok(AppState {
             content_security_policy,
@@ -82,6 +87,7 @@ impl AppState {
             config: Arc::new(config),
             upstream,
             rate_limiter,
+            operation_limiter,
             static_dir,
         })
     }

@@ -453,13 +453,14 @@ async fn the_machine_routes_hold_to_every_limit() {
         .all(|r| r["success"] == true));
 }
 
-fn rate_limited_app(per_second: u32) -> TestApp {
+/// The demo with `limits` on, its clock fixed at [`NOW`]: tokens come back only when the
+/// test moves the clock.
+fn rate_limited_app(limits: Config) -> TestApp {
     common::init_logging();
     let state = AppState::new(Config {
         demo: true,
         clock: Clock::fixed(NOW),
-        rate_limit: Some(per_second),
-        ..Config::default()
+        ..limits
     })
     .unwrap();
     TestApp::with_router(state.clone(), app(state))
@@ -467,7 +468,10 @@ fn rate_limited_app(per_second: u32) -> TestApp {
 
 #[tokio::test]
 async fn the_rate_limit_answers_429_json_with_retry_after() {
-    let app = rate_limited_app(2);
+    let app = rate_limited_app(Config {
+        rate_limit: Some(2),
+        ..Config::default()
+    });
     for _ in 0..2 {
         app.get(paths::CURRENT_USER)
             .key(ALICE_KEY)
@@ -527,14 +531,99 @@ async fn the_rate_limit_answers_429_json_with_retry_after() {
             .await
             .error(401, "auth_error");
     }
-    // Refilling is a matter of time, so it is tested on the limiter with explicit
-    // instants (`limits::tests::buckets_allow_bursts_then_refill`), not here with sleeps.
+    // Half a second later one token is back, and only one.
+    app.state.clock.set(NOW + 0.5);
+    app.get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    app.get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(429, "rate_limited");
+}
+
+#[tokio::test]
+async fn public_rate_limits_space_each_operations_calls_as_the_public_service() {
+    let app = rate_limited_app(Config {
+        public_rate_limits: true,
+        ..Config::default()
+    });
+    let future = NOW + 86_400.0;
+    let schedule = |machine: i64| {
+        app.post(paths::MAINTENANCES_BATCH)
+            .key(ALICE_KEY)
+            .header("origin", "http://127.0.0.1:8080")
+            .json(json!({"machine_ids": [machine], "sdate": future}))
+    };
+    let windows = || app.scalar("SELECT COUNT(*) FROM maintenances");
+    let before = windows();
+    schedule(1001).send().await.ok();
+    let refused = schedule(1002).send().await;
+    assert_eq!(
+        refused.error(429, "rate_limited"),
+        "this key may call N4 (POST /api/v0/machines/maintenances/batch) once every 2 s; \
+         retry after 2 s"
+    );
+    assert_eq!(refused.header("retry-after"), Some("2"));
+    assert_eq!(
+        refused.header("access-control-allow-origin"),
+        Some("http://127.0.0.1:8080")
+    );
+    assert_eq!(windows(), before + 1, "the refused call wrote nothing");
+    // Other operations, and other keys, keep their own pace; seed op 1 is not N2 and is
+    // not limited.
+    app.put(&paths::machine_dnotify(1003))
+        .key(ALICE_KEY)
+        .json(json!({"sdate": future}))
+        .send()
+        .await
+        .ok();
+    let bobs = app
+        .post(paths::MAINTENANCES_BATCH)
+        .key(BOB_KEY)
+        .json(json!({"machine_ids": [1001], "sdate": future}))
+        .send()
+        .await;
+    assert_ne!(bobs.status.as_u16(), 429, "{}", bobs.text());
+    for _ in 0..5 {
+        app.get(&format!("{}?machine_ids=1001", paths::MAINTENANCES))
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+    }
+    app.get(&paths::machine(1001))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    app.get(&paths::machine(1001))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(429, "rate_limited");
+    // A trailing slash names the same operation.
+    app.post(&format!("{}/", paths::MAINTENANCES_BATCH))
+        .key(ALICE_KEY)
+        .json(json!({"machine_ids": [1002], "sdate": future}))
+        .send()
+        .await
+        .error(429, "rate_limited");
+    // Once the interval has passed the call goes through, once.
+    app.state.clock.set(NOW + 2.0);
+    schedule(1002).send().await.ok();
+    schedule(1004).send().await.error(429, "rate_limited");
+    assert_eq!(windows(), before + 3);
 }
 
 #[tokio::test]
 async fn there_is_no_rate_limit_by_default() {
     let app = TestApp::demo();
     assert!(app.state.rate_limiter.is_none());
+    assert!(app.state.operation_limiter.is_none());
     for _ in 0..100 {
         app.get(paths::CURRENT_USER)
             .key(ALICE_KEY)

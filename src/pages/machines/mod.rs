@@ -9,8 +9,9 @@ pub use crate::domain::fleet::{load_fleet, Fleet};
 pub use crate::domain::schedule as plan;
 
 use crate::api::ApiError;
-use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
+use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -191,30 +192,29 @@ pub fn MachinesPage() -> impl IntoView {
     .refusals_as_failures()
     .toast_failures("Defragmentation failed");
 
-    let cancel_waiting = RwSignal::new(None::<u32>);
+    let cancel_progress = RunProgress::new();
     let cancel_all = ConfirmedAction::new(
-        move |api: crate::api::ApiClient, ids: Vec<i64>| async move {
-            // After a 429 the client paces N5 itself; the button says when it waits.
-            let api = api.on_rate_limit_wait(std::rc::Rc::new(move |wait| {
-                cancel_waiting.try_set(wait);
-            }));
+        move |api: crate::api::ApiClient, ids: Vec<i64>| {
+            // After a 429 the client paces N5 itself; the progress says when it waits.
+            let api = cancel_progress.start(&api, ids.len());
             // N5 per machine, CANCELS_IN_FLIGHT at a time, results in the machines' order.
             // A refusal is that machine's result; a refused key or a page left ends it all.
             stream::iter(ids)
-                .map(|id| {
+                .map(move |id| {
                     let api = api.clone();
                     async move {
-                        match api.cancel_machine_maintenance(id).await {
+                        let result = match api.cancel_machine_maintenance(id).await {
                             Ok(answer) => Ok((id, Ok(cancelled_text(id, &answer)))),
                             Err(error) if error.is_unauthorised() => Err(error),
                             Err(ApiError::Aborted) => Err(ApiError::Aborted),
                             Err(error) => Ok((id, Err(error.message()))),
-                        }
+                        };
+                        cancel_progress.count(1);
+                        result
                     }
                 })
                 .buffered(CANCELS_IN_FLIGHT)
                 .try_collect::<CancelOutcome>()
-                .await
         },
         move |_, outcome: CancelOutcome| {
             let done = outcome.iter().filter(|(_, r)| r.is_ok()).count();
@@ -282,9 +282,10 @@ pub fn MachinesPage() -> impl IntoView {
                             {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
                         </button>
                         <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
-                            {move || if cancel_all.pending().get() { format!("Cancelling…{}", rate_limit_text(cancel_waiting.get())) } else { "Cancel maintenance…".to_owned() }}
+                            {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
                         </button>
                     </div>
+                    <RunProgressBar progress=cancel_progress running=cancel_all.pending() done_verb="Cancelled" id="cancel-progress"/>
                     {defrag.failure_view()}
                     {cancel_all.failure_view()}
                     {move || defrag.done().map(|outcome| view! { <DefragView outcome=outcome/> })}

@@ -4,11 +4,12 @@
 //! (a link or a reload keeps it), the form, the preview timeline and the results of a run
 //! of several batches need the room, and it reads the same at phone width.
 //!
-//! The rules, batching and overlaps are the pure functions in [`super::plan`].
+//! The rules, batching and overlaps are the pure functions in [`crate::domain::schedule`];
+//! sending is [`crate::domain::fleet::schedule_plan`].
 
-use crate::api::{use_api, ApiClient, ApiError};
+use crate::api::use_api;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
-use crate::components::item_results::ItemResults;
+use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -18,10 +19,10 @@ use crate::components::time::{
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
 use crate::components::words::counted;
-use crate::domain::fleet::{load_fleet, schedule_batch, stop_on, Fleet};
+use crate::domain::fleet::{load_fleet, schedule_plan, Fleet};
 use crate::domain::schedule::{
-    batches, check, overlap_sentence, overlaps, refused, Field, ItemOutcome, ItemResult, Plan,
-    Problem, Run, HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
+    check, overlap_sentence, overlaps, refused, Field, ItemResult, Plan, Problem, Run, HOUR,
+    MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
 use crate::pages::defrag::named_in_confirmation;
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -52,59 +53,6 @@ pub fn preview_windows(plan: &Plan, machines: &[i64], now: f64) -> Vec<Maintenan
             scheduled_by_marketplace: false,
         })
         .collect()
-}
-
-/// Sends `plan`: one machine through N3 (which keeps the reason), several through N4 in
-/// batches of at most 100, counting `progress` (machines answered, machines in all).
-/// Every machine gets a result; a batch refused as a whole refuses each of its machines
-/// with the server's sentence.
-pub async fn run_plan(
-    api: ApiClient,
-    plan: Plan,
-    progress: RwSignal<(usize, usize)>,
-) -> Result<Vec<ItemResult>, ApiError> {
-    let total = plan.machines.len();
-    progress.try_set((0, total));
-    let mut results = Vec::with_capacity(total);
-    if let [machine_id] = plan.machines[..] {
-        let answer = api
-            .schedule_maintenance(
-                machine_id,
-                plan.start,
-                plan.duration_hours,
-                &plan.category,
-                plan.reason.clone(),
-            )
-            .await;
-        let outcome = match answer {
-            Ok(answer) => ItemOutcome::Scheduled {
-                notifications: answer.notifications_sent.unwrap_or(0),
-            },
-            Err(error) => match stop_on(error) {
-                Ok(message) => ItemOutcome::Refused(message),
-                Err(error) => return Err(error),
-            },
-        };
-        results.push(ItemResult {
-            machine_id,
-            outcome,
-        });
-        progress.try_set((1, total));
-        return Ok(results);
-    }
-    for batch in batches(&plan.machines) {
-        let batch_results = schedule_batch(
-            &api,
-            &batch,
-            plan.start,
-            plan.duration_hours,
-            &plan.category,
-        )
-        .await?;
-        results.extend(batch_results);
-        progress.try_set((results.len(), total));
-    }
-    Ok(results)
 }
 
 /// `1 machine`, `3 machines`.
@@ -138,7 +86,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     let category = RwSignal::new(MaintenanceCategory::Other);
     let reason = RwSignal::new(String::new());
     let problems = RwSignal::new(Vec::<Problem>::new());
-    let progress = RwSignal::new((0usize, 0usize));
+    let progress = RunProgress::new();
     let now = RwSignal::new(now_seconds());
 
     let machine_ids = Memo::new(move |_| parsed(&ids_text.get()).unwrap_or_default());
@@ -235,24 +183,30 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         reason.try_set(String::new());
         problems.try_set(Vec::new());
     };
-    let schedule = ConfirmedAction::new(
-        move |api, plan: Plan| run_plan(api, plan, progress),
-        move |plan: Plan, results: Vec<ItemResult>| {
-            let run = Run { plan, results };
-            let done = run.scheduled().len();
-            toasts.success(format!(
-                "Scheduled the window on {done} of {}.",
-                machines_count(run.results.len())
-            ));
-            if done > 0 {
-                fresh_form();
-                reload_fleet();
-            }
-            Ok(run)
-        },
-    )
-    .refusals_as_failures()
-    .toast_failures("Scheduling failed");
+    let schedule =
+        ConfirmedAction::new(
+            move |api, plan: Plan| {
+                let api = progress.start(&api, plan.machines.len());
+                async move {
+                    schedule_plan(&api, &plan, |answered| progress.count(answered.len())).await
+                }
+            },
+            move |plan: Plan, results: Vec<ItemResult>| {
+                let run = Run { plan, results };
+                let done = run.scheduled().len();
+                toasts.success(format!(
+                    "Scheduled the window on {done} of {}.",
+                    machines_count(run.results.len())
+                ));
+                if done > 0 {
+                    fresh_form();
+                    reload_fleet();
+                }
+                Ok(run)
+            },
+        )
+        .refusals_as_failures()
+        .toast_failures("Scheduling failed");
     let pending = schedule.pending();
 
     // A checked plan goes to the confirmation; its problems go next to their fields.
@@ -389,15 +343,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 <SubmitButton pending=pending idle="Schedule…" busy="Scheduling…"/>
             </div>
         </form>
-        {move || {
-            let (done, total) = progress.get();
-            (pending.get() && total > 1).then(|| view! {
-                <div class="batch-progress">
-                    <label for="schedule-progress">{format!("Scheduled {done} of {}", machines_count(total))}</label>
-                    <progress id="schedule-progress" max=total value=done>{format!("{done} of {total}")}</progress>
-                </div>
-            })
-        }}
+        <RunProgressBar progress=progress running=pending done_verb="Scheduled" id="schedule-progress"/>
         {schedule.failure_view()}
         {move || schedule.done().map(|run| {
             let refused_count = refused(&run.results).len();

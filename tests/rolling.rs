@@ -1,0 +1,307 @@
+//! The rolling maintenance page in a real browser, its server scripted: the plan made
+//! from the loaded fleet, the machines that do not fit with their reasons, a start moved by
+//! hand and checked again at once, the plan kept across a reload, and scheduling: one N4
+//! request per distinct start, a refused machine left in the plan, the wait for the rate
+//! limit shown. The planner itself is `crates/fleet-plan`'s unit and property tests.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::app::App;
+use serde_json::Value;
+use support::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KEY: &str = "key-for-rolling-tests";
+const USER: &str =
+    r#"{"id": 1, "email": "alice@example.test", "username": "alice", "balance": 10}"#;
+const PLAN_KEY: &str = "gpudeck.rolling-plan";
+const HOUR: f64 = 3600.0;
+
+/// Tomorrow on the hour: the plan's earliest start. The deadline is eight hours later.
+fn earliest_start() -> f64 {
+    (now() / HOUR).floor() * HOUR + 86_400.0
+}
+
+/// The planner's address: machines 1001 to 1004 and 9999, two hours each, one at a time,
+/// within eight hours from `from`.
+fn address(from: f64) -> String {
+    format!(
+        "/machines/rolling?ids=1001-1004,9999&from={}&until={}&hours=2&cap=1&category=disk",
+        typed(from),
+        typed(from + 8.0 * HOUR)
+    )
+}
+
+/// What loading the page asks: the caller, N1 (machines 1001 to 1004 with 0, 1, 2 and 0
+/// running rentals) and seed op 1 (1004 is down for the whole range already).
+fn fleet_replies(from: f64) -> Vec<(&'static str, Reply)> {
+    let machines = [(1001, 0), (1002, 1), (1003, 2), (1004, 0)]
+        .map(|(id, rentals)| machine_json(id, rentals, "x x x x"))
+        .join(", ");
+    let windows = leak(format!(
+        r#"[{{"id": 7, "machine_id": 1004, "start_time": {start}, "duration_hours": 10,
+        "maintenance_category": "power", "maintenance_reason": null, "created_at": {created},
+        "cancelled_at": null, "end_time": {end}}}]"#,
+        start = from - HOUR,
+        end = from + 9.0 * HOUR,
+        created = now() - 60.0,
+    ));
+    vec![
+        ("users/current", json(200, USER)),
+        (
+            "/api/v0/machines?owner=me",
+            json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
+        ),
+        ("machine_ids", json(200, windows)),
+    ]
+}
+
+/// The page for [`address`], in UTC, once its plan shows. `more` answers what the test
+/// goes on to ask.
+async fn planner(from: f64, fresh: bool, more: Vec<(&'static str, Reply)>) -> (Mounted, FakeFetch) {
+    if fresh {
+        signed_in_as(KEY, USER, &address(from));
+    } else {
+        go_to(&address(from));
+    }
+    session_storage().set_item("gpudeck.utc", "true").unwrap();
+    let mut replies = fleet_replies(from);
+    replies.extend(more);
+    let fetch = FakeFetch::install_by_url(replies);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page.find("[data-testid=planned-count]").is_some()).await,
+        "{}",
+        page.root.inner_html()
+    );
+    (page, fetch)
+}
+
+/// The start field of `machine`'s row, while it is not scheduled.
+fn start_field(page: &Mounted, machine: i64) -> Option<web_sys::HtmlInputElement> {
+    page.find(&format!(
+        "input.plan-start[aria-label='Start of machine {machine}']"
+    ))
+    .map(JsCast::unchecked_into)
+}
+
+fn start_of(page: &Mounted, machine: i64) -> String {
+    start_field(page, machine)
+        .unwrap_or_else(|| panic!("machine {machine} has no start field"))
+        .value()
+}
+
+/// Moves `machine`'s start by hand, as a person picking a date and time does.
+fn move_start(page: &Mounted, machine: i64, to: f64) {
+    let field = start_field(page, machine).unwrap();
+    field.set_value(&typed(to));
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    field
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
+}
+
+/// The text of `machine`'s row in the plan's State column.
+fn state_of(page: &Mounted, machine: i64) -> String {
+    let machines = column_texts(page, ".plan", "machine");
+    let states = column_texts(page, ".plan", "state");
+    let row = machines
+        .iter()
+        .position(|m| *m == machine.to_string())
+        .unwrap_or_else(|| panic!("machine {machine} is not in the plan: {machines:?}"));
+    states[row].clone()
+}
+
+fn batch_calls(fetch: &FakeFetch) -> Vec<Value> {
+    fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "POST" && c.url.contains("maintenances/batch"))
+        .map(|c| serde_json::from_str(&c.body).unwrap())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_plan_gives_each_machine_a_start_and_lists_those_that_do_not_fit() {
+    let from = earliest_start();
+    let (page, fetch) = planner(from, true, Vec::new()).await;
+    assert_eq!(page.text("[data-testid=planned-count]"), "3");
+    assert_eq!(page.text("[data-testid=peak-machines]"), "1");
+    // Idle first, then by fewest running rentals; one at a time, two hours each.
+    assert_eq!(start_of(&page, 1001), typed(from));
+    assert_eq!(start_of(&page, 1002), typed(from + 2.0 * HOUR));
+    assert_eq!(start_of(&page, 1003), typed(from + 4.0 * HOUR));
+    for machine in [1001, 1002, 1003] {
+        assert_eq!(state_of(&page, machine), "Planned");
+    }
+    // Neither the machine that is not the host's nor the one with no gap is dropped.
+    let unfit: Vec<String> = page
+        .all("[data-testid=plan-unfit] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        unfit,
+        [
+            "Machine 9999: it is not one of your machines.",
+            "Machine 1004: its existing windows leave no gap before the deadline.",
+        ]
+    );
+    assert!(page
+        .text("[data-testid=plan-unfit]")
+        .starts_with("2 machines do not fit:"));
+    assert!(page.find("[data-testid=plan-violations]").is_none());
+    assert_eq!(
+        page.text("[data-action=schedule-plan]"),
+        "Schedule 3 windows…"
+    );
+    assert!(fetch.calls().iter().all(|c| c.method == "GET"));
+}
+
+#[wasm_bindgen_test]
+async fn a_start_moved_by_hand_is_checked_at_once_and_kept_across_a_reload() {
+    let from = earliest_start();
+    let (page, _fetch) = planner(from, true, Vec::new()).await;
+
+    // 1002 onto 1001's window: two machines down at once, over the cap of one.
+    move_start(&page, 1002, from);
+    assert!(wait_until(2000, || page.text("[data-testid=peak-machines]") == "2").await);
+    let broken = page.text("[data-testid=plan-violations]");
+    assert!(
+        broken.contains("2 machines (8 GPUs) are down: more than the cap."),
+        "{broken}"
+    );
+    // 1003 before the earliest start: its own row says so.
+    move_start(&page, 1003, from - 2.0 * HOUR);
+    assert!(
+        wait_until(2000, || state_of(&page, 1003)
+            .contains("is not between the earliest start and the deadline"))
+        .await,
+        "{}",
+        state_of(&page, 1003)
+    );
+    assert_eq!(state_of(&page, 1001), "Planned");
+
+    // The edited plan is this tab's until it is scheduled: a reload brings it back.
+    let kept = session_storage().get_item(PLAN_KEY).unwrap().unwrap();
+    assert!(kept.contains(&format!("[1002,{}]", from as i64)), "{kept}");
+    drop(page);
+    let (page, _fetch) = planner(from, false, Vec::new()).await;
+    assert_eq!(start_of(&page, 1002), typed(from));
+    assert_eq!(start_of(&page, 1003), typed(from - 2.0 * HOUR));
+    assert_eq!(page.text("[data-testid=peak-machines]"), "2");
+    assert!(page.find("[data-testid=plan-violations]").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn scheduling_sends_one_batch_per_start_and_leaves_a_refused_machine_in_the_plan() {
+    let from = earliest_start();
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 1}}]}}"#
+            )),
+        )
+    };
+    let (page, fetch) = planner(
+        from,
+        true,
+        vec![
+            ("maintenances/batch", scheduled(1001)),
+            // The second start is told to wait, then refused as a whole.
+            ("maintenances/batch", asked_to_wait(429, "1")),
+            (
+                "maintenances/batch",
+                json(
+                    404,
+                    r#"{"error": "not_found", "msg": "No such machine id"}"#,
+                ),
+            ),
+            ("maintenances/batch", scheduled(1003)),
+        ],
+    )
+    .await;
+    page.click("[data-action=schedule-plan]");
+    assert!(wait_until(2000, || page.find("dialog[open]").is_some()).await);
+    assert!(page
+        .text("dialog[open]")
+        .contains("3 windows of 2 hours, sent in 3 requests (one per start)."));
+    page.click("dialog[open] .confirm-actions button:last-child");
+
+    // While the second start waits for the rate limit, the progress says so.
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=run-progress] label")
+            .and_then(|p| p.text_content())
+            .as_deref()
+            == Some(
+                "Scheduled 1 of 3 machines, waiting for the rate limit, 1 s"
+            ))
+        .await,
+        "{}",
+        page.root.inner_html()
+    );
+    assert!(wait_until(5000, || page.find("[data-testid=plan-result]").is_some()).await);
+
+    // One request per start, each with its machine and the plan's duration and category.
+    let sent: Vec<(Value, Value, Value, Value)> = batch_calls(&fetch)
+        .into_iter()
+        .map(|b| {
+            (
+                b["machine_ids"].clone(),
+                b["sdate"].clone(),
+                b["duration"].clone(),
+                b["maintenance_category"].clone(),
+            )
+        })
+        .collect();
+    let expected = |id: i64, start: f64| {
+        (
+            serde_json::json!([id]),
+            serde_json::json!(start),
+            serde_json::json!(2.0),
+            serde_json::json!("disk"),
+        )
+    };
+    assert_eq!(
+        sent,
+        [
+            expected(1001, from),
+            expected(1002, from + 2.0 * HOUR),
+            expected(1002, from + 2.0 * HOUR),
+            expected(1003, from + 4.0 * HOUR),
+        ],
+        "the refused-with-429 request was sent again, and nothing else twice"
+    );
+
+    let results: Vec<String> = page
+        .all("[data-testid=plan-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "Machine 1002: No such machine id",
+            "Machine 1001: scheduled, 1 renter notified",
+            "Machine 1003: scheduled, 1 renter notified",
+        ]
+    );
+    // The refused machine stays in the plan to try again; the others are done.
+    assert_eq!(state_of(&page, 1001), "Scheduled");
+    assert_eq!(state_of(&page, 1003), "Scheduled");
+    assert_eq!(start_of(&page, 1002), typed(from + 2.0 * HOUR));
+    assert_eq!(
+        page.text("[data-action=schedule-plan]"),
+        "Schedule the 1 remaining…"
+    );
+    let kept = session_storage().get_item(PLAN_KEY).unwrap().unwrap();
+    assert!(kept.contains(r#""scheduled":[1001,1003]"#), "{kept}");
+    assert!(page.find(".error-panel").is_none());
+}
