@@ -2,11 +2,10 @@
 //! occupancy and its next maintenance window (seed op 1), in a table whose selection can be
 //! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
 
+pub mod defrag;
+pub mod maintenance;
+pub mod rolling;
 pub mod schedule;
-
-// The pure rules of scheduling, where they were before they were shared.
-pub use crate::domain::fleet::{load_fleet, Fleet};
-pub use crate::domain::schedule as plan;
 
 use crate::api::ApiError;
 use crate::components::confirmed_action::{rate_limit_text, ActionDialog, ConfirmedAction};
@@ -14,20 +13,17 @@ use crate::components::data_table::{Column, DataTable};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
-use crate::components::time::{format_absolute, format_span, now_seconds, use_utc};
+use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
 use crate::components::toasts::use_toasts;
-use crate::components::words::counted;
-use crate::pages::defrag::named_in_confirmation;
+use crate::components::words::{counted, named_in_confirmation};
+use crate::domain::cancellation::{cancelled_text, marketplace_windows_stay};
+use crate::domain::fleet::{load_fleet, Fleet};
+use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use gpudeck_wire::machine_ids::format_machine_ids;
-use gpudeck_wire::{CancelMachineMaintenanceResponse, DefragResult, Machine, MaintenanceWindow};
+use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use leptos_use_interval_fn::use_interval_fn;
 use std::collections::{BTreeSet, HashMap};
-
-/// How often relative times ("in 3 h") are brought up to date.
-const CLOCK_TICK_MS: u64 = 30_000;
 
 /// Cancellations sent at once for a selection: as many as the connections a browser opens
 /// to one HTTP/1.1 server, so a hundred machines take seconds, not a hundred round trips.
@@ -72,42 +68,15 @@ pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<Fl
 
 /// `Upcoming · in 3 h`, `Ongoing · 2 h left`, or `None`.
 pub fn next_window_text(now: f64, next: Option<(f64, f64)>) -> String {
-    match next {
-        None => "None".into(),
-        Some((start, _)) if now < start => format!("Upcoming · in {}", format_span(start - now)),
-        Some((_, end)) if now < end => format!("Ongoing · {} left", format_span(end - now)),
-        Some((_, end)) => format!("Ended · {} ago", format_span(now - end)),
-    }
+    next.map_or_else(
+        || "None".into(),
+        |(start, end)| stage_and_distance(now, start, end),
+    )
 }
 
 /// `RTX 4090 × 8`.
 pub fn gpus_text(machine: &Machine) -> String {
     format!("{} × {}", machine.gpu_name, machine.num_gpus)
-}
-
-/// What cancelling every window of a machine (N5) did, as a person says it:
-/// `Machine 1035: 2 scheduled windows cancelled`, `Machine 1035: no scheduled window to
-/// cancel`, and the marketplace's windows that stay. An answer in other words than N5's is
-/// shown as it came.
-pub fn cancelled_text(machine_id: i64, answer: &CancelMachineMaintenanceResponse) -> String {
-    let Some((cancelled, kept)) = answer.counts() else {
-        return format!("Machine {machine_id}: {}", answer.msg);
-    };
-    let done = match cancelled {
-        0 => "no scheduled window to cancel".to_owned(),
-        n => format!(
-            "{} cancelled",
-            counted(n, "scheduled window", "scheduled windows")
-        ),
-    };
-    let stays = match kept {
-        0 => String::new(),
-        1 => "; 1 window scheduled by the marketplace stays (only support can cancel it)".into(),
-        k => format!(
-            "; {k} windows scheduled by the marketplace stay (only support can cancel them)"
-        ),
-    };
-    format!("Machine {machine_id}: {done}{stays}")
 }
 
 /// The selected ids, as numbers in order.
@@ -133,8 +102,7 @@ pub fn MachinesPage() -> impl IntoView {
     let utc = use_utc();
     let toasts = use_toasts();
     let navigate = use_navigate();
-    let now = RwSignal::new(now_seconds());
-    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
+    let now = use_clock();
 
     let data = use_api_resource(load_fleet);
     let fleet = Signal::derive(move || data.get().and_then(Result::ok));
@@ -152,10 +120,7 @@ pub fn MachinesPage() -> impl IntoView {
         let navigate = navigate.clone();
         move |_| {
             let ids = selected_ids.get_untracked();
-            navigate(
-                &format!("{path}?ids={}", format_machine_ids(&ids)),
-                Default::default(),
-            );
+            navigate(&with_machine_ids(path, &ids), Default::default());
         }
     };
 
@@ -254,9 +219,9 @@ pub fn MachinesPage() -> impl IntoView {
         })
     };
 
-    let show_maintenance = go_with_selection("/machines/maintenance");
-    let schedule = go_with_selection("/machines/schedule");
-    let rolling = go_with_selection("/machines/rolling");
+    let show_maintenance = go_with_selection(MAINTENANCE);
+    let schedule = go_with_selection(SCHEDULE);
+    let rolling = go_with_selection(ROLLING);
 
     view! {
         <Page class="machines" title="Machines" lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
@@ -317,11 +282,7 @@ pub fn MachinesPage() -> impl IntoView {
                 </p>
                 <p>{move || {
                     let (own, marketplace) = windows_of_selection();
-                    let kept = match marketplace {
-                        0 => String::new(),
-                        1 => " 1 window scheduled by the marketplace stays (only support can cancel it).".into(),
-                        n => format!(" {n} windows scheduled by the marketplace stay (only support can cancel them)."),
-                    };
+                    let kept = marketplace_windows_stay(marketplace as i64).map(|stays| format!(" {stays}.")).unwrap_or_default();
                     format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
                 }}</p>
             </ActionDialog>
@@ -442,39 +403,6 @@ mod tests {
             "end_time": start + hours as f64 * 3600.0,
         }))
         .unwrap()
-    }
-
-    #[test]
-    fn a_machines_cancellation_reads_as_a_person_would_say_it() {
-        let answer = |cancelled, kept| CancelMachineMaintenanceResponse {
-            success: true,
-            ctime: 0.0,
-            machine_id: 1035,
-            msg: CancelMachineMaintenanceResponse::message(1035, cancelled, kept),
-        };
-        let text = |cancelled, kept| cancelled_text(1035, &answer(cancelled, kept));
-        assert_eq!(text(1, 0), "Machine 1035: 1 scheduled window cancelled");
-        assert_eq!(text(2, 0), "Machine 1035: 2 scheduled windows cancelled");
-        assert_eq!(text(0, 0), "Machine 1035: no scheduled window to cancel");
-        assert_eq!(
-            text(1, 1),
-            "Machine 1035: 1 scheduled window cancelled; 1 window scheduled by the \
-             marketplace stays (only support can cancel it)"
-        );
-        assert_eq!(
-            text(0, 2),
-            "Machine 1035: no scheduled window to cancel; 2 windows scheduled by the \
-             marketplace stay (only support can cancel them)"
-        );
-        // Another service's own words are shown as they came.
-        let other = CancelMachineMaintenanceResponse {
-            msg: "Maintenance cancelled".into(),
-            ..answer(0, 0)
-        };
-        assert_eq!(
-            cancelled_text(1035, &other),
-            "Machine 1035: Maintenance cancelled"
-        );
     }
 
     #[test]

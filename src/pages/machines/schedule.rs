@@ -4,7 +4,7 @@
 //! (a link or a reload keeps it), the form, the preview timeline and the results of a run
 //! of several batches need the room, and it reads the same at phone width.
 //!
-//! The rules, batching and overlaps are the pure functions in [`super::plan`].
+//! The rules, batching and overlaps are the pure functions in [`crate::domain::schedule`].
 
 use crate::api::{use_api, ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
@@ -17,13 +17,13 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
-use crate::components::words::counted;
+use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::fleet::{load_fleet, schedule_batch, stop_on, Fleet};
 use crate::domain::schedule::{
     batches, check, overlap_sentence, overlaps, refused, Field, ItemOutcome, ItemResult, Plan,
     Problem, Run, HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
-use crate::pages::defrag::named_in_confirmation;
+use crate::routes::{with_machine_ids, MAINTENANCE};
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
@@ -431,7 +431,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     })}
                     <div class="form-actions">
                         {(!scheduled.is_empty()).then(|| view! {
-                            <a class="button" href=format!("/machines/maintenance?ids={}", format_machine_ids(&scheduled))>"Show their maintenance"</a>
+                            <a class="button" href=with_machine_ids(MAINTENANCE, &scheduled)>"Show their maintenance"</a>
                         })}
                         {(refused_count > 0).then(|| view! {
                             <button type="button" class="button primary" on:click=retry_refused>

@@ -4,13 +4,13 @@
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::member_model::holders;
-use super::role::{new_role_path, role_edit_path, role_path};
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
+use crate::routes::{new_role_path, role_edit_path, role_path};
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
 use leptos::prelude::*;
 

@@ -8,20 +8,17 @@ use crate::components::machine_ids_field::{parsed, MachineIdsForm};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{
-    format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
+    format_absolute, format_span, now_seconds, relative_window, use_clock, use_utc, Time, UtcToggle,
 };
 use crate::components::timeline::{category_class, category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
-use crate::pages::machines::cancelled_text;
+use crate::domain::cancellation::cancelled_text;
+use crate::domain::fleet::load_fleet;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
-use leptos_use_interval_fn::use_interval_fn;
 use std::sync::Arc;
-
-/// How often relative times ("in 3 h") are brought up to date.
-const CLOCK_TICK_MS: u64 = 30_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -124,24 +121,22 @@ pub fn MaintenancePage() -> impl IntoView {
         }
     });
 
-    let now = RwSignal::new(now_seconds());
-    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
+    let now = use_clock();
 
     let data = use_api_resource(move |api| {
         let ids = ids_param.get().map(|text| parsed(&text));
         async move {
             match ids {
-                // No ids: every machine of the host (N1), in requests of at most 1000 ids.
+                // No ids: every machine of the host.
                 None => {
-                    let ids: Vec<i64> = api.machines().await?.iter().map(|m| m.id).collect();
-                    if ids.is_empty() {
+                    let fleet = load_fleet(api).await?;
+                    if fleet.machines.is_empty() {
                         return Ok(Asked::Nothing);
                     }
-                    let windows = api.maintenances_of(&ids).await?;
                     Ok(Asked::Loaded(Loaded {
-                        windows,
-                        at: now_seconds(),
-                        every_machine: Some(ids.len()),
+                        windows: fleet.windows,
+                        at: fleet.at,
+                        every_machine: Some(fleet.machines.len()),
                     }))
                 }
                 Some(Err(_)) => Ok(Asked::BadIds),
