@@ -128,7 +128,7 @@ pub fn TemplatesPage() -> impl IntoView {
                 deleted_ids(user_id).save(ids);
             });
             library.refetch();
-            Ok(message)
+            message
         },
     );
     let pending = delete.pending();

@@ -42,7 +42,7 @@ pub fn DefragPage() -> impl IntoView {
                     toasts.success(text);
                 }
             }
-            Ok(Outcome { asked, result })
+            Outcome { asked, result }
         },
     )
     .refusals_as_failures()

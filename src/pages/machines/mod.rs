@@ -150,7 +150,7 @@ pub fn MachinesPage() -> impl IntoView {
                 ));
             }
             data.refetch();
-            Ok(outcome)
+            outcome
         },
     )
     .refusals_as_failures()
@@ -188,7 +188,7 @@ pub fn MachinesPage() -> impl IntoView {
                 counted(outcome.len() as i64, "machine", "machines")
             ));
             data.refetch();
-            Ok(outcome)
+            outcome
         },
     )
     .refusals_as_failures();

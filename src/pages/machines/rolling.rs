@@ -330,7 +330,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                 "Scheduled the window on {done} of {} machines.",
                 results.len()
             ));
-            Ok(results)
+            results
         },
     )
     .refusals_as_failures()

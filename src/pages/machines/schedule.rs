@@ -248,7 +248,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 fresh_form();
                 reload_fleet();
             }
-            Ok(run)
+            run
         },
     )
     .refusals_as_failures()

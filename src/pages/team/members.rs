@@ -213,7 +213,7 @@ pub fn TeamMembersPage() -> impl IntoView {
         move |_, said: String| {
             toasts.success(said.clone());
             data.refetch();
-            Ok(said)
+            said
         },
     );
     let remove = ConfirmedAction::new(
@@ -222,7 +222,7 @@ pub fn TeamMembersPage() -> impl IntoView {
             let said = said_or(answer.message, format!("{who} was removed from the team"));
             toasts.success(format!("{who}: {said}"));
             data.refetch();
-            Ok(said)
+            said
         },
     );
     let controls = MemberControls { change, remove };

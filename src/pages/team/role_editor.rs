@@ -345,7 +345,7 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         move |save, said: String| {
             toasts.success(said.clone());
             navigate(&role_path(&save.name), Default::default());
-            Ok(said)
+            said
         },
     );
 

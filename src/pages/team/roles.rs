@@ -32,7 +32,7 @@ pub fn RolesPage() -> impl IntoView {
             let said = said_or(answer.message, format!("Role {name} removed"));
             toasts.success(said);
             data.refetch();
-            Ok(name)
+            name
         },
     );
     let asked = move || remove.asked().unwrap_or_default();
@@ -40,7 +40,7 @@ pub fn RolesPage() -> impl IntoView {
     // A role in use is refused (N16 409); the members list says by whom.
     let holders_line = move || {
         remove
-            .refusal_where(|kind| kind == Some(Refusal::Conflict))
+            .refusal_where(|kind| kind == Refusal::Conflict)
             .map(|_| held_by())
             .filter(|names| !names.is_empty())
             .map(|names| format!("{} is held by: {}.", asked(), names.join(", ")))

@@ -129,14 +129,14 @@ pub fn MyVolumes(
             toasts.success(format!("Volume {name} deleted"));
             volumes.refetch();
             on_deleted.run(());
-            Ok(name)
+            name
         },
     );
     let on_delete = Callback::new(move |volume: Volume| delete.ask(volume));
     let refusal = move || {
         let volume = delete.asked()?;
-        let in_use = delete.refusal_where(|kind| kind == Some(Refusal::Conflict));
-        let other = delete.refusal_where(|kind| kind != Some(Refusal::Conflict));
+        let in_use = delete.refusal_where(|kind| kind == Refusal::Conflict);
+        let other = delete.refusal_where(|kind| kind != Refusal::Conflict);
         in_use
             .map(|_| in_use_explanation(&volume))
             .or_else(|| other.map(|m| format!("{} was not deleted: {m}", volume_name(volume.id))))

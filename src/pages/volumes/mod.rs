@@ -42,10 +42,10 @@ enum Field {
 }
 
 impl Field {
-    fn of(refusal: Option<Refusal>) -> Field {
+    fn of(refusal: Refusal) -> Field {
         match refusal {
-            Some(Refusal::NotFound) => Field::AskId,
-            Some(Refusal::Conflict | Refusal::Invalid) => Field::Size,
+            Refusal::NotFound => Field::AskId,
+            Refusal::Conflict | Refusal::Invalid => Field::Size,
             _ => Field::Form,
         }
     }
@@ -93,7 +93,7 @@ pub fn VolumesPage() -> impl IntoView {
             name_text.try_set(String::new());
             mine.refetch();
             offers.refetch();
-            Ok(answer.volume_name)
+            answer.volume_name
         },
     );
     let pending = accept.pending();
