@@ -7,7 +7,7 @@ use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitB
 use crate::components::data_table::{Column, DataTable};
 use crate::components::id_form::{parse_id, IdField, IdForm};
 use crate::components::page::Page;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, use_utc, Time};
 use crate::components::toasts::use_toasts;
 use crate::session::use_session;
@@ -107,7 +107,6 @@ pub fn TemplatesPage() -> impl IntoView {
     let input_error = RwSignal::new(None::<String>);
     let deleted = RwSignal::new(deleted_ids(user_id).load().unwrap_or_default());
     let library = use_api_resource(move |api| async move { api.template_library(user_id).await });
-    let templates = Signal::derive(move || library.get().and_then(Result::ok).unwrap_or_default());
     // Whether the deletion asked for came from a row (its refusal shows above the list)
     // or from the id form (next to the field).
     let from_row = RwSignal::new(false);
@@ -162,7 +161,8 @@ pub fn TemplatesPage() -> impl IntoView {
     });
     let asked_title = move || {
         let id = delete.asked()?;
-        Some(templates.with(|all| template_title(id, all.iter().find(|t| t.id == id))))
+        let template = with_loaded(library, |all| all.iter().find(|t| t.id == id).cloned());
+        Some(template_title(id, template.flatten().as_ref()))
     };
 
     view! {
@@ -170,7 +170,7 @@ pub fn TemplatesPage() -> impl IntoView {
             <section class="template-library" aria-labelledby="library-heading">
                 <h2 id="library-heading">"Your templates"</h2>
                 <p class="form-error" role="alert" data-testid="template-refusal">{row_refusal}</p>
-                {ResourceView::new(library, "Loading your templates…").with_reload_button().show(move |_| view! {
+                {ResourceView::new(library, "Loading your templates…").with_reload_button().show(move |templates| view! {
                     <DataTable
                         rows=templates
                         columns=template_columns(utc.into(), ask_from_row)

@@ -12,7 +12,7 @@ use crate::components::confirmed_action::{rate_limit_text, ActionDialog, Confirm
 use crate::components::data_table::{Column, DataTable};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
 use crate::components::toasts::use_toasts;
 use crate::components::words::{counted, named_in_confirmation};
@@ -105,13 +105,6 @@ pub fn MachinesPage() -> impl IntoView {
     let now = use_clock();
 
     let data = use_api_resource(load_fleet);
-    let fleet = Signal::derive(move || data.get().and_then(Result::ok));
-    let rows = Signal::derive(move || {
-        fleet
-            .get()
-            .map(|f| fleet_rows(&f.machines, &f.windows))
-            .unwrap_or_default()
-    });
     let selected = RwSignal::new(BTreeSet::<String>::new());
     let selected_ids = Signal::derive(move || selected.with(ids_of));
     let none_selected = move || selected.with(BTreeSet::is_empty);
@@ -195,11 +188,14 @@ pub fn MachinesPage() -> impl IntoView {
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();
-        let before: HashMap<i64, String> = rows.with_untracked(|rows| {
-            rows.iter()
-                .map(|r| (r.machine.id, r.machine.gpu_occupancy.clone()))
+        let before: HashMap<i64, String> = with_loaded(data, |fleet| {
+            fleet
+                .machines
+                .iter()
+                .map(|m| (m.id, m.gpu_occupancy.clone()))
                 .collect()
-        });
+        })
+        .unwrap_or_default();
         let asked = ids
             .into_iter()
             .map(|id| (id, before.get(&id).cloned().unwrap_or_default()))
@@ -209,14 +205,13 @@ pub fn MachinesPage() -> impl IntoView {
     let ask_cancel = move |_| cancel_all.ask(selected_ids.get_untracked());
     let windows_of_selection = move || {
         let ids = cancel_all.asked().unwrap_or_default();
-        fleet.with(|f| {
-            f.as_ref().map_or((0, 0), |f| {
-                let mine = f.windows.iter().filter(|w| ids.contains(&w.machine_id));
-                let (marketplace, own): (Vec<_>, Vec<_>) =
-                    mine.partition(|w| w.scheduled_by_marketplace);
-                (own.len(), marketplace.len())
-            })
+        with_loaded(data, |fleet| {
+            let mine = fleet.windows.iter().filter(|w| ids.contains(&w.machine_id));
+            let (marketplace, own): (Vec<_>, Vec<_>) =
+                mine.partition(|w| w.scheduled_by_marketplace);
+            (own.len(), marketplace.len())
         })
+        .unwrap_or((0, 0))
     };
 
     let show_maintenance = go_with_selection(MAINTENANCE);
@@ -256,7 +251,7 @@ pub fn MachinesPage() -> impl IntoView {
                     {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
                     <OccupancyLegend/>
                     <DataTable
-                        rows=rows
+                        rows=fleet_rows(&fleet.machines, &fleet.windows)
                         columns=columns(now.into())
                         row_key=|r: &FleetRow| r.machine.id.to_string()
                         empty="You have no machines yet."

@@ -63,19 +63,13 @@ pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>>
 pub fn SubaccountsPage() -> impl IntoView {
     let data = use_api_resource(|api| async move { api.subaccounts().await });
     let include_keys = RwSignal::new(false);
-    let rows = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|list| list.users)
-            .unwrap_or_default()
-    });
 
     view! {
         <Page class="subaccounts" title="Subaccounts" lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one.">
-            {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, .. }| view! {
+            {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, users }| view! {
                 {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
                 <DataTable
-                    rows=rows
+                    rows=users
                     columns=subaccount_columns(include_keys.into())
                     row_key=|s: &Subaccount| s.id.to_string()
                     empty="You have no subaccounts. Create one below; it then appears here with its own API key."

@@ -10,7 +10,7 @@ use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::toasts::use_toasts;
 use crate::routes::role_path;
 use crate::session::use_session;
@@ -168,18 +168,9 @@ pub fn TeamMembersPage() -> impl IntoView {
     let data = use_api_resource(|api| async move {
         futures::future::try_join(api.team_members(), api.team_roles()).await
     });
-    let members = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|(members, _)| members)
-            .unwrap_or_default()
-    });
-    let roles = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|(_, roles)| roles)
-            .unwrap_or_default()
-    });
+    // The invitation form, outside the list, offers the roles the list loaded.
+    let roles =
+        Signal::derive(move || with_loaded(data, |(_, roles)| roles.clone()).unwrap_or_default());
     let role_filter = Signal::derive(move || {
         let role = role_param.get()?;
         let keep: RowFilter<TeamMember> = Arc::new(move |m: &TeamMember| m.roles.contains(&role));
@@ -254,9 +245,10 @@ pub fn TeamMembersPage() -> impl IntoView {
                     .collect::<Vec<_>>()
                     .join(" · ");
                 let team = Team { owner: owner_id(&list, &roles), roles: Arc::new(roles), me: me() };
+                let count = list.len();
                 view! {
                     <p class="role-counts" data-testid="role-counts">
-                        {format!("{} members", list.len())}
+                        {format!("{count} members")}
                         {(!summary.is_empty()).then(|| format!(" — {summary}"))}
                     </p>
                     <div class="filters" role="group" aria-label="Filter members by role">
@@ -279,7 +271,7 @@ pub fn TeamMembersPage() -> impl IntoView {
                         }).collect_view()}
                     </div>
                     <DataTable
-                        rows=members
+                        rows=list
                         columns=member_columns(team, controls)
                         row_key=|m: &TeamMember| m.id.to_string()
                         empty="Your team has no members yet."

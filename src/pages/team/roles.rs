@@ -8,7 +8,7 @@ use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::toasts::use_toasts;
 use crate::routes::{new_role_path, role_edit_path, role_path};
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
@@ -20,12 +20,6 @@ pub fn RolesPage() -> impl IntoView {
     let data = use_api_resource(|api| async move {
         futures::future::try_join(api.team_roles(), api.team_members()).await
     });
-    let members = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|(_, members)| members)
-            .unwrap_or_default()
-    });
     let remove = ConfirmedAction::new(
         |api, name: String| async move { api.remove_role(&name).await },
         move |name, answer| {
@@ -36,7 +30,8 @@ pub fn RolesPage() -> impl IntoView {
         },
     );
     let asked = move || remove.asked().unwrap_or_default();
-    let held_by = move || members.with(|m| holders(m, &asked()));
+    let held_by =
+        move || with_loaded(data, |(_, members)| holders(members, &asked())).unwrap_or_default();
     // A role in use is refused (N16 409); the members list says by whom.
     let holders_line = move || {
         remove

@@ -121,7 +121,6 @@ pub fn MyVolumes(
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let toasts = use_toasts();
-    let rows = Signal::derive(move || volumes.get().and_then(Result::ok).unwrap_or_default());
     let delete = ConfirmedAction::new(
         |api, volume: Volume| async move { api.delete_volume(volume.id).await },
         move |volume: Volume, _answer| {
@@ -147,7 +146,7 @@ pub fn MyVolumes(
             <h2 id="my-volumes-heading">"My volumes"</h2>
             <p class="form-error" role="alert" data-testid="volume-refusal">{refusal}</p>
             {delete.failure_view()}
-            {ResourceView::new(volumes, "Loading your volumes…").with_reload_button().show(move |_| view! {
+            {ResourceView::new(volumes, "Loading your volumes…").with_reload_button().show(move |rows| view! {
                 <DataTable
                     rows=rows
                     columns=volume_columns(now_seconds(), on_delete)

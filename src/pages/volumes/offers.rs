@@ -168,17 +168,6 @@ pub fn OfferSearch(
         edit(&mut wanted, value);
         set_filters.run(wanted);
     };
-    let rows = Signal::derive(move || {
-        let filters = filters.get();
-        offers
-            .get()
-            .and_then(Result::ok)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|o| filters.in_location(o))
-            .collect::<Vec<_>>()
-    });
-
     view! {
         <section class="offer-search" aria-labelledby="offers-heading">
             <h2 id="offers-heading">"Offers"</h2>
@@ -215,8 +204,13 @@ pub fn OfferSearch(
                     </label>
                 </div>
             </form>
-            {ResourceView::new(offers, "Searching offers…").show(move |_| {
+            {ResourceView::new(offers, "Searching offers…").show(move |found: Vec<VolumeOffer>| {
                 let size_gb = filters.get_untracked().size_wanted();
+                // The location narrows the offers found without searching again.
+                let rows = Signal::derive(move || {
+                    let filters = filters.get();
+                    found.iter().filter(|o| filters.in_location(o)).cloned().collect::<Vec<_>>()
+                });
                 view! {
                     <p class="hint" data-testid="offer-pricing">{format!("Monthly cost is for the {size_gb} GB wanted.")}</p>
                     <DataTable
