@@ -57,25 +57,23 @@ fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember
             let touchable = for_roles.owner != Some(m.id);
             view! { <MemberRoles member=m.clone() roles=for_roles.roles.clone() touchable=touchable controls=controls/> }.into_any()
         }),
-        Column::text("actions", "Actions", |_: &TeamMember| String::new())
-            .controls_only()
-            .with_cell(move |m| {
-                let who = display_name(m);
-                let id = m.id;
-                if team.owner == Some(id) {
-                    view! { <span class="muted">"Owner"</span> }.into_any()
-                } else if team.me == id {
-                    view! { <span class="muted">"You"</span> }.into_any()
-                } else {
-                    let label = format!("Remove {who} from the team");
-                    view! {
-                        <button type="button" class="button small danger remove-member" aria-label=label
-                            on:click=move |_| controls.remove.ask((id, who.clone()))>
-                            "Remove"
-                        </button>
-                    }.into_any()
-                }
-            }),
+        Column::actions(move |m| {
+            let who = display_name(m);
+            let id = m.id;
+            if team.owner == Some(id) {
+                view! { <span class="muted">"Owner"</span> }.into_any()
+            } else if team.me == id {
+                view! { <span class="muted">"You"</span> }.into_any()
+            } else {
+                let label = format!("Remove {who} from the team");
+                view! {
+                    <button type="button" class="button small danger remove-member" aria-label=label
+                        on:click=move |_| controls.remove.ask((id, who.clone()))>
+                        "Remove"
+                    </button>
+                }.into_any()
+            }
+        }),
     ]
 }
 
