@@ -48,7 +48,7 @@ fn template_columns(utc: Signal<bool>, on_delete: Callback<i64>) -> Vec<Column<T
     vec![
         Column::text("name", "Name", |t: &Template| t.name.clone())
             .with_cell(|t| with_tooltip(t.name.clone())),
-        Column::number("id", "Id", |t: &Template| t.id as f64, |t| t.id.to_string()),
+        Column::whole("id", "Id", |t: &Template| t.id),
         Column::text("image", "Image", image_and_tag).with_cell(|t| with_tooltip(image_and_tag(t))),
         Column::number(
             "created",
@@ -71,12 +71,9 @@ fn template_columns(utc: Signal<bool>, on_delete: Callback<i64>) -> Vec<Column<T
             Some(at) => view! { <Time unix_seconds=at/> }.into_any(),
             None => view! { <span class="muted">"Never"</span> }.into_any(),
         }),
-        Column::number(
-            "instances",
-            "Instances created",
-            |t: &Template| t.count_created as f64,
-            |t| t.count_created.to_string(),
-        ),
+        Column::whole("instances", "Instances created", |t: &Template| {
+            t.count_created
+        }),
         Column::text("visibility", "Visibility", |t: &Template| {
             if t.private { "Private" } else { "Public" }.to_owned()
         }),

@@ -102,8 +102,7 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
 
     // Deleting it is refused while carol holds it, and the page says so.
     app.open("/team/roles").await?;
-    app.click("tr[data-key=Auditor] button.delete-role")
-        .await?;
+    app.click("tr[data-key=Auditor] button.delete-role").await?;
     app.wait_for_text("dialog[open]", "It is held by carol")
         .await?;
     confirm(&app).await?;
@@ -122,8 +121,7 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
     app.wait_for_text("[data-testid=role-counts]", "3 members")
         .await?;
     app.open("/team/roles").await?;
-    app.click("tr[data-key=Auditor] button.delete-role")
-        .await?;
+    app.click("tr[data-key=Auditor] button.delete-role").await?;
     confirm(&app).await?;
     wait_until_gone(&app, "tr[data-key=Auditor]").await?;
     app.wait_for_text(".toast.success", "Auditor").await?;

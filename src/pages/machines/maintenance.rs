@@ -426,7 +426,7 @@ fn columns(
 ) -> Vec<Column<MaintenanceWindow>> {
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
     vec![
-        Column::number("machine", "Machine", |w: &MaintenanceWindow| w.machine_id as f64, |w| w.machine_id.to_string()),
+        Column::whole("machine", "Machine", |w: &MaintenanceWindow| w.machine_id),
         Column::text("category", "Category", |w: &MaintenanceWindow| w.maintenance_category.label().to_owned())
             .with_cell(|w| {
                 view! { <span class=format!("badge {}", category_class(w))>{w.maintenance_category.label().to_owned()}</span> }.into_any()

@@ -344,15 +344,13 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
 
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
-        Column::number("id", "Id", |r: &FleetRow| r.machine.id as f64, |r| r.machine.id.to_string()),
+        Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
         Column::text("listed", "Listed", |r: &FleetRow| if r.machine.listed { "Yes" } else { "No" }.to_owned()),
-        Column::number("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running as f64, |r| {
-            r.machine.current_rentals_running.to_string()
-        }),
+        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)
         }),
@@ -370,7 +368,7 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
             }
             .into_any()
         }),
-        Column::number("windows", "Active windows", |r: &FleetRow| r.active as f64, |r| r.active.to_string()),
+        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64),
     ]
 }
 

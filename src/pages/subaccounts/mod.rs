@@ -32,12 +32,7 @@ pub fn account_kind(subaccount: &Subaccount) -> &'static str {
 /// key should not find it) and out of the CSV unless `include_keys` is true.
 pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>> {
     vec![
-        Column::number(
-            "id",
-            "Id",
-            |s: &Subaccount| s.id as f64,
-            |s| s.id.to_string(),
-        ),
+        Column::whole("id", "Id", |s: &Subaccount| s.id),
         Column::text("username", "Username", |s: &Subaccount| {
             s.username.clone().unwrap_or_else(|| NOT_SENT.into())
         }),

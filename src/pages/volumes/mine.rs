@@ -71,12 +71,7 @@ fn volume_columns(now: f64, on_delete: Callback<Volume>) -> Vec<Column<Volume>> 
             |v: &Volume| v.disk_space,
             |v| v.disk_space.to_string(),
         ),
-        Column::number(
-            "machine",
-            "Machine",
-            |v: &Volume| v.machine_id as f64,
-            |v| v.machine_id.to_string(),
-        ),
+        Column::whole("machine", "Machine", |v: &Volume| v.machine_id),
         Column::text("location", "Location", |v: &Volume| {
             v.geolocation.clone().unwrap_or_else(|| "—".into())
         }),

@@ -51,18 +51,8 @@ fn percent(fraction: f64) -> String {
 
 fn offer_columns(size_gb: i64, on_pick: Callback<VolumeOffer>) -> Vec<Column<VolumeOffer>> {
     vec![
-        Column::number(
-            "offer",
-            "Offer",
-            |o: &VolumeOffer| o.id as f64,
-            |o| o.id.to_string(),
-        ),
-        Column::number(
-            "machine",
-            "Machine",
-            |o: &VolumeOffer| o.machine_id as f64,
-            |o| o.machine_id.to_string(),
-        ),
+        Column::whole("offer", "Offer", |o: &VolumeOffer| o.id),
+        Column::whole("machine", "Machine", |o: &VolumeOffer| o.machine_id),
         Column::text("location", "Location", |o: &VolumeOffer| {
             o.geolocation.clone().unwrap_or_else(|| "—".into())
         }),
