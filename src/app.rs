@@ -6,7 +6,10 @@ use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::page;
 use crate::pages;
-use crate::routes::{sign_in_path, ACTING_ACCOUNT, HOME};
+use crate::routes::{
+    sign_in_path, ACTING_ACCOUNT, DEFRAG, HOME, MACHINES, MAINTENANCE, SUBACCOUNTS, TEAM_MEMBERS,
+    TEAM_ROLES, TEMPLATES, VOLUMES,
+};
 use crate::session::{
     leave_notice_for_next_load, provide_session, take_notice_from_last_load, use_session,
     AfterRefusal, SessionData, SignInNotice,
@@ -25,16 +28,18 @@ pub fn App() -> impl IntoView {
     view! {
         <Router>
             <Routes fallback=pages::not_found::NotFoundPage>
+                // The addresses are `crate::routes`' constants: `path!` takes only literals, and a
+                // test there keeps both lists the same.
                 // Sign-in is the first visit's page: it stays in the main module, so the
                 // form needs no second round trip and no chunk of its own.
                 <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
                     <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
-                    <Route path=path!("machines/rolling") view=page!(RollingRoute, pages::rolling::RollingPage)/>
+                    <Route path=path!("machines/rolling") view=page!(RollingRoute, pages::machines::rolling::RollingPage)/>
                     <Route path=path!("machines/schedule") view=page!(ScheduleRoute, pages::machines::schedule::SchedulePage)/>
-                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute, pages::maintenance::MaintenancePage)/>
-                    <Route path=path!("machines/defrag") view=page!(DefragRoute, pages::defrag::DefragPage)/>
+                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute, pages::machines::maintenance::MaintenancePage)/>
+                    <Route path=path!("machines/defrag") view=page!(DefragRoute, pages::machines::defrag::DefragPage)/>
                     <Route path=path!("templates") view=page!(TemplatesRoute, pages::templates::TemplatesPage)/>
                     <Route path=path!("volumes") view=page!(VolumesRoute, pages::volumes::VolumesPage)/>
                     <Route path=path!("subaccounts") view=page!(SubaccountsRoute, pages::subaccounts::SubaccountsPage)/>
@@ -193,16 +198,16 @@ fn Nav() -> impl IntoView {
     view! {
         <nav class="sidenav" aria-label="Areas">
             <h2>"Machines"</h2>
-            <A href="/machines" exact=true>"Machines"</A>
-            <A href="/machines/maintenance">"Maintenance"</A>
-            <A href="/machines/defrag">"Defragment"</A>
+            <A href=MACHINES exact=true>"Machines"</A>
+            <A href=MAINTENANCE>"Maintenance"</A>
+            <A href=DEFRAG>"Defragment"</A>
             <h2>"Account"</h2>
-            <A href="/templates">"Templates"</A>
-            <A href="/volumes">"Volumes"</A>
-            <A href="/subaccounts">"Subaccounts"</A>
+            <A href=TEMPLATES>"Templates"</A>
+            <A href=VOLUMES>"Volumes"</A>
+            <A href=SUBACCOUNTS>"Subaccounts"</A>
             <h2>"Team"</h2>
-            <A href="/team/members">"Members"</A>
-            <A href="/team/roles">"Roles"</A>
+            <A href=TEAM_MEMBERS>"Members"</A>
+            <A href=TEAM_ROLES>"Roles"</A>
             <A href=ACTING_ACCOUNT>"Acting account"</A>
         </nav>
     }

@@ -7,7 +7,7 @@
 mod support;
 
 use gpudeck::app::App;
-use gpudeck::pages::team::role::role_path;
+use gpudeck::routes::role_path;
 use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

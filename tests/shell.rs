@@ -284,6 +284,12 @@ fn serve_the_sign_in_form(key: &str) -> web_sys::HtmlElement {
         .unwrap()
         .unchecked_into();
     form.set_hidden(false);
+    // As the release build serves it: its minifier drops the button's default type.
+    form.query_selector("button")
+        .unwrap()
+        .unwrap()
+        .remove_attribute("type")
+        .unwrap();
     document()
         .body()
         .unwrap()

@@ -11,11 +11,11 @@ use leptos::prelude::*;
 use std::future::Future;
 use std::rc::Rc;
 
-/// A refusal as shown next to a field: its kind when the server refused (none when the
-/// server answered but did not do it), and the sentence to show.
+/// A refusal as shown next to a field: its kind (a 2xx answer that says it did not do it
+/// is [`Refusal::Declined`]) and the sentence to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
-    pub kind: Option<Refusal>,
+    pub kind: Refusal,
     pub message: String,
 }
 
@@ -51,11 +51,11 @@ where
     R: Clone + Send + Sync + 'static,
 {
     /// `send` makes the request with the page's client. `on_success` turns the answer into
-    /// what the page shows (and may toast, clear the form, ...), or into a refusal with
-    /// the server's sentence when the answer says nothing was done.
+    /// what the page shows (and may toast, clear the form, ...). An answer that says
+    /// nothing was done never gets there: the client makes it a refusal.
     pub fn new<O, Fut>(
         send: impl Fn(ApiClient, I) -> Fut + 'static,
-        on_success: impl Fn(I, O) -> Result<R, String> + 'static,
+        on_success: impl Fn(I, O) -> R + 'static,
     ) -> Self
     where
         O: 'static,
@@ -75,20 +75,14 @@ where
             async move {
                 let result = answer.await;
                 let shown = match result {
-                    Ok(answer) => match on_success(input, answer) {
-                        Ok(kept) => Shown::Done(kept),
-                        Err(message) => Shown::Refused(Refused {
-                            kind: None,
-                            message,
-                        }),
-                    },
+                    Ok(answer) => Shown::Done(on_success(input, answer)),
                     Err(error) => {
                         let rules = rules.try_get_value().unwrap_or_default();
                         match error.outcome() {
                             Outcome::Aborted | Outcome::Unauthorised => return,
                             Outcome::Refused(kind) if !rules.refusals_as_failures => {
                                 Shown::Refused(Refused {
-                                    kind: Some(kind),
+                                    kind,
                                     message: error.message(),
                                 })
                             }
@@ -179,15 +173,12 @@ where
     }
 
     /// The refusal shown next to the form, when `concerns` says it is about this field.
-    pub fn refusal_where(&self, concerns: impl Fn(Option<Refusal>) -> bool) -> Option<String> {
+    pub fn refusal_where(&self, concerns: impl Fn(Refusal) -> bool) -> Option<String> {
         self.refused_where(|kind, _| concerns(kind))
     }
 
     /// Like [`Self::refusal_where`], for fields that only the sentence tells apart.
-    pub fn refused_where(
-        &self,
-        concerns: impl Fn(Option<Refusal>, &str) -> bool,
-    ) -> Option<String> {
+    pub fn refused_where(&self, concerns: impl Fn(Refusal, &str) -> bool) -> Option<String> {
         self.refused.with(|r| {
             r.as_ref()
                 .filter(|r| concerns(r.kind, &r.message))

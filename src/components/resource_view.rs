@@ -22,6 +22,19 @@ where
     LocalResource::new(move || fetch(api.clone()))
 }
 
+/// Reads what `resource` last loaded, without copying it, or `None` while nothing is
+/// loaded (or it failed): for the parts of a page outside its [`ResourceView`], such as
+/// forms and confirmations. The view itself is handed the value.
+pub fn with_loaded<T, U>(
+    resource: LocalResource<Result<T, ApiError>>,
+    read: impl FnOnce(&T) -> U,
+) -> Option<U>
+where
+    T: 'static,
+{
+    resource.with(|loaded| loaded.as_ref().and_then(|r| r.as_ref().ok()).map(read))
+}
+
 /// When the data counts as empty, and the sentence shown then.
 type EmptyState<T> = (fn(&T) -> bool, &'static str);
 type RefusalView = Arc<dyn Fn(&ApiError, Refusal) -> Option<AnyView> + Send + Sync>;

@@ -16,13 +16,15 @@ pub enum TextKind {
     Email,
     /// A new password: hidden, and the browser may offer to generate one.
     NewPassword,
+    /// A secret to paste, such as an API key: hidden, and never offered for filling in.
+    Secret,
 }
 
 impl TextKind {
     fn input_type(self) -> &'static str {
         match self {
             TextKind::Email => "email",
-            TextKind::NewPassword => "password",
+            TextKind::NewPassword | TextKind::Secret => "password",
             _ => "text",
         }
     }
@@ -32,7 +34,7 @@ impl TextKind {
             TextKind::Whole => "numeric",
             TextKind::Decimal => "decimal",
             TextKind::Email => "email",
-            TextKind::Plain | TextKind::NewPassword => "text",
+            TextKind::Plain | TextKind::NewPassword | TextKind::Secret => "text",
         }
     }
 

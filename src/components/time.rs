@@ -5,6 +5,7 @@ use super::calendar::{earliest_start_of_year, CalendarTime};
 use super::toggle::Toggle;
 use crate::storage::Stored;
 use leptos::prelude::*;
+use leptos_use_interval_fn::use_interval_fn;
 use std::cell::Cell;
 
 const UTC_KEY: &str = "gpudeck.utc";
@@ -123,16 +124,75 @@ pub fn format_span(seconds: f64) -> String {
     }
 }
 
+/// Where a window stands at an instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowStage {
+    Upcoming,
+    Ongoing,
+    Ended,
+}
+
+impl WindowStage {
+    pub fn of(now: f64, start: f64, end: f64) -> WindowStage {
+        if now < start {
+            WindowStage::Upcoming
+        } else if now < end {
+            WindowStage::Ongoing
+        } else {
+            WindowStage::Ended
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            WindowStage::Upcoming => "Upcoming",
+            WindowStage::Ongoing => "Ongoing",
+            WindowStage::Ended => "Ended",
+        }
+    }
+}
+
+/// How far the window's next edge is: `in 3 h` (its start), `2 h left` (its end), `1 h
+/// ago` (since it ended).
+fn distance_text(stage: WindowStage, now: f64, start: f64, end: f64) -> String {
+    match stage {
+        WindowStage::Upcoming => format!("in {}", format_span(start - now)),
+        WindowStage::Ongoing => format!("{} left", format_span(end - now)),
+        WindowStage::Ended => format!("{} ago", format_span(now - end)),
+    }
+}
+
 /// Where a window stands relative to `now`: `in 3 h`, `2 h left`, `ended 1 h ago`. Shown
 /// beside the window's status ("Ongoing"), so it does not repeat it.
 pub fn relative_window(now: f64, start: f64, end: f64) -> String {
-    if now < start {
-        format!("in {}", format_span(start - now))
-    } else if now < end {
-        format!("{} left", format_span(end - now))
-    } else {
-        format!("ended {} ago", format_span(now - end))
+    let stage = WindowStage::of(now, start, end);
+    let distance = distance_text(stage, now, start, end);
+    match stage {
+        WindowStage::Ended => format!("ended {distance}"),
+        _ => distance,
     }
+}
+
+/// The stage and where the window stands, for a cell of its own: `Upcoming · in 3 h`,
+/// `Ongoing · 2 h left`, `Ended · 1 h ago`.
+pub fn stage_and_distance(now: f64, start: f64, end: f64) -> String {
+    let stage = WindowStage::of(now, start, end);
+    format!(
+        "{} · {}",
+        stage.label(),
+        distance_text(stage, now, start, end)
+    )
+}
+
+/// How often relative times ("in 3 h") are brought up to date.
+const CLOCK_TICK_MS: u64 = 30_000;
+
+/// Now, in Unix seconds, brought up to date every 30 s while the page is open: one clock
+/// for every relative time of a page.
+pub fn use_clock() -> RwSignal<f64> {
+    let now = RwSignal::new(now_seconds());
+    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
+    now
 }
 
 /// `text` from [`format_absolute`] without its year when that is `current_year`: `11-22
@@ -217,7 +277,10 @@ pub fn start_seconds(text: &str, utc: bool) -> Option<f64> {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{format_absolute, format_span, iso, relative_window, without_current_year};
+    use super::{
+        format_absolute, format_span, iso, relative_window, stage_and_distance,
+        without_current_year,
+    };
 
     #[test]
     fn utc_times_are_written_as_javascript_dates_would() {
@@ -277,6 +340,18 @@ mod tests {
         assert_eq!(
             relative_window(now, now - 7200.0, now - 3600.0),
             "ended 1 h ago"
+        );
+        assert_eq!(
+            stage_and_distance(now, now + 3600.0, now + 7200.0),
+            "Upcoming · in 1 h"
+        );
+        assert_eq!(
+            stage_and_distance(now, now - 3600.0, now + 7200.0),
+            "Ongoing · 2 h left"
+        );
+        assert_eq!(
+            stage_and_distance(now, now - 7200.0, now - 3600.0),
+            "Ended · 1 h ago"
         );
     }
 }

@@ -1,4 +1,8 @@
-//! Counts as people write them: `1 machine`, `3 machines`, `0 machines`.
+//! Counts and lists as people write them: `1 machine`, `3 machines`, `1001, 1002 and 3
+//! more`.
+
+/// Machines named one by one in a confirmation or a result; the rest are counted.
+const NAMED_IDS: usize = 20;
 
 /// `n` and the noun in the number `n` asks for.
 pub fn counted(n: i64, one: &str, many: &str) -> String {
@@ -9,9 +13,18 @@ pub fn counted(n: i64, one: &str, many: &str) -> String {
     }
 }
 
+/// `1001, 1002 and 3 more`: the first machines by id, the rest counted.
+pub fn named_in_confirmation(ids: &[i64]) -> String {
+    let shown: Vec<String> = ids.iter().take(NAMED_IDS).map(i64::to_string).collect();
+    match ids.len().saturating_sub(NAMED_IDS) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::counted;
+    use super::{counted, named_in_confirmation};
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {
@@ -25,5 +38,15 @@ mod tests {
             counted(1, "running rental", "running rentals"),
             "1 running rental"
         );
+    }
+
+    #[test]
+    fn the_confirmation_names_twenty_machines_and_counts_the_rest() {
+        assert_eq!(named_in_confirmation(&[1001, 1003]), "1001, 1003");
+        let many: Vec<i64> = (1..=25).collect();
+        let named = named_in_confirmation(&many);
+        assert!(named.starts_with("1, 2, 3"), "{named}");
+        assert!(named.ends_with("19, 20 and 5 more"), "{named}");
+        assert_eq!(named_in_confirmation(&[]), "");
     }
 }

@@ -1,7 +1,8 @@
 //! What more than one page knows about the domain: the fleet as loaded, the rules of
-//! scheduling a window, and the rolling maintenance plan. Pages import these; no page
-//! imports another.
+//! scheduling a window, what a cancellation did, and the rolling maintenance plan. Pages
+//! import these; no page imports another.
 
+pub mod cancellation;
 pub mod fleet;
 pub mod rolling;
 pub mod schedule;

@@ -6,6 +6,7 @@ use crate::api::ApiClient;
 use crate::components::acting_key::{account_words, acting_account, SwitchOffer};
 use crate::components::masked_key::mask_key;
 use crate::components::page::Page;
+use crate::components::text_field::{TextField, TextKind};
 use crate::session::{use_session, KeptKey};
 use leptos::prelude::*;
 
@@ -82,19 +83,7 @@ fn AddKeyForm() -> impl IntoView {
     view! {
         <form class="add-key" on:submit=submit novalidate aria-labelledby="add-key-heading">
             <h2 id="add-key-heading">"Add a key"</h2>
-            <label for="extra-api-key">"API key"</label>
-            <input
-                id="extra-api-key"
-                type="password"
-                autocomplete="off"
-                spellcheck="false"
-                aria-invalid=move || problem.with(Option::is_some).to_string()
-                aria-describedby="extra-api-key-hint extra-api-key-error"
-                prop:value=key_text
-                on:input=move |ev| key_text.set(event_target_value(&ev))
-            />
-            <p id="extra-api-key-hint" class="hint">"Checked with the server before it is kept. The acting key does not change until you switch."</p>
-            <p id="extra-api-key-error" class="form-error" role="alert">{move || problem.get()}</p>
+            <TextField id="extra-api-key" label="API key" hint="Checked with the server before it is kept. The acting key does not change until you switch." text=key_text error=problem kind=TextKind::Secret/>
             <p class="form-success" role="status">{move || added.get().map(|who| format!("Kept the key of {who}."))}</p>
             <div class="form-actions">
                 <button type="submit" class="button primary" disabled=pending>

@@ -1,11 +1,10 @@
-//! One module per area of the console.
+//! The pages, laid out like their addresses (`crate::routes`): `machines/maintenance.rs`
+//! serves `/machines/maintenance`. A page imports components and domain modules, never
+//! another page.
 
 pub mod acting_account;
-pub mod defrag;
 pub mod machines;
-pub mod maintenance;
 pub mod not_found;
-pub mod rolling;
 pub mod sign_in;
 pub mod subaccounts;
 pub mod team;

@@ -7,7 +7,7 @@ use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitB
 use crate::components::data_table::{Column, DataTable};
 use crate::components::id_form::{parse_id, IdField, IdForm};
 use crate::components::page::Page;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, use_utc, Time};
 use crate::components::toasts::use_toasts;
 use crate::session::use_session;
@@ -48,7 +48,7 @@ fn template_columns(utc: Signal<bool>, on_delete: Callback<i64>) -> Vec<Column<T
     vec![
         Column::text("name", "Name", |t: &Template| t.name.clone())
             .with_cell(|t| with_tooltip(t.name.clone())),
-        Column::number("id", "Id", |t: &Template| t.id as f64, |t| t.id.to_string()),
+        Column::whole("id", "Id", |t: &Template| t.id),
         Column::text("image", "Image", image_and_tag).with_cell(|t| with_tooltip(image_and_tag(t))),
         Column::number(
             "created",
@@ -71,12 +71,9 @@ fn template_columns(utc: Signal<bool>, on_delete: Callback<i64>) -> Vec<Column<T
             Some(at) => view! { <Time unix_seconds=at/> }.into_any(),
             None => view! { <span class="muted">"Never"</span> }.into_any(),
         }),
-        Column::number(
-            "instances",
-            "Instances created",
-            |t: &Template| t.count_created as f64,
-            |t| t.count_created.to_string(),
-        ),
+        Column::whole("instances", "Instances created", |t: &Template| {
+            t.count_created
+        }),
         Column::text("visibility", "Visibility", |t: &Template| {
             if t.private { "Private" } else { "Public" }.to_owned()
         }),
@@ -107,7 +104,6 @@ pub fn TemplatesPage() -> impl IntoView {
     let input_error = RwSignal::new(None::<String>);
     let deleted = RwSignal::new(deleted_ids(user_id).load().unwrap_or_default());
     let library = use_api_resource(move |api| async move { api.template_library(user_id).await });
-    let templates = Signal::derive(move || library.get().and_then(Result::ok).unwrap_or_default());
     // Whether the deletion asked for came from a row (its refusal shows above the list)
     // or from the id form (next to the field).
     let from_row = RwSignal::new(false);
@@ -128,7 +124,7 @@ pub fn TemplatesPage() -> impl IntoView {
                 deleted_ids(user_id).save(ids);
             });
             library.refetch();
-            Ok(message)
+            message
         },
     );
     let pending = delete.pending();
@@ -162,7 +158,8 @@ pub fn TemplatesPage() -> impl IntoView {
     });
     let asked_title = move || {
         let id = delete.asked()?;
-        Some(templates.with(|all| template_title(id, all.iter().find(|t| t.id == id))))
+        let template = with_loaded(library, |all| all.iter().find(|t| t.id == id).cloned());
+        Some(template_title(id, template.flatten().as_ref()))
     };
 
     view! {
@@ -170,7 +167,7 @@ pub fn TemplatesPage() -> impl IntoView {
             <section class="template-library" aria-labelledby="library-heading">
                 <h2 id="library-heading">"Your templates"</h2>
                 <p class="form-error" role="alert" data-testid="template-refusal">{row_refusal}</p>
-                {ResourceView::new(library, "Loading your templates…").with_reload_button().show(move |_| view! {
+                {ResourceView::new(library, "Loading your templates…").with_reload_button().show(move |templates| view! {
                     <DataTable
                         rows=templates
                         columns=template_columns(utc.into(), ask_from_row)

@@ -213,7 +213,7 @@ async fn each_role_opens_with_its_permissions_from_the_list_of_roles() -> anyhow
 
     // The other roles are one click away in the list of every role.
     app.click(".role-links a[href='/team/roles']").await?;
-    app.click("tr[data-role=manager] a[href='/team/roles/manager']")
+    app.click("tr[data-key=manager] a[href='/team/roles/manager']")
         .await?;
     app.wait_for_address("/team/roles/manager").await?;
     app.wait_for_text("[data-testid=role-name]", "manager")
@@ -221,7 +221,7 @@ async fn each_role_opens_with_its_permissions_from_the_list_of_roles() -> anyhow
     assert_eq!(app.eval(granted).await?, 11);
 
     app.click(".role-links a[href='/team/roles']").await?;
-    app.click("tr[data-role=member] a[href='/team/roles/member']")
+    app.click("tr[data-key=member] a[href='/team/roles/member']")
         .await?;
     app.wait_for_address("/team/roles/member").await?;
     app.wait_for_text("[data-testid=role-name]", "member")

@@ -84,7 +84,7 @@ const PAGES: &[Shown] = &[
     Shown {
         name: "team-roles",
         path: "/team/roles",
-        ready: "table.roles-table tbody tr",
+        ready: ".roles-table tbody tr",
         title: "Team roles · gpudeck",
     },
     Shown {

@@ -44,10 +44,10 @@ async fn wait_until_gone(app: &Harness, css: &str) -> anyhow::Result<()> {
 async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
 ) -> anyhow::Result<()> {
     let app = signed_in_at("team_role_lifecycle", "/team/roles").await?;
-    app.wait_for_text("tr[data-role=manager]", "dave").await?;
+    app.wait_for_text("tr[data-key=manager]", "dave").await?;
 
     // Copy member into a new role, narrow its route and add a group.
-    app.click("tr[data-role=member] a[href='/team/new-role?from=member']")
+    app.click("tr[data-key=member] a[href='/team/new-role?from=member']")
         .await?;
     app.wait_for_address("/team/new-role?from=member").await?;
     app.find("#group-team_read").await?;
@@ -102,8 +102,7 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
 
     // Deleting it is refused while carol holds it, and the page says so.
     app.open("/team/roles").await?;
-    app.click("tr[data-role=Auditor] button.delete-role")
-        .await?;
+    app.click("tr[data-key=Auditor] button.delete-role").await?;
     app.wait_for_text("dialog[open]", "It is held by carol")
         .await?;
     confirm(&app).await?;
@@ -122,10 +121,9 @@ async fn a_copied_role_is_edited_given_refused_deletion_while_held_and_deleted(
     app.wait_for_text("[data-testid=role-counts]", "3 members")
         .await?;
     app.open("/team/roles").await?;
-    app.click("tr[data-role=Auditor] button.delete-role")
-        .await?;
+    app.click("tr[data-key=Auditor] button.delete-role").await?;
     confirm(&app).await?;
-    wait_until_gone(&app, "tr[data-role=Auditor]").await?;
+    wait_until_gone(&app, "tr[data-key=Auditor]").await?;
     app.wait_for_text(".toast.success", "Auditor").await?;
     app.finish().await
 }
@@ -244,7 +242,7 @@ async fn a_second_key_in_the_same_tab_acts_after_a_switch_and_back() -> anyhow::
         .await?;
     app.wait_for_text("[data-testid=identity] .identity-name", "alice")
         .await?;
-    app.wait_for_text("tr[data-role=manager]", "dave").await?;
+    app.wait_for_text("tr[data-key=manager]", "dave").await?;
     app.finish().await
 }
 

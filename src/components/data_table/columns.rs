@@ -103,6 +103,22 @@ impl<R: 'static> Column<R> {
         }
     }
 
+    /// A column of whole numbers (ids, counts), shown as they are and sorted by value.
+    pub fn whole(
+        key: &'static str,
+        label: &'static str,
+        value: impl Fn(&R) -> i64 + Send + Sync + 'static,
+    ) -> Self {
+        let value = Arc::new(value);
+        let shown = value.clone();
+        Self::number(
+            key,
+            label,
+            move |r| value(r) as f64,
+            move |r| shown(r).to_string(),
+        )
+    }
+
     /// Renders cells with `cell` instead of plain text.
     pub fn with_cell(mut self, cell: impl Fn(&R) -> AnyView + Send + Sync + 'static) -> Self {
         self.cell = Some(Arc::new(cell));

@@ -30,7 +30,8 @@ pub fn DataTable<R>(
     #[prop(into)]
     rows: Signal<Vec<R>>,
     columns: Vec<Column<R>>,
-    /// A stable identity per row, for keeping DOM rows across updates.
+    /// A stable identity per row, for keeping DOM rows across updates; each row carries
+    /// it as `data-key`.
     row_key: fn(&R) -> String,
     /// Shown when there are no rows at all.
     #[prop(into)]

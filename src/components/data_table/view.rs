@@ -311,8 +311,9 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                 })
                 .collect_view()
         });
-        let select = select_cell(Signal::stored(model.0.key(row)));
-        view! { <tr aria-rowindex=position + 2>{select}{cells}</tr> }
+        let key = model.0.key(row);
+        let select = select_cell(Signal::stored(key.clone()));
+        view! { <tr aria-rowindex=position + 2 data-key=key>{select}{cells}</tr> }
     };
 
     // A windowed row slot: the row at `position` of `shown`, whichever row that is now.
@@ -334,7 +335,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                 .unwrap_or_default()
         });
         let select = select_cell(key);
-        view! { <tr aria-rowindex=position + 2>{select}{cells}</tr> }
+        view! { <tr aria-rowindex=position + 2 data-key=key>{select}{cells}</tr> }
     };
 
     let cell_count = column_count + usize::from(selection.is_some());

@@ -2,11 +2,10 @@
 //! occupancy and its next maintenance window (seed op 1), in a table whose selection can be
 //! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
 
+pub mod defrag;
+pub mod maintenance;
+pub mod rolling;
 pub mod schedule;
-
-// The pure rules of scheduling, where they were before they were shared.
-pub use crate::domain::fleet::{load_fleet, Fleet};
-pub use crate::domain::schedule as plan;
 
 use crate::api::ApiError;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
@@ -14,21 +13,18 @@ use crate::components::data_table::{Column, DataTable};
 use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
-use crate::components::resource_view::{use_api_resource, ResourceView};
-use crate::components::time::{format_absolute, format_span, now_seconds, use_utc};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
+use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
 use crate::components::toasts::use_toasts;
-use crate::components::words::counted;
-use crate::pages::defrag::named_in_confirmation;
+use crate::components::words::{counted, named_in_confirmation};
+use crate::domain::cancellation::{cancelled_text, marketplace_windows_stay};
+use crate::domain::fleet::{load_fleet, Fleet};
+use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use gpudeck_wire::machine_ids::format_machine_ids;
-use gpudeck_wire::{CancelMachineMaintenanceResponse, DefragResult, Machine, MaintenanceWindow};
+use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use leptos_use_interval_fn::use_interval_fn;
 use std::collections::{BTreeSet, HashMap};
-
-/// How often relative times ("in 3 h") are brought up to date.
-const CLOCK_TICK_MS: u64 = 30_000;
 
 /// Cancellations sent at once for a selection: as many as the connections a browser opens
 /// to one HTTP/1.1 server, so a hundred machines take seconds, not a hundred round trips.
@@ -73,42 +69,15 @@ pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<Fl
 
 /// `Upcoming · in 3 h`, `Ongoing · 2 h left`, or `None`.
 pub fn next_window_text(now: f64, next: Option<(f64, f64)>) -> String {
-    match next {
-        None => "None".into(),
-        Some((start, _)) if now < start => format!("Upcoming · in {}", format_span(start - now)),
-        Some((_, end)) if now < end => format!("Ongoing · {} left", format_span(end - now)),
-        Some((_, end)) => format!("Ended · {} ago", format_span(now - end)),
-    }
+    next.map_or_else(
+        || "None".into(),
+        |(start, end)| stage_and_distance(now, start, end),
+    )
 }
 
 /// `RTX 4090 × 8`.
 pub fn gpus_text(machine: &Machine) -> String {
     format!("{} × {}", machine.gpu_name, machine.num_gpus)
-}
-
-/// What cancelling every window of a machine (N5) did, as a person says it:
-/// `Machine 1035: 2 scheduled windows cancelled`, `Machine 1035: no scheduled window to
-/// cancel`, and the marketplace's windows that stay. An answer in other words than N5's is
-/// shown as it came.
-pub fn cancelled_text(machine_id: i64, answer: &CancelMachineMaintenanceResponse) -> String {
-    let Some((cancelled, kept)) = answer.counts() else {
-        return format!("Machine {machine_id}: {}", answer.msg);
-    };
-    let done = match cancelled {
-        0 => "no scheduled window to cancel".to_owned(),
-        n => format!(
-            "{} cancelled",
-            counted(n, "scheduled window", "scheduled windows")
-        ),
-    };
-    let stays = match kept {
-        0 => String::new(),
-        1 => "; 1 window scheduled by the marketplace stays (only support can cancel it)".into(),
-        k => format!(
-            "; {k} windows scheduled by the marketplace stay (only support can cancel them)"
-        ),
-    };
-    format!("Machine {machine_id}: {done}{stays}")
 }
 
 /// The selected ids, as numbers in order.
@@ -134,17 +103,9 @@ pub fn MachinesPage() -> impl IntoView {
     let utc = use_utc();
     let toasts = use_toasts();
     let navigate = use_navigate();
-    let now = RwSignal::new(now_seconds());
-    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
+    let now = use_clock();
 
     let data = use_api_resource(load_fleet);
-    let fleet = Signal::derive(move || data.get().and_then(Result::ok));
-    let rows = Signal::derive(move || {
-        fleet
-            .get()
-            .map(|f| fleet_rows(&f.machines, &f.windows))
-            .unwrap_or_default()
-    });
     let selected = RwSignal::new(BTreeSet::<String>::new());
     let selected_ids = Signal::derive(move || selected.with(ids_of));
     let none_selected = move || selected.with(BTreeSet::is_empty);
@@ -153,10 +114,7 @@ pub fn MachinesPage() -> impl IntoView {
         let navigate = navigate.clone();
         move |_| {
             let ids = selected_ids.get_untracked();
-            navigate(
-                &format!("{path}?ids={}", format_machine_ids(&ids)),
-                Default::default(),
-            );
+            navigate(&with_machine_ids(path, &ids), Default::default());
         }
     };
 
@@ -186,7 +144,7 @@ pub fn MachinesPage() -> impl IntoView {
                 ));
             }
             data.refetch();
-            Ok(outcome)
+            outcome
         },
     )
     .refusals_as_failures()
@@ -223,18 +181,21 @@ pub fn MachinesPage() -> impl IntoView {
                 counted(outcome.len() as i64, "machine", "machines")
             ));
             data.refetch();
-            Ok(outcome)
+            outcome
         },
     )
     .refusals_as_failures();
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();
-        let before: HashMap<i64, String> = rows.with_untracked(|rows| {
-            rows.iter()
-                .map(|r| (r.machine.id, r.machine.gpu_occupancy.clone()))
+        let before: HashMap<i64, String> = with_loaded(data, |fleet| {
+            fleet
+                .machines
+                .iter()
+                .map(|m| (m.id, m.gpu_occupancy.clone()))
                 .collect()
-        });
+        })
+        .unwrap_or_default();
         let asked = ids
             .into_iter()
             .map(|id| (id, before.get(&id).cloned().unwrap_or_default()))
@@ -244,19 +205,18 @@ pub fn MachinesPage() -> impl IntoView {
     let ask_cancel = move |_| cancel_all.ask(selected_ids.get_untracked());
     let windows_of_selection = move || {
         let ids = cancel_all.asked().unwrap_or_default();
-        fleet.with(|f| {
-            f.as_ref().map_or((0, 0), |f| {
-                let mine = f.windows.iter().filter(|w| ids.contains(&w.machine_id));
-                let (marketplace, own): (Vec<_>, Vec<_>) =
-                    mine.partition(|w| w.scheduled_by_marketplace);
-                (own.len(), marketplace.len())
-            })
+        with_loaded(data, |fleet| {
+            let mine = fleet.windows.iter().filter(|w| ids.contains(&w.machine_id));
+            let (marketplace, own): (Vec<_>, Vec<_>) =
+                mine.partition(|w| w.scheduled_by_marketplace);
+            (own.len(), marketplace.len())
         })
+        .unwrap_or((0, 0))
     };
 
-    let show_maintenance = go_with_selection("/machines/maintenance");
-    let schedule = go_with_selection("/machines/schedule");
-    let rolling = go_with_selection("/machines/rolling");
+    let show_maintenance = go_with_selection(MAINTENANCE);
+    let schedule = go_with_selection(SCHEDULE);
+    let rolling = go_with_selection(ROLLING);
 
     view! {
         <Page class="machines" title="Machines" lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
@@ -292,7 +252,7 @@ pub fn MachinesPage() -> impl IntoView {
                     {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
                     <OccupancyLegend/>
                     <DataTable
-                        rows=rows
+                        rows=fleet_rows(&fleet.machines, &fleet.windows)
                         columns=columns(now.into())
                         row_key=|r: &FleetRow| r.machine.id.to_string()
                         empty="You have no machines yet."
@@ -318,11 +278,7 @@ pub fn MachinesPage() -> impl IntoView {
                 </p>
                 <p>{move || {
                     let (own, marketplace) = windows_of_selection();
-                    let kept = match marketplace {
-                        0 => String::new(),
-                        1 => " 1 window scheduled by the marketplace stays (only support can cancel it).".into(),
-                        n => format!(" {n} windows scheduled by the marketplace stay (only support can cancel them)."),
-                    };
+                    let kept = marketplace_windows_stay(marketplace as i64).map(|stays| format!(" {stays}.")).unwrap_or_default();
                     format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
                 }}</p>
             </ActionDialog>
@@ -389,15 +345,13 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
 
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
-        Column::number("id", "Id", |r: &FleetRow| r.machine.id as f64, |r| r.machine.id.to_string()),
+        Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
         Column::text("listed", "Listed", |r: &FleetRow| if r.machine.listed { "Yes" } else { "No" }.to_owned()),
-        Column::number("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running as f64, |r| {
-            r.machine.current_rentals_running.to_string()
-        }),
+        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)
         }),
@@ -415,7 +369,7 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
             }
             .into_any()
         }),
-        Column::number("windows", "Active windows", |r: &FleetRow| r.active as f64, |r| r.active.to_string()),
+        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64),
     ]
 }
 
@@ -443,39 +397,6 @@ mod tests {
             "end_time": start + hours as f64 * 3600.0,
         }))
         .unwrap()
-    }
-
-    #[test]
-    fn a_machines_cancellation_reads_as_a_person_would_say_it() {
-        let answer = |cancelled, kept| CancelMachineMaintenanceResponse {
-            success: true,
-            ctime: 0.0,
-            machine_id: 1035,
-            msg: CancelMachineMaintenanceResponse::message(1035, cancelled, kept),
-        };
-        let text = |cancelled, kept| cancelled_text(1035, &answer(cancelled, kept));
-        assert_eq!(text(1, 0), "Machine 1035: 1 scheduled window cancelled");
-        assert_eq!(text(2, 0), "Machine 1035: 2 scheduled windows cancelled");
-        assert_eq!(text(0, 0), "Machine 1035: no scheduled window to cancel");
-        assert_eq!(
-            text(1, 1),
-            "Machine 1035: 1 scheduled window cancelled; 1 window scheduled by the \
-             marketplace stays (only support can cancel it)"
-        );
-        assert_eq!(
-            text(0, 2),
-            "Machine 1035: no scheduled window to cancel; 2 windows scheduled by the \
-             marketplace stay (only support can cancel them)"
-        );
-        // Another service's own words are shown as they came.
-        let other = CancelMachineMaintenanceResponse {
-            msg: "Maintenance cancelled".into(),
-            ..answer(0, 0)
-        };
-        assert_eq!(
-            cancelled_text(1035, &other),
-            "Machine 1035: Maintenance cancelled"
-        );
     }
 
     #[test]

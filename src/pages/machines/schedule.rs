@@ -18,13 +18,13 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
-use crate::components::words::counted;
+use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::fleet::{load_fleet, schedule_plan, Fleet};
 use crate::domain::schedule::{
     check, overlap_sentence, overlaps, refused, Field, ItemResult, Plan, Problem, Run, HOUR,
     MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
-use crate::pages::defrag::named_in_confirmation;
+use crate::routes::{with_machine_ids, MAINTENANCE};
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
@@ -202,7 +202,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     fresh_form();
                     reload_fleet();
                 }
-                Ok(run)
+                run
             },
         )
         .refusals_as_failures()
@@ -377,7 +377,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     })}
                     <div class="form-actions">
                         {(!scheduled.is_empty()).then(|| view! {
-                            <a class="button" href=format!("/machines/maintenance?ids={}", format_machine_ids(&scheduled))>"Show their maintenance"</a>
+                            <a class="button" href=with_machine_ids(MAINTENANCE, &scheduled)>"Show their maintenance"</a>
                         })}
                         {(refused_count > 0).then(|| view! {
                             <button type="button" class="button primary" on:click=retry_refused>

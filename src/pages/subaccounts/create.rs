@@ -65,7 +65,7 @@ pub fn CreateSubaccount(
             let message = format!("Subaccount {named} created; its API key is in the list.");
             toasts.success(message.clone());
             on_created.run(());
-            Ok(message)
+            message
         },
     );
     let pending = create.pending();
@@ -106,7 +106,7 @@ pub fn CreateSubaccount(
                     // The server does not say which of the two is taken.
                     if field == NewField::Email
                         && create
-                            .refusal_where(|kind| kind == Some(Refusal::Conflict))
+                            .refusal_where(|kind| kind == Refusal::Conflict)
                             .is_some()
                     {
                         format!("{message} The e-mail address or the username is already taken.")

@@ -32,12 +32,7 @@ pub fn account_kind(subaccount: &Subaccount) -> &'static str {
 /// key should not find it) and out of the CSV unless `include_keys` is true.
 pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>> {
     vec![
-        Column::number(
-            "id",
-            "Id",
-            |s: &Subaccount| s.id as f64,
-            |s| s.id.to_string(),
-        ),
+        Column::whole("id", "Id", |s: &Subaccount| s.id),
         Column::text("username", "Username", |s: &Subaccount| {
             s.username.clone().unwrap_or_else(|| NOT_SENT.into())
         }),
@@ -63,19 +58,13 @@ pub fn subaccount_columns(include_keys: Signal<bool>) -> Vec<Column<Subaccount>>
 pub fn SubaccountsPage() -> impl IntoView {
     let data = use_api_resource(|api| async move { api.subaccounts().await });
     let include_keys = RwSignal::new(false);
-    let rows = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|list| list.users)
-            .unwrap_or_default()
-    });
 
     view! {
         <Page class="subaccounts" title="Subaccounts" lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one.">
-            {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, .. }| view! {
+            {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, users }| view! {
                 {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
                 <DataTable
-                    rows=rows
+                    rows=users
                     columns=subaccount_columns(include_keys.into())
                     row_key=|s: &Subaccount| s.id.to_string()
                     empty="You have no subaccounts. Create one below; it then appears here with its own API key."

@@ -90,17 +90,17 @@ pub fn check_password(text: &str) -> Result<(), String> {
 /// Which field the server's refusal concerns: an existing user is the e-mail's (or the
 /// username's, which the answer does not tell apart); a malformed value the field its
 /// message names; anything else the form's.
-pub fn field_of(kind: Option<Refusal>, message: &str) -> NewField {
+pub fn field_of(kind: Refusal, message: &str) -> NewField {
     let message = message.trim_start().to_ascii_lowercase();
     match kind {
-        Some(Refusal::Conflict) => NewField::Email,
-        Some(Refusal::Malformed | Refusal::Invalid) if message.starts_with("password") => {
+        Refusal::Conflict => NewField::Email,
+        Refusal::Malformed | Refusal::Invalid if message.starts_with("password") => {
             NewField::Password
         }
-        Some(Refusal::Malformed | Refusal::Invalid) if message.starts_with("username") => {
+        Refusal::Malformed | Refusal::Invalid if message.starts_with("username") => {
             NewField::Username
         }
-        Some(Refusal::Malformed | Refusal::Invalid)
+        Refusal::Malformed | Refusal::Invalid
             if message.starts_with("email") || message.contains("e-mail") =>
         {
             NewField::Email
@@ -171,38 +171,32 @@ mod tests {
     #[test]
     fn refusals_go_next_to_the_field_they_are_about() {
         assert_eq!(
-            field_of(Some(Refusal::Conflict), "user already exists."),
+            field_of(Refusal::Conflict, "user already exists."),
             NewField::Email
         );
         assert_eq!(
-            field_of(Some(Refusal::Malformed), "Email address not allowed"),
+            field_of(Refusal::Malformed, "Email address not allowed"),
             NewField::Email
         );
         assert_eq!(
             field_of(
-                Some(Refusal::Malformed),
+                Refusal::Malformed,
                 "email, username and password are required"
             ),
             NewField::Email
         );
         assert_eq!(
-            field_of(
-                Some(Refusal::Malformed),
-                "password must be at least 8 characters"
-            ),
+            field_of(Refusal::Malformed, "password must be at least 8 characters"),
             NewField::Password
         );
         assert_eq!(
-            field_of(Some(Refusal::Malformed), "username is too long"),
+            field_of(Refusal::Malformed, "username is too long"),
             NewField::Username
         );
         assert_eq!(
-            field_of(
-                Some(Refusal::Forbidden),
-                "subaccounts cannot create subaccounts"
-            ),
+            field_of(Refusal::Forbidden, "subaccounts cannot create subaccounts"),
             NewField::Form
         );
-        assert_eq!(field_of(None, "nothing done"), NewField::Form);
+        assert_eq!(field_of(Refusal::Declined, "nothing done"), NewField::Form);
     }
 }

@@ -62,7 +62,7 @@ pub fn InviteForm(
             toasts.success(said.clone());
             email.try_set(String::new());
             sent.try_update(|n| *n += 1);
-            Ok(said)
+            said
         },
     );
     let check = move |ev: leptos::ev::SubmitEvent| {
@@ -85,12 +85,12 @@ pub fn InviteForm(
     let email_shown = move || {
         email_error
             .get()
-            .or_else(|| invite.refusal_where(|kind| kind != Some(Refusal::NotFound)))
+            .or_else(|| invite.refusal_where(|kind| kind != Refusal::NotFound))
     };
     let role_shown = move || {
         role_error
             .get()
-            .or_else(|| invite.refusal_where(|kind| kind == Some(Refusal::NotFound)))
+            .or_else(|| invite.refusal_where(|kind| kind == Refusal::NotFound))
     };
     view! {
         <form class="invite-form" on:submit=check novalidate aria-labelledby="invite-heading">

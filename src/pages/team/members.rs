@@ -6,13 +6,13 @@ use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::invitations::{InviteForm, PendingInvitations};
 use super::member_model::{display_name, owner_id, RoleChange};
-use super::role::role_path;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::toasts::use_toasts;
+use crate::routes::role_path;
 use crate::session::use_session;
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
 use leptos::prelude::*;
@@ -57,25 +57,23 @@ fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember
             let touchable = for_roles.owner != Some(m.id);
             view! { <MemberRoles member=m.clone() roles=for_roles.roles.clone() touchable=touchable controls=controls/> }.into_any()
         }),
-        Column::text("actions", "Actions", |_: &TeamMember| String::new())
-            .controls_only()
-            .with_cell(move |m| {
-                let who = display_name(m);
-                let id = m.id;
-                if team.owner == Some(id) {
-                    view! { <span class="muted">"Owner"</span> }.into_any()
-                } else if team.me == id {
-                    view! { <span class="muted">"You"</span> }.into_any()
-                } else {
-                    let label = format!("Remove {who} from the team");
-                    view! {
-                        <button type="button" class="button small danger remove-member" aria-label=label
-                            on:click=move |_| controls.remove.ask((id, who.clone()))>
-                            "Remove"
-                        </button>
-                    }.into_any()
-                }
-            }),
+        Column::actions(move |m| {
+            let who = display_name(m);
+            let id = m.id;
+            if team.owner == Some(id) {
+                view! { <span class="muted">"Owner"</span> }.into_any()
+            } else if team.me == id {
+                view! { <span class="muted">"You"</span> }.into_any()
+            } else {
+                let label = format!("Remove {who} from the team");
+                view! {
+                    <button type="button" class="button small danger remove-member" aria-label=label
+                        on:click=move |_| controls.remove.ask((id, who.clone()))>
+                        "Remove"
+                    </button>
+                }.into_any()
+            }
+        }),
     ]
 }
 
@@ -168,18 +166,9 @@ pub fn TeamMembersPage() -> impl IntoView {
     let data = use_api_resource(|api| async move {
         futures::future::try_join(api.team_members(), api.team_roles()).await
     });
-    let members = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|(members, _)| members)
-            .unwrap_or_default()
-    });
-    let roles = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|(_, roles)| roles)
-            .unwrap_or_default()
-    });
+    // The invitation form, outside the list, offers the roles the list loaded.
+    let roles =
+        Signal::derive(move || with_loaded(data, |(_, roles)| roles.clone()).unwrap_or_default());
     let role_filter = Signal::derive(move || {
         let role = role_param.get()?;
         let keep: RowFilter<TeamMember> = Arc::new(move |m: &TeamMember| m.roles.contains(&role));
@@ -213,7 +202,7 @@ pub fn TeamMembersPage() -> impl IntoView {
         move |_, said: String| {
             toasts.success(said.clone());
             data.refetch();
-            Ok(said)
+            said
         },
     );
     let remove = ConfirmedAction::new(
@@ -222,7 +211,7 @@ pub fn TeamMembersPage() -> impl IntoView {
             let said = said_or(answer.message, format!("{who} was removed from the team"));
             toasts.success(format!("{who}: {said}"));
             data.refetch();
-            Ok(said)
+            said
         },
     );
     let controls = MemberControls { change, remove };
@@ -254,9 +243,10 @@ pub fn TeamMembersPage() -> impl IntoView {
                     .collect::<Vec<_>>()
                     .join(" · ");
                 let team = Team { owner: owner_id(&list, &roles), roles: Arc::new(roles), me: me() };
+                let count = list.len();
                 view! {
                     <p class="role-counts" data-testid="role-counts">
-                        {format!("{} members", list.len())}
+                        {format!("{count} members")}
                         {(!summary.is_empty()).then(|| format!(" — {summary}"))}
                     </p>
                     <div class="filters" role="group" aria-label="Filter members by role">
@@ -279,7 +269,7 @@ pub fn TeamMembersPage() -> impl IntoView {
                         }).collect_view()}
                     </div>
                     <DataTable
-                        rows=members
+                        rows=list
                         columns=member_columns(team, controls)
                         row_key=|m: &TeamMember| m.id.to_string()
                         empty="Your team has no members yet."

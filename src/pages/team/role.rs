@@ -8,46 +8,12 @@ use crate::api::Refusal;
 use crate::components::page::Page;
 use crate::components::permissions::{pretty, RolePermissions};
 use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::routes::{new_role_path, role_edit_path, role_name_of, role_path, TEAM_ROLES};
 use gpudeck_wire::{PermissionsView, TeamRole};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{query_signal_with_options, use_navigate, use_params_map};
 use leptos_router::NavigateOptions;
-
-/// The console's address of the role `name`: any name, unicode or markup included, as
-/// one path segment.
-pub fn role_path(name: &str) -> String {
-    let encoded: String = js_sys::encode_uri_component(name).into();
-    format!("/team/roles/{encoded}")
-}
-
-/// The editor of the role `name`.
-pub fn role_edit_path(name: &str) -> String {
-    format!("{}/edit", role_path(name))
-}
-
-/// The editor of a new role, starting from a copy of `from` when given.
-pub fn new_role_path(from: Option<&str>) -> String {
-    match from {
-        Some(name) => format!(
-            "{NEW_ROLE}?from={}",
-            String::from(js_sys::encode_uri_component(name))
-        ),
-        None => NEW_ROLE.to_owned(),
-    }
-}
-
-/// The roles page.
-pub const ROLES: &str = "/team/roles";
-const NEW_ROLE: &str = "/team/new-role";
-
-/// The role name from the `:name` segment. The router hands the segment over still
-/// (partly) percent-encoded; a segment that is not valid encoding is taken as it is.
-pub fn role_name_of(segment: &str) -> String {
-    js_sys::decode_uri_component(segment)
-        .map(String::from)
-        .unwrap_or_else(|_| segment.to_owned())
-}
 
 #[component]
 pub fn TeamRolePage() -> impl IntoView {
@@ -87,7 +53,7 @@ pub fn TeamRolePage() -> impl IntoView {
     view! {
         <Page class="team-role" out_of_reach=TEAM_PAGE title="Team role">
             <nav class="role-links" aria-label="Roles">
-                <A href=ROLES exact=true>"All roles"</A>
+                <A href=TEAM_ROLES exact=true>"All roles"</A>
             </nav>
             <RoleLookup/>
             {role_view.show(move |TeamRole { id, name, permissions }| {

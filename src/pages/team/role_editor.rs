@@ -6,7 +6,7 @@
 
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
-use super::role::{role_name_of, role_path, RoleSummaryView, ROLES};
+use super::role::RoleSummaryView;
 use super::role_model::{
     constraint_problem, group_words, ConstraintDraft, KeptPart, Place, RoleDiff, RoleDraft,
     RoleSummary, RouteDraft, OPERATORS,
@@ -16,6 +16,7 @@ use crate::components::page::Page;
 use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
+use crate::routes::{role_name_of, role_path, TEAM_ROLES};
 use gpudeck_wire::permissions::Access;
 use gpudeck_wire::{PermissionGroup, TeamRoleEntry};
 use leptos::prelude::*;
@@ -117,7 +118,7 @@ pub fn RoleEditorPage() -> impl IntoView {
     view! {
         <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede="Choose the permission groups, narrow single routes with constraints, and review the changes before saving. Parts the editor does not recognise are kept exactly as they are.">
             <nav class="role-links" aria-label="Roles">
-                <a href=ROLES>"All roles"</a>
+                <a href=TEAM_ROLES>"All roles"</a>
             </nav>
             {ResourceView::new(roles, "Loading team roles…")
                 .show(move |list: Vec<TeamRoleEntry>| {
@@ -344,7 +345,7 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         move |save, said: String| {
             toasts.success(said.clone());
             navigate(&role_path(&save.name), Default::default());
-            Ok(said)
+            said
         },
     );
 

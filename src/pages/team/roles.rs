@@ -4,13 +4,14 @@
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::member_model::holders;
-use super::role::{new_role_path, role_edit_path, role_path};
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::data_table::{Column, DataTable};
 use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::toasts::use_toasts;
+use crate::routes::{new_role_path, role_edit_path, role_path};
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
 use leptos::prelude::*;
 
@@ -20,27 +21,22 @@ pub fn RolesPage() -> impl IntoView {
     let data = use_api_resource(|api| async move {
         futures::future::try_join(api.team_roles(), api.team_members()).await
     });
-    let members = Signal::derive(move || {
-        data.get()
-            .and_then(Result::ok)
-            .map(|(_, members)| members)
-            .unwrap_or_default()
-    });
     let remove = ConfirmedAction::new(
         |api, name: String| async move { api.remove_role(&name).await },
         move |name, answer| {
             let said = said_or(answer.message, format!("Role {name} removed"));
             toasts.success(said);
             data.refetch();
-            Ok(name)
+            name
         },
     );
     let asked = move || remove.asked().unwrap_or_default();
-    let held_by = move || members.with(|m| holders(m, &asked()));
+    let held_by =
+        move || with_loaded(data, |(_, members)| holders(members, &asked())).unwrap_or_default();
     // A role in use is refused (N16 409); the members list says by whom.
     let holders_line = move || {
         remove
-            .refusal_where(|kind| kind == Some(Refusal::Conflict))
+            .refusal_where(|kind| kind == Refusal::Conflict)
             .map(|_| held_by())
             .filter(|names| !names.is_empty())
             .map(|names| format!("{} is held by: {}.", asked(), names.join(", ")))
@@ -56,7 +52,16 @@ pub fn RolesPage() -> impl IntoView {
             {ResourceView::new(data, "Loading team roles…")
                 .with_reload_button()
                 .show(move |(roles, members): (Vec<TeamRoleEntry>, Vec<TeamMember>)| view! {
-                    <RolesTable roles=roles members=members on_delete=Callback::new(move |name| remove.ask(name))/>
+                    <div class="roles-table" data-testid="roles-table">
+                        <DataTable
+                            rows=role_rows(roles, &members)
+                            columns=role_columns(Callback::new(move |name| remove.ask(name)))
+                            row_key=|r: &RoleRow| r.role.name.clone()
+                            empty="Your team has no roles that can be given."
+                            csv_name="team-roles"
+                            caption="Roles of your team"
+                        />
+                    </div>
                 })}
             <div class="form-error" role="alert" data-testid="role-refusal">
                 <p>{move || remove.refusal_where(|_| true)}</p>
@@ -76,55 +81,70 @@ pub fn RolesPage() -> impl IntoView {
     }
 }
 
-#[component]
-fn RolesTable(
-    roles: Vec<TeamRoleEntry>,
-    members: Vec<TeamMember>,
-    on_delete: Callback<String>,
-) -> impl IntoView {
-    let empty = roles.is_empty();
-    view! {
-        <div class="table-scroll cards-on-phone">
-            <table class="roles-table" data-testid="roles-table">
-                <caption>"Roles of your team"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Role"</th>
-                        <th scope="col">"Kind"</th>
-                        <th scope="col">"Held by"</th>
-                        <th scope="col">"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {roles.into_iter().map(|role| {
-                        let names = holders(&members, &role.name);
-                        let kind = role.identifier.clone().map_or("custom".to_owned(), |id| format!("built in ({id})"));
-                        let name = role.name.clone();
-                        view! {
-                            <tr data-role=role.name.clone()>
-                                <th scope="row"><a href=role_path(&role.name)>{role.name.clone()}</a></th>
-                                <td data-label="Kind">{kind}</td>
-                                <td data-label="Held by">
-                                    <span class="count">{names.len()}</span>
-                                    {(!names.is_empty()).then(|| format!(" — {}", names.join(", ")))}
-                                </td>
-                                <td class="row-actions" data-label="Actions">
-                                    <a class="button small" href=role_edit_path(&role.name)>
-                                        "Edit"<span class="visually-hidden">{format!(" {}", role.name)}</span>
-                                    </a>
-                                    <a class="button small" href=new_role_path(Some(&role.name))>
-                                        "Copy"<span class="visually-hidden">{format!(" {}", role.name)}</span>
-                                    </a>
-                                    <button type="button" class="button small danger delete-role" on:click=move |_| on_delete.run(name.clone())>
-                                        "Delete"<span class="visually-hidden">{format!(" {}", role.name)}</span>
-                                    </button>
-                                </td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
-        </div>
-        {empty.then(|| view! { <p class="empty-state">"Your team has no roles that can be given."</p> })}
-    }
+/// One role and who holds it.
+#[derive(Clone)]
+struct RoleRow {
+    role: TeamRoleEntry,
+    holders: Vec<String>,
+}
+
+fn role_rows(roles: Vec<TeamRoleEntry>, members: &[TeamMember]) -> Vec<RoleRow> {
+    roles
+        .into_iter()
+        .map(|role| RoleRow {
+            holders: holders(members, &role.name),
+            role,
+        })
+        .collect()
+}
+
+/// `built in (owner)` or `custom`.
+fn kind_text(role: &TeamRoleEntry) -> String {
+    role.identifier
+        .clone()
+        .map_or("custom".to_owned(), |id| format!("built in ({id})"))
+}
+
+fn role_columns(on_delete: Callback<String>) -> Vec<Column<RoleRow>> {
+    vec![
+        Column::text("role", "Role", |r: &RoleRow| r.role.name.clone()).with_cell(|r| {
+            view! { <a href=role_path(&r.role.name)>{r.role.name.clone()}</a> }.into_any()
+        }),
+        Column::text("kind", "Kind", |r: &RoleRow| kind_text(&r.role)),
+        Column::number(
+            "held_by",
+            "Held by",
+            |r: &RoleRow| r.holders.len() as f64,
+            |r| match r.holders.len() {
+                0 => "0".to_owned(),
+                n => format!("{n} — {}", r.holders.join(", ")),
+            },
+        )
+        .with_cell(|r| {
+            let names = r.holders.clone();
+            view! {
+                <span class="count">{names.len()}</span>
+                {(!names.is_empty()).then(|| format!(" — {}", names.join(", ")))}
+            }
+            .into_any()
+        }),
+        Column::actions(move |r: &RoleRow| {
+            let name = r.role.name.clone();
+            let hidden_name = format!(" {name}");
+            view! {
+                <span class="row-actions">
+                    <a class="button small" href=role_edit_path(&name)>
+                        "Edit"<span class="visually-hidden">{hidden_name.clone()}</span>
+                    </a>
+                    <a class="button small" href=new_role_path(Some(&name))>
+                        "Copy"<span class="visually-hidden">{hidden_name.clone()}</span>
+                    </a>
+                    <button type="button" class="button small danger delete-role" on:click=move |_| on_delete.run(name.clone())>
+                        "Delete"<span class="visually-hidden">{hidden_name}</span>
+                    </button>
+                </span>
+            }
+            .into_any()
+        }),
+    ]
 }

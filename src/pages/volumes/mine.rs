@@ -71,12 +71,7 @@ fn volume_columns(now: f64, on_delete: Callback<Volume>) -> Vec<Column<Volume>> 
             |v: &Volume| v.disk_space,
             |v| v.disk_space.to_string(),
         ),
-        Column::number(
-            "machine",
-            "Machine",
-            |v: &Volume| v.machine_id as f64,
-            |v| v.machine_id.to_string(),
-        ),
+        Column::whole("machine", "Machine", |v: &Volume| v.machine_id),
         Column::text("location", "Location", |v: &Volume| {
             v.geolocation.clone().unwrap_or_else(|| "—".into())
         }),
@@ -121,7 +116,6 @@ pub fn MyVolumes(
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let toasts = use_toasts();
-    let rows = Signal::derive(move || volumes.get().and_then(Result::ok).unwrap_or_default());
     let delete = ConfirmedAction::new(
         |api, volume: Volume| async move { api.delete_volume(volume.id).await },
         move |volume: Volume, _answer| {
@@ -129,14 +123,14 @@ pub fn MyVolumes(
             toasts.success(format!("Volume {name} deleted"));
             volumes.refetch();
             on_deleted.run(());
-            Ok(name)
+            name
         },
     );
     let on_delete = Callback::new(move |volume: Volume| delete.ask(volume));
     let refusal = move || {
         let volume = delete.asked()?;
-        let in_use = delete.refusal_where(|kind| kind == Some(Refusal::Conflict));
-        let other = delete.refusal_where(|kind| kind != Some(Refusal::Conflict));
+        let in_use = delete.refusal_where(|kind| kind == Refusal::Conflict);
+        let other = delete.refusal_where(|kind| kind != Refusal::Conflict);
         in_use
             .map(|_| in_use_explanation(&volume))
             .or_else(|| other.map(|m| format!("{} was not deleted: {m}", volume_name(volume.id))))
@@ -147,7 +141,7 @@ pub fn MyVolumes(
             <h2 id="my-volumes-heading">"My volumes"</h2>
             <p class="form-error" role="alert" data-testid="volume-refusal">{refusal}</p>
             {delete.failure_view()}
-            {ResourceView::new(volumes, "Loading your volumes…").with_reload_button().show(move |_| view! {
+            {ResourceView::new(volumes, "Loading your volumes…").with_reload_button().show(move |rows| view! {
                 <DataTable
                     rows=rows
                     columns=volume_columns(now_seconds(), on_delete)

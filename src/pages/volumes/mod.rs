@@ -13,7 +13,7 @@ use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitB
 use crate::components::id_form::{parse_id, IdField, IdForm};
 use crate::components::money::format_usd;
 use crate::components::page::Page;
-use crate::components::resource_view::use_api_resource;
+use crate::components::resource_view::{use_api_resource, with_loaded};
 use crate::components::text_field::{TextField, TextKind};
 use crate::components::toasts::use_toasts;
 use filters::monthly_cost;
@@ -42,10 +42,10 @@ enum Field {
 }
 
 impl Field {
-    fn of(refusal: Option<Refusal>) -> Field {
+    fn of(refusal: Refusal) -> Field {
         match refusal {
-            Some(Refusal::NotFound) => Field::AskId,
-            Some(Refusal::Conflict | Refusal::Invalid) => Field::Size,
+            Refusal::NotFound => Field::AskId,
+            Refusal::Conflict | Refusal::Invalid => Field::Size,
             _ => Field::Form,
         }
     }
@@ -63,8 +63,6 @@ pub fn VolumesPage() -> impl IntoView {
         async move { api.search_volume_offers(&request).await }
     });
     let mine = use_api_resource(|api| async move { api.volumes().await });
-    let loaded_offers =
-        Signal::derive(move || offers.get().and_then(Result::ok).unwrap_or_default());
 
     let ask_text = RwSignal::new(String::new());
     let size_text = RwSignal::new(String::new());
@@ -75,7 +73,7 @@ pub fn VolumesPage() -> impl IntoView {
 
     // The offer the form is about, when the last search found it.
     let offer_of = move |id: i64| -> Option<VolumeOffer> {
-        loaded_offers.with(|all| all.iter().find(|o| o.id == id).cloned())
+        with_loaded(offers, |all| all.iter().find(|o| o.id == id).cloned()).flatten()
     };
     let chosen_offer =
         Signal::derive(move || parse_id("", &ask_text.get()).ok().and_then(offer_of));
@@ -93,7 +91,7 @@ pub fn VolumesPage() -> impl IntoView {
             name_text.try_set(String::new());
             mine.refetch();
             offers.refetch();
-            Ok(answer.volume_name)
+            answer.volume_name
         },
     );
     let pending = accept.pending();

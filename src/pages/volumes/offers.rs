@@ -51,18 +51,8 @@ fn percent(fraction: f64) -> String {
 
 fn offer_columns(size_gb: i64, on_pick: Callback<VolumeOffer>) -> Vec<Column<VolumeOffer>> {
     vec![
-        Column::number(
-            "offer",
-            "Offer",
-            |o: &VolumeOffer| o.id as f64,
-            |o| o.id.to_string(),
-        ),
-        Column::number(
-            "machine",
-            "Machine",
-            |o: &VolumeOffer| o.machine_id as f64,
-            |o| o.machine_id.to_string(),
-        ),
+        Column::whole("offer", "Offer", |o: &VolumeOffer| o.id),
+        Column::whole("machine", "Machine", |o: &VolumeOffer| o.machine_id),
         Column::text("location", "Location", |o: &VolumeOffer| {
             o.geolocation.clone().unwrap_or_else(|| "—".into())
         }),
@@ -168,17 +158,6 @@ pub fn OfferSearch(
         edit(&mut wanted, value);
         set_filters.run(wanted);
     };
-    let rows = Signal::derive(move || {
-        let filters = filters.get();
-        offers
-            .get()
-            .and_then(Result::ok)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|o| filters.in_location(o))
-            .collect::<Vec<_>>()
-    });
-
     view! {
         <section class="offer-search" aria-labelledby="offers-heading">
             <h2 id="offers-heading">"Offers"</h2>
@@ -215,8 +194,13 @@ pub fn OfferSearch(
                     </label>
                 </div>
             </form>
-            {ResourceView::new(offers, "Searching offers…").show(move |_| {
+            {ResourceView::new(offers, "Searching offers…").show(move |found: Vec<VolumeOffer>| {
                 let size_gb = filters.get_untracked().size_wanted();
+                // The location narrows the offers found without searching again.
+                let rows = Signal::derive(move || {
+                    let filters = filters.get();
+                    found.iter().filter(|o| filters.in_location(o)).cloned().collect::<Vec<_>>()
+                });
                 view! {
                     <p class="hint" data-testid="offer-pricing">{format!("Monthly cost is for the {size_gb} GB wanted.")}</p>
                     <DataTable

@@ -1,34 +1,35 @@
 //! What is checked before a volume ask is accepted (seed op 4): the size against the
 //! capacity the offer has left, and the optional name's rule. Pure: unit-tested natively.
 
-use gpudeck_wire::MAX_VOLUME_LABEL_CHARS as MAX_NAME_CHARS;
+use gpudeck_wire::{is_volume_label, MAX_VOLUME_LABEL_CHARS as MAX_NAME_CHARS};
 
-/// The name typed, if any: letters, digits and underscores, 1 to 64 of them (N10's note
-/// on seed op 4). Spaces around it are dropped; nothing typed means no name.
+/// The name typed, if any, when it keeps the wire's rule ([`is_volume_label`]); otherwise
+/// what breaks it. Spaces around it are dropped; nothing typed means no name.
 pub fn check_volume_name(text: &str) -> Result<Option<String>, String> {
     let name = text.trim();
     if name.is_empty() {
         return Ok(None);
+    }
+    if is_volume_label(name) {
+        return Ok(Some(name.to_owned()));
     }
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(format!(
             "The name may have at most {MAX_NAME_CHARS} characters."
         ));
     }
-    if let Some(bad) = name
+    let bad = name
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
-    {
-        return Err(format!(
-            "The name may contain only letters, digits and underscores, not {}.",
-            if bad == ' ' {
-                "spaces".to_owned()
-            } else {
-                format!("“{bad}”")
-            }
-        ));
-    }
-    Ok(Some(name.to_owned()))
+        .unwrap_or(' ');
+    Err(format!(
+        "The name may contain only letters, digits and underscores, not {}.",
+        if bad == ' ' {
+            "spaces".to_owned()
+        } else {
+            format!("“{bad}”")
+        }
+    ))
 }
 
 /// Whether `size_gb` fits in the `free_gb` an offer has left; it says how much is left

@@ -6,22 +6,19 @@ use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::machine_ids_field::{parsed, MachineIdsForm};
 use crate::components::page::Page;
-use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{
-    format_absolute, format_span, now_seconds, relative_window, use_utc, Time, UtcToggle,
+    format_absolute, format_span, now_seconds, relative_window, use_clock, use_utc, Time, UtcToggle,
 };
 use crate::components::timeline::{category_class, category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
-use crate::pages::machines::cancelled_text;
+use crate::domain::cancellation::cancelled_text;
+use crate::domain::fleet::load_fleet;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
-use leptos_use_interval_fn::use_interval_fn;
 use std::sync::Arc;
-
-/// How often relative times ("in 3 h") are brought up to date.
-const CLOCK_TICK_MS: u64 = 30_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -93,9 +90,17 @@ enum Asked {
 }
 
 impl Asked {
-    fn loaded(self) -> Option<Loaded> {
+    /// The windows loaded; none for the other answers.
+    fn windows(&self) -> &[MaintenanceWindow] {
         match self {
-            Asked::Loaded(loaded) => Some(loaded),
+            Asked::Loaded(loaded) => &loaded.windows,
+            _ => &[],
+        }
+    }
+
+    fn loaded_at(&self) -> Option<f64> {
+        match self {
+            Asked::Loaded(loaded) => Some(loaded.at),
             _ => None,
         }
     }
@@ -124,24 +129,22 @@ pub fn MaintenancePage() -> impl IntoView {
         }
     });
 
-    let now = RwSignal::new(now_seconds());
-    use_interval_fn(move || now.set(now_seconds()), CLOCK_TICK_MS);
+    let now = use_clock();
 
     let data = use_api_resource(move |api| {
         let ids = ids_param.get().map(|text| parsed(&text));
         async move {
             match ids {
-                // No ids: every machine of the host (N1), in requests of at most 1000 ids.
+                // No ids: every machine of the host.
                 None => {
-                    let ids: Vec<i64> = api.machines().await?.iter().map(|m| m.id).collect();
-                    if ids.is_empty() {
+                    let fleet = load_fleet(api).await?;
+                    if fleet.machines.is_empty() {
                         return Ok(Asked::Nothing);
                     }
-                    let windows = api.maintenances_of(&ids).await?;
                     Ok(Asked::Loaded(Loaded {
-                        windows,
-                        at: now_seconds(),
-                        every_machine: Some(ids.len()),
+                        windows: fleet.windows,
+                        at: fleet.at,
+                        every_machine: Some(fleet.machines.len()),
                     }))
                 }
                 Some(Err(_)) => Ok(Asked::BadIds),
@@ -161,28 +164,22 @@ pub fn MaintenancePage() -> impl IntoView {
     let notice = RwSignal::new(None::<String>);
     let cancel_one = ConfirmedAction::new(
         |api, window: MaintenanceWindow| async move { api.cancel_maintenance(window.id).await },
-        move |window: MaintenanceWindow, answer| {
+        move |window: MaintenanceWindow, _answer| {
             let name = window_name(&window, utc.get_untracked());
-            if !answer.success {
-                return Err(format!("Not cancelled: {name}: {}", answer.msg));
-            }
             toasts.success(format!("Cancelled {name}."));
             data.refetch();
-            Ok(format!("Cancelled {name}."))
+            format!("Cancelled {name}.")
         },
     );
     let picked_machine = RwSignal::new(String::new());
     let cancel_machine = ConfirmedAction::new(
         |api, machine: i64| async move { api.cancel_machine_maintenance(machine).await },
         move |machine: i64, answer| {
-            if !answer.success {
-                return Err(format!("Machine {machine}: {}", answer.msg));
-            }
             let text = cancelled_text(machine, &answer);
             toasts.success(text.clone());
             picked_machine.try_set(String::new());
             data.refetch();
-            Ok(text)
+            text
         },
     );
     let pick = Callback::new(move |window: MaintenanceWindow| {
@@ -208,7 +205,7 @@ pub fn MaintenancePage() -> impl IntoView {
         _ => None,
     };
     let problem = Signal::derive(move || url_problem().or_else(refusal));
-    let loaded = move || data.get().and_then(Result::ok).and_then(Asked::loaded);
+    let loaded_at = move || with_loaded(data, Asked::loaded_at).flatten();
 
     let show_ids = move |ids: Vec<i64>| {
         let compact = format_machine_ids(&ids);
@@ -262,27 +259,13 @@ pub fn MaintenancePage() -> impl IntoView {
         Some(keep)
     });
 
-    // Memos, not derived signals: the table, the timeline and the cancel form each read the
-    // windows, and a derived signal would copy all of them (10,000 at 1,000 machines) on
-    // every read.
-    let windows = Memo::new(move |_| loaded().map(|l| l.windows).unwrap_or_default());
-    let filtered_windows = Memo::new(move |_| {
-        let keep = row_filter.get();
-        windows.with(|all| {
-            all.iter()
-                .filter(|w| keep.as_ref().is_none_or(|k| k(w)))
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-    });
-
     view! {
         <Page class="maintenance" title="Maintenance windows" lede="Active (upcoming and ongoing) maintenance windows of your machines: all of them, or those of the ids you give. Cancelled and finished windows are not listed.">
             <MachineIdsForm text=text problem=problem on_ids=show_ids>
                 <button type="submit" class="button primary">"Show maintenance"</button>
-                {move || loaded().map(|loaded| view! {
+                {move || loaded_at().map(|at| view! {
                     <span class="hint">
-                        "Loaded " {format_absolute(loaded.at, utc.get())} " · "
+                        "Loaded " {format_absolute(at, utc.get())} " · "
                     </span>
                     <button type="button" class="button" on:click=move |_| data.refetch()>"Reload"</button>
                 })}
@@ -292,7 +275,21 @@ pub fn MaintenancePage() -> impl IntoView {
                 .refusals(|_, refusal| about_the_ids(refusal).then(|| ().into_any()))
                 .show(move |asked| match asked {
                     Asked::Nothing | Asked::BadIds => ().into_any(),
-                    Asked::Loaded(loaded) => view! {
+                    Asked::Loaded(loaded) => {
+                    // Stored and a memo, not derived signals: the table, the timeline and
+                    // the cancel form each read the windows, and a derived signal would
+                    // copy all of them (10,000 at 1,000 machines) on every read.
+                    let windows = Signal::stored(loaded.windows);
+                    let filtered_windows = Memo::new(move |_| {
+                        let keep = row_filter.get();
+                        windows.with(|all| {
+                            all.iter()
+                                .filter(|w| keep.as_ref().is_none_or(|k| k(w)))
+                                .cloned()
+                                .collect::<Vec<_>>()
+                        })
+                    });
+                    view! {
                         {loaded.every_machine.map(|n| view! {
                             <p class="hint" data-testid="every-machine">{format!("Windows of all your {n} machines. Enter ids above to narrow them.")}</p>
                         })}
@@ -339,8 +336,10 @@ pub fn MaintenancePage() -> impl IntoView {
                             caption="Active maintenance windows"
                             also_filter=row_filter
                         />
-                        <CancelMachineForm windows=windows.into() picked=picked_machine action=cancel_machine/>
-                    }.into_any(),
+                        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine/>
+                    }.into_any()
+                    }
+
                 })}
             <ActionDialog action=cancel_one title="Cancel this maintenance window?" confirm_label="Cancel the window" danger=true>
                 <p>{move || cancel_one.asked().map(|w| {
@@ -352,11 +351,11 @@ pub fn MaintenancePage() -> impl IntoView {
             </ActionDialog>
             <ActionDialog action=cancel_machine title="Cancel every window of this machine?" confirm_label="Cancel its windows" danger=true>
                 <p>{move || cancel_machine.asked().map(|machine| {
-                    let (own, marketplace) = windows.with_untracked(|all| {
-                        let on: Vec<&MaintenanceWindow> = all.iter().filter(|w| w.machine_id == machine).collect();
+                    let (own, marketplace) = untrack(|| with_loaded(data, |asked| {
+                        let on: Vec<&MaintenanceWindow> = asked.windows().iter().filter(|w| w.machine_id == machine).collect();
                         let marketplace = on.iter().filter(|w| w.scheduled_by_marketplace).count();
                         (on.len() - marketplace, marketplace)
-                    });
+                    })).unwrap_or_default();
                     let kept = match marketplace {
                         0 => String::new(),
                         n => format!(" {n} scheduled by the marketplace stay."),
@@ -427,7 +426,7 @@ fn columns(
 ) -> Vec<Column<MaintenanceWindow>> {
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
     vec![
-        Column::number("machine", "Machine", |w: &MaintenanceWindow| w.machine_id as f64, |w| w.machine_id.to_string()),
+        Column::whole("machine", "Machine", |w: &MaintenanceWindow| w.machine_id),
         Column::text("category", "Category", |w: &MaintenanceWindow| w.maintenance_category.label().to_owned())
             .with_cell(|w| {
                 view! { <span class=format!("badge {}", category_class(w))>{w.maintenance_category.label().to_owned()}</span> }.into_any()

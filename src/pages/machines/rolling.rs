@@ -23,9 +23,9 @@ use crate::domain::rolling::{
     check_inputs, request_of, CapKind, Input, Problem, RollingInputs, SavedPlan,
 };
 use crate::domain::schedule::{ItemOutcome, ItemResult};
+use crate::routes::{rolling_path, with_machine_ids, MAINTENANCE};
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Plan, Violation};
-use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -311,7 +311,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                 "Scheduled the window on {done} of {} machines.",
                 results.len()
             ));
-            Ok(results)
+            results
         },
     )
     .refusals_as_failures()
@@ -342,10 +342,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
             first: first.get_untracked(),
             last: last.get_untracked(),
         };
-        navigate(
-            &format!("/machines/rolling?{}", inputs.query()),
-            Default::default(),
-        );
+        navigate(&rolling_path(&inputs.query()), Default::default());
     };
 
     let moved = move |machine_id: i64, text: String| {
@@ -464,7 +461,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                                 (0, 0) => view! { <p class="muted">"Nothing to schedule."</p> }.into_any(),
                                 (0, _) => view! {
                                     <p data-testid="plan-done">{format!("All {done} windows are scheduled.")}</p>
-                                    <a class="button" href=format!("/machines/maintenance?ids={}", format_machine_ids(&saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>())))>"Show their maintenance"</a>
+                                    <a class="button" href=with_machine_ids(MAINTENANCE, &saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>()))>"Show their maintenance"</a>
                                 }.into_any(),
                                 (left, _) => view! {
                                     <button type="button" class="button primary" data-action="schedule-plan" disabled=pending on:click=ask_schedule>

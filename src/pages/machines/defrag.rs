@@ -5,30 +5,15 @@ use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitB
 use crate::components::machine_ids_field::MachineIdsForm;
 use crate::components::page::Page;
 use crate::components::toasts::use_toasts;
+use crate::components::words::named_in_confirmation;
 use gpudeck_wire::DefragResult;
 use leptos::prelude::*;
-
-/// Machines named one by one in the confirmation; the rest are counted.
-const NAMED_IN_CONFIRMATION: usize = 20;
 
 /// One request and its answer.
 #[derive(Clone)]
 struct Outcome {
     asked: Vec<i64>,
     result: DefragResult,
-}
-
-/// `1001, 1002 and 3 more`: the first machines by id, the rest counted.
-pub fn named_in_confirmation(ids: &[i64]) -> String {
-    let shown: Vec<String> = ids
-        .iter()
-        .take(NAMED_IN_CONFIRMATION)
-        .map(i64::to_string)
-        .collect();
-    match ids.len().saturating_sub(NAMED_IN_CONFIRMATION) {
-        0 => shown.join(", "),
-        more => format!("{} and {more} more", shown.join(", ")),
-    }
 }
 
 #[component]
@@ -57,7 +42,7 @@ pub fn DefragPage() -> impl IntoView {
                     toasts.success(text);
                 }
             }
-            Ok(Outcome { asked, result })
+            Outcome { asked, result }
         },
     )
     .refusals_as_failures()
@@ -120,20 +105,5 @@ fn OutcomeView(outcome: Outcome) -> impl IntoView {
             </div>
         }
         .into_any(),
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::named_in_confirmation;
-
-    #[test]
-    fn the_confirmation_names_twenty_machines_and_counts_the_rest() {
-        assert_eq!(named_in_confirmation(&[1001, 1003]), "1001, 1003");
-        let many: Vec<i64> = (1..=25).collect();
-        let named = named_in_confirmation(&many);
-        assert!(named.starts_with("1, 2, 3"), "{named}");
-        assert!(named.ends_with("19, 20 and 5 more"), "{named}");
-        assert_eq!(named_in_confirmation(&[]), "");
     }
 }
