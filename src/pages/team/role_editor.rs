@@ -8,8 +8,8 @@ use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::role::RoleSummaryView;
 use super::role_model::{
-    constraint_problem, group_words, ConstraintDraft, KeptPart, Place, RoleDiff, RoleDraft,
-    RoleSummary, RouteDraft, OPERATORS,
+    constraint_problem, group_words, ConstraintDraft, Place, RoleDiff, RoleDraft, RoleSummary,
+    RouteDraft,
 };
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
@@ -17,7 +17,7 @@ use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
 use crate::routes::{role_name_of, role_path, TEAM_ROLES};
-use gpudeck_wire::permissions::Access;
+use gpudeck_wire::permissions::{Access, ConstraintOperator, GroupGrant, UnrecognisedPart};
 use gpudeck_wire::{PermissionGroup, TeamRoleEntry};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
@@ -194,7 +194,7 @@ impl RouteRow {
 #[derive(Clone, Copy)]
 struct EditorState {
     name: RwSignal<String>,
-    groups: RwSignal<Vec<(PermissionGroup, Value)>>,
+    groups: RwSignal<Vec<GroupGrant>>,
     routes: RwSignal<Vec<RouteRow>>,
     /// The draft as last loaded: the kept parts come from here.
     base: RwSignal<RoleDraft>,
@@ -246,7 +246,7 @@ impl EditorState {
 
     fn load(&self, draft: RoleDraft) {
         self.name.set(draft.name.clone());
-        self.groups.set(draft.groups.clone());
+        self.groups.set(draft.base.groups.clone());
         let rows = draft
             .routes
             .iter()
@@ -260,7 +260,7 @@ impl EditorState {
     fn draft(&self) -> RoleDraft {
         let mut draft = self.base.get();
         draft.name = self.name.get();
-        draft.groups = self.groups.get();
+        draft.base.groups = self.groups.get();
         draft.routes = self.routes.get().iter().map(RouteRow::draft).collect();
         draft
     }
@@ -426,7 +426,7 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                 fallback=move || view! {
                     <GroupGrid groups=state.groups/>
                     <RouteEntries state=state checked=checked/>
-                    <KeptParts parts=Signal::derive(move || state.base.with(|d| d.kept.clone()))/>
+                    <KeptParts parts=Signal::derive(move || state.base.with(|d| d.kept().to_vec()))/>
                 }
             >
                 <div class="id-field">
@@ -485,7 +485,7 @@ fn parse_permissions(name: &str, text: &str) -> Result<RoleDraft, String> {
 
 /// The 11 groups as checkboxes, one fieldset per area.
 #[component]
-fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
+fn GroupGrid(groups: RwSignal<Vec<GroupGrant>>) -> impl IntoView {
     view! {
         <div class="group-grid" data-testid="group-grid">
             {PermissionGroup::AREAS.into_iter().map(|area| view! {
@@ -498,12 +498,12 @@ fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
                             Access::Write => "Write",
                             Access::Any => "Use",
                         };
-                        let granted = move || groups.with(|list| list.iter().any(|(g, _)| *g == group));
+                        let granted = move || groups.with(|list| list.iter().any(|g| g.group == group));
                         // A group entry with more than `{}` in it (constraints, say) is kept as it came.
                         let extra = move || groups.with(|list| {
                             list.iter()
-                                .find(|(g, entry)| *g == group && entry.as_object().is_none_or(|o| !o.is_empty()))
-                                .map(|(_, entry)| entry.to_string())
+                                .find(|g| g.group == group && g.entry.as_object().is_none_or(|o| !o.is_empty()))
+                                .map(|g| g.entry.to_string())
                         });
                         view! {
                             <div class="group-choice">
@@ -515,10 +515,10 @@ fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
                                     on:change=move |ev| {
                                         let on = event_target_checked(&ev);
                                         groups.update(|list| {
-                                            list.retain(|(g, _)| *g != group);
+                                            list.retain(|g| g.group != group);
                                             if on {
-                                                list.push((group, Value::Object(Default::default())));
-                                                list.sort_by_key(|(g, _)| *g);
+                                                list.push(GroupGrant::new(group));
+                                                list.sort_by_key(|g| g.group);
                                             }
                                         });
                                     }
@@ -641,12 +641,12 @@ fn ConstraintEditor(
             <div class="id-field">
                 <label for=operator_id.clone()>"Operator"</label>
                 <select id=operator_id on:change=move |ev| constraint.operator.set(event_target_value(&ev))>
-                    {OPERATORS.into_iter().map(|op| view! {
+                    {ConstraintOperator::ALL.map(ConstraintOperator::as_str).into_iter().map(|op| view! {
                         <option value=op selected=move || constraint.operator.get() == op>{operator_words(op)}</option>
                     }).collect_view()}
                     {move || {
                         let op = constraint.operator.get();
-                        (!OPERATORS.contains(&op.as_str())).then(|| view! { <option value=op.clone() selected=true>{op.clone()}</option> })
+                        ConstraintOperator::parse(&op).is_none().then(|| view! { <option value=op.clone() selected=true>{op.clone()}</option> })
                     }}
                 </select>
             </div>
@@ -675,7 +675,7 @@ fn operator_words(operator: &str) -> &'static str {
 
 /// The parts the editor does not recognise, shown as they are.
 #[component]
-fn KeptParts(#[prop(into)] parts: Signal<Vec<KeptPart>>) -> impl IntoView {
+fn KeptParts(#[prop(into)] parts: Signal<Vec<UnrecognisedPart>>) -> impl IntoView {
     view! {
         <Show when=move || parts.with(|p| !p.is_empty())>
             <section class="unrecognised-permissions" aria-labelledby="kept-parts-heading">

@@ -5,31 +5,27 @@
 //! Reading then writing an object gives back an equal JSON value: whatever the editor does
 //! not understand is kept as it came, and shown.
 
-use gpudeck_wire::{PermissionGroup, PermissionsView};
+use gpudeck_wire::permissions::{
+    value_text, Constraint, ConstraintOperator, Entry, RouteGrant, UnrecognisedPart,
+};
+use gpudeck_wire::{PermissionGroup, Permissions};
 use serde_json::{Map, Value};
 
-/// Where an entry sits: at the top level (`"api.instance.request_logs": …`) or inside
-/// `"api"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
-    Top,
-    InApi,
-}
-
-/// The constraint operators the public service documents.
-pub const OPERATORS: [&str; 3] = ["eq", "lte", "gte"];
+pub use gpudeck_wire::permissions::Place;
 
 /// One constraint as typed: `field operator value`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConstraintDraft {
     pub field: String,
+    /// The wire spelling, as the operator list gives it.
     pub operator: String,
     pub value: String,
     /// The value as it came, so an untouched `"12"` stays a string and `12` a number.
     pub was: Option<Value>,
 }
 
-/// A route-level entry: its name, its constraints, and its other fields kept verbatim.
+/// A route-level entry being edited: its name, its constraints as typed, and its other
+/// fields kept verbatim.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RouteDraft {
     pub place: Place,
@@ -38,34 +34,14 @@ pub struct RouteDraft {
     pub rest: Map<String, Value>,
 }
 
-/// A part the editor does not edit: kept as it came, written back unchanged.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KeptPart {
-    pub place: Place,
-    pub key: String,
-    pub value: Value,
-}
-
-impl KeptPart {
-    /// Its address in the object, `api.quantum_write` or `ui`.
-    pub fn path(&self) -> String {
-        match self.place {
-            Place::Top => self.key.clone(),
-            Place::InApi => format!("api.{}", self.key),
-        }
-    }
-}
-
-/// The editor's whole state.
+/// The editor's whole state: the role's name and its permissions, with the route entries
+/// in the editable form of [`RouteDraft`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct RoleDraft {
     pub name: String,
-    /// The granted groups with their entries as they came (`{}` for a new grant).
-    pub groups: Vec<(PermissionGroup, Value)>,
+    /// The permissions as read, less the route entries, which `routes` holds.
+    pub base: Permissions,
     pub routes: Vec<RouteDraft>,
-    pub kept: Vec<KeptPart>,
-    /// Whether to write an `"api"` object even when nothing is in it.
-    had_api: bool,
 }
 
 impl RoleDraft {
@@ -73,105 +49,47 @@ impl RoleDraft {
     pub fn empty() -> Self {
         RoleDraft {
             name: String::new(),
-            groups: Vec::new(),
+            base: Permissions::default(),
             routes: Vec::new(),
-            kept: Vec::new(),
-            had_api: false,
         }
     }
 
     /// Reads `permissions`; refuses anything but an object (or null, read as empty).
     pub fn read(name: &str, permissions: &Value) -> Result<Self, String> {
-        let mut draft = RoleDraft::empty();
-        draft.name = name.to_owned();
-        let top = match permissions {
-            Value::Null => return Ok(draft),
-            Value::Object(top) => top,
-            _ => return Err("The permissions must be a JSON object, like {\"api\": {}}.".into()),
-        };
-        for (key, value) in top {
-            match (key.as_str(), value) {
-                ("api", Value::Object(api)) => {
-                    draft.had_api = true;
-                    for (inner, value) in api {
-                        draft.read_api_entry(inner, value);
-                    }
-                }
-                _ if key.starts_with("api.") => draft.read_route(Place::Top, key, value),
-                _ => draft.keep(Place::Top, key, value),
-            }
+        if !(permissions.is_object() || permissions.is_null()) {
+            return Err("The permissions must be a JSON object, like {\"api\": {}}.".into());
         }
-        Ok(draft)
+        let mut base = Permissions::read(permissions);
+        let routes = std::mem::take(&mut base.routes)
+            .into_iter()
+            .map(RouteDraft::from)
+            .collect();
+        Ok(RoleDraft {
+            name: name.to_owned(),
+            base,
+            routes,
+        })
     }
 
-    fn read_api_entry(&mut self, key: &str, value: &Value) {
-        if let Some(group) = PermissionGroup::parse(key) {
-            self.groups.push((group, value.clone()));
-        } else if key.contains('.') {
-            self.read_route(Place::InApi, key, value);
-        } else {
-            self.keep(Place::InApi, key, value);
-        }
-    }
-
-    fn read_route(&mut self, place: Place, name: &str, value: &Value) {
-        match read_route_fields(value) {
-            Some((constraints, rest)) => self.routes.push(RouteDraft {
-                place,
-                name: name.to_owned(),
-                constraints,
-                rest,
-            }),
-            None => self.keep(place, name, value),
-        }
-    }
-
-    fn keep(&mut self, place: Place, key: &str, value: &Value) {
-        self.kept.push(KeptPart {
-            place,
-            key: key.to_owned(),
-            value: value.clone(),
-        });
+    /// The parts the editor does not edit, kept as they came.
+    pub fn kept(&self) -> &[UnrecognisedPart] {
+        &self.base.unrecognised
     }
 
     pub fn grants(&self, group: PermissionGroup) -> bool {
-        self.groups.iter().any(|(g, _)| *g == group)
+        self.base.grants(group)
     }
 
-    /// Grants or withdraws a whole group; a group granted again starts without constraints.
+    /// Grants or withdraws a whole group.
     pub fn set_group(&mut self, group: PermissionGroup, granted: bool) {
-        self.groups.retain(|(g, _)| *g != group);
-        if granted {
-            self.groups.push((group, Value::Object(Map::new())));
-            self.groups.sort_by_key(|(g, _)| *g);
-        }
+        self.base.set_group(group, granted);
     }
 
     /// The permissions object to send. Assumes [`RoleDraft::problems`] found nothing.
     pub fn permissions(&self) -> Value {
-        let mut api = Map::new();
-        let mut top = Map::new();
-        for (group, entry) in &self.groups {
-            api.insert(group.as_str().to_owned(), entry.clone());
-        }
-        for route in &self.routes {
-            let target = match route.place {
-                Place::Top => &mut top,
-                Place::InApi => &mut api,
-            };
-            target.insert(route.name.clone(), route.entry());
-        }
-        for part in &self.kept {
-            let target = match part.place {
-                Place::Top => &mut top,
-                Place::InApi => &mut api,
-            };
-            target.insert(part.key.clone(), part.value.clone());
-        }
-        if self.had_api || !api.is_empty() {
-            top.insert("api".to_owned(), Value::Object(api));
-        }
-        Value::Object(top)
+        let mut permissions = self.base.clone();
+        permissions.routes = self.routes.iter().map(RouteDraft::grant).collect();
+        permissions.to_value()
     }
 
     /// Everything that must be fixed before saving, each as a sentence. `other_names` are
@@ -208,21 +126,37 @@ impl RouteDraft {
         }
     }
 
-    fn entry(&self) -> Value {
-        let mut entry = self.rest.clone();
-        if !self.constraints.is_empty() {
-            let mut fields = Map::new();
-            for constraint in &self.constraints {
-                let operators = fields
-                    .entry(constraint.field.trim().to_owned())
-                    .or_insert_with(|| Value::Object(Map::new()));
-                if let Value::Object(operators) = operators {
-                    operators.insert(constraint.operator.clone(), constraint.json_value());
-                }
-            }
-            entry.insert("constraints".to_owned(), Value::Object(fields));
+    /// The entry to send. A constraint whose operator is not one of the documented
+    /// ones is left out; [`constraint_problem`] names it before anything is sent.
+    fn grant(&self) -> RouteGrant {
+        RouteGrant {
+            place: self.place,
+            name: self.name.clone(),
+            entry: Entry {
+                constraints: self
+                    .constraints
+                    .iter()
+                    .filter_map(ConstraintDraft::constraint)
+                    .collect(),
+                rest: self.rest.clone(),
+            },
         }
-        Value::Object(entry)
+    }
+}
+
+impl From<RouteGrant> for RouteDraft {
+    fn from(route: RouteGrant) -> Self {
+        RouteDraft {
+            place: route.place,
+            name: route.name,
+            constraints: route
+                .entry
+                .constraints
+                .iter()
+                .map(ConstraintDraft::from)
+                .collect(),
+            rest: route.entry.rest,
+        }
     }
 }
 
@@ -237,7 +171,7 @@ impl ConstraintDraft {
     pub fn new() -> Self {
         ConstraintDraft {
             field: "id".to_owned(),
-            operator: "eq".to_owned(),
+            operator: ConstraintOperator::Eq.as_str().to_owned(),
             value: String::new(),
             was: None,
         }
@@ -259,47 +193,25 @@ impl ConstraintDraft {
             _ => Value::String(text.to_owned()),
         }
     }
-}
 
-/// How a constraint value is typed: text without quotes, anything else as JSON.
-fn value_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
+    fn constraint(&self) -> Option<Constraint> {
+        Some(Constraint {
+            field: self.field.trim().to_owned(),
+            operator: ConstraintOperator::parse(&self.operator)?,
+            value: self.json_value(),
+        })
     }
 }
 
-/// `{"constraints": {"id": {"eq": 1}}, …}` → the constraints and the other fields; `None`
-/// when the entry is not of that shape (then it is kept whole).
-fn read_route_fields(value: &Value) -> Option<(Vec<ConstraintDraft>, Map<String, Value>)> {
-    let mut rest = value.as_object()?.clone();
-    let mut constraints = Vec::new();
-    // An empty `constraints` object stays among the other fields, so it is written back.
-    let fields = match rest.get("constraints") {
-        Some(Value::Object(fields)) if fields.is_empty() => Map::new(),
-        Some(_) => rest.remove("constraints")?.as_object()?.clone(),
-        None => Map::new(),
-    };
-    {
-        for (field, operators) in &fields {
-            let operators = operators.as_object().filter(|o| !o.is_empty())?;
-            for (operator, operand) in operators {
-                if !OPERATORS.contains(&operator.as_str())
-                    || operand.is_object()
-                    || operand.is_array()
-                {
-                    return None;
-                }
-                constraints.push(ConstraintDraft {
-                    field: field.clone(),
-                    operator: operator.clone(),
-                    value: value_text(operand),
-                    was: Some(operand.clone()),
-                });
-            }
+impl From<&Constraint> for ConstraintDraft {
+    fn from(constraint: &Constraint) -> Self {
+        ConstraintDraft {
+            field: constraint.field.clone(),
+            operator: constraint.operator.as_str().to_owned(),
+            value: value_text(&constraint.value),
+            was: Some(constraint.value.clone()),
         }
     }
-    Some((constraints, rest))
 }
 
 /// N14's name rule: 2–50 characters, no control characters, no surrounding spaces,
@@ -344,35 +256,23 @@ pub fn constraint_problem(
     let field = constraint.field.trim();
     let value = constraint.value.trim();
     if field.is_empty() {
-        Some("a constraint needs a field, like id.".into())
-    } else if !OPERATORS.contains(&constraint.operator.as_str()) {
-        Some(format!("the operator of {field} must be eq, lte or gte."))
-    } else if value.is_empty() {
+        return Some("a constraint needs a field, like id.".into());
+    }
+    let Some(operator) = ConstraintOperator::parse(&constraint.operator) else {
+        return Some(format!("the operator of {field} must be eq, lte or gte."));
+    };
+    let symbol = operator.symbol();
+    if value.is_empty() {
         Some(format!("enter the value {field} is compared with."))
-    } else if constraint.operator != "eq" && !constraint.json_value().is_number() {
-        Some(format!(
-            "{field} {} needs a number.",
-            symbol(&constraint.operator)
-        ))
+    } else if operator != ConstraintOperator::Eq && !constraint.json_value().is_number() {
+        Some(format!("{field} {symbol} needs a number."))
     } else if earlier
         .iter()
         .any(|other| other.field.trim() == field && other.operator == constraint.operator)
     {
-        Some(format!(
-            "{field} {} is set twice.",
-            symbol(&constraint.operator)
-        ))
+        Some(format!("{field} {symbol} is set twice."))
     } else {
         None
-    }
-}
-
-fn symbol(operator: &str) -> &str {
-    match operator {
-        "eq" => "=",
-        "lte" => "≤",
-        "gte" => "≥",
-        other => other,
     }
 }
 
@@ -392,67 +292,36 @@ pub struct RoleDiff {
 
 impl RoleDiff {
     pub fn between(before: (&str, &Value), after: (&str, &Value)) -> Self {
-        let old = PermissionsView::read(before.1);
-        let new = PermissionsView::read(after.1);
-        let mut diff = RoleDiff {
-            renamed: (before.0 != after.0).then(|| (before.0.to_owned(), after.0.to_owned())),
-            ..RoleDiff::default()
-        };
-        let groups = |view: &PermissionsView| {
-            view.groups
+        let old = Permissions::read(before.1);
+        let new = Permissions::read(after.1);
+        let groups = |read: &Permissions| read.groups.iter().map(|g| g.group).collect::<Vec<_>>();
+        let (old_groups, new_groups) = (groups(&old), groups(&new));
+        let routes = |read: &Permissions| {
+            read.routes
                 .iter()
-                .filter_map(|p| p.group)
+                .map(|r| r.name.clone())
                 .collect::<Vec<_>>()
         };
-        let (old_groups, new_groups) = (groups(&old), groups(&new));
-        diff.groups_added = new_groups
-            .iter()
-            .copied()
-            .filter(|g| !old_groups.contains(g))
-            .collect();
-        diff.groups_removed = old_groups
-            .iter()
-            .copied()
-            .filter(|g| !new_groups.contains(g))
-            .collect();
-        let names = |list: &[gpudeck_wire::Permission]| {
-            list.iter().map(|p| p.name.clone()).collect::<Vec<_>>()
+        let (old_routes, new_routes) = (routes(&old), routes(&new));
+        let mut diff = RoleDiff {
+            renamed: (before.0 != after.0).then(|| (before.0.to_owned(), after.0.to_owned())),
+            groups_added: missing_from(&new_groups, &old_groups),
+            groups_removed: missing_from(&old_groups, &new_groups),
+            routes_added: missing_from(&new_routes, &old_routes),
+            routes_removed: missing_from(&old_routes, &new_routes),
+            constraints_changed: Vec::new(),
+            other_changed: old.unrecognised != new.unrecognised,
         };
-        let (old_routes, new_routes) = (names(&old.routes), names(&new.routes));
-        diff.routes_added = new_routes
-            .iter()
-            .filter(|r| !old_routes.contains(r))
-            .cloned()
-            .collect();
-        diff.routes_removed = old_routes
-            .iter()
-            .filter(|r| !new_routes.contains(r))
-            .cloned()
-            .collect();
-        let both = old.groups.iter().chain(&old.routes).filter_map(|before| {
-            new.groups
-                .iter()
-                .chain(&new.routes)
-                .find(|after| after.name == before.name)
-                .map(|after| (before, after))
-        });
-        for (before, after) in both {
-            if before.constraints != after.constraints {
-                let written = |p: &gpudeck_wire::Permission| {
-                    p.constraints.iter().map(ToString::to_string).collect()
-                };
-                diff.constraints_changed.push((
-                    before.name.clone(),
-                    written(before),
-                    written(after),
-                ));
+        let after_entries = entries(&new);
+        for (name, constraints, extra) in entries(&old) {
+            let Some((_, now, now_extra)) = after_entries.iter().find(|(n, ..)| *n == name) else {
+                continue;
+            };
+            if constraints != *now {
+                diff.constraints_changed
+                    .push((name.clone(), constraints, now.clone()));
             }
-            if before.extra != after.extra {
-                diff.other_changed = true;
-            }
-        }
-        if old.unrecognised != new.unrecognised {
-            diff.other_changed = true;
+            diff.other_changed |= extra != *now_extra;
         }
         diff
     }
@@ -508,6 +377,35 @@ impl RoleDiff {
     }
 }
 
+/// The items of `list` that `other` lacks, in order.
+fn missing_from<T: PartialEq + Clone>(list: &[T], other: &[T]) -> Vec<T> {
+    list.iter()
+        .filter(|item| !other.contains(item))
+        .cloned()
+        .collect()
+}
+
+/// Every group and route entry: its name, its constraints written out, and what else it
+/// holds.
+fn entries(permissions: &Permissions) -> Vec<(String, Vec<String>, Option<Value>)> {
+    let groups = permissions.groups.iter().map(|grant| {
+        let written = grant
+            .constraints()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        (grant.group.as_str().to_owned(), written, grant.extra())
+    });
+    let routes = permissions.routes.iter().map(|route| {
+        (
+            route.name.clone(),
+            route.entry.written_constraints(),
+            route.entry.extra(),
+        )
+    });
+    groups.chain(routes).collect()
+}
+
 /// What a group lets a key do, in plain words.
 pub fn group_words(group: PermissionGroup) -> &'static str {
     match group {
@@ -536,38 +434,35 @@ pub struct RoleSummary {
 
 impl RoleSummary {
     pub fn of(permissions: &Value) -> Self {
-        let view = PermissionsView::read(permissions);
+        let read = Permissions::read(permissions);
         let mut summary = RoleSummary::default();
         for group in PermissionGroup::ALL {
-            match view.group(group) {
-                Some(entry) if entry.constraints.is_empty() => {
-                    summary.can.push(group_words(group).to_owned())
-                }
-                Some(entry) => summary.limited.push(format!(
-                    "{} only where {}",
-                    group_words(group),
-                    written(&entry.constraints)
-                )),
-                None => summary.cannot.push(group_words(group).to_owned()),
+            let words = group_words(group);
+            match read.group(group).map(|grant| grant.constraints()) {
+                Some(constraints) if constraints.is_empty() => summary.can.push(words.to_owned()),
+                Some(constraints) => summary
+                    .limited
+                    .push(format!("{words} only where {}", written(&constraints))),
+                None => summary.cannot.push(words.to_owned()),
             }
         }
-        for route in &view.routes {
-            summary.limited.push(if route.constraints.is_empty() {
-                format!("use the route {}", route.name)
+        for route in &read.routes {
+            let name = &route.name;
+            summary.limited.push(if route.entry.constraints.is_empty() {
+                format!("use the route {name}")
             } else {
                 format!(
-                    "use the route {} only where {}",
-                    route.name,
-                    written(&route.constraints)
+                    "use the route {name} only where {}",
+                    written(&route.entry.constraints)
                 )
             });
         }
-        summary.unrecognised = view.unrecognised.len();
+        summary.unrecognised = read.unrecognised.len();
         summary
     }
 }
 
-fn written(constraints: &[gpudeck_wire::permissions::Constraint]) -> String {
+fn written(constraints: &[Constraint]) -> String {
     constraints
         .iter()
         .map(ToString::to_string)
@@ -615,7 +510,7 @@ mod tests {
             }),
         )
         .unwrap();
-        let paths: Vec<String> = draft.kept.iter().map(KeptPart::path).collect();
+        let paths: Vec<String> = draft.kept().iter().map(UnrecognisedPart::path).collect();
         assert!(paths.contains(&"api.quantum_write".to_owned()));
         assert!(paths.contains(&"api.weird".to_owned()));
         assert!(paths.contains(&"ui".to_owned()));
