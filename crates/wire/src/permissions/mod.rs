@@ -41,6 +41,11 @@ impl GroupGrant {
         }
     }
 
+    /// Granted without constraints or anything else: `{}`.
+    pub fn is_plain(&self) -> bool {
+        self.entry.as_object().is_some_and(Map::is_empty)
+    }
+
     /// The entry's constraints; none when the entry has another shape.
     pub fn constraints(&self) -> Vec<Constraint> {
         Entry::read(&self.entry)
@@ -301,7 +306,7 @@ mod tests {
             "ui": {"dark": true}
         }));
         let group = read.group(PermissionGroup::InstanceRead).unwrap();
-        assert!(group.constraints().is_empty());
+        assert!(group.constraints().is_empty() && !group.is_plain());
         assert_eq!(
             group.extra(),
             Some(json!({"constraints": "odd", "note": 1}))
@@ -345,6 +350,7 @@ mod tests {
         let mut read =
             Permissions::read(&json!({"api": {"misc": {"constraints": {"id": {"eq": 1}}}}}));
         read.set_group(PermissionGroup::TeamWrite, true);
+        assert!(read.group(PermissionGroup::TeamWrite).unwrap().is_plain());
         read.set_group(PermissionGroup::Misc, false);
         assert_eq!(read.to_value(), json!({"api": {"team_write": {}}}));
         read.set_group(PermissionGroup::Misc, true);
