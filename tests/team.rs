@@ -241,6 +241,49 @@ async fn constraints_and_names_are_checked_before_anything_is_sent() {
     );
 }
 
+fn input_value(page: &Mounted, selector: &str) -> String {
+    page.get(selector)
+        .unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
+#[wasm_bindgen_test]
+async fn removing_a_route_entry_leaves_the_next_one_as_typed() {
+    signed_in_as(KEY, USER, "/team/new-role");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("team/roles-full", json(200, ROLES)),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.find("#group-misc").is_some()).await);
+    page.click(".route-editor > button");
+    page.click(".route-editor > button");
+    settle().await;
+    page.type_into("#route-0-name", "api.a.b");
+    page.type_into("#route-1-name", "api.c.d");
+    page.click(".route-entry-editor:nth-of-type(2) .form-actions button:first-child");
+    settle().await;
+    page.type_into("#constraint-1-0-value", "7");
+    settle().await;
+
+    page.click(".route-entry-editor .form-actions button.danger");
+    settle().await;
+    assert_eq!(page.all(".route-entry-editor").len(), 1);
+    assert_eq!(input_value(&page, "#route-0-name"), "api.c.d");
+    assert_eq!(input_value(&page, "#constraint-0-0-value"), "7");
+    assert_eq!(
+        page.text(".route-entry-editor legend"),
+        "Route entry api.c.d"
+    );
+
+    page.click(".mode-switch button:last-child");
+    assert!(wait_until(2000, || page.find("#role-json").is_some()).await);
+    assert_eq!(
+        textarea_json(&page),
+        json!({"api.c.d": {"constraints": {"id": {"eq": 7}}}})
+    );
+}
+
 #[wasm_bindgen_test]
 async fn an_unchanged_role_has_nothing_to_save() {
     signed_in_as(KEY, USER, "/team/roles/member/edit");

@@ -2,8 +2,8 @@
 //! read and write, the route-level entries with their constraints written out, and
 //! whatever the console does not recognise, shown as sent rather than dropped.
 
-use gpudeck_wire::permissions::Access;
-use gpudeck_wire::{Permission, PermissionGroup, PermissionsView};
+use gpudeck_wire::permissions::{Access, RouteGrant, UnrecognisedPart};
+use gpudeck_wire::{PermissionGroup, Permissions};
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -26,7 +26,7 @@ pub struct GridRow {
 }
 
 /// The grid for `permissions`, one row per area in display order.
-pub fn permission_grid(permissions: &PermissionsView) -> Vec<GridRow> {
+pub fn permission_grid(permissions: &Permissions) -> Vec<GridRow> {
     PermissionGroup::AREAS
         .into_iter()
         .map(|area| {
@@ -39,12 +39,14 @@ pub fn permission_grid(permissions: &PermissionsView) -> Vec<GridRow> {
                 .iter()
                 .filter_map(|&access| PermissionGroup::of(area, access))
                 .map(|group| {
-                    let entry = permissions.group(group);
+                    let grant = permissions.group(group);
                     GridCell {
                         group,
-                        granted: entry.is_some(),
-                        constraints: entry.map(constraints_of).unwrap_or_default(),
-                        extra: entry.and_then(|e| e.extra.as_ref()).map(Value::to_string),
+                        granted: grant.is_some(),
+                        constraints: grant
+                            .map(|g| g.constraints().iter().map(ToString::to_string).collect())
+                            .unwrap_or_default(),
+                        extra: grant.and_then(|g| g.extra()).map(|e| e.to_string()),
                     }
                 })
                 .collect();
@@ -53,17 +55,9 @@ pub fn permission_grid(permissions: &PermissionsView) -> Vec<GridRow> {
         .collect()
 }
 
-fn constraints_of(permission: &Permission) -> Vec<String> {
-    permission
-        .constraints
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}
-
 /// The grid, the route-level entries and the unrecognised parts of one role.
 #[component]
-pub fn RolePermissions(permissions: PermissionsView, #[prop(into)] role: String) -> impl IntoView {
+pub fn RolePermissions(permissions: Permissions, #[prop(into)] role: String) -> impl IntoView {
     let rows = permission_grid(&permissions);
     let routes = permissions.routes.clone();
     let unrecognised = permissions.unrecognised.clone();
@@ -106,9 +100,9 @@ pub fn RolePermissions(permissions: PermissionsView, #[prop(into)] role: String)
                 <h3 id="unrecognised-permissions-heading">"Entries this console does not recognise"</h3>
                 <p class="hint">"Shown as the server sent them."</p>
                 <dl>
-                    {unrecognised.into_iter().map(|(path, value)| view! {
-                        <dt><code>{if path.is_empty() { "(the whole permissions value)".to_owned() } else { path }}</code></dt>
-                        <dd><pre>{pretty(&value)}</pre></dd>
+                    {unrecognised.into_iter().map(|part| view! {
+                        <dt><code>{whole_or_path(&part)}</code></dt>
+                        <dd><pre>{pretty(&part.value)}</pre></dd>
                     }).collect_view()}
                 </dl>
             </section>
@@ -143,9 +137,16 @@ fn GridCellView(cell: GridCell, span_both: bool) -> impl IntoView {
     }
 }
 
+fn whole_or_path(part: &UnrecognisedPart) -> String {
+    match part.path() {
+        path if path.is_empty() => "(the whole permissions value)".to_owned(),
+        path => path,
+    }
+}
+
 #[component]
-fn RouteEntry(route: Permission) -> impl IntoView {
-    let constraints = constraints_of(&route);
+fn RouteEntry(route: RouteGrant) -> impl IntoView {
+    let constraints = route.entry.written_constraints();
     view! {
         <li class="route-entry">
             <code class="route-name">{route.name}</code>
@@ -154,7 +155,7 @@ fn RouteEntry(route: Permission) -> impl IntoView {
             } else {
                 view! { " — only where " <span class="constraints">{constraints.join(", ")}</span> }.into_any()
             }}
-            {route.extra.map(|extra| view! {
+            {route.entry.extra().map(|extra| view! {
                 <p class="extra">"Also: " <code>{extra.to_string()}</code></p>
             })}
         </li>
@@ -169,12 +170,12 @@ pub fn pretty(value: &Value) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::permission_grid;
-    use gpudeck_wire::{PermissionGroup, PermissionsView};
+    use gpudeck_wire::{PermissionGroup, Permissions};
     use serde_json::json as value;
 
     #[test]
     fn the_permission_grid_reads_known_groups_by_area_and_access() {
-        let view = PermissionsView::read(&value!({
+        let view = Permissions::read(&value!({
             "api": {"instance_read": {}, "instance_write": {"constraints": {"id": {"eq": 1227}}}, "misc": {}, "team_read": {}}
         }));
         let grid = permission_grid(&view);
@@ -201,7 +202,7 @@ mod tests {
 
     #[test]
     fn the_permission_grid_keeps_parts_of_unknown_shape() {
-        let view = PermissionsView::read(&value!({
+        let view = Permissions::read(&value!({
             "api": {"billing_write": {"constraints": "odd", "note": 1}}
         }));
         let cell = &permission_grid(&view)[2].cells[1];
@@ -211,7 +212,7 @@ mod tests {
             cell.extra.as_deref(),
             Some(r#"{"constraints":"odd","note":1}"#)
         );
-        let empty = permission_grid(&PermissionsView::read(&value!(null)));
+        let empty = permission_grid(&Permissions::read(&value!(null)));
         assert!(empty.iter().all(|row| row.cells.iter().all(|c| !c.granted)));
     }
 }

@@ -7,12 +7,13 @@
 
 use crate::db;
 use crate::error::ApiError;
+use crate::holding::Holding;
 use crate::keys;
 use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use gpudeck_wire::{PermissionGroup, PermissionsView};
+use gpudeck_wire::PermissionGroup;
 
 /// Who is calling, resolved from the API key.
 #[derive(Debug, Clone)]
@@ -21,17 +22,18 @@ pub struct Caller {
     pub user_id: i64,
     /// The team the key is scoped to, if any.
     pub team_id: Option<i64>,
-    /// `None` for a personal key (everything allowed); for a team key, the union of the
-    /// member's roles in that team.
-    pub permissions: Option<PermissionsView>,
+    /// Everything for a personal key; for a team key, the union of the member's roles in
+    /// that team.
+    pub holding: Holding,
 }
 
 impl Caller {
     /// Refuses with 403, naming the permission, when a team key's roles lack `group`.
     pub fn require(&self, group: PermissionGroup) -> Result<(), ApiError> {
-        match &self.permissions {
-            Some(view) if !view.grants(group) => Err(lacks_permission(group)),
-            _ => Ok(()),
+        if self.holding.grants(group) {
+            Ok(())
+        } else {
+            Err(lacks_permission(group))
         }
     }
 }
@@ -103,7 +105,7 @@ impl FromRequestParts<AppState> for Caller {
             KeyStanding::Personal { user_id } => Ok(Caller {
                 user_id,
                 team_id: None,
-                permissions: None,
+                holding: Holding::Everything,
             }),
             KeyStanding::Team {
                 user_id,
@@ -112,7 +114,7 @@ impl FromRequestParts<AppState> for Caller {
             } => Ok(Caller {
                 user_id,
                 team_id: Some(team_id),
-                permissions: Some(union(&roles)),
+                holding: Holding::of_roles(&roles),
             }),
         }
     }
@@ -132,18 +134,6 @@ enum KeyStanding {
     },
     /// A team key whose member was removed from the team.
     MembershipEnded,
-}
-
-/// Everything any of the roles grants.
-fn union(roles: &[serde_json::Value]) -> PermissionsView {
-    let mut all = PermissionsView::default();
-    for role in roles {
-        let view = PermissionsView::read(role);
-        all.groups.extend(view.groups);
-        all.routes.extend(view.routes);
-        all.unrecognised.extend(view.unrecognised);
-    }
-    all
 }
 
 #[cfg(test)]
@@ -188,17 +178,17 @@ mod tests {
 
     #[test]
     fn roles_are_united() {
-        let view = union(&[
+        let holding = Holding::of_roles(&[
             json!({"api": {"instance_read": {}}}),
             json!({"api": {"team_read": {}}}),
         ]);
-        assert!(view.grants(PermissionGroup::InstanceRead));
-        assert!(view.grants(PermissionGroup::TeamRead));
-        assert!(!view.grants(PermissionGroup::MachineWrite));
+        assert!(holding.grants(PermissionGroup::InstanceRead));
+        assert!(holding.grants(PermissionGroup::TeamRead));
+        assert!(!holding.grants(PermissionGroup::MachineWrite));
         let caller = Caller {
             user_id: 1,
             team_id: Some(1),
-            permissions: Some(view),
+            holding,
         };
         let error = caller.require(PermissionGroup::MachineWrite).unwrap_err();
         assert_eq!(error.status, 403);
@@ -209,7 +199,7 @@ mod tests {
         let personal = Caller {
             user_id: 1,
             team_id: None,
-            permissions: None,
+            holding: Holding::Everything,
         };
         assert!(personal.require(PermissionGroup::MachineWrite).is_ok());
     }

@@ -1,27 +1,31 @@
 //! What a caller holds in a team (spec §1.4), and the two rules built on it: whether a role
-//! *exceeds* the caller, and what a valid `permissions` object is (N14, N15). Pure
-//! functions over JSON, so the queries that enforce them and the tests share one meaning.
+//! *exceeds* the caller, and what a valid `permissions` object is (N14, N15). Both read
+//! roles through the wire crate's [`Permissions`], as the console does.
 
-use gpudeck_wire::PermissionGroup;
-use serde_json::{Map, Value};
+use gpudeck_wire::permissions::Place;
+use gpudeck_wire::{PermissionGroup, Permissions};
+use serde_json::Value;
 
-/// What a caller holds in its current team.
+/// What a caller holds: everything (a team's owner there; a personal key at the group
+/// check), else the union of its roles in the team.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Holding {
-    /// The team's owner holds everything in its own team.
     Everything,
-    /// Anyone else: the permission objects of their roles there (none if they hold none).
-    Roles(Vec<Value>),
+    /// The union of the caller's roles (nothing if it holds none).
+    Roles(Permissions),
 }
 
 impl Holding {
+    /// The union of the roles with these permission objects.
+    pub fn of_roles<'a>(roles: impl IntoIterator<Item = &'a Value>) -> Self {
+        Holding::Roles(Permissions::union(roles.into_iter().map(Permissions::read)))
+    }
+
     /// Whether the caller holds the whole `group`.
     pub fn grants(&self, group: PermissionGroup) -> bool {
         match self {
             Holding::Everything => true,
-            Holding::Roles(roles) => roles
-                .iter()
-                .any(|role| api_groups(role).any(|name| name == group.as_str())),
+            Holding::Roles(held) => held.grants(group),
         }
     }
 
@@ -29,41 +33,15 @@ impl Holding {
     /// the caller lacks, or it has a top-level entry (`"api.instance.request_logs"`) that
     /// none of the caller's roles has.
     pub fn is_exceeded_by(&self, permissions: &Value) -> bool {
-        let Holding::Roles(roles) = self else {
+        let Holding::Roles(held) = self else {
             return false;
         };
-        let lacks_group = api_groups(permissions).any(|name| {
-            !roles
-                .iter()
-                .any(|role| api_groups(role).any(|held| held == name))
-        });
-        let lacks_entry = top_level_entries(permissions).any(|entry| {
-            !roles
-                .iter()
-                .any(|role| top_level_entries(role).any(|held| held == entry))
-        });
-        lacks_group || lacks_entry
+        let role = Permissions::read(permissions);
+        [Place::InApi, Place::Top].into_iter().any(|place| {
+            role.keys_at(place)
+                .any(|key| !held.keys_at(place).any(|held| held == key))
+        })
     }
-}
-
-/// The keys under `api` (the groups a role names).
-fn api_groups(permissions: &Value) -> impl Iterator<Item = &str> {
-    permissions
-        .get("api")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(Map::keys)
-        .map(String::as_str)
-}
-
-/// The top-level keys other than `api` (route entries).
-fn top_level_entries(permissions: &Value) -> impl Iterator<Item = &str> {
-    permissions
-        .as_object()
-        .into_iter()
-        .flat_map(Map::keys)
-        .map(String::as_str)
-        .filter(|key| *key != "api")
 }
 
 /// Why a `permissions` object was refused.
@@ -79,22 +57,31 @@ pub enum PermissionsRefusal {
 /// the 11 groups, each with an object value; every other top-level value an object. `{}`
 /// is allowed. The object is stored verbatim.
 pub fn check_permissions(permissions: &Value) -> Result<(), PermissionsRefusal> {
-    let top = permissions
-        .as_object()
-        .ok_or(PermissionsRefusal::NotAnObject)?;
-    for (key, value) in top {
-        let inner = value.as_object().ok_or(PermissionsRefusal::NotAnObject)?;
-        if key != "api" {
-            continue;
-        }
-        for (group, grant) in inner {
-            if PermissionGroup::parse(group).is_none() {
-                return Err(PermissionsRefusal::UnknownGroup(group.clone()));
-            }
-            if !grant.is_object() {
-                return Err(PermissionsRefusal::NotAnObject);
-            }
-        }
+    if !permissions.is_object() {
+        return Err(PermissionsRefusal::NotAnObject);
+    }
+    let read = Permissions::read(permissions);
+    let in_api = read
+        .routes
+        .iter()
+        .filter(|route| route.place == Place::InApi)
+        .map(|route| &route.name);
+    let not_a_group = read
+        .unrecognised
+        .iter()
+        .filter(|part| part.place == Place::InApi)
+        .map(|part| &part.key);
+    if let Some(key) = in_api.chain(not_a_group).next() {
+        return Err(PermissionsRefusal::UnknownGroup(key.clone()));
+    }
+    // Route entries are objects by the time the model reads them as routes.
+    let mut values = read
+        .groups
+        .iter()
+        .map(|grant| &grant.entry)
+        .chain(read.unrecognised.iter().map(|part| &part.value));
+    if values.any(|value| !value.is_object()) {
+        return Err(PermissionsRefusal::NotAnObject);
     }
     Ok(())
 }
@@ -105,7 +92,7 @@ mod tests {
     use serde_json::json;
 
     fn member() -> Holding {
-        Holding::Roles(vec![
+        Holding::of_roles(&[
             json!({"api": {"instance_read": {}, "team_read": {}},
                    "api.instance.request_logs": {"constraints": {"id": {"eq": 1}}}}),
             json!({"api": {"team_write": {}}}),
@@ -118,7 +105,7 @@ mod tests {
         assert!(member().grants(PermissionGroup::TeamWrite));
         assert!(member().grants(PermissionGroup::InstanceRead));
         assert!(!member().grants(PermissionGroup::MachineRead));
-        assert!(!Holding::Roles(vec![]).grants(PermissionGroup::TeamRead));
+        assert!(!Holding::of_roles(&[]).grants(PermissionGroup::TeamRead));
     }
 
     #[test]
@@ -130,7 +117,7 @@ mod tests {
         assert!(caller.is_exceeded_by(&json!({"api": {"machine_read": {}}})));
         assert!(caller.is_exceeded_by(&json!({"api.team.delete": {}})));
         assert!(!Holding::Everything.is_exceeded_by(&json!({"api.team.delete": {}})));
-        assert!(Holding::Roles(vec![]).is_exceeded_by(&json!({"api": {"misc": {}}})));
+        assert!(Holding::of_roles(&[]).is_exceeded_by(&json!({"api": {"misc": {}}})));
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub use maintenance::{
     IdListRefusal, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,
     ScheduleRefusal, Sdate, WindowPlan,
 };
-pub use permissions::{Permission, PermissionGroup, PermissionsView};
+pub use permissions::{PermissionGroup, Permissions};
 pub use query::{Condition, Conditions, Operator};
 pub use team::{
     Invitation, InviteRequest, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,

@@ -4,7 +4,7 @@ use crate::lenient::{Lenient, Whole};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// `GET /team/roles/{name}`. `permissions` stays raw JSON on the wire: its structure is not
-/// specified, so the console reads it through [`crate::PermissionsView`], which keeps
+/// specified, so everyone reads it through [`crate::Permissions`], which keeps
 /// whatever it does not recognise.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

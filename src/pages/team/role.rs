@@ -9,7 +9,7 @@ use crate::components::page::Page;
 use crate::components::permissions::{pretty, RolePermissions};
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::routes::{new_role_path, role_edit_path, role_name_of, role_path, TEAM_ROLES};
-use gpudeck_wire::{PermissionsView, TeamRole};
+use gpudeck_wire::{Permissions, TeamRole};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{query_signal_with_options, use_navigate, use_params_map};
@@ -57,7 +57,7 @@ pub fn TeamRolePage() -> impl IntoView {
             </nav>
             <RoleLookup/>
             {role_view.show(move |TeamRole { id, name, permissions }| {
-                let read = PermissionsView::read(&permissions);
+                let read = Permissions::read(&permissions);
                 let json = pretty(&permissions);
                 let summary = RoleSummary::of(&permissions);
                 let (edit, copy) = (role_edit_path(&name), new_role_path(Some(&name)));

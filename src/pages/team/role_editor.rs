@@ -8,8 +8,7 @@ use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use super::role::RoleSummaryView;
 use super::role_model::{
-    constraint_problem, group_words, ConstraintDraft, KeptPart, Place, RoleDiff, RoleDraft,
-    RoleSummary, RouteDraft, OPERATORS,
+    constraint_problem, group_words, ConstraintDraft, RoleDiff, RoleDraft, RoleSummary, RouteDraft,
 };
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
@@ -17,7 +16,7 @@ use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::toasts::use_toasts;
 use crate::routes::{role_name_of, role_path, TEAM_ROLES};
-use gpudeck_wire::permissions::Access;
+use gpudeck_wire::permissions::{Access, ConstraintOperator, UnrecognisedPart};
 use gpudeck_wire::{PermissionGroup, TeamRoleEntry};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map, use_query_map};
@@ -143,126 +142,77 @@ pub fn RoleEditorPage() -> impl IntoView {
     }
 }
 
-/// One constraint row: a stable key for its ids, and its fields as signals so typing
-/// does not redraw the list.
+/// Route entry `index` of the draft. Rows are keyed by position: removing one moves the
+/// rest up, and every view of a row reads the draft again, so it shows what is there now.
 #[derive(Clone, Copy)]
-struct ConstraintRow {
-    key: u64,
-    field: RwSignal<String>,
-    operator: RwSignal<String>,
-    value: RwSignal<String>,
-    was: StoredValue<Option<Value>>,
+struct RouteAt {
+    draft: RwSignal<RoleDraft>,
+    index: usize,
 }
 
+impl RouteAt {
+    /// Reads the entry, tracked; `None` once it is gone.
+    fn read<T>(self, read: impl FnOnce(&RouteDraft) -> T) -> Option<T> {
+        self.draft
+            .with(|draft| draft.routes.get(self.index).map(read))
+    }
+
+    /// Changes the entry, if it is still there.
+    fn update(self, change: impl FnOnce(&mut RouteDraft)) {
+        self.draft.update(|draft| {
+            if let Some(route) = draft.routes.get_mut(self.index) {
+                change(route);
+            }
+        });
+    }
+
+    fn remove(self) {
+        self.draft.update(|draft| {
+            if self.index < draft.routes.len() {
+                draft.routes.remove(self.index);
+            }
+        });
+    }
+}
+
+/// Constraint `at` of a route entry, keyed by position like the entries.
 #[derive(Clone, Copy)]
-struct RouteRow {
-    key: u64,
-    place: Place,
-    name: RwSignal<String>,
-    constraints: RwSignal<Vec<ConstraintRow>>,
-    rest: StoredValue<serde_json::Map<String, Value>>,
+struct ConstraintAt {
+    route: RouteAt,
+    at: usize,
 }
 
-impl ConstraintRow {
-    fn draft(&self) -> ConstraintDraft {
-        ConstraintDraft {
-            field: self.field.get(),
-            operator: self.operator.get(),
-            value: self.value.get(),
-            was: self.was.get_value(),
-        }
-    }
-}
-
-impl RouteRow {
-    fn draft(&self) -> RouteDraft {
-        RouteDraft {
-            place: self.place,
-            name: self.name.get(),
-            constraints: self
-                .constraints
-                .get()
-                .iter()
-                .map(ConstraintRow::draft)
-                .collect(),
-            rest: self.rest.get_value(),
-        }
-    }
-}
-
-/// The editor's state: the grid's groups, the route rows, and the rest of the draft.
-#[derive(Clone, Copy)]
-struct EditorState {
-    name: RwSignal<String>,
-    groups: RwSignal<Vec<(PermissionGroup, Value)>>,
-    routes: RwSignal<Vec<RouteRow>>,
-    /// The draft as last loaded: the kept parts come from here.
-    base: RwSignal<RoleDraft>,
-    next_key: StoredValue<u64>,
-}
-
-impl EditorState {
-    fn new(draft: RoleDraft) -> Self {
-        let state = EditorState {
-            name: RwSignal::new(String::new()),
-            groups: RwSignal::new(Vec::new()),
-            routes: RwSignal::new(Vec::new()),
-            base: RwSignal::new(RoleDraft::empty()),
-            next_key: StoredValue::new(0),
-        };
-        state.load(draft);
-        state
+impl ConstraintAt {
+    fn read<T>(self, read: impl FnOnce(&ConstraintDraft) -> T) -> Option<T> {
+        self.route
+            .read(|route| route.constraints.get(self.at).map(read))
+            .flatten()
     }
 
-    fn key(&self) -> u64 {
-        self.next_key.update_value(|k| *k += 1);
-        self.next_key.get_value()
+    fn update(self, change: impl FnOnce(&mut ConstraintDraft)) {
+        self.route.update(|route| {
+            if let Some(constraint) = route.constraints.get_mut(self.at) {
+                change(constraint);
+            }
+        });
     }
 
-    fn constraint_row(&self, draft: ConstraintDraft) -> ConstraintRow {
-        ConstraintRow {
-            key: self.key(),
-            field: RwSignal::new(draft.field),
-            operator: RwSignal::new(draft.operator),
-            value: RwSignal::new(draft.value),
-            was: StoredValue::new(draft.was),
-        }
+    fn remove(self) {
+        self.route.update(|route| {
+            if self.at < route.constraints.len() {
+                route.constraints.remove(self.at);
+            }
+        });
     }
 
-    fn route_row(&self, draft: RouteDraft) -> RouteRow {
-        let constraints = draft
-            .constraints
-            .into_iter()
-            .map(|c| self.constraint_row(c))
-            .collect();
-        RouteRow {
-            key: self.key(),
-            place: draft.place,
-            name: RwSignal::new(draft.name),
-            constraints: RwSignal::new(constraints),
-            rest: StoredValue::new(draft.rest),
-        }
-    }
-
-    fn load(&self, draft: RoleDraft) {
-        self.name.set(draft.name.clone());
-        self.groups.set(draft.groups.clone());
-        let rows = draft
-            .routes
-            .iter()
-            .cloned()
-            .map(|r| self.route_row(r))
-            .collect();
-        self.routes.set(rows);
-        self.base.set(draft);
-    }
-
-    fn draft(&self) -> RoleDraft {
-        let mut draft = self.base.get();
-        draft.name = self.name.get();
-        draft.groups = self.groups.get();
-        draft.routes = self.routes.get().iter().map(RouteRow::draft).collect();
-        draft
+    /// What is wrong with it, given the constraints before it on its entry.
+    fn problem(self) -> Option<String> {
+        self.route
+            .read(|route| {
+                let constraint = route.constraints.get(self.at)?;
+                constraint_problem(constraint, &route.constraints[..self.at])
+            })
+            .flatten()
     }
 }
 
@@ -293,8 +243,10 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         draft,
         other_names,
     } = start;
-    let state = EditorState::new(draft);
+    // The one model: grid, raw JSON, summary and checks all read and change this draft.
+    let draft = RwSignal::new(draft);
     let mode = RwSignal::new(Mode::Grid);
+    // What is typed in raw-JSON mode: the draft follows each text that reads as permissions.
     let json_text = RwSignal::new(String::new());
     let json_problem = RwSignal::new(None::<String>);
     let problems = RwSignal::new(Vec::<String>::new());
@@ -303,27 +255,40 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
     let before = StoredValue::new(before);
     let other_names = StoredValue::new(other_names);
 
-    // The permissions as they stand, whichever mode is on; Err when the JSON is not usable.
+    // The draft, unless the raw JSON being typed does not read as permissions.
     let current = move || -> Result<RoleDraft, String> {
-        match mode.get() {
-            Mode::Grid => Ok(state.draft()),
-            Mode::Json => parse_permissions(&state.name.get(), &json_text.get()),
+        match json_problem.get() {
+            Some(problem) => Err(problem),
+            None => Ok(draft.get()),
         }
     };
+    let summary = Memo::new(move |_| {
+        json_problem
+            .with(Option::is_none)
+            .then(|| draft.with(|d| RoleSummary::of(&d.permissions())))
+    });
     let to_json = move |_| {
-        json_text.set(pretty(&state.draft().permissions()));
+        json_text.set(pretty(&draft.with_untracked(RoleDraft::permissions)));
         json_problem.set(None);
         mode.set(Mode::Json);
     };
-    let to_grid =
-        move |_| match parse_permissions(&state.name.get_untracked(), &json_text.get_untracked()) {
-            Ok(draft) => {
-                state.load(draft);
+    // Text that does not read keeps the raw-JSON mode, with its problem shown.
+    let to_grid = move |_| {
+        if json_problem.with_untracked(Option::is_none) {
+            mode.set(Mode::Grid);
+        }
+    };
+    let type_json = move |text: String| {
+        let name = draft.with_untracked(|d| d.name.clone());
+        match parse_permissions(&name, &text) {
+            Ok(read) => {
+                draft.set(read);
                 json_problem.set(None);
-                mode.set(Mode::Grid);
             }
             Err(problem) => json_problem.set(Some(problem)),
-        };
+        }
+        json_text.set(text);
+    };
 
     let save = ConfirmedAction::new(
         |api, save: Save| async move {
@@ -412,8 +377,8 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                     type="text"
                     autocomplete="off"
                     aria-describedby="role-name-hint"
-                    prop:value=state.name
-                    on:input=move |ev| state.name.set(event_target_value(&ev))
+                    prop:value=move || draft.with(|d| d.name.clone())
+                    on:input=move |ev| draft.update(|d| d.name = event_target_value(&ev))
                 />
                 <p id="role-name-hint" class="hint">"2 to 50 characters, different from the team's other roles."</p>
             </div>
@@ -424,9 +389,9 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
             <Show
                 when=move || mode.get() == Mode::Json
                 fallback=move || view! {
-                    <GroupGrid groups=state.groups/>
-                    <RouteEntries state=state checked=checked/>
-                    <KeptParts parts=Signal::derive(move || state.base.with(|d| d.kept.clone()))/>
+                    <GroupGrid draft=draft/>
+                    <RouteEntries draft=draft checked=checked/>
+                    <KeptParts parts=Memo::new(move |_| draft.with(|d| d.kept().to_vec()))/>
                 }
             >
                 <div class="id-field">
@@ -439,16 +404,13 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                         aria-describedby="role-json-error"
                         aria-invalid=move || json_problem.with(Option::is_some).to_string()
                         prop:value=json_text
-                        on:input=move |ev| {
-                            json_text.set(event_target_value(&ev));
-                            json_problem.set(parse_permissions("", &json_text.get_untracked()).err());
-                        }
+                        on:input=move |ev| type_json(event_target_value(&ev))
                     ></textarea>
                     <p id="role-json-error" class="form-error" role="alert">{move || json_problem.get()}</p>
                 </div>
             </Show>
             <h2>"In plain words"</h2>
-            {move || current().ok().map(|draft| view! { <RoleSummaryView summary=RoleSummary::of(&draft.permissions())/> })}
+            {move || summary.get().map(|summary| view! { <RoleSummaryView summary=summary/> })}
             <div class="form-error" role="alert" data-testid="editor-problems">
                 {move || {
                     let list = problems.get();
@@ -485,7 +447,7 @@ fn parse_permissions(name: &str, text: &str) -> Result<RoleDraft, String> {
 
 /// The 11 groups as checkboxes, one fieldset per area.
 #[component]
-fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
+fn GroupGrid(draft: RwSignal<RoleDraft>) -> impl IntoView {
     view! {
         <div class="group-grid" data-testid="group-grid">
             {PermissionGroup::AREAS.into_iter().map(|area| view! {
@@ -498,13 +460,11 @@ fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
                             Access::Write => "Write",
                             Access::Any => "Use",
                         };
-                        let granted = move || groups.with(|list| list.iter().any(|(g, _)| *g == group));
+                        let granted = Memo::new(move |_| draft.with(|d| d.grants(group)));
                         // A group entry with more than `{}` in it (constraints, say) is kept as it came.
-                        let extra = move || groups.with(|list| {
-                            list.iter()
-                                .find(|(g, entry)| *g == group && entry.as_object().is_none_or(|o| !o.is_empty()))
-                                .map(|(_, entry)| entry.to_string())
-                        });
+                        let extra = Memo::new(move |_| draft.with(|d| {
+                            d.base.group(group).filter(|g| !g.is_plain()).map(|g| g.entry.to_string())
+                        }));
                         view! {
                             <div class="group-choice">
                                 <input
@@ -514,20 +474,14 @@ fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
                                     prop:checked=granted
                                     on:change=move |ev| {
                                         let on = event_target_checked(&ev);
-                                        groups.update(|list| {
-                                            list.retain(|(g, _)| *g != group);
-                                            if on {
-                                                list.push((group, Value::Object(Default::default())));
-                                                list.sort_by_key(|(g, _)| *g);
-                                            }
-                                        });
+                                        draft.update(|d| d.set_group(group, on));
                                     }
                                 />
                                 <label for=id>
                                     {access} " "
                                     <span class="hint">{format!("({group}: {})", group_words(group))}</span>
                                 </label>
-                                {move || extra().map(|entry| view! { <p class="extra">"Kept as it is: " <code>{entry}</code></p> })}
+                                {move || extra.get().map(|entry| view! { <p class="extra">"Kept as it is: " <code>{entry}</code></p> })}
                             </div>
                         }
                     }).collect_view()}
@@ -539,17 +493,15 @@ fn GroupGrid(groups: RwSignal<Vec<(PermissionGroup, Value)>>) -> impl IntoView {
 
 /// Route-level entries, each with its constraints in a small form.
 #[component]
-fn RouteEntries(state: EditorState, checked: RwSignal<bool>) -> impl IntoView {
-    let add_route = move |_| {
-        let row = state.route_row(RouteDraft::new());
-        state.routes.update(|rows| rows.push(row));
-    };
+fn RouteEntries(draft: RwSignal<RoleDraft>, checked: RwSignal<bool>) -> impl IntoView {
+    let count = Memo::new(move |_| draft.with(|d| d.routes.len()));
+    let add_route = move |_| draft.update(|d| d.routes.push(RouteDraft::new()));
     view! {
         <section class="route-editor" aria-labelledby="route-editor-heading">
             <h2 id="route-editor-heading">"Route-level permissions"</h2>
             <p class="hint">"Single routes, e.g. api.instance.request_logs, optionally only where a field equals (eq), is at most (lte) or at least (gte) a value."</p>
-            <For each=move || state.routes.get() key=|row| row.key let:row>
-                <RouteEntry row=row state=state checked=checked/>
+            <For each=move || 0..count.get() key=|index| *index let:index>
+                <RouteEntry route=RouteAt { draft, index } checked=checked/>
             </For>
             <button type="button" class="button" on:click=add_route>"Add a route entry"</button>
         </section>
@@ -557,27 +509,21 @@ fn RouteEntries(state: EditorState, checked: RwSignal<bool>) -> impl IntoView {
 }
 
 #[component]
-fn RouteEntry(row: RouteRow, state: EditorState, checked: RwSignal<bool>) -> impl IntoView {
-    let name_id = format!("route-{}-name", row.key);
+fn RouteEntry(route: RouteAt, checked: RwSignal<bool>) -> impl IntoView {
+    let name_id = format!("route-{}-name", route.index);
+    let name = move || route.read(|r| r.name.clone()).unwrap_or_default();
     let label = move || {
-        let name = row.name.get();
+        let name = name();
         if name.is_empty() {
             "this route entry".to_owned()
         } else {
             name
         }
     };
-    let add_constraint = move |_| {
-        let constraint = state.constraint_row(ConstraintDraft::new());
-        row.constraints.update(|list| list.push(constraint));
-    };
-    let remove = move |_| {
-        state
-            .routes
-            .update(|rows| rows.retain(|r| r.key != row.key))
-    };
+    let count = Memo::new(move |_| route.read(|r| r.constraints.len()).unwrap_or(0));
+    let add_constraint = move |_| route.update(|r| r.constraints.push(ConstraintDraft::new()));
     view! {
-        <fieldset class="route-entry-editor" data-route=move || row.name.get()>
+        <fieldset class="route-entry-editor" data-route=name>
             <legend>{move || format!("Route entry {}", label())}</legend>
             <div class="id-field">
                 <label for=name_id.clone()>"Route name"</label>
@@ -587,18 +533,18 @@ fn RouteEntry(row: RouteRow, state: EditorState, checked: RwSignal<bool>) -> imp
                     autocomplete="off"
                     spellcheck="false"
                     placeholder="api.instance.request_logs"
-                    prop:value=row.name
-                    on:input=move |ev| row.name.set(event_target_value(&ev))
+                    prop:value=name
+                    on:input=move |ev| route.update(|r| r.name = event_target_value(&ev))
                 />
             </div>
-            <For each=move || row.constraints.get() key=|c| c.key let:constraint>
-                <ConstraintEditor constraint=constraint route=row checked=checked/>
+            <For each=move || 0..count.get() key=|at| *at let:at>
+                <ConstraintEditor constraint=ConstraintAt { route, at } checked=checked/>
             </For>
             <div class="form-actions">
                 <button type="button" class="button small" on:click=add_constraint>
                     "Add a constraint"<span class="visually-hidden">{move || format!(" to {}", label())}</span>
                 </button>
-                <button type="button" class="button small danger" on:click=remove>
+                <button type="button" class="button small danger" on:click=move |_| route.remove()>
                     "Remove"<span class="visually-hidden">{move || format!(" {}", label())}</span>
                 </button>
             </div>
@@ -607,56 +553,43 @@ fn RouteEntry(row: RouteRow, state: EditorState, checked: RwSignal<bool>) -> imp
 }
 
 #[component]
-fn ConstraintEditor(
-    constraint: ConstraintRow,
-    route: RouteRow,
-    checked: RwSignal<bool>,
-) -> impl IntoView {
-    let id = |part: &str| format!("constraint-{}-{part}", constraint.key);
+fn ConstraintEditor(constraint: ConstraintAt, checked: RwSignal<bool>) -> impl IntoView {
+    let id = |part: &str| {
+        format!(
+            "constraint-{}-{}-{part}",
+            constraint.route.index, constraint.at
+        )
+    };
     let (field_id, operator_id, value_id, error_id) =
         (id("field"), id("operator"), id("value"), id("error"));
-    let problem = move || {
-        if !checked.get() {
-            return None;
-        }
-        route.constraints.with(|list| {
-            let at = list.iter().position(|c| c.key == constraint.key)?;
-            let earlier: Vec<ConstraintDraft> =
-                list[..at].iter().map(ConstraintRow::draft).collect();
-            constraint_problem(&constraint.draft(), &earlier)
-        })
-    };
-    let remove = move |_| {
-        route
-            .constraints
-            .update(|list| list.retain(|c| c.key != constraint.key))
-    };
+    let field = move || constraint.read(|c| c.field.clone()).unwrap_or_default();
+    let operator = move || constraint.read(|c| c.operator.clone()).unwrap_or_default();
+    let value = move || constraint.read(|c| c.value.clone()).unwrap_or_default();
+    let problem = move || checked.get().then(|| constraint.problem()).flatten();
     view! {
         <div class="constraint-row" data-testid="constraint-row">
             <div class="id-field">
                 <label for=field_id.clone()>"Field"</label>
                 <input id=field_id type="text" autocomplete="off" spellcheck="false" aria-describedby=error_id.clone()
-                    prop:value=constraint.field on:input=move |ev| constraint.field.set(event_target_value(&ev))/>
+                    prop:value=field on:input=move |ev| constraint.update(|c| c.field = event_target_value(&ev))/>
             </div>
             <div class="id-field">
                 <label for=operator_id.clone()>"Operator"</label>
-                <select id=operator_id on:change=move |ev| constraint.operator.set(event_target_value(&ev))>
-                    {OPERATORS.into_iter().map(|op| view! {
-                        <option value=op selected=move || constraint.operator.get() == op>{operator_words(op)}</option>
-                    }).collect_view()}
-                    {move || {
-                        let op = constraint.operator.get();
-                        (!OPERATORS.contains(&op.as_str())).then(|| view! { <option value=op.clone() selected=true>{op.clone()}</option> })
-                    }}
+                <select id=operator_id on:change=move |ev| constraint.update(|c| c.operator = event_target_value(&ev))>
+                    {ConstraintOperator::ALL.map(|choice| view! {
+                        <option value=choice.as_str() selected=move || operator() == choice.as_str()>
+                            {operator_words(choice)}
+                        </option>
+                    })}
                 </select>
             </div>
             <div class="id-field">
                 <label for=value_id.clone()>"Value"</label>
                 <input id=value_id type="text" autocomplete="off" spellcheck="false" aria-describedby=error_id.clone()
                     aria-invalid=move || problem().is_some().to_string()
-                    prop:value=constraint.value on:input=move |ev| constraint.value.set(event_target_value(&ev))/>
+                    prop:value=value on:input=move |ev| constraint.update(|c| c.value = event_target_value(&ev))/>
             </div>
-            <button type="button" class="button small" on:click=remove>
+            <button type="button" class="button small" on:click=move |_| constraint.remove()>
                 "Remove"<span class="visually-hidden">" this constraint"</span>
             </button>
             <p id=error_id class="form-error" role="alert">{problem}</p>
@@ -664,18 +597,17 @@ fn ConstraintEditor(
     }
 }
 
-fn operator_words(operator: &str) -> &'static str {
+fn operator_words(operator: ConstraintOperator) -> &'static str {
     match operator {
-        "eq" => "equals (eq)",
-        "lte" => "at most (lte)",
-        "gte" => "at least (gte)",
-        _ => "other",
+        ConstraintOperator::Eq => "equals (eq)",
+        ConstraintOperator::Lte => "at most (lte)",
+        ConstraintOperator::Gte => "at least (gte)",
     }
 }
 
 /// The parts the editor does not recognise, shown as they are.
 #[component]
-fn KeptParts(#[prop(into)] parts: Signal<Vec<KeptPart>>) -> impl IntoView {
+fn KeptParts(#[prop(into)] parts: Signal<Vec<UnrecognisedPart>>) -> impl IntoView {
     view! {
         <Show when=move || parts.with(|p| !p.is_empty())>
             <section class="unrecognised-permissions" aria-labelledby="kept-parts-heading">

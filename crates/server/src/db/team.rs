@@ -189,7 +189,7 @@ pub fn acting_in_team(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut own_role_ids = Vec::with_capacity(rows.len());
-    let mut roles = Vec::with_capacity(rows.len());
+    let mut roles: Vec<serde_json::Value> = Vec::with_capacity(rows.len());
     for (id, permissions) in rows {
         own_role_ids.push(id);
         roles.push(serde_json::from_str(&permissions)?);
@@ -197,7 +197,7 @@ pub fn acting_in_team(
     let holding = if owner_id == actor.user_id {
         Holding::Everything
     } else {
-        Holding::Roles(roles)
+        Holding::of_roles(&roles)
     };
     if !holding.grants(group) {
         return Ok(Err(Standing::Lacks(group)));
