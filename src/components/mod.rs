@@ -19,6 +19,7 @@ pub mod page_access;
 pub mod permissions;
 pub mod reload;
 pub mod resource_view;
+pub mod role_summary;
 pub mod text_field;
 pub mod time;
 pub mod timeline;

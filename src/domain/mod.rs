@@ -1,8 +1,10 @@
 //! What more than one page knows about the domain: the fleet as loaded, the rules of
-//! scheduling a window, what a cancellation did, and the rolling maintenance plan. Pages
+//! scheduling a window, what a cancellation did, the rolling maintenance plan, and a team
+//! role being edited. Pages
 //! import these; no page imports another.
 
 pub mod cancellation;
 pub mod fleet;
+pub mod role;
 pub mod rolling;
 pub mod schedule;

@@ -7,5 +7,4 @@ pub mod member_model;
 pub mod members;
 pub mod role;
 pub mod role_editor;
-pub mod role_model;
 pub mod roles;

@@ -3,11 +3,12 @@
 //! any role can be linked to; the list of every role is one click away.
 
 use super::access::TEAM_PAGE;
-use super::role_model::RoleSummary;
 use crate::api::Refusal;
 use crate::components::page::Page;
 use crate::components::permissions::{pretty, RolePermissions};
 use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::role_summary::RoleSummaryView;
+use crate::domain::role::RoleSummary;
 use crate::routes::{new_role_path, role_edit_path, role_name_of, role_path, TEAM_ROLES};
 use gpudeck_wire::{Permissions, TeamRole};
 use leptos::prelude::*;
@@ -86,39 +87,6 @@ pub fn TeamRolePage() -> impl IntoView {
                 }
             })}
         </Page>
-    }
-}
-
-/// The role in plain words.
-#[component]
-pub fn RoleSummaryView(summary: RoleSummary) -> impl IntoView {
-    let list = |items: Vec<String>| {
-        if items.is_empty() {
-            view! { <p class="muted">"Nothing."</p> }.into_any()
-        } else {
-            view! { <ul>{items.into_iter().map(|item| view! { <li>{item}</li> }).collect_view()}</ul> }.into_any()
-        }
-    };
-    view! {
-        <section class="role-summary" aria-label="What the role allows" data-testid="role-summary">
-            <div>
-                <h3>"Can"</h3>
-                {list(summary.can)}
-            </div>
-            {(!summary.limited.is_empty()).then(|| view! {
-                <div>
-                    <h3>"Can, within limits"</h3>
-                    {list(summary.limited)}
-                </div>
-            })}
-            <div>
-                <h3>"Cannot"</h3>
-                {list(summary.cannot)}
-            </div>
-            {(summary.unrecognised > 0).then(|| view! {
-                <p class="hint">{format!("Also holds {} part(s) the console does not recognise; they are kept as they are.", summary.unrecognised)}</p>
-            })}
-        </section>
     }
 }
 

@@ -2,19 +2,19 @@
 //! one (N15). Permission groups as a checkbox grid, route-level entries with their
 //! constraints, the parts it does not recognise shown and kept, a raw-JSON mode, the
 //! role in plain words, and the changes listed before anything is saved. The rules live
-//! in [`super::role_model`].
+//! in [`crate::domain::role`].
 
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
-use super::role::RoleSummaryView;
-use super::role_model::{
-    constraint_problem, group_words, ConstraintDraft, RoleDiff, RoleDraft, RoleSummary, RouteDraft,
-};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::page::Page;
 use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
+use crate::components::role_summary::RoleSummaryView;
 use crate::components::toasts::use_toasts;
+use crate::domain::role::{
+    constraint_problem, group_words, ConstraintDraft, RoleDiff, RoleDraft, RoleSummary, RouteDraft,
+};
 use crate::routes::{role_name_of, role_path, TEAM_ROLES};
 use gpudeck_wire::permissions::{Access, ConstraintOperator, UnrecognisedPart};
 use gpudeck_wire::{PermissionGroup, TeamRoleEntry};
