@@ -48,5 +48,29 @@ if (servedSignIn && !hasSession()) {
 }
 
 const tag = document.querySelector("script[data-wasm]");
+
+// The split build names each route's pack of code (data-packs, address → file): the page
+// being opened is fetched beside the main module instead of after it, and the split loader
+// takes this response (xtask/src/packs.js). On sign-in, the page to come back to is the one
+// opened next.
+const packFor = (path) => {
+  const segments = path.split("/");
+  for (const [route, file] of Object.entries(JSON.parse(tag.dataset.packs || "{}"))) {
+    const parts = route.split("/");
+    const matches = parts.length === segments.length
+      && parts.every((part, i) => part.startsWith(":") ? segments[i] !== "" : part === segments[i]);
+    if (matches) return file;
+  }
+  return undefined;
+};
+const opening = location.pathname === "/sign-in"
+  ? new URL(new URLSearchParams(location.search).get("next") || "/sign-in", location.origin).pathname
+  : location.pathname;
+const firstPack = packFor(opening);
+if (firstPack) {
+  const response = fetch(firstPack);
+  response.catch(() => {}); // a failure is the loader's to see, when it asks for the pack
+  globalThis.__firstPack = { path: firstPack, response };
+}
 const { default: init } = await import(tag.dataset.js);
 await init({ module_or_path: tag.dataset.wasm });

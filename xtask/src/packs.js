@@ -8,7 +8,11 @@ let anyRequested = false;
 function withPack(split, load) {
     return (...args) => {
         if (!anyRequested && !pack && packs[split]) {
-            pack = readPack(new URL(packs[split], import.meta.url));
+            const url = new URL(packs[split], import.meta.url);
+            // boot.js may have fetched this page's pack already, beside the main module.
+            const early = globalThis.__firstPack;
+            const response = early && early.path === url.pathname ? early.response : fetch(url);
+            pack = readPack(response, url);
             pack.catch(() => {});
         }
         return load(...args);
@@ -16,8 +20,8 @@ function withPack(split, load) {
 }
 // A pack: a 4-byte little-endian header length, the header (a line "<file> <length>" per
 // file), then the files end to end.
-async function readPack(url) {
-    const response = await fetch(url);
+async function readPack(fetched, url) {
+    const response = await fetched;
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
     const all = await response.arrayBuffer();
     const headerLength = new DataView(all).getUint32(0, true);

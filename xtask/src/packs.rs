@@ -101,6 +101,66 @@ fn index(packs: &[Pack]) -> Result<String> {
     Ok(out)
 }
 
+/// Each lazy route's address (`/team/roles/:name`) and its pack's file, read from the
+/// router's source (`src/app.rs`): a line `path!("…") view=page!(SomeRoute, …)` is the
+/// split wasm-split names `__some_route_view_<n>`. Fails when a lazy route has no pack, so
+/// that a router of another shape never silently loses its early fetch.
+pub fn route_packs(router: &str, packs: &[Pack]) -> Result<Vec<(String, String)>> {
+    let mut routes = Vec::new();
+    for line in router.lines().filter(|line| line.contains("page!(")) {
+        let (Some(path), Some(route)) = (
+            between(line, "path!(\"", "\""),
+            between(line, "page!(", ","),
+        ) else {
+            bail!("a lazy route without its path on its line: {}", line.trim());
+        };
+        let address = format!("/{}", path.trim_start_matches('/'));
+        if !address
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/:_-".contains(&b))
+        {
+            bail!("{address:?} is not a plain route address");
+        }
+        let prefix = format!("__{}_view_", snake_case(route.trim()));
+        let Some(pack) = packs.iter().find(|pack| pack.split.starts_with(&prefix)) else {
+            bail!("no pack for the route {address} ({prefix}…)");
+        };
+        routes.push((address, plain(&pack.file)?.to_owned()));
+    }
+    if routes.is_empty() {
+        bail!("the router declares no lazy route");
+    }
+    Ok(routes)
+}
+
+/// The text between the first `start` and the next `end` after it.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = text.find(start)? + start.len();
+    let to = from + text[from..].find(end)?;
+    Some(&text[from..to])
+}
+
+/// `TeamMembersRoute` → `team_members_route`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The routes' packs as the JSON object boot.js reads: address → `/file`.
+pub fn route_packs_json(routes: &[(String, String)]) -> String {
+    let entries: Vec<String> = routes
+        .iter()
+        .map(|(address, file)| format!("\"{address}\":\"/{file}\""))
+        .collect();
+    format!("{{{}}}", entries.join(","))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +232,55 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
         odd.file = "a\"b.bin".into();
         let odd = [odd];
         assert!(route_loader_through_packs(LOADER, &odd).is_err());
+    }
+    #[test]
+    fn each_lazy_route_of_the_router_gets_its_pack() {
+        let router = r#"
+            <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
+            <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
+            <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team::role::TeamRolePage)/>
+        "#;
+        let packs = [
+            published("__machines_route_view_1"),
+            published("__team_role_route_view_1"),
+            published("__team_roles_route_view_1"),
+        ];
+        let routes = route_packs(router, &packs).unwrap();
+        assert_eq!(
+            routes,
+            [
+                (
+                    "/machines".to_owned(),
+                    "gpudeck-pack__machines_route_view_1-00.bin".to_owned()
+                ),
+                (
+                    "/team/roles/:name".to_owned(),
+                    "gpudeck-pack__team_role_route_view_1-00.bin".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(
+            route_packs_json(&routes),
+            r#"{"/machines":"/gpudeck-pack__machines_route_view_1-00.bin","/team/roles/:name":"/gpudeck-pack__team_role_route_view_1-00.bin"}"#
+        );
+        let missing = route_packs(router, &packs[..1]).unwrap_err().to_string();
+        assert_eq!(
+            missing,
+            "no pack for the route /team/roles/:name (__team_role_route_view_…)"
+        );
+        assert!(route_packs("no routes here", &packs).is_err());
+    }
+
+    #[test]
+    fn the_console_router_is_of_the_shape_route_packs_reads() {
+        let router = include_str!("../../src/app.rs");
+        let lazy = router.matches("page!(").count();
+        let named: Vec<Pack> = router
+            .lines()
+            .filter_map(|line| between(line, "page!(", ","))
+            .map(|route| published(&format!("__{}_view_7", snake_case(route.trim()))))
+            .collect();
+        assert!(lazy > 10, "{lazy} lazy routes");
+        assert_eq!(route_packs(router, &named).unwrap().len(), lazy);
     }
 }

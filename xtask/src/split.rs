@@ -297,15 +297,19 @@ fn write_pack_list(packs: &[Pack]) -> Result<()> {
 }
 
 /// The page trunk wrote, plus the script that starts the bundle (as Trunk.toml's
-/// `pattern_script` would write it) and preloads of the files every page needs.
+/// `pattern_script` would write it) and preloads of the files every page needs. boot.js
+/// also gets each route's pack, to fetch the opened page's beside the main module.
 fn write_index(names: &Names) -> Result<()> {
+    let router = std::fs::read_to_string(root().join("src/app.rs"))?;
+    let route_packs = packs::route_packs(&router, &names.packs)?;
     let path = dist_dir().join("index.html");
     let page = std::fs::read_to_string(&path)?;
     let head = format!(
-        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}"></script></head>"#,
+        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}" data-packs='{packs}'></script></head>"#,
         js = names.js,
         wasm = names.wasm,
         loader = names.loader,
+        packs = packs::route_packs_json(&route_packs),
     );
     if !page.contains("</head>") {
         bail!("trunk's index.html has no </head>");

@@ -4,7 +4,7 @@
 //! route (`cargo xtask test` tests that one) this is the proof that each page's chunk
 //! loads and runs on its own, without another page having loaded code before it.
 
-use gpudeck_e2e::{demo, Harness, Route, ROUTES};
+use gpudeck_e2e::{demo, Harness, Route, Throttle, ROUTES};
 use std::collections::BTreeMap;
 
 /// Runs before any page script: notes when each main heading first appears. A page's
@@ -234,5 +234,67 @@ async fn after_the_first_paint_every_pages_chunk_is_preloaded() -> anyhow::Resul
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     };
     app.finish().await?;
+    outcome
+}
+
+/// When each file's request started and its response ended, by file name.
+const REQUEST_TIMES: &str = "
+    return performance.getEntriesByType('resource')
+        .map(r => [r.name.split('/').pop(), r.startTime, r.responseEnd]);
+";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_opened_cold_fetches_its_pack_beside_the_main_module() -> anyhow::Result<()> {
+    let Some(listing) = SplitListing::read()? else {
+        return Ok(()); // Only the split build has packs.
+    };
+    let route = ROUTES
+        .iter()
+        .find(|r| r.path == "/templates")
+        .expect("the templates route");
+    let pack = listing.packs[listing.split_of("templates")?].clone();
+    let app = Harness::start("early_pack").await?;
+    let outcome = async {
+        app.record_page_errors().await?;
+        app.open("/sign-in").await?;
+        app.sign_in(demo::ALICE_KEY).await?;
+        app.find("[data-testid=identity]").await?;
+        // Slow enough that the main module takes a second or two to arrive.
+        Throttle {
+            download_kbits: 800.0,
+            upload_kbits: 800.0,
+            round_trip_ms: 20.0,
+            cpu_slowdown: 1.0,
+        }
+        .apply(&app.driver)
+        .await?;
+        app.open(route.path).await?;
+        app.wait_for_text("main h1", route.heading).await?;
+        app.find(route.content).await?;
+        let times: Vec<(String, f64, f64)> =
+            serde_json::from_value(app.eval(REQUEST_TIMES).await?)?;
+        let main_wasm = times
+            .iter()
+            .find(|(file, ..)| file.starts_with("gpudeck-") && file.ends_with("_bg.wasm"))
+            .ok_or_else(|| anyhow::anyhow!("no main module among {times:?}"))?;
+        let pack_requests: Vec<_> = times.iter().filter(|(file, ..)| *file == pack).collect();
+        anyhow::ensure!(
+            pack_requests.len() == 1,
+            "the pack {pack} was requested {} times",
+            pack_requests.len()
+        );
+        let (_, pack_start, _) = pack_requests[0];
+        anyhow::ensure!(
+            *pack_start < main_wasm.2,
+            "the pack was requested at {pack_start:.0} ms, after the main module arrived at {:.0} ms",
+            main_wasm.2
+        );
+        let errors = app.page_errors().await?;
+        anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
+        Ok(())
+    }
+    .await;
+    app.driver.quit().await?;
+    app.server.shutdown().await?;
     outcome
 }
