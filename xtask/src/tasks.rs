@@ -148,38 +148,22 @@ const SUITES: &[Suite] = &[
         name: "lint",
         what: "clippy, native and wasm, warnings are errors",
         run: || {
-            exec(cargo().args([
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]))?;
-            exec(cargo().args([
-                "clippy",
-                "-p",
-                "gpudeck",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]))?;
-            // The lazy routes of the split build (src/split.rs).
-            exec(cargo().args([
-                "clippy",
-                "-p",
-                "gpudeck",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--features",
-                "split",
-                "--",
-                "-D",
-                "warnings",
-            ]))
+            const WASM: [&str; 4] = ["-p", "gpudeck", "--target", "wasm32-unknown-unknown"];
+            let targets: [&[&str]; 3] = [
+                &["--workspace", "--all-targets"],
+                &[WASM.as_slice(), &["--all-targets"]].concat(),
+                // The lazy routes of the split build (src/split.rs).
+                &[WASM.as_slice(), &["--features", "split"]].concat(),
+            ];
+            for target in targets {
+                exec(
+                    cargo()
+                        .arg("clippy")
+                        .args(target)
+                        .args(["--", "-D", "warnings"]),
+                )?;
+            }
+            Ok(())
         },
     },
     Suite {
