@@ -9,10 +9,10 @@
 use crate::api::ApiClient;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
-use crate::components::text_field::{TextField, TextKind};
 use crate::components::time::{
     datetime_local_value, format_absolute, now_seconds, start_seconds, use_utc, UtcToggle,
 };
@@ -359,7 +359,9 @@ fn Planner(fleet: Fleet) -> impl IntoView {
 
     view! {
         <form class="rolling-form" on:submit=submit novalidate>
-            <TextField id="rolling-machines" label="Machines" hint="Ids or ranges, e.g. 1001-1020, 1042." text=ids error=problem_of(Input::Machines) kind=TextKind::Plain/>
+            <FormField id="rolling-machines" label="Machines" hint="Ids or ranges, e.g. 1001-1020, 1042." error=problem_of(Input::Machines)>
+                <TextInput kind=TextKind::Plain text=ids/>
+            </FormField>
             <div class="field">
                 <label for="rolling-from">"Earliest start " <span class="zone">{move || format!("({})", zone())}</span></label>
                 <input id="rolling-from" type="datetime-local" aria-describedby="rolling-from-error"
@@ -375,7 +377,9 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                     prop:value=until on:input=move |ev| until.set(event_target_value(&ev))/>
                 <p id="rolling-until-error" class="form-error" role="alert">{problem_text(Input::Until)}</p>
             </div>
-            <TextField id="rolling-hours" label="Duration per machine (whole hours)" text=hours error=problem_of(Input::Hours) kind=TextKind::Whole/>
+            <FormField id="rolling-hours" label="Duration per machine (whole hours)" error=problem_of(Input::Hours)>
+                <TextInput kind=TextKind::Whole text=hours/>
+            </FormField>
             <div class="field">
                 <label for="rolling-cap">"At most down at once"</label>
                 <div class="inline-inputs">
@@ -401,8 +405,12 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                     }).collect_view()}
                 </select>
             </div>
-            <TextField id="rolling-first" label="Pinned first (optional)" hint="Machines that go down before all others." text=first error=problem_of(Input::Pins) kind=TextKind::Plain/>
-            <TextField id="rolling-last" label="Pinned last (optional)" hint="Machines that go down after all others." text=last error=Signal::stored(None::<String>) kind=TextKind::Plain/>
+            <FormField id="rolling-first" label="Pinned first (optional)" hint="Machines that go down before all others." error=problem_of(Input::Pins)>
+                <TextInput kind=TextKind::Plain text=first/>
+            </FormField>
+            <FormField id="rolling-last" label="Pinned last (optional)" hint="Machines that go down after all others.">
+                <TextInput kind=TextKind::Plain text=last/>
+            </FormField>
             <div class="form-actions">
                 <button type="submit" class="button primary">"Plan"</button>
             </div>
