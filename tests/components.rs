@@ -222,7 +222,7 @@ async fn a_form_field_names_its_control_and_links_hint_and_error() {
     let page = mount(move || {
         view! {
             <FormField id="size" label="Size (GB)" hint="Whole gigabytes." error=error>
-                <TextInput kind=TextKind::Whole text=text/>
+                <TextInput kind=TextKind::Whole text=text attr:placeholder="e.g. 10"/>
             </FormField>
         }
     });

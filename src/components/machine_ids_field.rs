@@ -2,7 +2,7 @@
 //!
 //! Parsing is `gpudeck_wire::parse_machine_ids`, the function the server uses too.
 
-use crate::components::form_field::FormField;
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::words::counted;
 use crate::storage::Stored;
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -168,13 +168,7 @@ pub fn SavedSets(text: RwSignal<String>) -> impl IntoView {
                 "Delete set"
             </button>
             <FormField id="saved-set-name" label="Name for the current ids" label_class="visually-hidden" class="field-in-row">
-                <input
-                    type="text"
-                    maxlength="60"
-                    placeholder="Name for these ids"
-                    prop:value=new_name
-                    on:input=move |ev| new_name.set(event_target_value(&ev))
-                />
+                <TextInput kind=TextKind::Plain text=new_name attr:maxlength="60" attr:placeholder="Name for these ids"/>
             </FormField>
             <button type="button" class="button" on:click=save>"Save set"</button>
             <span class="hint" role="status">{move || message.get()}</span>
