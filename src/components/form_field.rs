@@ -77,6 +77,9 @@ pub fn FormField(
 pub enum TextKind {
     /// A whole number (`inputmode=numeric`).
     Whole,
+    /// A whole number the browser steps with arrow keys (`type=number`); its bounds and
+    /// step are given as `attr:min`, `attr:max`, `attr:step`.
+    Stepped,
     /// A number with decimals (`inputmode=decimal`).
     Decimal,
     /// Free text.
@@ -92,6 +95,7 @@ impl TextKind {
     fn input_type(self) -> &'static str {
         match self {
             TextKind::Email => "email",
+            TextKind::Stepped => "number",
             TextKind::NewPassword | TextKind::Secret => "password",
             _ => "text",
         }
@@ -99,7 +103,7 @@ impl TextKind {
 
     fn inputmode(self) -> &'static str {
         match self {
-            TextKind::Whole => "numeric",
+            TextKind::Whole | TextKind::Stepped => "numeric",
             TextKind::Decimal => "decimal",
             TextKind::Email => "email",
             TextKind::Plain | TextKind::NewPassword | TextKind::Secret => "text",

@@ -9,7 +9,7 @@
 
 use crate::api::use_api;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
-use crate::components::form_field::FormField;
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
@@ -289,15 +289,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     />
                 </FormField>
                 <FormField id="schedule-hours" label="Duration (whole hours)" error=problem_for(Field::Duration)>
-                    <input
-                        type="number"
-                        min="1"
-                        max="8760"
-                        step="1"
-                        inputmode="numeric"
-                        prop:value=hours_text
-                        on:input=move |ev| hours_text.set(event_target_value(&ev))
-                    />
+                    <TextInput kind=TextKind::Stepped text=hours_text attr:min="1" attr:max="8760" attr:step="1"/>
                 </FormField>
                 <FormField id="schedule-category" label="Category">
                     <select
