@@ -615,7 +615,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
     assert!(page.find("tbody img").is_none());
 
     page.type_into("#template-id", "50a");
-    page.click("form.id-form button[type=submit]");
+    page.click("form.narrow-form button[type=submit]");
     settle().await;
     assert_eq!(
         page.text("#template-id-error"),
@@ -637,7 +637,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
 
     // Deleted: the server's message, a toast, the id listed, the field emptied.
     page.type_into("#template-id", "501");
-    page.click("form.id-form button[type=submit]");
+    page.click("form.narrow-form button[type=submit]");
     settle().await;
     assert!(page.find("dialog[open]").is_some());
     assert!(page
@@ -674,7 +674,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
 
     // Refused: the message next to the field, which keeps its input.
     page.type_into("#template-id", "502");
-    page.click("form.id-form button[type=submit]");
+    page.click("form.narrow-form button[type=submit]");
     settle().await;
     page.click("dialog[open] .button.danger");
     assert!(
@@ -689,7 +689,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
 
     // A network failure: the error panel, whose retry sends the same request again.
     page.type_into("#template-id", "503");
-    page.click("form.id-form button[type=submit]");
+    page.click("form.narrow-form button[type=submit]");
     settle().await;
     page.click("dialog[open] .button.danger");
     assert!(wait_until(3000, || page.find(".error-panel").is_some()).await);
@@ -742,7 +742,7 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     assert_eq!(page.text("label[for=volume-ask-id]"), "Volume ask id");
     assert_eq!(page.text("label[for=volume-size]"), "Size (GB)");
 
-    let submit = "form.id-form button[type=submit]";
+    let submit = "form.narrow-form button[type=submit]";
     page.type_into("#volume-size", "0");
     page.click(submit);
     settle().await;

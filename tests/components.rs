@@ -1,4 +1,5 @@
-//! Small shared pieces: time display, toasts, the confirm dialog, the error panel.
+//! Small shared pieces: time display, toasts, the confirm dialog, the error panel, the
+//! form field.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
@@ -6,6 +7,7 @@ mod support;
 use gpudeck::api::ApiError;
 use gpudeck::components::confirm::ConfirmDialog;
 use gpudeck::components::error_panel::ErrorPanel;
+use gpudeck::components::form_field::{FormField, TextInput, TextKind};
 use gpudeck::components::time::{format_absolute, Time};
 use gpudeck::components::toasts::{provide_toasts, ToastRegion, Toasts};
 use leptos::prelude::*;
@@ -206,4 +208,125 @@ async fn error_panel_shows_status_message_and_retries() {
     assert_eq!(page.text(".error-message"), "<i>try later</i>");
     page.click(".error-panel button");
     assert_eq!(retried.get_untracked(), 1);
+}
+
+/// The attribute `name` of the element `selector`, if it has one.
+fn attribute(page: &Mounted, selector: &str, name: &str) -> Option<String> {
+    page.get(selector).get_attribute(name)
+}
+
+#[wasm_bindgen_test]
+async fn a_form_field_names_its_control_and_links_hint_and_error() {
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let page = mount(move || {
+        view! {
+            <FormField id="size" label="Size (GB)" hint="Whole gigabytes." error=error>
+                <TextInput kind=TextKind::Whole text=text attr:placeholder="e.g. 10"/>
+            </FormField>
+        }
+    });
+    assert_eq!(page.text("label[for=size]"), "Size (GB)");
+    assert_eq!(attribute(&page, "input", "id").as_deref(), Some("size"));
+    assert_eq!(
+        attribute(&page, "input", "inputmode").as_deref(),
+        Some("numeric")
+    );
+    assert_eq!(
+        attribute(&page, "#size", "aria-describedby").as_deref(),
+        Some("size-hint size-error")
+    );
+    assert_eq!(page.text("#size-hint"), "Whole gigabytes.");
+    assert_eq!(
+        attribute(&page, "#size", "aria-invalid").as_deref(),
+        Some("false")
+    );
+    assert_eq!(page.text("#size-error"), "");
+
+    page.type_into("#size", "12");
+    error.set(Some("The size must fit the offer.".into()));
+    settle().await;
+    assert_eq!(text.get_untracked(), "12");
+    assert_eq!(
+        attribute(&page, "#size", "aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        page.text("#size-error[role=alert]"),
+        "The size must fit the offer."
+    );
+
+    error.set(None);
+    settle().await;
+    assert_eq!(
+        attribute(&page, "#size", "aria-invalid").as_deref(),
+        Some("false")
+    );
+    assert_eq!(page.text("#size-error"), "");
+}
+
+#[wasm_bindgen_test]
+async fn a_form_field_wraps_any_control_and_leaves_out_what_it_lacks() {
+    let status = RwSignal::new("3 machines".to_owned());
+    let error = RwSignal::new(None::<String>);
+    let page = mount(move || {
+        view! {
+            <FormField id="pick" label="Role" label_class="visually-hidden">
+                <select>
+                    <option value="">"Choose…"</option>
+                    <option value="member">"member"</option>
+                </select>
+            </FormField>
+            <FormField id="ids" label="Machine ids" status=move || status.get() error=error
+                beside=|| view! { <button type="button">"Clear"</button> }>
+                <textarea rows="2"></textarea>
+            </FormField>
+            <FormField id="start" label=view! { "Start " <span class="zone">"(UTC)"</span> } error=error>
+                <input type="datetime-local"/>
+            </FormField>
+        }
+    });
+    // A field that cannot be wrong has no error line and describes nothing.
+    assert_eq!(attribute(&page, "select", "id").as_deref(), Some("pick"));
+    assert_eq!(
+        attribute(&page, "label[for=pick]", "class").as_deref(),
+        Some("visually-hidden")
+    );
+    assert_eq!(attribute(&page, "#pick", "aria-describedby"), None);
+    assert_eq!(attribute(&page, "#pick", "aria-invalid"), None);
+    assert!(page.find("#pick-error").is_none());
+
+    // A status line instead of a hint, announced as it changes; controls beside the value.
+    assert_eq!(attribute(&page, "textarea", "id").as_deref(), Some("ids"));
+    assert_eq!(
+        attribute(&page, "#ids", "aria-describedby").as_deref(),
+        Some("ids-status ids-error")
+    );
+    assert_eq!(
+        attribute(&page, "#ids-status", "aria-live").as_deref(),
+        Some("polite")
+    );
+    assert_eq!(page.text("#ids-status"), "3 machines");
+    assert!(page.find("#ids + button").is_some());
+    status.set("4 machines".into());
+    settle().await;
+    assert_eq!(page.text("#ids-status"), "4 machines");
+
+    // A label given as a view; one error signal marks every field it belongs to.
+    assert_eq!(page.text("label[for=start]"), "Start (UTC)");
+    assert_eq!(
+        attribute(&page, "#start", "type").as_deref(),
+        Some("datetime-local")
+    );
+    error.set(Some("Choose a start.".into()));
+    settle().await;
+    assert_eq!(
+        attribute(&page, "#start", "aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        attribute(&page, "#ids", "aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert_eq!(page.text("#start-error"), "Choose a start.");
 }

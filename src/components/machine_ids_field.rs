@@ -2,6 +2,7 @@
 //!
 //! Parsing is `gpudeck_wire::parse_machine_ids`, the function the server uses too.
 
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::words::counted;
 use crate::storage::Stored;
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -36,36 +37,26 @@ pub fn MachineIdsField(
         Err(e) => Some(e.to_string()),
         Ok(_) => None,
     };
-    let invalid = move || own_error().is_some() || problem.get().is_some();
-    let status_id = format!("{id}-status");
-    let error_id = format!("{id}-error");
+    let status = move || match parse.get() {
+        Ok(ids) => match count {
+            Some(count) => count.get(),
+            None => counted(ids.len() as i64, "machine", "machines"),
+        },
+        Err(_) => "Separate ids with commas, spaces or new lines; ranges like 100-110 work too."
+            .to_owned(),
+    };
+    let error = Signal::derive(move || own_error().or_else(|| problem.get()));
     view! {
-        <div class="machine-ids">
-            <label for=id>"Machine ids"</label>
+        <FormField id=id label="Machine ids" status=status error=error class="machine-ids">
             <textarea
-                id=id
                 rows="2"
                 spellcheck="false"
                 autocomplete="off"
                 placeholder="e.g. 1001, 1002 1005-1010"
-                aria-invalid=move || invalid().to_string()
-                aria-describedby=format!("{status_id} {error_id}")
                 prop:value=text
                 on:input=move |ev| text.set(event_target_value(&ev))
             ></textarea>
-            <p id=status_id class="hint" aria-live="polite">
-                {move || match parse.get() {
-                    Ok(ids) => match count {
-                        Some(count) => count.get(),
-                        None => counted(ids.len() as i64, "machine", "machines"),
-                    },
-                    Err(_) => "Separate ids with commas, spaces or new lines; ranges like 100-110 work too.".to_owned(),
-                }}
-            </p>
-            <p id=error_id class="form-error" role="alert">
-                {move || own_error().or_else(|| problem.get())}
-            </p>
-        </div>
+        </FormField>
     }
 }
 
@@ -165,25 +156,20 @@ pub fn SavedSets(text: RwSignal<String>) -> impl IntoView {
     view! {
         <fieldset class="saved-sets">
             <legend>"Saved sets"</legend>
-            <label for="saved-set-pick" class="visually-hidden">"Saved set"</label>
-            <select id="saved-set-pick" on:change=pick prop:value=chosen>
-                <option value="">"Choose a saved set…"</option>
-                <For each=set_list key=|(name, ids)| format!("{name}={ids}") let:set>
-                    <option value=set.0.clone()>{format!("{} ({})", set.0, set.1)}</option>
-                </For>
-            </select>
+            <FormField id="saved-set-pick" label="Saved set" label_class="visually-hidden" class="field-in-row">
+                <select on:change=pick prop:value=chosen>
+                    <option value="">"Choose a saved set…"</option>
+                    <For each=set_list key=|(name, ids)| format!("{name}={ids}") let:set>
+                        <option value=set.0.clone()>{format!("{} ({})", set.0, set.1)}</option>
+                    </For>
+                </select>
+            </FormField>
             <button type="button" class="button" on:click=delete disabled=move || chosen.with(String::is_empty)>
                 "Delete set"
             </button>
-            <label for="saved-set-name" class="visually-hidden">"Name for the current ids"</label>
-            <input
-                id="saved-set-name"
-                type="text"
-                maxlength="60"
-                placeholder="Name for these ids"
-                prop:value=new_name
-                on:input=move |ev| new_name.set(event_target_value(&ev))
-            />
+            <FormField id="saved-set-name" label="Name for the current ids" label_class="visually-hidden" class="field-in-row">
+                <TextInput kind=TextKind::Plain text=new_name attr:maxlength="60" attr:placeholder="Name for these ids"/>
+            </FormField>
             <button type="button" class="button" on:click=save>"Save set"</button>
             <span class="hint" role="status">{move || message.get()}</span>
         </fieldset>

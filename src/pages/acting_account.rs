@@ -4,9 +4,9 @@
 
 use crate::api::ApiClient;
 use crate::components::acting_key::{account_words, acting_account, SwitchOffer};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::masked_key::mask_key;
 use crate::components::page::Page;
-use crate::components::text_field::{TextField, TextKind};
 use crate::session::{use_session, KeptKey};
 use leptos::prelude::*;
 
@@ -83,7 +83,9 @@ fn AddKeyForm() -> impl IntoView {
     view! {
         <form class="add-key" on:submit=submit novalidate aria-labelledby="add-key-heading">
             <h2 id="add-key-heading">"Add a key"</h2>
-            <TextField id="extra-api-key" label="API key" hint="Checked with the server before it is kept. The acting key does not change until you switch." text=key_text error=problem kind=TextKind::Secret/>
+            <FormField id="extra-api-key" label="API key" hint="Checked with the server before it is kept. The acting key does not change until you switch." error=problem>
+                <TextInput kind=TextKind::Secret text=key_text/>
+            </FormField>
             <p class="form-success" role="status">{move || added.get().map(|who| format!("Kept the key of {who}."))}</p>
             <div class="form-actions">
                 <button type="submit" class="button primary" disabled=pending>

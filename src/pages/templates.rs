@@ -5,7 +5,8 @@
 
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::data_table::{Column, DataTable};
-use crate::components::id_form::{parse_id, IdField, IdForm};
+use crate::components::form_field::{parse_positive_whole, FormField, TextInput, TextKind};
+use crate::components::narrow_form::NarrowForm;
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, use_utc, Time};
@@ -131,7 +132,7 @@ pub fn TemplatesPage() -> impl IntoView {
 
     let ask = move || {
         delete.clear();
-        match parse_id("template id", &text.get_untracked()) {
+        match parse_positive_whole("template id", &text.get_untracked()) {
             Ok(id) => {
                 input_error.set(None);
                 from_row.set(false);
@@ -179,12 +180,14 @@ pub fn TemplatesPage() -> impl IntoView {
                 })}
             </section>
             <h2>"Delete by id"</h2>
-            <IdForm on_submit=ask>
-                <IdField id="template-id" label="Template id" hint="The number of the template, e.g. 501." text=text error=field_error/>
+            <NarrowForm on_submit=ask>
+                <FormField id="template-id" label="Template id" hint="The number of the template, e.g. 501." error=field_error class="short-field">
+                    <TextInput kind=TextKind::Whole text=text/>
+                </FormField>
                 <div class="form-actions">
                     <SubmitButton pending=pending idle="Delete template…" busy="Deleting…" danger=true/>
                 </div>
-            </IdForm>
+            </NarrowForm>
             <ActionDialog action=delete title="Delete this template?" confirm_label="Delete template" danger=true>
                 <p><strong class="id-list" data-testid="delete-title">{asked_title}</strong></p>
                 <p data-testid="soft-delete">

@@ -14,7 +14,7 @@ async fn signed_in_at(name: &'static str, path: &str) -> anyhow::Result<Harness>
 
 /// Submits the page's id form and confirms in the dialog.
 async fn submit_and_confirm(app: &Harness) -> anyhow::Result<()> {
-    app.click("form.id-form button[type=submit]").await?;
+    app.click("form.narrow-form button[type=submit]").await?;
     app.click("dialog[open] .confirm-actions button:last-child")
         .await
 }

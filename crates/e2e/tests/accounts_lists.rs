@@ -100,11 +100,11 @@ async fn an_offer_is_found_accepted_from_its_row_listed_and_deleted() -> anyhow:
     )
     .await?;
     app.fill("#volume-label", "scratch space").await?;
-    app.click("form.id-form button[type=submit]").await?;
+    app.click("form.narrow-form button[type=submit]").await?;
     app.wait_for_text("#volume-label-error", "not spaces")
         .await?;
     app.fill("#volume-label", "scratch_space").await?;
-    app.click("form.id-form button[type=submit]").await?;
+    app.click("form.narrow-form button[type=submit]").await?;
     app.wait_for_text("dialog[open]", "A 25 GB volume named scratch_space")
         .await?;
     app.click(CONFIRM).await?;

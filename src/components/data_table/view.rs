@@ -6,6 +6,7 @@ use super::filtering::{needle_of, Narrowing};
 use super::selection::{all_shown_state, range_keys, set_all, AllShown};
 use super::windowing::{window_slice, ROW_HEIGHT};
 use crate::components::csv;
+use crate::components::form_field::FormField;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
@@ -342,15 +343,16 @@ pub fn table_core(spec: TableSpec) -> AnyView {
     view! {
         <div class="data-table cards-on-phone">
             <div class="table-toolbar">
-                <label class="filter">
-                    <span class="visually-hidden">"Filter rows of " {caption.clone()}</span>
+                // Named after the CSV file, which is unique among the tables.
+                <FormField id=format!("{csv_name}-row-filter") label=format!("Filter rows of {caption}")
+                    label_class="visually-hidden" class="filter">
                     <input
                         type="search"
                         placeholder="Filter…"
                         prop:value=filter_text
                         on:input=on_filter_input
                     />
-                </label>
+                </FormField>
                 <span class="row-count" aria-live="polite">
                     {move || {
                         let (shown_count, all) = (shown.with(Vec::len), total());

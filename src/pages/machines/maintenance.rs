@@ -4,6 +4,7 @@
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
+use crate::components::form_field::FormField;
 use crate::components::machine_ids_field::{parsed, MachineIdsForm};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
@@ -309,19 +310,19 @@ pub fn MaintenancePage() -> impl IntoView {
                                     </button>
                                 }
                             }).collect_view()}
-                            <label class="filter-label" for="status-filter">"Status"</label>
-                            <select
-                                id="status-filter"
-                                prop:value=move || status_filter().map(Status::param).unwrap_or("")
-                                on:change=move |ev| {
-                                    let value = event_target_value(&ev);
-                                    set_status_param.set(Some(value).filter(|v| !v.is_empty()));
-                                }
-                            >
-                                <option value="">"Any"</option>
-                                <option value="upcoming">"Upcoming"</option>
-                                <option value="ongoing">"Ongoing"</option>
-                            </select>
+                            <FormField id="status-filter" label="Status" label_class="filter-label" class="field-in-row">
+                                <select
+                                    prop:value=move || status_filter().map(Status::param).unwrap_or("")
+                                    on:change=move |ev| {
+                                        let value = event_target_value(&ev);
+                                        set_status_param.set(Some(value).filter(|v| !v.is_empty()));
+                                    }
+                                >
+                                    <option value="">"Any"</option>
+                                    <option value="upcoming">"Upcoming"</option>
+                                    <option value="ongoing">"Ongoing"</option>
+                                </select>
+                            </FormField>
                             <UtcToggle/>
                         </div>
                         <p class="notice" role="status" hidden=move || notice.with(Option::is_none)>{move || notice.get()}</p>
@@ -406,11 +407,12 @@ fn CancelMachineForm(
     view! {
         <Show when=move || !machines().is_empty()>
             <form class="cancel-machine" on:submit=submit>
-                <label for="cancel-machine-pick">"Cancel every window of machine"</label>
-                <select id="cancel-machine-pick" prop:value=picked on:change=move |ev| picked.set(event_target_value(&ev))>
-                    <option value="">"Choose a machine…"</option>
-                    {move || machines().into_iter().map(|id| view! { <option value=id.to_string()>{id}</option> }).collect_view()}
-                </select>
+                <FormField id="cancel-machine-pick" label="Cancel every window of machine" class="field-in-row">
+                    <select prop:value=picked on:change=move |ev| picked.set(event_target_value(&ev))>
+                        <option value="">"Choose a machine…"</option>
+                        {move || machines().into_iter().map(|id| view! { <option value=id.to_string()>{id}</option> }).collect_view()}
+                    </select>
+                </FormField>
                 <button type="submit" class="button danger" disabled=move || picked.with(String::is_empty) || action.pending().get()>
                     {move || if action.pending().get() { "Cancelling…" } else { "Cancel all its windows…" }}
                 </button>

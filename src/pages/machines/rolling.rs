@@ -9,10 +9,10 @@
 use crate::api::ApiClient;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
-use crate::components::text_field::{TextField, TextKind};
 use crate::components::time::{
     datetime_local_value, format_absolute, now_seconds, start_seconds, use_utc, UtcToggle,
 };
@@ -352,57 +352,49 @@ fn Planner(fleet: Fleet) -> impl IntoView {
     };
     let columns = plan_columns(utc, Callback::new(move |(id, text)| moved(id, text)));
     let zone = move || if utc.get() { "UTC" } else { "your time zone" };
-    let problem_text = move |input: Input| {
-        let signal = problem_of(input);
-        move || signal.get().unwrap_or_default()
-    };
-
     view! {
         <form class="rolling-form" on:submit=submit novalidate>
-            <TextField id="rolling-machines" label="Machines" hint="Ids or ranges, e.g. 1001-1020, 1042." text=ids error=problem_of(Input::Machines) kind=TextKind::Plain/>
-            <div class="field">
-                <label for="rolling-from">"Earliest start " <span class="zone">{move || format!("({})", zone())}</span></label>
-                <input id="rolling-from" type="datetime-local" aria-describedby="rolling-from-error"
-                    aria-invalid=move || problem_of(Input::From).with(Option::is_some).to_string()
-                    prop:value=from on:input=move |ev| from.set(event_target_value(&ev))/>
-                <UtcToggle/>
-                <p id="rolling-from-error" class="form-error" role="alert">{problem_text(Input::From)}</p>
-            </div>
-            <div class="field">
-                <label for="rolling-until">"Deadline " <span class="zone">{move || format!("({})", zone())}</span></label>
-                <input id="rolling-until" type="datetime-local" aria-describedby="rolling-until-error"
-                    aria-invalid=move || problem_of(Input::Until).with(Option::is_some).to_string()
-                    prop:value=until on:input=move |ev| until.set(event_target_value(&ev))/>
-                <p id="rolling-until-error" class="form-error" role="alert">{problem_text(Input::Until)}</p>
-            </div>
-            <TextField id="rolling-hours" label="Duration per machine (whole hours)" text=hours error=problem_of(Input::Hours) kind=TextKind::Whole/>
-            <div class="field">
-                <label for="rolling-cap">"At most down at once"</label>
-                <div class="inline-inputs">
-                    <input id="rolling-cap" inputmode="numeric" autocomplete="off" aria-describedby="rolling-cap-error"
-                        aria-invalid=move || problem_of(Input::Cap).with(Option::is_some).to_string()
-                        prop:value=cap on:input=move |ev| cap.set(event_target_value(&ev))/>
+            <FormField id="rolling-machines" label="Machines" hint="Ids or ranges, e.g. 1001-1020, 1042." error=problem_of(Input::Machines)>
+                <TextInput kind=TextKind::Plain text=ids/>
+            </FormField>
+            <FormField id="rolling-from" label=view! { "Earliest start " <span class="zone">{move || format!("({})", zone())}</span> }
+                error=problem_of(Input::From) beside=|| view! { <UtcToggle/> }>
+                <input type="datetime-local" prop:value=from on:input=move |ev| from.set(event_target_value(&ev))/>
+            </FormField>
+            <FormField id="rolling-until" label=view! { "Deadline " <span class="zone">{move || format!("({})", zone())}</span> }
+                error=problem_of(Input::Until)>
+                <input type="datetime-local" prop:value=until on:input=move |ev| until.set(event_target_value(&ev))/>
+            </FormField>
+            <FormField id="rolling-hours" label="Duration per machine (whole hours)" error=problem_of(Input::Hours)>
+                <TextInput kind=TextKind::Whole text=hours/>
+            </FormField>
+            // What the cap counts is a unit of the cap, not a field of its own.
+            <FormField id="rolling-cap" label="At most down at once" error=problem_of(Input::Cap) class="field with-unit"
+                beside=move || view! {
                     <select id="rolling-cap-kind" aria-label="What the cap counts"
                         prop:value=move || cap_kind.get().key()
                         on:change=move |ev| cap_kind.set(CapKind::from_key(&event_target_value(&ev)))>
                         <option value="machines">"machines"</option>
                         <option value="gpus">"GPUs"</option>
                     </select>
-                </div>
-                <p id="rolling-cap-error" class="form-error" role="alert">{problem_text(Input::Cap)}</p>
-            </div>
-            <div class="field">
-                <label for="rolling-category">"Category"</label>
-                <select id="rolling-category"
+                }>
+                <TextInput kind=TextKind::Whole text=cap/>
+            </FormField>
+            <FormField id="rolling-category" label="Category">
+                <select
                     prop:value=move || category_key(&category.get())
                     on:change=move |ev| category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))>
                     {MaintenanceCategory::KNOWN.into_iter().map(|c| view! {
                         <option value=category_key(&c)>{c.label().to_owned()}</option>
                     }).collect_view()}
                 </select>
-            </div>
-            <TextField id="rolling-first" label="Pinned first (optional)" hint="Machines that go down before all others." text=first error=problem_of(Input::Pins) kind=TextKind::Plain/>
-            <TextField id="rolling-last" label="Pinned last (optional)" hint="Machines that go down after all others." text=last error=Signal::stored(None::<String>) kind=TextKind::Plain/>
+            </FormField>
+            <FormField id="rolling-first" label="Pinned first (optional)" hint="Machines that go down before all others." error=problem_of(Input::Pins)>
+                <TextInput kind=TextKind::Plain text=first/>
+            </FormField>
+            <FormField id="rolling-last" label="Pinned last (optional)" hint="Machines that go down after all others.">
+                <TextInput kind=TextKind::Plain text=last/>
+            </FormField>
             <div class="form-actions">
                 <button type="submit" class="button primary">"Plan"</button>
             </div>

@@ -9,6 +9,7 @@
 
 use crate::api::use_api;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
@@ -110,16 +111,18 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         )
         .ok()
     });
+    // What is wrong with one field, every problem found in one line; `None` when nothing.
     let problem_for = move |field: Field| {
-        move || {
-            problems.with(|p| {
+        Signal::derive(move || {
+            let said = problems.with(|p| {
                 p.iter()
                     .filter(|p| p.field == field)
                     .map(|p| p.message.clone())
                     .collect::<Vec<_>>()
                     .join(" ")
-            })
-        }
+            });
+            Some(said).filter(|said| !said.is_empty())
+        })
     };
 
     let existing = Signal::derive(move || {
@@ -254,9 +257,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
     };
     let several = move || machine_ids.with(|ids| ids.len() > 1);
     let asked = move || schedule.asked();
-    let machines_problem = Signal::derive(problem_for(Field::Machines));
-    let machines_problem =
-        Signal::derive(move || Some(machines_problem.get()).filter(|p| !p.is_empty()));
+    let machines_problem = problem_for(Field::Machines);
     // Said under the ids field instead of its plain count.
     let known = Signal::derive(move || {
         let ids = machine_ids.get();
@@ -279,39 +280,19 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         <form class="schedule-form" on:submit=submit novalidate>
             <MachineIdsField text=ids_text problem=machines_problem id="schedule-machines" count=known/>
             <div class="schedule-fields">
-                <div class="field">
-                    <label for="schedule-start">"Start " <span class="zone" data-testid="zone">{move || format!("({})", zone())}</span></label>
+                <FormField id="schedule-start" label=view! { "Start " <span class="zone" data-testid="zone">{move || format!("({})", zone())}</span> }
+                    error=problem_for(Field::Start) beside=|| view! { <UtcToggle/> }>
                     <input
-                        id="schedule-start"
                         type="datetime-local"
-                        aria-describedby="schedule-start-error"
-                        aria-invalid=move || (!problem_for(Field::Start)().is_empty()).to_string()
                         prop:value=start_text
                         on:input=move |ev| start_text.set(event_target_value(&ev))
                     />
-                    <UtcToggle/>
-                    <p id="schedule-start-error" class="form-error" role="alert">{problem_for(Field::Start)}</p>
-                </div>
-                <div class="field">
-                    <label for="schedule-hours">"Duration (whole hours)"</label>
-                    <input
-                        id="schedule-hours"
-                        type="number"
-                        min="1"
-                        max="8760"
-                        step="1"
-                        inputmode="numeric"
-                        aria-describedby="schedule-hours-error"
-                        aria-invalid=move || (!problem_for(Field::Duration)().is_empty()).to_string()
-                        prop:value=hours_text
-                        on:input=move |ev| hours_text.set(event_target_value(&ev))
-                    />
-                    <p id="schedule-hours-error" class="form-error" role="alert">{problem_for(Field::Duration)}</p>
-                </div>
-                <div class="field">
-                    <label for="schedule-category">"Category"</label>
+                </FormField>
+                <FormField id="schedule-hours" label="Duration (whole hours)" error=problem_for(Field::Duration)>
+                    <TextInput kind=TextKind::Stepped text=hours_text attr:min="1" attr:max="8760" attr:step="1"/>
+                </FormField>
+                <FormField id="schedule-category" label="Category">
                     <select
-                        id="schedule-category"
                         prop:value=move || category_key(&category.get())
                         on:change=move |ev| category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
                     >
@@ -319,25 +300,21 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                             <option value=category_key(&c)>{c.label().to_owned()}</option>
                         }).collect_view()}
                     </select>
-                </div>
-                <div class="field">
-                    <label for="schedule-reason">"Reason (optional)"</label>
+                </FormField>
+                <FormField id="schedule-reason" label="Reason (optional)" error=problem_for(Field::Reason)
+                    hint=move || if several() {
+                        "A reason is kept only when scheduling one machine: the batch operation takes none."
+                    } else {
+                        "Up to 300 characters, shown to renters."
+                    }>
                     <textarea
-                        id="schedule-reason"
                         rows="2"
                         maxlength=MAX_REASON_CHARS.to_string()
-                        aria-describedby="schedule-reason-hint schedule-reason-error"
                         disabled=several
                         prop:value=reason
                         on:input=move |ev| reason.set(event_target_value(&ev))
                     ></textarea>
-                    <p id="schedule-reason-hint" class="hint">{move || if several() {
-                        "A reason is kept only when scheduling one machine: the batch operation takes none."
-                    } else {
-                        "Up to 300 characters, shown to renters."
-                    }}</p>
-                    <p id="schedule-reason-error" class="form-error" role="alert">{problem_for(Field::Reason)}</p>
-                </div>
+                </FormField>
             </div>
             <div class="form-actions">
                 <SubmitButton pending=pending idle="Schedule…" busy="Scheduling…"/>

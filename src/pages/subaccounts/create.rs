@@ -6,7 +6,7 @@
 use super::rules::{check_email, check_password, check_username, field_of, NewField};
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
-use crate::components::text_field::{TextField, TextKind};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::toasts::use_toasts;
 use gpudeck_wire::{CreateSubaccountRequest, Lenient};
 use leptos::prelude::*;
@@ -122,9 +122,15 @@ pub fn CreateSubaccount(
             <h2 id="create-subaccount-heading">"Create a subaccount"</h2>
             <form class="create-form" on:submit=submit novalidate>
                 <div class="create-fields">
-                    <TextField id="sub-email" label="E-mail" hint="Up to 64 characters; not already in use." text=email error=problem_of(NewField::Email) kind=TextKind::Email/>
-                    <TextField id="sub-username" label="Username" hint="Up to 64 characters." text=username error=problem_of(NewField::Username) kind=TextKind::Plain/>
-                    <TextField id="sub-password" label="Password" hint="At least 8 characters. It is sent once and kept nowhere here." text=password error=problem_of(NewField::Password) kind=TextKind::NewPassword/>
+                    <FormField id="sub-email" label="E-mail" hint="Up to 64 characters; not already in use." error=problem_of(NewField::Email)>
+                        <TextInput kind=TextKind::Email text=email/>
+                    </FormField>
+                    <FormField id="sub-username" label="Username" hint="Up to 64 characters." error=problem_of(NewField::Username)>
+                        <TextInput kind=TextKind::Plain text=username/>
+                    </FormField>
+                    <FormField id="sub-password" label="Password" hint="At least 8 characters. It is sent once and kept nowhere here." error=problem_of(NewField::Password)>
+                        <TextInput kind=TextKind::NewPassword text=password/>
+                    </FormField>
                 </div>
                 <fieldset class="account-kind">
                     <legend>"The subaccount"</legend>

@@ -6,6 +6,7 @@ use super::answers::said_or;
 use super::member_model::email_problem;
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{now_seconds, Time};
 use crate::components::toasts::use_toasts;
@@ -95,19 +96,11 @@ pub fn InviteForm(
     view! {
         <form class="invite-form" on:submit=check novalidate aria-labelledby="invite-heading">
             <h2 id="invite-heading">"Invite a member"</h2>
-            <div class="id-field">
-                <label for="invite-email">"E-mail address"</label>
-                <input id="invite-email" type="email" autocomplete="off" spellcheck="false"
-                    aria-describedby="invite-email-error"
-                    aria-invalid=move || email_shown().is_some().to_string()
-                    prop:value=email on:input=move |ev| email.set(event_target_value(&ev))/>
-                <p id="invite-email-error" class="form-error" role="alert">{email_shown}</p>
-            </div>
-            <div class="id-field">
-                <label for="invite-role">"Role"</label>
-                <select id="invite-role" aria-describedby="invite-role-error"
-                    aria-invalid=move || role_shown().is_some().to_string()
-                    on:change=move |ev| role.set(event_target_value(&ev))>
+            <FormField id="invite-email" label="E-mail address" error=Signal::derive(email_shown) class="short-field">
+                <TextInput kind=TextKind::Email text=email/>
+            </FormField>
+            <FormField id="invite-role" label="Role" error=Signal::derive(role_shown) class="short-field">
+                <select on:change=move |ev| role.set(event_target_value(&ev))>
                     <option value="" selected=move || role.with(String::is_empty)>"Choose a role…"</option>
                     {move || roles.get().into_iter().map(|r| {
                         let (value, label, name) = (r.name.clone(), r.name.clone(), r.name);
@@ -115,8 +108,7 @@ pub fn InviteForm(
                         view! { <option value=value selected=selected>{label}</option> }
                     }).collect_view()}
                 </select>
-                <p id="invite-role-error" class="form-error" role="alert">{role_shown}</p>
-            </div>
+            </FormField>
             <div class="form-actions">
                 <SubmitButton pending=invite.pending() idle="Send invitation…" busy="Sending…"/>
             </div>

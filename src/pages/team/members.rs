@@ -8,6 +8,7 @@ use super::invitations::{InviteForm, PendingInvitations};
 use super::member_model::{display_name, owner_id, RoleChange};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
+use crate::components::form_field::FormField;
 use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
@@ -136,16 +137,17 @@ fn MemberRoles(
                 }
             };
             view! {
-                <span class="role-offer">
-                    <label class="visually-hidden" for=select_id.clone()>{label}</label>
-                    <select id=select_id on:change=move |ev| chosen.set(event_target_value(&ev))>
+                <FormField id=select_id label=label label_class="visually-hidden" class="role-offer"
+                    beside=move || view! {
+                        <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
+                            {verb}<span class="visually-hidden">{format!(" a role for {who}")}</span>
+                        </button>
+                    }>
+                    <select on:change=move |ev| chosen.set(event_target_value(&ev))>
                         <option value="">"Role…"</option>
                         {offers.with_value(|o| o.iter().map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view())}
                     </select>
-                    <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
-                        {verb}<span class="visually-hidden">{format!(" a role for {who}")}</span>
-                    </button>
-                </span>
+                </FormField>
             }
         })}
     }

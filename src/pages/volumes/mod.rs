@@ -10,11 +10,11 @@ pub mod rules;
 use crate::api::Refusal;
 use crate::components::clipboard::CopyButton;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
-use crate::components::id_form::{parse_id, IdField, IdForm};
+use crate::components::form_field::{parse_positive_whole, FormField, TextInput, TextKind};
 use crate::components::money::format_usd;
+use crate::components::narrow_form::NarrowForm;
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded};
-use crate::components::text_field::{TextField, TextKind};
 use crate::components::toasts::use_toasts;
 use filters::monthly_cost;
 use gpudeck_wire::VolumeOffer;
@@ -75,8 +75,11 @@ pub fn VolumesPage() -> impl IntoView {
     let offer_of = move |id: i64| -> Option<VolumeOffer> {
         with_loaded(offers, |all| all.iter().find(|o| o.id == id).cloned()).flatten()
     };
-    let chosen_offer =
-        Signal::derive(move || parse_id("", &ask_text.get()).ok().and_then(offer_of));
+    let chosen_offer = Signal::derive(move || {
+        parse_positive_whole("", &ask_text.get())
+            .ok()
+            .and_then(offer_of)
+    });
 
     let accept = ConfirmedAction::new(
         |api, ask: Ask| async move {
@@ -98,13 +101,13 @@ pub fn VolumesPage() -> impl IntoView {
 
     let check = move || {
         accept.clear();
-        let id = parse_id("volume ask id", &ask_text.get_untracked());
-        let size = parse_id("size in GB", &size_text.get_untracked()).and_then(|size| {
-            match id.as_ref().ok().and_then(|&id| offer_of(id)) {
+        let id = parse_positive_whole("volume ask id", &ask_text.get_untracked());
+        let size = parse_positive_whole("size in GB", &size_text.get_untracked()).and_then(
+            |size| match id.as_ref().ok().and_then(|&id| offer_of(id)) {
                 Some(offer) => check_fits(offer.id, size, offer.disk_space).map(|()| size),
                 None => Ok(size),
-            }
-        });
+            },
+        );
         let name = check_volume_name(&name_text.get_untracked());
         ask_error.set(id.as_ref().err().cloned());
         size_error.set(size.as_ref().err().cloned());
@@ -147,14 +150,20 @@ pub fn VolumesPage() -> impl IntoView {
 
             <section class="accept-offer" aria-labelledby="accept-heading">
                 <h2 id="accept-heading">"Accept an offer"</h2>
-                <IdForm on_submit=check>
+                <NarrowForm on_submit=check>
                     <div id=ACCEPT_FORM_ID class="accept-fields">
-                        <IdField id="volume-ask-id" label="Volume ask id" hint="The number of the offer (its ask), e.g. 7; Accept on a row fills it in." text=ask_text error=ask_field_error/>
-                        <IdField id="volume-size" label="Size (GB)" hint="Whole gigabytes, at least 1; it must fit in the capacity the ask has left." text=size_text error=size_field_error/>
-                        <TextField id="volume-label" label="Name (optional)" hint="Letters, digits and underscores, up to 64; for you to recognise it." text=name_text error=name_error kind=TextKind::Plain/>
+                        <FormField id="volume-ask-id" label="Volume ask id" hint="The number of the offer (its ask), e.g. 7; Accept on a row fills it in." error=ask_field_error class="short-field">
+                            <TextInput kind=TextKind::Whole text=ask_text/>
+                        </FormField>
+                        <FormField id="volume-size" label="Size (GB)" hint="Whole gigabytes, at least 1; it must fit in the capacity the ask has left." error=size_field_error class="short-field">
+                            <TextInput kind=TextKind::Whole text=size_text/>
+                        </FormField>
+                        <FormField id="volume-label" label="Name (optional)" hint="Letters, digits and underscores, up to 64; for you to recognise it." error=name_error>
+                            <TextInput kind=TextKind::Plain text=name_text/>
+                        </FormField>
                     </div>
                     <p class="hint" data-testid="chosen-offer">{move || chosen_offer.get().map(|offer| {
-                        let size = parse_id("", &size_text.get()).ok();
+                        let size = parse_positive_whole("", &size_text.get()).ok();
                         let cost = size.map(|gb| format!(" {} GB cost {} a month.", gb, format_usd(monthly_cost(offer.storage_cost, gb)))).unwrap_or_default();
                         format!(
                             "Offer {} on machine {}{}: {} GB free.{cost}",
@@ -168,7 +177,7 @@ pub fn VolumesPage() -> impl IntoView {
                     <div class="form-actions">
                         <SubmitButton pending=pending idle="Accept volume ask…" busy="Accepting…"/>
                     </div>
-                </IdForm>
+                </NarrowForm>
             </section>
             <ActionDialog action=accept title="Accept this volume ask?" confirm_label="Accept and create volume">
                 <p>

@@ -7,9 +7,9 @@ use super::filters::{
 };
 use crate::api::ApiError;
 use crate::components::data_table::{Column, DataTable};
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::money::{format_usd, format_usd_rate};
 use crate::components::resource_view::ResourceView;
-use crate::components::text_field::{TextField, TextKind};
 use crate::components::time::format_span;
 use gpudeck_wire::VolumeOffer;
 use leptos::prelude::*;
@@ -163,24 +163,26 @@ pub fn OfferSearch(
             <h2 id="offers-heading">"Offers"</h2>
             <form class="search-form" role="search" aria-label="Search volume offers" on:submit=search novalidate>
                 <div class="search-fields">
-                    <TextField id="offer-size" label="Size wanted (GB)" hint="Offers with less free space are left out; 10 GB when empty." text=size kind=TextKind::Whole
-                        error=Signal::derive(move || problems.with(|p| p.size.clone()))/>
-                    <TextField id="offer-max-price" label="Highest $/GB/month" text=max_price kind=TextKind::Decimal
-                        error=Signal::derive(move || problems.with(|p| p.max_price.clone()))/>
-                    <TextField id="offer-min-reliability" label="Lowest reliability (%)" text=min_reliability kind=TextKind::Decimal
-                        error=Signal::derive(move || problems.with(|p| p.min_reliability.clone()))/>
-                    <TextField id="offer-location" label="Location" hint="Part of the place, e.g. Sweden or SE." text=location kind=TextKind::Plain
-                        error=Signal::derive(|| None::<String>)/>
-                    <div class="field">
-                        <label for="offer-order">"Sort by"</label>
+                    <FormField id="offer-size" label="Size wanted (GB)" hint="Offers with less free space are left out; 10 GB when empty." error=Signal::derive(move || problems.with(|p| p.size.clone()))>
+                        <TextInput kind=TextKind::Whole text=size/>
+                    </FormField>
+                    <FormField id="offer-max-price" label="Highest $/GB/month" error=Signal::derive(move || problems.with(|p| p.max_price.clone()))>
+                        <TextInput kind=TextKind::Decimal text=max_price/>
+                    </FormField>
+                    <FormField id="offer-min-reliability" label="Lowest reliability (%)" error=Signal::derive(move || problems.with(|p| p.min_reliability.clone()))>
+                        <TextInput kind=TextKind::Decimal text=min_reliability/>
+                    </FormField>
+                    <FormField id="offer-location" label="Location" hint="Part of the place, e.g. Sweden or SE.">
+                        <TextInput kind=TextKind::Plain text=location/>
+                    </FormField>
+                    <FormField id="offer-order" label="Sort by">
                         <select
-                            id="offer-order"
                             prop:value=move || filters.get().order.param()
                             on:change=move |ev| change(|f, v| f.order = OfferOrder::from_param(&v).unwrap_or_default(), event_target_value(&ev))
                         >
                             {OfferOrder::ALL.into_iter().map(|o| view! { <option value=o.param()>{o.label()}</option> }).collect_view()}
                         </select>
-                    </div>
+                    </FormField>
                 </div>
                 <div class="form-actions">
                     <button type="submit" class="button primary">"Search"</button>

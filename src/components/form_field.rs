@@ -1,0 +1,184 @@
+//! The one form field: a label, the control it names, a hint and the error that belongs
+//! to it, linked for screen readers. Every form of the console builds on it.
+
+use leptos::attr::{aria_describedby, aria_invalid, id as id_attr};
+use leptos::prelude::*;
+use std::num::IntErrorKind;
+
+/// A labelled control, given as the only child (an `<input>`, `<select>` or `<textarea>`).
+/// The field sets the control's `id`, its `aria-describedby` (the hint, the status and the
+/// error, those it has) and its `aria-invalid` (while there is an error), so no form writes
+/// them by hand.
+#[component]
+pub fn FormField(
+    /// The control's id; the hint, status and error ids are built from it.
+    #[prop(into)]
+    id: String,
+    /// What the control holds, as text or as a view (a time zone beside the words).
+    label: impl IntoView + 'static,
+    /// The label's class: `visually-hidden` where the row around it says the same.
+    #[prop(optional)]
+    label_class: Option<&'static str>,
+    /// A sentence under the control on what to type (`{id}-hint`).
+    #[prop(optional, into)]
+    hint: Option<TextProp>,
+    /// A line under the control that reports on the value as it is typed (`3 machines`),
+    /// announced politely (`{id}-status`).
+    #[prop(optional, into)]
+    status: Option<TextProp>,
+    /// What is wrong with the value, from the check before sending or from the server
+    /// (`{id}-error`). A field that cannot be wrong has no error line.
+    #[prop(optional, into)]
+    error: Option<Signal<Option<String>>>,
+    /// The wrapper's class; `field` unless given.
+    #[prop(optional)]
+    class: Option<&'static str>,
+    /// Controls on the control's line that are not the value itself (a unit, a button).
+    #[prop(optional, into)]
+    beside: Option<ViewFnOnce>,
+    children: Children,
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let status_id = format!("{id}-status");
+    let error_id = format!("{id}-error");
+    let described_by = [
+        hint.as_ref().map(|_| hint_id.as_str()),
+        status.as_ref().map(|_| status_id.as_str()),
+        error.map(|_| error_id.as_str()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let control = children().add_any_attr((
+        id_attr(id.clone()),
+        aria_describedby((!described_by.is_empty()).then_some(described_by)),
+        aria_invalid(move || error.map(|error| error.with(Option::is_some).to_string())),
+    ));
+    view! {
+        <div class=class.unwrap_or("field")>
+            <label for=id class=label_class>{label}</label>
+            {control}
+            {beside.map(ViewFnOnce::run)}
+            {hint.map(|hint| view! { <p id=hint_id class="hint">{move || hint.get()}</p> })}
+            {status.map(|status| view! {
+                <p id=status_id class="hint" aria-live="polite">{move || status.get()}</p>
+            })}
+            {error.map(|error| view! {
+                <p id=error_id class="form-error" role="alert">{move || error.get()}</p>
+            })}
+        </div>
+    }
+}
+
+/// The input's kind of text: what the browser offers to fill in and which keyboard a
+/// phone shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextKind {
+    /// A whole number (`inputmode=numeric`).
+    Whole,
+    /// A whole number the browser steps with arrow keys (`type=number`); its bounds and
+    /// step are given as `attr:min`, `attr:max`, `attr:step`.
+    Stepped,
+    /// A number with decimals (`inputmode=decimal`).
+    Decimal,
+    /// Free text.
+    Plain,
+    Email,
+    /// A new password: hidden, and the browser may offer to generate one.
+    NewPassword,
+    /// A secret to paste, such as an API key: hidden, and never offered for filling in.
+    Secret,
+}
+
+impl TextKind {
+    fn input_type(self) -> &'static str {
+        match self {
+            TextKind::Email => "email",
+            TextKind::Stepped => "number",
+            TextKind::NewPassword | TextKind::Secret => "password",
+            _ => "text",
+        }
+    }
+
+    fn inputmode(self) -> &'static str {
+        match self {
+            TextKind::Whole | TextKind::Stepped => "numeric",
+            TextKind::Decimal => "decimal",
+            TextKind::Email => "email",
+            TextKind::Plain | TextKind::NewPassword | TextKind::Secret => "text",
+        }
+    }
+
+    fn autocomplete(self) -> &'static str {
+        match self {
+            TextKind::NewPassword => "new-password",
+            _ => "off",
+        }
+    }
+}
+
+/// A one-line text input bound to `text`, the control of a [`FormField`].
+#[component]
+pub fn TextInput(kind: TextKind, text: RwSignal<String>) -> impl IntoView {
+    view! {
+        <input
+            type=kind.input_type()
+            inputmode=kind.inputmode()
+            autocomplete=kind.autocomplete()
+            spellcheck="false"
+            prop:value=text
+            on:input=move |ev| text.set(event_target_value(&ev))
+        />
+    }
+}
+
+/// Reads a whole number of at least 1 (an id, a size) typed into the field called `what`
+/// ("template id"), or says what is wrong, naming the field.
+pub fn parse_positive_whole(what: &str, text: &str) -> Result<i64, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(format!("Enter the {what}."));
+    }
+    match trimmed.parse::<i64>() {
+        Ok(value) if value >= 1 => Ok(value),
+        Ok(_) => Err(format!("The {what} must be at least 1.")),
+        Err(error) if *error.kind() == IntErrorKind::PosOverflow => {
+            Err(format!("The {what} is too large."))
+        }
+        Err(_) => Err(format!("The {what} must be a whole number, like 42.")),
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::parse_positive_whole;
+
+    #[test]
+    fn whole_numbers_are_checked_naming_the_field() {
+        assert_eq!(parse_positive_whole("template id", " 501 "), Ok(501));
+        assert_eq!(
+            parse_positive_whole("template id", ""),
+            Err("Enter the template id.".into())
+        );
+        assert_eq!(
+            parse_positive_whole("size in GB", "0"),
+            Err("The size in GB must be at least 1.".into())
+        );
+        assert_eq!(
+            parse_positive_whole("size in GB", "-3"),
+            Err("The size in GB must be at least 1.".into())
+        );
+        for bad in ["1.5", "12abc", "1e3", "five"] {
+            assert_eq!(
+                parse_positive_whole("volume ask id", bad),
+                Err("The volume ask id must be a whole number, like 42.".into()),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_positive_whole("template id", "99999999999999999999"),
+            Err("The template id is too large.".into())
+        );
+    }
+}
