@@ -19,10 +19,10 @@ const PAINT_WATCHER: &str = r#"
             window[inDom] = performance.now();
             requestAnimationFrame(() => setTimeout(() => { window[painted] = performance.now(); }, 0));
         }
-    // A field being enabled and a heading's text changing are mutations too.
+    // A field being enabled or shown and a heading's text changing are mutations too.
     }).observe(document, {
         subtree: true, childList: true, characterData: true,
-        attributes: true, attributeFilter: ['disabled'],
+        attributes: true, attributeFilter: ['disabled', 'hidden'],
     });
     const watch = (selector, inDom, painted) =>
         window.__watchPaint(() => document.querySelector(selector), inDom, painted);
