@@ -4,6 +4,7 @@
 
 use super::access::TEAM_PAGE;
 use crate::api::Refusal;
+use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::page::Page;
 use crate::components::permissions::{pretty, RolePermissions};
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -109,20 +110,11 @@ fn RoleLookup() -> impl IntoView {
     };
     view! {
         <form class="role-lookup" on:submit=submit novalidate>
-            <label for="role-name">"Look up a role by name"</label>
-            <div class="inline-field">
-                <input
-                    id="role-name"
-                    type="text"
-                    autocomplete="off"
-                    aria-invalid=move || problem.with(Option::is_some).to_string()
-                    aria-describedby="role-name-error"
-                    prop:value=text
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                />
-                <button type="submit" class="button">"Show role"</button>
-            </div>
-            <p id="role-name-error" class="form-error" role="alert">{move || problem.get()}</p>
+            <FormField id="role-name" label="Look up a role by name" class="field with-button"
+                error=problem
+                beside=|| view! { <button type="submit" class="button">"Show role"</button> }>
+                <TextInput kind=TextKind::Plain text=text/>
+            </FormField>
         </form>
     }
 }
