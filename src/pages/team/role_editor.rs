@@ -7,6 +7,7 @@
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::form_field::FormField;
 use crate::components::page::Page;
 use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -370,18 +371,15 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
 
     view! {
         <form class="role-form" on:submit=review novalidate>
-            <div class="id-field">
-                <label for="role-name-input">"Role name"</label>
+            <FormField id="role-name-input" label="Role name" class="id-field"
+                hint="2 to 50 characters, different from the team's other roles.">
                 <input
-                    id="role-name-input"
                     type="text"
                     autocomplete="off"
-                    aria-describedby="role-name-hint"
                     prop:value=move || draft.with(|d| d.name.clone())
                     on:input=move |ev| draft.update(|d| d.name = event_target_value(&ev))
                 />
-                <p id="role-name-hint" class="hint">"2 to 50 characters, different from the team's other roles."</p>
-            </div>
+            </FormField>
             <div class="mode-switch" role="group" aria-label="Editing mode">
                 <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Grid).to_string() on:click=to_grid>"Grid"</button>
                 <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Json).to_string() on:click=to_json>"Raw JSON"</button>
@@ -394,20 +392,15 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                     <KeptParts parts=Memo::new(move |_| draft.with(|d| d.kept().to_vec()))/>
                 }
             >
-                <div class="id-field">
-                    <label for="role-json">"Permissions as JSON"</label>
+                <FormField id="role-json" label="Permissions as JSON" class="id-field" error=json_problem>
                     <textarea
-                        id="role-json"
                         class="raw-json"
                         rows="16"
                         spellcheck="false"
-                        aria-describedby="role-json-error"
-                        aria-invalid=move || json_problem.with(Option::is_some).to_string()
                         prop:value=json_text
                         on:input=move |ev| type_json(event_target_value(&ev))
                     ></textarea>
-                    <p id="role-json-error" class="form-error" role="alert">{move || json_problem.get()}</p>
-                </div>
+                </FormField>
             </Show>
             <h2>"In plain words"</h2>
             {move || summary.get().map(|summary| view! { <RoleSummaryView summary=summary/> })}
@@ -525,10 +518,8 @@ fn RouteEntry(route: RouteAt, checked: RwSignal<bool>) -> impl IntoView {
     view! {
         <fieldset class="route-entry-editor" data-route=name>
             <legend>{move || format!("Route entry {}", label())}</legend>
-            <div class="id-field">
-                <label for=name_id.clone()>"Route name"</label>
+            <FormField id=name_id label="Route name" class="id-field">
                 <input
-                    id=name_id
                     type="text"
                     autocomplete="off"
                     spellcheck="false"
@@ -536,7 +527,7 @@ fn RouteEntry(route: RouteAt, checked: RwSignal<bool>) -> impl IntoView {
                     prop:value=name
                     on:input=move |ev| route.update(|r| r.name = event_target_value(&ev))
                 />
-            </div>
+            </FormField>
             <For each=move || 0..count.get() key=|at| *at let:at>
                 <ConstraintEditor constraint=ConstraintAt { route, at } checked=checked/>
             </For>
