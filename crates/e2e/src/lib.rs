@@ -9,6 +9,7 @@ mod routes;
 mod throttle;
 
 use anyhow::{bail, Context, Result};
+use gpudeck_server::db::DbError;
 use gpudeck_server::RunningServer;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -211,6 +212,50 @@ impl Harness {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// The rows `sql` selects from the demo database with `params`, each read by `read`:
+    /// what the server holds, for a test to check against what the page shows.
+    pub async fn db_rows<P, T>(
+        &self,
+        sql: &'static str,
+        params: P,
+        read: fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>>
+    where
+        P: rusqlite::Params + Send + 'static,
+        T: Send + 'static,
+    {
+        self.server
+            .state()
+            .db
+            .run(move |conn| {
+                let mut statement = conn.prepare(sql).map_err(DbError::from)?;
+                let rows = statement
+                    .query_map(params, read)
+                    .map_err(DbError::from)?
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(DbError::from)?;
+                Ok(rows)
+            })
+            .await
+            .map_err(|e| anyhow::anyhow!("{e:?}"))
+    }
+
+    /// Runs `sql` with `params` on the demo database, to set up what a test needs.
+    pub async fn db_execute<P>(&self, sql: &'static str, params: P) -> Result<()>
+    where
+        P: rusqlite::Params + Send + 'static,
+    {
+        self.server
+            .state()
+            .db
+            .run(move |conn| {
+                conn.execute(sql, params).map_err(DbError::from)?;
+                Ok(())
+            })
+            .await
+            .map_err(|e| anyhow::anyhow!("{e:?}"))
     }
 
     /// Waits until the address (path and query) is `expected`.

@@ -4,7 +4,6 @@
 //! after each change.
 
 use gpudeck_e2e::{demo, Harness, PATIENCE};
-use gpudeck_server::db::DbError;
 use std::time::Duration;
 
 /// The text of the first cell of each row shown in the table inside `section`.
@@ -39,15 +38,10 @@ async fn wait_for_rows(
 
 /// One integer from the demo database: `sql` with `id` as its one parameter.
 async fn number_in_db(app: &Harness, sql: &'static str, id: i64) -> anyhow::Result<i64> {
-    app.server
-        .state()
-        .db
-        .run(move |conn| {
-            conn.query_row(sql, [id], |row| row.get::<_, i64>(0))
-                .map_err(DbError::from)
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e:?}"))
+    let rows = app.db_rows(sql, [id], |row| row.get::<_, i64>(0)).await?;
+    rows.first()
+        .copied()
+        .ok_or_else(|| anyhow::anyhow!("{sql} selected no row for {id}"))
 }
 
 const CONFIRM: &str = "dialog[open] .confirm-actions button:last-child";
@@ -283,31 +277,19 @@ async fn a_new_subaccount_is_listed_with_its_masked_key() -> anyhow::Result<()> 
         .await?,
     )?;
     let in_db: Vec<(String, String, String)> = app
-        .server
-        .state()
-        .db
-        .run(|conn| {
-            let mut statement = conn
-                .prepare(
-                    "SELECT email, username, host_only FROM users WHERE parent_id = ?1 ORDER BY id",
-                )
-                .map_err(DbError::from)?;
-            let rows = statement
-                .query_map([demo::ALICE_ID], |row| {
-                    let host_only: bool = row.get(2)?;
-                    Ok((
-                        row.get(0)?,
-                        row.get(1)?,
-                        if host_only { "Host" } else { "Client" }.to_owned(),
-                    ))
-                })
-                .map_err(DbError::from)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(DbError::from)?;
-            Ok(rows)
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        .db_rows(
+            "SELECT email, username, host_only FROM users WHERE parent_id = ?1 ORDER BY id",
+            [demo::ALICE_ID],
+            |row| {
+                let host_only: bool = row.get(2)?;
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    if host_only { "Host" } else { "Client" }.to_owned(),
+                ))
+            },
+        )
+        .await?;
     assert_eq!(rows, in_db);
     assert!(rows.contains(&(
         "render-two@alice.example".into(),

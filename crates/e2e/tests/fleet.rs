@@ -18,28 +18,14 @@ async fn active_windows(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_secs_f64();
-    app.server
-        .state()
-        .db
-        .run(move |conn| {
-            let mut statement = conn
-                .prepare(
-                    "SELECT id, machine_id, created_at FROM maintenances
-                     WHERE machine_id BETWEEN ?1 AND ?2 AND cancelled_at IS NULL
-                       AND start_time + duration_hours * 3600 > ?3 ORDER BY id",
-                )
-                .map_err(gpudeck_server::db::DbError::from)?;
-            let rows = statement
-                .query_map((first, last, now), |row| {
-                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-                })
-                .map_err(gpudeck_server::db::DbError::from)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(gpudeck_server::db::DbError::from)?;
-            Ok(rows)
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e:?}"))
+    app.db_rows(
+        "SELECT id, machine_id, created_at FROM maintenances
+         WHERE machine_id BETWEEN ?1 AND ?2 AND cancelled_at IS NULL
+           AND start_time + duration_hours * 3600 > ?3 ORDER BY id",
+        (first, last, now),
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+    )
+    .await
 }
 
 async fn signed_in_on_machines(name: &'static str) -> anyhow::Result<Harness> {
@@ -306,21 +292,13 @@ async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_r
 ) -> anyhow::Result<()> {
     let app = Harness::start("fleet_schedule_150").await?;
     // alice gets 29 more machines (149 in all); bob's 2001 makes 150 ids.
-    app.server
-        .state()
-        .db
-        .run(|conn| {
-            for id in 1121..=1149 {
-                conn.execute(
-                    "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 4)",
-                    (id, demo::ALICE_ID, format!("extra-{id}")),
-                )
-                .map_err(gpudeck_server::db::DbError::from)?;
-            }
-            Ok(())
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    for id in 1121..=1149 {
+        app.db_execute(
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (?1, ?2, ?3, 4)",
+            (id, demo::ALICE_ID, format!("extra-{id}")),
+        )
+        .await?;
+    }
     app.open("/").await?;
     app.sign_in(demo::ALICE_KEY).await?;
     app.wait_for_address("/machines").await?;

@@ -18,27 +18,13 @@ async fn windows_in_db(
         .duration_since(std::time::UNIX_EPOCH)?
         .as_secs_f64();
     let rows = app
-        .server
-        .state()
-        .db
-        .run(move |conn| {
-            let mut statement = conn
-                .prepare(
-                    "SELECT id, cancelled_at IS NULL AND start_time + duration_hours * 3600 > ?3
-                     FROM maintenances WHERE machine_id BETWEEN ?1 AND ?2",
-                )
-                .map_err(gpudeck_server::db::DbError::from)?;
-            let rows = statement
-                .query_map((first, last, now), |row| {
-                    Ok((row.get::<_, i64>(0)?, row.get::<_, bool>(1)?))
-                })
-                .map_err(gpudeck_server::db::DbError::from)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(gpudeck_server::db::DbError::from)?;
-            Ok(rows)
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        .db_rows(
+            "SELECT id, cancelled_at IS NULL AND start_time + duration_hours * 3600 > ?3
+             FROM maintenances WHERE machine_id BETWEEN ?1 AND ?2",
+            (first, last, now),
+            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, bool>(1)?)),
+        )
+        .await?;
     let active = rows
         .iter()
         .filter(|(_, active)| *active)

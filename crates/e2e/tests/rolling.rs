@@ -13,28 +13,14 @@ async fn windows_of(
     first: i64,
     last: i64,
 ) -> anyhow::Result<Vec<(i64, f64, f64, f64)>> {
-    app.server
-        .state()
-        .db
-        .run(move |conn| {
-            let mut statement = conn
-                .prepare(
-                    "SELECT machine_id, start_time, start_time + duration_hours * 3600, created_at
-                     FROM maintenances
-                     WHERE machine_id BETWEEN ?1 AND ?2 AND cancelled_at IS NULL ORDER BY id",
-                )
-                .map_err(gpudeck_server::db::DbError::from)?;
-            let rows = statement
-                .query_map((first, last), |row| {
-                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-                })
-                .map_err(gpudeck_server::db::DbError::from)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(gpudeck_server::db::DbError::from)?;
-            Ok(rows)
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e:?}"))
+    app.db_rows(
+        "SELECT machine_id, start_time, start_time + duration_hours * 3600, created_at
+         FROM maintenances
+         WHERE machine_id BETWEEN ?1 AND ?2 AND cancelled_at IS NULL ORDER BY id",
+        (first, last),
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+    )
+    .await
 }
 
 /// The most windows down at one instant (touching ends do not overlap).
@@ -127,20 +113,12 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
     // Machines 1001 and 1005 are already down for the plan's first four hours.
     let from = tomorrow_on_the_hour();
     for machine in [1001, 1005] {
-        app.server
-            .state()
-            .db
-            .run(move |conn| {
-                conn.execute(
-                    "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, created_at)
-                     VALUES (?1, ?2, 4, 'power', ?3)",
-                    (machine, from, now),
-                )
-                .map_err(gpudeck_server::db::DbError::from)?;
-                Ok(())
-            })
-            .await
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        app.db_execute(
+            "INSERT INTO maintenances (machine_id, start_time, duration_hours, category, created_at)
+             VALUES (?1, ?2, 4, 'power', ?3)",
+            (machine, from, now),
+        )
+        .await?;
     }
     let before = windows_of(&app, 1001, 1020).await?;
 
