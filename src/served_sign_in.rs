@@ -3,6 +3,7 @@
 //! session and keeps an Enter pressed early. The sign-in page takes it over; any other
 //! page that shows first discards it.
 
+use leptos::prelude::document;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
@@ -63,12 +64,6 @@ fn served() -> Option<HtmlElement> {
         .ok()
         .flatten()
         .map(JsCast::unchecked_into)
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a browser document")
 }
 
 #[cfg(test)]

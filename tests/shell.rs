@@ -5,6 +5,7 @@
 mod support;
 
 use gpudeck::app::App;
+use leptos::prelude::document;
 use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -270,19 +271,7 @@ async fn a_revoked_key_signs_out_and_comes_back_after_sign_in() {
 
 /// The sign-in form as the served page has it, shown (boot.js's part), with `key` typed in.
 fn serve_the_sign_in_form(key: &str) -> web_sys::HtmlElement {
-    let template: web_sys::HtmlTemplateElement = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .create_element("template")
-        .unwrap()
-        .unchecked_into();
-    template.set_inner_html(gpudeck::served_sign_in::markup());
-    let form: web_sys::HtmlElement = template
-        .content()
-        .first_element_child()
-        .unwrap()
-        .unchecked_into();
+    let form = gpudeck::served_sign_in::build();
     form.set_hidden(false);
     // As the release build serves it: its minifier drops the button's default type.
     form.query_selector("button")
@@ -302,10 +291,6 @@ fn serve_the_sign_in_form(key: &str) -> web_sys::HtmlElement {
         .unchecked_into();
     field.set_value(key);
     form
-}
-
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
 }
 
 fn key_fields_in_the_document() -> u32 {
