@@ -395,3 +395,104 @@ async fn other_pages_discard_the_served_form() {
     assert!(!served.is_connected());
     assert_eq!(key_fields_in_the_document(), 0);
 }
+
+/// The fleet N1 answers in the early-fleet tests: machine 1001, one rental running.
+const ONE_MACHINE: &str = r#"{"machines": [{"id": 1001, "machine_id": 1001,
+    "hostname": "host-1001", "gpu_name": "RTX 4090", "cpu_name": "EPYC",
+    "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
+    "current_rentals_running": 1, "gpu_ram": 24564, "cpu_ram": 128000, "disk_space": 2000,
+    "listed": true, "verification": "verified", "reliability2": 0.995,
+    "gpu_occupancy": "D x x x", "geolocation": "Sweden, SE", "public_ipaddr": null,
+    "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}]}"#;
+
+fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
+    fetch
+        .calls()
+        .into_iter()
+        .filter(|call| call.url.contains(part))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn signing_in_to_machines_asks_for_the_fleet_before_the_key_is_checked() {
+    forget_session();
+    go_to("/sign-in");
+    // The key check never answers: the fleet is asked for all the same.
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", no_answer()),
+        ("/api/v0/machines?owner=me", no_answer()),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || fetch.calls().len() == 2).await);
+    let calls = fetch.calls();
+    assert!(calls[0].url.ends_with("/api/v0/users/current"));
+    assert!(calls[1].url.ends_with("/api/v0/machines?owner=me"));
+    assert_eq!(calls[1].authorization, format!("Bearer {KEY}"));
+    assert!(current_path().starts_with("/sign-in"));
+    assert_eq!(stored_session(), None);
+}
+
+#[wasm_bindgen_test]
+async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_again() {
+    forget_session();
+    go_to("/sign-in");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(3000, || page.find("tbody td").is_some()).await);
+    assert_eq!(current_path(), "/machines");
+    assert!(
+        page.text("tbody").contains("host-1001"),
+        "{}",
+        page.text("tbody")
+    );
+    settle().await;
+    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
+    assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_key_stops_the_fleet_load_it_started() {
+    forget_session();
+    go_to("/sign-in");
+    let fetch = FakeFetch::install_by_url(vec![
+        (
+            "users/current",
+            json(401, r#"{"error": "auth_error", "msg": "Invalid user key"}"#),
+        ),
+        ("/api/v0/machines?owner=me", no_answer()),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, "wrong").await;
+    assert!(
+        wait_until(2000, || page
+            .text("#sign-in-error")
+            .contains("Invalid user key"))
+        .await
+    );
+    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
+    assert!(wait_until(2000, || request_aborted(1)).await);
+}
+
+#[wasm_bindgen_test]
+async fn signing_in_to_another_page_does_not_load_the_fleet() {
+    forget_session();
+    go_to("/sign-in?next=%2Ftemplates");
+    let fetch = FakeFetch::install_by_url(vec![("users/current", no_answer())]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || !fetch.calls().is_empty()).await);
+    settle().await;
+    assert_eq!(fetch.calls().len(), 1);
+    assert!(fetch.calls()[0].url.ends_with("/api/v0/users/current"));
+}

@@ -142,6 +142,11 @@ impl ApiClient {
         }
     }
 
+    /// Whether `other` sends the same key to the same server.
+    pub fn is_same_account(&self, other: &ApiClient) -> bool {
+        self.base_url == other.base_url && self.api_key == other.api_key
+    }
+
     pub fn base_url(&self) -> &str {
         &self.base_url
     }

@@ -4,6 +4,7 @@
 //! import these; no page imports another.
 
 pub mod cancellation;
+pub mod early_fleet;
 pub mod fleet;
 pub mod role;
 pub mod rolling;

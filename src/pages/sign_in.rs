@@ -8,6 +8,8 @@
 
 use crate::api::ApiClient;
 use crate::components::page::set_document_title;
+use crate::domain::early_fleet;
+use crate::routes;
 use crate::served_sign_in::{self, LIVE, SUBMITTED};
 use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
 use leptos::html::Div;
@@ -77,7 +79,12 @@ fn SignInForm() -> impl IntoView {
         let (key, base) = (key.clone(), base.clone());
         let navigate = navigate.clone();
         let next = safe_next(query.with_untracked(|q| q.get("next")));
+        let opens_machines = next == routes::MACHINES;
         async move {
+            if opens_machines {
+                // Runs once this task waits on the key check, so the check is sent first.
+                early_fleet::start(&client);
+            }
             match client.current_user().await {
                 Ok(user) => {
                     notice.0.set(None);
@@ -90,7 +97,12 @@ fn SignInForm() -> impl IntoView {
                     navigate(&next, Default::default());
                 }
                 // The server's own words when it sent some, with the status for context.
-                Err(failure) => error.set(Some(failure.message_with_status())),
+                Err(failure) => {
+                    if opens_machines {
+                        early_fleet::abandon();
+                    }
+                    error.set(Some(failure.message_with_status()));
+                }
             }
         }
     });
