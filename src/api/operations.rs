@@ -135,7 +135,19 @@ impl ApiClient {
 
     /// `GET /machines?owner=me` (N1): every machine of the caller, by id.
     pub async fn machines(&self) -> Result<Vec<Machine>, ApiError> {
-        let list: MachineList = self.get(paths::MACHINES, &[("owner", "me")]).await?;
+        let answer = self.machines_unread().await?;
+        self.machines_from(&answer)
+    }
+
+    /// N1's answer, undecoded: sign-in asks for it before the Machines page's code, which
+    /// reads it with [`ApiClient::machines_from`], has arrived (`domain::early_fleet`).
+    pub async fn machines_unread(&self) -> Result<String, ApiError> {
+        self.get_unread(paths::MACHINES, &[("owner", "me")]).await
+    }
+
+    /// The machines of N1's answer.
+    pub fn machines_from(&self, answer: &str) -> Result<Vec<Machine>, ApiError> {
+        let list: MachineList = self.read(answer)?;
         Ok(list.machines)
     }
 

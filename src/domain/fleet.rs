@@ -17,6 +17,11 @@ pub struct Fleet {
 /// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
 pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
     let machines = api.machines().await?;
+    load_windows_of(api, machines).await
+}
+
+/// The fleet of `machines`, as N1 gave them: their windows loaded as [`load_fleet`] does.
+pub async fn load_windows_of(api: ApiClient, machines: Vec<Machine>) -> Result<Fleet, ApiError> {
     let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
     let windows = api.maintenances_of(&ids).await?;
     Ok(Fleet {
