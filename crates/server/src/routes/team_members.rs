@@ -112,6 +112,49 @@ async fn change(
     Ok(permissions)
 }
 
+/// N19's give and take: the role is named in the body, and the answer is `{"msg": "success"}`.
+async fn change_named_role(
+    state: &AppState,
+    caller: &Caller,
+    raw_id: &str,
+    body: JsonObject,
+    named_change: fn(String) -> RoleChange,
+) -> Result<Json<MessageAnswer>, ApiError> {
+    change(state, caller, raw_id, |_| {
+        Ok(named_change(role_named(body)?))
+    })
+    .await?;
+    Ok(success())
+}
+
+/// The answers N19's give and take share: they answer and refuse alike but for which
+/// role conflicts.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // Read by the OpenAPI document only.
+enum RoleGivenOrTakenAnswers {
+    #[response(status = 200, description = "`{\"msg\": \"success\"}`")]
+    Success(MessageAnswer),
+    #[response(
+        status = 400,
+        description = "Malformed JSON (`invalid_json`); no role, a bad user id, or the owner role (`invalid_args`)"
+    )]
+    InvalidArgs(ErrorBody),
+    #[response(
+        status = 403,
+        description = "The team's owner, a role the caller does not hold, or a team key lacks team_write"
+    )]
+    Forbidden(ErrorBody),
+}
+
+/// The 404 of N19's give and replace (take says also when the member lacks the role).
+#[derive(utoipa::IntoResponses)]
+#[response(
+    status = 404,
+    description = "No such role or member (`not_found`), or the caller has no team (`no_team`)"
+)]
+#[allow(dead_code)] // Read by the OpenAPI document only.
+struct RoleOrMemberNotFound(ErrorBody);
+
 /// Gives a role to a member of the caller's current team who has none. Needs `team_write`.
 #[utoipa::path(
     post,
@@ -120,10 +163,8 @@ async fn change(
     params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 3)),
     request_body = MemberRoleRequest,
     responses(
-        (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
-        (status = 400, description = "Malformed JSON (`invalid_json`); no role, a bad user id, or the owner role (`invalid_args`)", body = ErrorBody),
-        (status = 403, description = "The team's owner, a role the caller does not hold, or a team key lacks team_write", body = ErrorBody),
-        (status = 404, description = "No such role or member (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+        RoleGivenOrTakenAnswers,
+        RoleOrMemberNotFound,
         (status = 409, description = "`role_conflict`: the member already has a role", body = ErrorBody),
     ),
     security(("bearer" = [])),
@@ -135,11 +176,7 @@ pub async fn give_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change(&state, &caller, &raw_id, |_| {
-        Ok(RoleChange::Give(role_named(body)?))
-    })
-    .await?;
-    Ok(success())
+    change_named_role(&state, &caller, &raw_id, body, RoleChange::Give).await
 }
 
 /// Replaces the single role of a member of the caller's current team. Needs `team_write`.
@@ -153,7 +190,7 @@ pub async fn give_role(
         (status = 200, description = "`User role updated successfully`, with the new role's permissions", body = MemberRoleReplaced),
         (status = 400, description = "Malformed JSON (`invalid_json`); `role_id` not an integer, `member_id` not the path's, a bad user id, or the owner role (`invalid_args`)", body = ErrorBody),
         (status = 403, description = "The team's owner, a role the caller does not hold (given or taken), or a team key lacks team_write", body = ErrorBody),
-        (status = 404, description = "No such role or member (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
+        RoleOrMemberNotFound,
         (status = 409, description = "`role_conflict`: the member already has this role, has none, or has several", body = ErrorBody),
     ),
     security(("bearer" = [])),
@@ -193,9 +230,7 @@ pub async fn replace_role(
     params(("id" = i64, Path, minimum = 0, description = "The member's user id", example = 6)),
     request_body = MemberRoleRequest,
     responses(
-        (status = 200, description = "`{\"msg\": \"success\"}`", body = MessageAnswer),
-        (status = 400, description = "Malformed JSON (`invalid_json`); no role, a bad user id, or the owner role (`invalid_args`)", body = ErrorBody),
-        (status = 403, description = "The team's owner, a role the caller does not hold, or a team key lacks team_write", body = ErrorBody),
+        RoleGivenOrTakenAnswers,
         (status = 404, description = "No such role or member, or the member lacks the role (`not_found`); or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`role_conflict`: it is the member's only role", body = ErrorBody),
     ),
@@ -208,9 +243,5 @@ pub async fn take_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change(&state, &caller, &raw_id, |_| {
-        Ok(RoleChange::Take(role_named(body)?))
-    })
-    .await?;
-    Ok(success())
+    change_named_role(&state, &caller, &raw_id, body, RoleChange::Take).await
 }
