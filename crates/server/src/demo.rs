@@ -22,9 +22,10 @@
 use crate::db::team_invites::{record as record_invitation, SentInvitation};
 use crate::db::users::{create_user, insert_key, NewUser};
 use crate::db::DbError;
-use gpudeck_wire::PermissionGroup;
+use gpudeck_wire::permissions::{Constraint, ConstraintOperator, Entry, Place, RouteGrant};
+use gpudeck_wire::{PermissionGroup, Permissions};
 use rusqlite::{params, Connection};
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
 /// alice: host of machines 1001-1120 and owner of team "Alice Compute". Personal key.
 pub const ALICE_KEY: &str = "demo-alice-host-and-team-owner-0000000000000001";
@@ -201,18 +202,26 @@ pub fn is_empty(conn: &Connection) -> Result<bool, DbError> {
     Ok(users == 0)
 }
 
-/// The permissions object granting `groups`, plus `routes` entries at the top level.
-fn permissions(groups: &[PermissionGroup], routes: &[(&str, Value)]) -> String {
-    let api: Map<String, Value> = groups
-        .iter()
-        .map(|g| (g.as_str().to_owned(), json!({})))
-        .collect();
-    let mut top = Map::new();
-    top.insert("api".into(), Value::Object(api));
-    for (name, value) in routes {
-        top.insert((*name).to_owned(), value.clone());
+/// The permissions granting `groups` whole, plus `routes` at the top level.
+fn permissions(groups: &[PermissionGroup], routes: Vec<RouteGrant>) -> String {
+    let mut permissions = Permissions::default();
+    for &group in groups {
+        permissions.set_group(group, true);
     }
-    Value::Object(top).to_string()
+    permissions.routes = routes;
+    permissions.to_value().to_string()
+}
+
+/// A top-level route entry granting `name` under `constraints`.
+fn route(name: &str, constraints: Vec<Constraint>) -> RouteGrant {
+    RouteGrant {
+        place: Place::Top,
+        name: name.to_owned(),
+        entry: Entry {
+            constraints,
+            ..Entry::default()
+        },
+    }
 }
 
 /// What the default `member` role may do: instances only.
@@ -228,13 +237,16 @@ fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64;
     let roles = [
         (
             "owner",
-            permissions(&PermissionGroup::ALL, &[("api.team.delete", json!({}))]),
+            permissions(
+                &PermissionGroup::ALL,
+                vec![route("api.team.delete", vec![])],
+            ),
             true,
             None,
         ),
         (
             "manager",
-            permissions(&PermissionGroup::ALL, &[]),
+            permissions(&PermissionGroup::ALL, vec![]),
             false,
             Some("team_manager"),
         ),
@@ -242,9 +254,13 @@ fn default_roles(conn: &Connection, team_id: i64, first_id: i64) -> Result<[i64;
             "member",
             permissions(
                 &MEMBER_GROUPS,
-                &[(
+                vec![route(
                     "api.instance.request_logs",
-                    json!({"constraints": {"id": {"eq": 1227}}}),
+                    vec![Constraint {
+                        field: "id".to_owned(),
+                        operator: ConstraintOperator::Eq,
+                        value: json!(1227),
+                    }],
                 )],
             ),
             false,
@@ -564,13 +580,13 @@ fn seed_teams(conn: &Connection) -> Result<(), DbError> {
             UNICODE_ROLE_ID,
             ALICE_TEAM_ID,
             UNICODE_ROLE,
-            permissions(&[PermissionGroup::MachineRead, PermissionGroup::InstanceRead], &[]),
+            permissions(&[PermissionGroup::MachineRead, PermissionGroup::InstanceRead], vec![]),
             MARKUP_ROLE_ID,
             ALICE_TEAM_ID,
             MARKUP_ROLE,
             permissions(
                 &[PermissionGroup::UserRead, PermissionGroup::TeamRead, PermissionGroup::BillingRead],
-                &[]
+                vec![]
             ),
         ],
     )?;

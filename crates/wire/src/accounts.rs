@@ -222,27 +222,17 @@ mod tests {
             serde_json::from_str(r#"{"success":true,"msg":"Template deleted"}"#).unwrap();
         assert!(deleted.success);
 
-        let request: AcceptVolumeRequest =
-            serde_json::from_str(r#"{"size": 20, "id": 7}"#).unwrap();
-        assert_eq!(
-            request,
-            AcceptVolumeRequest {
+        // Whole numbers written as floats read as the integers they are.
+        for body in [r#"{"size": 20, "id": 7}"#, r#"{"id": 7.0, "size": 2e1}"#] {
+            let request: AcceptVolumeRequest = serde_json::from_str(body).unwrap();
+            let expected = AcceptVolumeRequest {
                 id: 7,
                 size: 20,
-                name: None
-            }
-        );
+                name: None,
+            };
+            assert_eq!(request, expected, "{body}");
+        }
         assert!(serde_json::from_str::<AcceptVolumeRequest>(r#"{"id":"7","size":20}"#).is_err());
-        let whole: AcceptVolumeRequest =
-            serde_json::from_str(r#"{"id": 7.0, "size": 2e1}"#).unwrap();
-        assert_eq!(
-            whole,
-            AcceptVolumeRequest {
-                id: 7,
-                size: 20,
-                name: None
-            }
-        );
         let labelled: AcceptVolumeRequest =
             serde_json::from_str(r#"{"id": 7, "size": 2, "name": 5}"#).unwrap();
         assert_eq!(labelled.name, Some(Lenient::Invalid));
