@@ -44,35 +44,33 @@ pub struct TableSpec {
 }
 
 pub fn table_core(spec: TableSpec) -> AnyView {
+    // What many closures below read; the other parts are taken where they are used.
     let TableSpec {
         model,
-        columns,
         keep,
-        empty,
+        selection,
         csv_name,
         caption,
-        selection,
-        children,
-        url_prefix,
+        ..
     } = spec;
     let url_options = NavigateOptions {
         replace: true,
         scroll: false,
         ..Default::default()
     };
-    let (sort_param, set_sort_param) =
-        query_signal_with_options::<String>(format!("{url_prefix}sort"), url_options.clone());
-    let (dir_param, set_dir_param) =
-        query_signal_with_options::<String>(format!("{url_prefix}dir"), url_options.clone());
-    let (filter_param, set_filter_param) =
-        query_signal_with_options::<String>(format!("{url_prefix}q"), url_options.clone());
+    let url_parameter = |name: &str| {
+        let prefixed = format!("{}{name}", spec.url_prefix);
+        query_signal_with_options::<String>(prefixed, url_options.clone())
+    };
+    let (sort_param, set_sort_param) = url_parameter("sort");
+    let (dir_param, set_dir_param) = url_parameter("dir");
+    let (filter_param, set_filter_param) = url_parameter("q");
     // Windowing hides rows from find-in-page and printing; `rows=all` renders them all.
-    let (rows_param, set_rows_param) =
-        query_signal_with_options::<String>(format!("{url_prefix}rows"), url_options);
+    let (rows_param, set_rows_param) = url_parameter("rows");
     let render_all = move || rows_param.get().as_deref() == Some("all");
 
-    let column_count = columns.len();
-    let columns = StoredValue::new(columns);
+    let column_count = spec.columns.len();
+    let columns = StoredValue::new(spec.columns);
     let filter_text = RwSignal::new(filter_param.get_untracked().unwrap_or_default());
 
     let sort_column = move || {
@@ -340,6 +338,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
     };
 
     let cell_count = column_count + usize::from(selection.is_some());
+    let empty = spec.empty;
     view! {
         <div class="data-table cards-on-phone">
             <div class="table-toolbar">
@@ -376,7 +375,7 @@ pub fn table_core(spec: TableSpec) -> AnyView {
                         "Clear selection"
                     </button>
                 })}
-                {children.map(|c| c())}
+                {spec.children.map(|c| c())}
                 <label class="toggle" title="For printing and find-in-page; slower with thousands of rows">
                     <input
                         type="checkbox"
