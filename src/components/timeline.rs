@@ -17,6 +17,7 @@
 use super::data_table::windowing::visible_range;
 use super::time::{format_absolute, format_span, use_utc};
 use gpudeck_wire::MaintenanceWindow;
+use leptos::attr::Attribute;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -303,8 +304,7 @@ pub fn MaintenanceTimeline(
     };
     let window_list = windows;
     let bar = move |w: &MaintenanceWindow, l: &Layout, utc: bool| {
-        let (x, width, lane_top) = l.bar_of(w)?;
-        let y = lane_top + 2.0;
+        let placed = bar_placement(l, w, 2.0)?;
         let label = bar_label(w, utc);
         let marketplace = w.scheduled_by_marketplace;
         // Only the id is kept per bar; the window is looked up when picked.
@@ -320,11 +320,7 @@ pub fn MaintenanceTimeline(
                 class=format!("bar {}", category_class(w))
                 class:marketplace=marketplace
                 data-window-id=w.id
-                x=percent(x)
-                y=y
-                width=percent(width)
-                height=LANE_HEIGHT - 4.0
-                rx="2"
+                {..placed}
                 tabindex=on_pick.map(|_| "0")
                 role=on_pick.map(|_| "button")
                 aria-label=on_pick.map(|_| label.clone())
@@ -367,17 +363,12 @@ pub fn MaintenanceTimeline(
                         .is_some_and(|lane| first <= lane && lane < last)
                 })
                 .filter_map(|w| {
-                    let (x, width, lane_top) = l.bar_of(w)?;
-                    let y = lane_top + 1.0;
+                    let placed = bar_placement(&l, w, 1.0)?;
                     Some(view! {
                         <rect
                             class=format!("preview-bar {}", category_class(w))
                             data-machine-id=w.machine_id
-                            x=percent(x)
-                            y=y
-                            width=percent(width)
-                            height=LANE_HEIGHT - 2.0
-                            rx="2"
+                            {..placed}
                         >
                             <title>{format!("New: {}", bar_label(w, utc))}</title>
                         </rect>
@@ -469,6 +460,25 @@ pub fn scroll_to_show(span: (f64, f64), chart: f64, shown: f64, left: f64) -> Op
         from
     };
     Some(wanted.clamp(0.0, chart - shown))
+}
+
+/// Where `window`'s bar is drawn, as the `<rect>`'s attributes: its span on the time axis,
+/// `inset` pixels inside its lane at top and bottom; `None` when its machine has no lane.
+fn bar_placement(
+    layout: &Layout,
+    window: &MaintenanceWindow,
+    inset: f64,
+) -> Option<impl Attribute> {
+    // SVG geometry attributes have no typed names in the view macro's attribute list.
+    use leptos::attr::custom::custom_attribute as svg;
+    let (x, width, lane_top) = layout.bar_of(window)?;
+    Some((
+        svg("x", percent(x)),
+        svg("y", lane_top + inset),
+        svg("width", percent(width)),
+        svg("height", LANE_HEIGHT - 2.0 * inset),
+        svg("rx", "2"),
+    ))
 }
 
 /// An SVG length in percent of the chart's width.
