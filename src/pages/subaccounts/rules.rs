@@ -170,33 +170,27 @@ mod tests {
 
     #[test]
     fn refusals_go_next_to_the_field_they_are_about() {
-        assert_eq!(
-            field_of(Refusal::Conflict, "user already exists."),
-            NewField::Email
-        );
-        assert_eq!(
-            field_of(Refusal::Malformed, "Email address not allowed"),
-            NewField::Email
-        );
-        assert_eq!(
-            field_of(
-                Refusal::Malformed,
-                "email, username and password are required"
+        use NewField::{Email, Form, Password, Username};
+        use Refusal::{Conflict, Declined, Forbidden, Malformed};
+        let cases = [
+            (Conflict, "user already exists.", Email),
+            (Malformed, "Email address not allowed", Email),
+            (
+                Malformed,
+                "email, username and password are required",
+                Email,
             ),
-            NewField::Email
-        );
-        assert_eq!(
-            field_of(Refusal::Malformed, "password must be at least 8 characters"),
-            NewField::Password
-        );
-        assert_eq!(
-            field_of(Refusal::Malformed, "username is too long"),
-            NewField::Username
-        );
-        assert_eq!(
-            field_of(Refusal::Forbidden, "subaccounts cannot create subaccounts"),
-            NewField::Form
-        );
-        assert_eq!(field_of(Refusal::Declined, "nothing done"), NewField::Form);
+            (
+                Malformed,
+                "password must be at least 8 characters",
+                Password,
+            ),
+            (Malformed, "username is too long", Username),
+            (Forbidden, "subaccounts cannot create subaccounts", Form),
+            (Declined, "nothing done", Form),
+        ];
+        for (refusal, msg, field) in cases {
+            assert_eq!(field_of(refusal, msg), field, "{msg}");
+        }
     }
 }
