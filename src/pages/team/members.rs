@@ -1,6 +1,7 @@
 //! The members of the caller's current team: counts per role, a role filter kept in the
-//! address, a table whose role chips lead to each role's page and change who holds what
-//! (N19), removing a member (N18), inviting one (N17), and the pending invitations (N17a).
+//! address, a table whose role chips lead to each role's page and whose row actions change
+//! who holds what (N19) and remove a member (N18), inviting one (N17), and the pending
+//! invitations (N17a).
 
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
@@ -49,19 +50,19 @@ struct Team {
 }
 
 fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember>> {
-    let for_roles = team.clone();
+    let owner = team.owner;
     vec![
         Column::text("username", "Username", |m: &TeamMember| m.username.clone()),
         Column::text("fullname", "Full name", |m: &TeamMember| m.fullname.clone()),
         Column::text("email", "Email", |m: &TeamMember| m.email.clone()),
         Column::text("roles", "Roles", |m: &TeamMember| m.roles.join(", ")).with_cell(move |m| {
-            let touchable = for_roles.owner != Some(m.id);
-            view! { <MemberRoles member=m.clone() roles=for_roles.roles.clone() touchable=touchable controls=controls/> }.into_any()
+            let touchable = owner != Some(m.id);
+            view! { <RoleChips member=m.clone() touchable=touchable controls=controls/> }.into_any()
         }),
         Column::actions(move |m| {
             let who = display_name(m);
             let id = m.id;
-            if team.owner == Some(id) {
+            let removal = if team.owner == Some(id) {
                 view! { <span class="muted">"Owner"</span> }.into_any()
             } else if team.me == id {
                 view! { <span class="muted">"You"</span> }.into_any()
@@ -72,23 +73,23 @@ fn member_columns(team: Team, controls: MemberControls) -> Vec<Column<TeamMember
                         on:click=move |_| controls.remove.ask((id, who.clone()))>
                         "Remove"
                     </button>
-                }.into_any()
-            }
+                }
+                .into_any()
+            };
+            // The owner's role is not the team's to change.
+            let offer = (team.owner != Some(id))
+                .then(|| view! { <RoleOffer member=m.clone() roles=team.roles.clone() controls=controls/> });
+            view! { <span class="row-actions">{offer}{removal}</span> }.into_any()
         }),
     ]
 }
 
-/// A member's role chips (each a link to the role), a button on each chip that takes it
-/// away while the member holds others, and a choice that gives or replaces a role.
+/// A member's role chips, each a link to the role, with a button that takes the role away
+/// while the member holds others: the button acts on its chip, so it stays on it.
 #[component]
-fn MemberRoles(
-    member: TeamMember,
-    roles: Arc<Vec<TeamRoleEntry>>,
-    touchable: bool,
-    controls: MemberControls,
-) -> impl IntoView {
+fn RoleChips(member: TeamMember, touchable: bool, controls: MemberControls) -> impl IntoView {
     let who = display_name(&member);
-    let chips = member
+    member
         .roles
         .iter()
         .map(|role| {
@@ -109,15 +110,22 @@ fn MemberRoles(
                 </span>
             }
         })
-        .collect_view();
-    let offers: Vec<(String, RoleChange)> = if touchable {
-        roles
-            .iter()
-            .filter_map(|role| RoleChange::to_give(&member, role).map(|c| (role.name.clone(), c)))
-            .collect()
-    } else {
-        Vec::new()
-    };
+        .collect_view()
+}
+
+/// The choice of a role to give a member who has none, or to replace their one role with;
+/// nothing when no role can be given.
+#[component]
+fn RoleOffer(
+    member: TeamMember,
+    roles: Arc<Vec<TeamRoleEntry>>,
+    controls: MemberControls,
+) -> impl IntoView {
+    let who = display_name(&member);
+    let offers: Vec<(String, RoleChange)> = roles
+        .iter()
+        .filter_map(|role| RoleChange::to_give(&member, role).map(|c| (role.name.clone(), c)))
+        .collect();
     let (verb, label) = if member.roles.is_empty() {
         ("Give", format!("Role to give {who}"))
     } else {
@@ -125,32 +133,29 @@ fn MemberRoles(
     };
     let chosen = RwSignal::new(String::new());
     let select_id = format!("member-{}-role", member.id);
-    let who_for_offer = who.clone();
-    view! {
-        {chips}
-        {(!offers.is_empty()).then(move || {
-            let offers = StoredValue::new(offers);
-            let ask = move |_| {
-                let name = chosen.get_untracked();
-                if let Some(change) = offers.with_value(|o| o.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone())) {
-                    controls.change.ask((change, who_for_offer.clone()));
-                }
-            };
-            view! {
-                <FormField id=select_id label=label label_class="visually-hidden" class="role-offer"
-                    beside=move || view! {
-                        <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
-                            {verb}<span class="visually-hidden">{format!(" a role for {who}")}</span>
-                        </button>
-                    }>
-                    <select on:change=move |ev| chosen.set(event_target_value(&ev))>
-                        <option value="">"Role…"</option>
-                        {offers.with_value(|o| o.iter().map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view())}
-                    </select>
-                </FormField>
+    (!offers.is_empty()).then(move || {
+        let offers = StoredValue::new(offers);
+        let who_for_offer = who.clone();
+        let ask = move |_| {
+            let name = chosen.get_untracked();
+            if let Some(change) = offers.with_value(|o| o.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone())) {
+                controls.change.ask((change, who_for_offer.clone()));
             }
-        })}
-    }
+        };
+        view! {
+            <FormField id=select_id label=label label_class="visually-hidden" class="role-offer"
+                beside=move || view! {
+                    <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
+                        {verb}<span class="visually-hidden">{format!(" a role for {who}")}</span>
+                    </button>
+                }>
+                <select on:change=move |ev| chosen.set(event_target_value(&ev))>
+                    <option value="">"Role…"</option>
+                    {offers.with_value(|o| o.iter().map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view())}
+                </select>
+            </FormField>
+        }
+    })
 }
 
 #[component]
