@@ -7,7 +7,7 @@ mod support;
 use gpudeck::api::ApiError;
 use gpudeck::components::confirm::ConfirmDialog;
 use gpudeck::components::error_panel::ErrorPanel;
-use gpudeck::components::form_field::{FormField, TextInput, TextKind};
+use gpudeck::components::form_field::{FieldGroup, FormField, TextInput, TextKind};
 use gpudeck::components::time::{format_absolute, Time};
 use gpudeck::components::toasts::{provide_toasts, ToastRegion, Toasts};
 use leptos::prelude::*;
@@ -329,4 +329,70 @@ async fn a_form_field_wraps_any_control_and_leaves_out_what_it_lacks() {
         Some("true")
     );
     assert_eq!(page.text("#start-error"), "Choose a start.");
+}
+
+#[wasm_bindgen_test]
+async fn a_field_group_gives_its_hint_and_error_to_every_control_in_it() {
+    let error = RwSignal::new(None::<String>);
+    let page = mount(move || {
+        view! {
+            <FieldGroup id="limit" legend="Limit" legend_class="visually-hidden"
+                hint="A field, how to compare, and a value." error=error class="row">
+                <FormField id="limit-field" label="Field">
+                    <input type="text"/>
+                </FormField>
+                <FormField id="limit-operator" label="Operator">
+                    <select><option value="eq">"equals"</option></select>
+                </FormField>
+                <FormField id="limit-value" label="Value" hint="A number.">
+                    <input type="text"/>
+                </FormField>
+            </FieldGroup>
+            <FormField id="after" label="After the group">
+                <input type="text"/>
+            </FormField>
+        }
+    });
+    // One fieldset named by its legend, with one hint line and one error line.
+    assert_eq!(page.text("fieldset.row > legend.visually-hidden"), "Limit");
+    assert_eq!(
+        page.text("fieldset.row > #limit-hint.hint"),
+        "A field, how to compare, and a value."
+    );
+    assert_eq!(
+        attribute(&page, "fieldset.row > #limit-error", "role").as_deref(),
+        Some("alert")
+    );
+    assert_eq!(page.all(".form-error").len(), 1);
+    // Each control: its own lines first, then the group's.
+    for (control, described_by) in [
+        ("#limit-field", "limit-hint limit-error"),
+        ("#limit-operator", "limit-hint limit-error"),
+        ("#limit-value", "limit-value-hint limit-hint limit-error"),
+    ] {
+        assert_eq!(
+            attribute(&page, control, "aria-describedby").as_deref(),
+            Some(described_by),
+            "{control}"
+        );
+        assert_eq!(
+            attribute(&page, control, "aria-invalid").as_deref(),
+            Some("false"),
+            "{control}"
+        );
+    }
+
+    error.set(Some("equals needs a number.".into()));
+    settle().await;
+    assert_eq!(page.text("#limit-error"), "equals needs a number.");
+    for control in ["#limit-field", "#limit-operator", "#limit-value"] {
+        assert_eq!(
+            attribute(&page, control, "aria-invalid").as_deref(),
+            Some("true"),
+            "{control}"
+        );
+    }
+    // A field after the group is not described by it.
+    assert_eq!(attribute(&page, "#after", "aria-describedby"), None);
+    assert_eq!(attribute(&page, "#after", "aria-invalid"), None);
 }

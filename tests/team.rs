@@ -213,6 +213,23 @@ async fn constraints_and_names_are_checked_before_anything_is_sent() {
         page.text(".constraint-row .form-error"),
         "id ≤ needs a number."
     );
+    // The row's one error line describes each of its controls and marks them invalid.
+    let error_id = page.get(".constraint-row .form-error").id();
+    for control in page.all(".constraint-row input, .constraint-row select") {
+        assert_eq!(
+            control.get_attribute("aria-describedby"),
+            Some(error_id.clone())
+        );
+        assert_eq!(
+            control.get_attribute("aria-invalid").as_deref(),
+            Some("true")
+        );
+    }
+    assert_eq!(
+        page.all(".constraint-row input, .constraint-row select")
+            .len(),
+        3
+    );
     assert!(page.find("dialog[open]").is_none());
     assert!(calls_to(&fetch, "POST", "team/roles").is_empty());
 

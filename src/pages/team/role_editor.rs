@@ -7,7 +7,7 @@
 use super::access::TEAM_PAGE;
 use super::answers::said_or;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
-use crate::components::form_field::FormField;
+use crate::components::form_field::{FieldGroup, FormField};
 use crate::components::page::Page;
 use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
@@ -545,46 +545,39 @@ fn RouteEntry(route: RouteAt, checked: RwSignal<bool>) -> impl IntoView {
 
 #[component]
 fn ConstraintEditor(constraint: ConstraintAt, checked: RwSignal<bool>) -> impl IntoView {
-    let id = |part: &str| {
-        format!(
-            "constraint-{}-{}-{part}",
-            constraint.route.index, constraint.at
-        )
-    };
-    let (field_id, operator_id, value_id, error_id) =
-        (id("field"), id("operator"), id("value"), id("error"));
+    let group_id = format!("constraint-{}-{}", constraint.route.index, constraint.at);
+    let id = |part: &str| format!("{group_id}-{part}");
+    let (field_id, operator_id, value_id) = (id("field"), id("operator"), id("value"));
     let field = move || constraint.read(|c| c.field.clone()).unwrap_or_default();
     let operator = move || constraint.read(|c| c.operator.clone()).unwrap_or_default();
     let value = move || constraint.read(|c| c.value.clone()).unwrap_or_default();
-    let problem = move || checked.get().then(|| constraint.problem()).flatten();
+    // One line for the three controls: a problem is about them together (`id ≤` needs a
+    // number).
+    let problem = Signal::derive(move || checked.get().then(|| constraint.problem()).flatten());
     view! {
-        <div class="constraint-row" data-testid="constraint-row">
-            <div class="id-field">
-                <label for=field_id.clone()>"Field"</label>
-                <input id=field_id type="text" autocomplete="off" spellcheck="false" aria-describedby=error_id.clone()
+        <FieldGroup id=group_id legend=format!("Constraint {}", constraint.at + 1) legend_class="visually-hidden"
+            error=problem class="constraint-row" attr:data-testid="constraint-row">
+            <FormField id=field_id label="Field" class="id-field">
+                <input type="text" autocomplete="off" spellcheck="false"
                     prop:value=field on:input=move |ev| constraint.update(|c| c.field = event_target_value(&ev))/>
-            </div>
-            <div class="id-field">
-                <label for=operator_id.clone()>"Operator"</label>
-                <select id=operator_id on:change=move |ev| constraint.update(|c| c.operator = event_target_value(&ev))>
+            </FormField>
+            <FormField id=operator_id label="Operator" class="id-field">
+                <select on:change=move |ev| constraint.update(|c| c.operator = event_target_value(&ev))>
                     {ConstraintOperator::ALL.map(|choice| view! {
                         <option value=choice.as_str() selected=move || operator() == choice.as_str()>
                             {operator_words(choice)}
                         </option>
                     })}
                 </select>
-            </div>
-            <div class="id-field">
-                <label for=value_id.clone()>"Value"</label>
-                <input id=value_id type="text" autocomplete="off" spellcheck="false" aria-describedby=error_id.clone()
-                    aria-invalid=move || problem().is_some().to_string()
+            </FormField>
+            <FormField id=value_id label="Value" class="id-field">
+                <input type="text" autocomplete="off" spellcheck="false"
                     prop:value=value on:input=move |ev| constraint.update(|c| c.value = event_target_value(&ev))/>
-            </div>
+            </FormField>
             <button type="button" class="button small" on:click=move |_| constraint.remove()>
                 "Remove"<span class="visually-hidden">" this constraint"</span>
             </button>
-            <p id=error_id class="form-error" role="alert">{problem}</p>
-        </div>
+        </FieldGroup>
     }
 }
 
