@@ -97,11 +97,11 @@ async fn wrong_key_shows_the_servers_message_and_stores_nothing() {
     sign_in_through_the_form(&page, "wrong").await;
     assert!(
         wait_until(2000, || page
-            .text("#sign-in-error")
+            .text("#api-key-error")
             .contains("Invalid user key"))
         .await
     );
-    assert_eq!(page.text("#sign-in-error"), "Invalid user key (401)");
+    assert_eq!(page.text("#api-key-error"), "Invalid user key (401)");
     assert_eq!(
         page.get("#api-key")
             .get_attribute("aria-invalid")
@@ -120,17 +120,17 @@ async fn form_checks_before_sending() {
     let page = mount(App);
     assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
     sign_in_through_the_form(&page, "   ").await;
-    assert_eq!(page.text("#sign-in-error"), "Enter your API key.");
+    assert_eq!(page.text("#api-key-error"), "Enter your API key.");
     page.type_into("#base-url", "ftp://files.example");
     sign_in_through_the_form(&page, KEY).await;
     assert_eq!(
-        page.text("#sign-in-error"),
+        page.text("#api-key-error"),
         "the base URL must start with http:// or https://"
     );
     page.type_into("#base-url", "https://x.example/?api_key=1");
     sign_in_through_the_form(&page, KEY).await;
     assert!(page
-        .text("#sign-in-error")
+        .text("#api-key-error")
         .contains("must not carry a query"));
     assert!(fetch.calls().is_empty());
     assert_eq!(stored_session(), None);
@@ -293,6 +293,82 @@ fn serve_the_sign_in_form(key: &str) -> web_sys::HtmlElement {
     form
 }
 
+/// `element` as the sign-in check compares it: its tag and sorted attributes, then its
+/// children (elements alike, text trimmed; comments and blank text left out). Of a
+/// control (`control` is its id) only what FormField sets on it counts; the rest is the
+/// served page's own.
+fn outline(element: &web_sys::Element, control: &str) -> String {
+    let names = element.get_attribute_names();
+    let mut attributes: Vec<String> = names
+        .iter()
+        .filter_map(|name| name.as_string())
+        .filter(|name| {
+            element.id() != control
+                || ["id", "aria-describedby", "aria-invalid"].contains(&name.as_str())
+        })
+        .map(|name| {
+            format!(
+                "{name}={:?}",
+                element.get_attribute(&name).unwrap_or_default()
+            )
+        })
+        .collect();
+    attributes.sort();
+    let mut children = Vec::new();
+    let nodes = element.child_nodes();
+    for index in 0..nodes.length() {
+        let node = nodes.item(index).unwrap();
+        if let Some(child) = node.dyn_ref::<web_sys::Element>() {
+            children.push(outline(child, control));
+        } else if node.node_type() == web_sys::Node::TEXT_NODE {
+            let text = node.text_content().unwrap_or_default();
+            if !text.trim().is_empty() {
+                children.push(format!("{:?}", text.trim()));
+            }
+        }
+    }
+    format!(
+        "{}[{}]({})",
+        element.tag_name().to_lowercase(),
+        attributes.join(" "),
+        children.join(" ")
+    )
+}
+
+/// The served sign-in form cannot be a component (it shows before the console's code
+/// arrives), so this holds each of its fields to what FormField renders with the same
+/// props: label, ids, hint, error line, classes and the control's aria attributes.
+#[wasm_bindgen_test]
+fn the_served_sign_in_fields_are_what_form_field_renders() {
+    use gpudeck::components::form_field::FormField;
+    use leptos::prelude::*;
+    let served = gpudeck::served_sign_in::build();
+    let no_error = RwSignal::new(None::<String>);
+    let page = mount(move || {
+        view! {
+            <FormField id="api-key" label="API key" error=no_error
+                hint="The key stays in this tab only and is forgotten when you sign out or close it.">
+                <input/>
+            </FormField>
+            <FormField id="base-url" label=view! { "REST base URL " <span class="hint">"(optional)"</span> }
+                hint="Leave empty to use this console's own server.">
+                <input/>
+            </FormField>
+        }
+    });
+    for control in ["api-key", "base-url"] {
+        let selector = format!("#{control}");
+        let field_of = |control: web_sys::Element| control.parent_element().unwrap();
+        let rendered = outline(&field_of(page.get(&selector)), control);
+        let served = served.query_selector(&selector).unwrap().unwrap();
+        assert_eq!(outline(&field_of(served), control), rendered);
+        assert!(
+            rendered.starts_with("div[class=\"field\"](label"),
+            "{rendered}"
+        );
+    }
+}
+
 fn key_fields_in_the_document() -> u32 {
     document().query_selector_all("#api-key").unwrap().length()
 }
@@ -359,7 +435,7 @@ async fn an_early_enter_without_a_key_asks_for_one() {
     let _page = mount(App);
     assert!(wait_until(2000, || served.has_attribute("data-live")).await);
     settle().await;
-    let error = served.query_selector("#sign-in-error").unwrap().unwrap();
+    let error = served.query_selector("#api-key-error").unwrap().unwrap();
     assert_eq!(error.text_content().unwrap(), "Enter your API key.");
     assert!(!served.has_attribute("data-submitted"));
     assert!(fetch.calls().is_empty());
@@ -475,7 +551,7 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
     sign_in_through_the_form(&page, "wrong").await;
     assert!(
         wait_until(2000, || page
-            .text("#sign-in-error")
+            .text("#api-key-error")
             .contains("Invalid user key"))
         .await
     );

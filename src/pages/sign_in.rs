@@ -58,7 +58,7 @@ impl FormParts {
             key: part("#api-key").unchecked_into(),
             base_url: part("#base-url").unchecked_into(),
             notice: part(".notice").unchecked_into(),
-            error: part("#sign-in-error").unchecked_into(),
+            error: part("#api-key-error").unchecked_into(),
             // The served page's minifier drops `type="submit"`, the default.
             button: part("form button").unchecked_into(),
             page,

@@ -154,7 +154,7 @@ async fn the_key_stays_out_of_urls_history_storage_logs_and_the_page() -> anyhow
     // A wrong key typed at sign-in is not echoed anywhere either.
     app.find("header button").await?.click().await?;
     app.sign_in("wrong-key-that-must-not-echo").await?;
-    app.wait_for_text("#sign-in-error", "Invalid user key")
+    app.wait_for_text("#api-key-error", "Invalid user key")
         .await?;
     let surfaces = observable_surfaces(&app).await?;
     assert!(!surfaces.contains("wrong-key-that-must-not-echo"));

@@ -48,7 +48,7 @@ async fn a_wrong_key_shows_the_servers_message_and_stores_nothing() -> anyhow::R
     app.open("/sign-in").await?;
     app.sign_in("not-a-real-key").await?;
     let shown = app
-        .wait_for_text("#sign-in-error", "Invalid user key")
+        .wait_for_text("#api-key-error", "Invalid user key")
         .await?;
     assert!(shown.contains("401"), "{shown}");
     let stored = app.eval("return sessionStorage.length").await?;
