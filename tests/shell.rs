@@ -37,6 +37,24 @@ async fn signed_in_app() -> (Mounted, FakeFetch) {
     (page, fetch)
 }
 
+/// The server's answer to a key it does not know.
+const KEY_REFUSED: &str = r#"{"error": "auth_error", "msg": "Invalid user key"}"#;
+
+/// The app mounted at sign-in, the form sent with a key the fake `fetch` refuses, once
+/// the server's words are shown.
+async fn sign_in_refused() -> Mounted {
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, "wrong").await;
+    assert!(
+        wait_until(2000, || page
+            .text("#api-key-error")
+            .contains("Invalid user key"))
+        .await
+    );
+    page
+}
+
 async fn sign_in_through_the_form(page: &Mounted, key: &str) {
     page.type_into("#api-key", key);
     page.click("button[type=submit]");
@@ -88,19 +106,8 @@ async fn signed_out_deep_link_goes_through_sign_in_and_back() {
 async fn wrong_key_shows_the_servers_message_and_stores_nothing() {
     forget_session();
     go_to("/sign-in");
-    let _fetch = FakeFetch::install(vec![json(
-        401,
-        r#"{"error": "auth_error", "msg": "Invalid user key"}"#,
-    )]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, "wrong").await;
-    assert!(
-        wait_until(2000, || page
-            .text("#api-key-error")
-            .contains("Invalid user key"))
-        .await
-    );
+    let _fetch = FakeFetch::install(vec![json(401, KEY_REFUSED)]);
+    let page = sign_in_refused().await;
     assert_eq!(page.text("#api-key-error"), "Invalid user key (401)");
     assert_eq!(
         page.get("#api-key")
@@ -226,7 +233,7 @@ async fn a_revoked_key_signs_out_and_comes_back_after_sign_in() {
         .unwrap();
     go_to("/subaccounts?sort=email");
     // The header and the page both ask with the stored key; after sign-in, again.
-    let revoked = r#"{"error": "auth_error", "msg": "Invalid user key"}"#;
+    let revoked = KEY_REFUSED;
     let fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(401, revoked)),
         ("subaccounts", json(401, revoked)),
@@ -540,21 +547,10 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
     forget_session();
     go_to("/sign-in");
     let fetch = FakeFetch::install_by_url(vec![
-        (
-            "users/current",
-            json(401, r#"{"error": "auth_error", "msg": "Invalid user key"}"#),
-        ),
+        ("users/current", json(401, KEY_REFUSED)),
         ("/api/v0/machines?owner=me", no_answer()),
     ]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, "wrong").await;
-    assert!(
-        wait_until(2000, || page
-            .text("#api-key-error")
-            .contains("Invalid user key"))
-        .await
-    );
+    sign_in_refused().await;
     assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
     assert!(wait_until(2000, || request_aborted(1)).await);
 }
