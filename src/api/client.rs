@@ -166,15 +166,10 @@ impl ApiClient {
         self.decode(&text)
     }
 
-    /// A GET's 2xx answer as sent, for [`ApiClient::read`] to decode later: a request
+    /// A GET's 2xx answer as sent, for [`ApiClient::decode`] to read later: a request
     /// sent before the code that reads its answer has arrived (the split build).
     pub async fn get_unread(&self, path: &str, query: &[(&str, &str)]) -> Result<String, ApiError> {
         self.get_text(&self.url(path), query).await
-    }
-
-    /// An answer [`ApiClient::get_unread`] fetched, decoded as [`ApiClient::get`] does.
-    pub fn read<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
-        self.decode(text)
     }
 
     pub async fn post<B: Serialize, T: DeserializeOwned>(
@@ -251,7 +246,7 @@ impl ApiClient {
     /// or `status: "failure"`): that is a refusal (spec neighbours §1.3 rule 2), for every
     /// operation but the exceptions of [`ApiClient::reading_failures_as_results`]. Errors
     /// are redacted like any other.
-    fn decode<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
+    pub fn decode<T: DeserializeOwned>(&self, text: &str) -> Result<T, ApiError> {
         if !self.failures_are_results {
             if let Some(declined) = ApiError::declined_in(text) {
                 return Err(declined.redact(&self.api_key));

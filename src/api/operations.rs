@@ -147,7 +147,7 @@ impl ApiClient {
 
     /// The machines of N1's answer.
     pub fn machines_from(&self, answer: &str) -> Result<Vec<Machine>, ApiError> {
-        let list: MachineList = self.read(answer)?;
+        let list: MachineList = self.decode(answer)?;
         Ok(list.machines)
     }
 

@@ -98,9 +98,7 @@ fn SignInForm() -> impl IntoView {
                 }
                 // The server's own words when it sent some, with the status for context.
                 Err(failure) => {
-                    if opens_machines {
-                        early_fleet::abandon();
-                    }
+                    early_fleet::abandon();
                     error.set(Some(failure.message_with_status()));
                 }
             }
