@@ -69,6 +69,8 @@ const SIGN_IN: &str = "/sign-in";
 /// content selector. Notes when Enter is first pressed, when the key field is usable and
 /// when the page opened by its address shows its heading and content.
 const FELT_WATCHER: &str = r#"
+    // Room for every file of the split build and the API answers (the default is 250).
+    performance.setResourceTimingBufferSize(5000);
     addEventListener('keydown', (event) => {
         if (event.key === 'Enter' && window.__enterAt === undefined) {
             window.__enterAt = performance.now();
@@ -121,6 +123,38 @@ async fn bytes_received_by(app: &Harness, page_time_ms: f64) -> Result<f64> {
     Ok(bytes.json().as_f64().unwrap_or(f64::NAN))
 }
 
+/// Every response on the network at some time between `arguments[0]` and `arguments[1]`:
+/// its address, when it started and ended relative to the first, and its bytes.
+const ON_THE_NETWORK: &str = "
+    const [from, to] = arguments;
+    return performance.getEntriesByType('resource')
+        .filter((entry) => entry.startTime < to && (entry.responseEnd === 0 || entry.responseEnd > from))
+        .map((entry) => [new URL(entry.name).pathname + new URL(entry.name).search,
+            entry.startTime - from, entry.responseEnd - from, entry.transferSize]);
+";
+
+/// What was on the network from `from` (Enter, or the page's navigation) to `to` (painted),
+/// a line per response (`GPUDECK_FELT_WATERFALL`): to tell what a lever moved.
+async fn on_the_network(app: &Harness, from: f64, to: f64) -> Result<String> {
+    // Responses still arriving at the paint are listed once they end.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let entries = app
+        .driver
+        .execute(ON_THE_NETWORK, vec![json!(from), json!(to)])
+        .await?;
+    let entries: Vec<(String, f64, f64, f64)> = serde_json::from_value(entries.json().clone())?;
+    let mut lines = format!("    on the network until painted ({}):", ms(to - from));
+    for (address, start, end, bytes) in entries {
+        // The maintenance list's address holds every machine id.
+        let name: String = address.chars().take(90).collect();
+        lines.push_str(&format!(
+            "\n      {start:>7.0} → {end:>7.0} ms {:>9}  {name}",
+            kb(bytes as usize)
+        ));
+    }
+    Ok(lines)
+}
+
 /// One figure over the runs of a preset.
 #[derive(Default)]
 struct Samples(Vec<f64>);
@@ -154,6 +188,12 @@ pub struct PresetFigures {
     pages: Vec<PageSamples>,
 }
 
+/// Whether `chosen`, `GPUDECK_FELT_PAGES` (addresses, comma-separated; empty for none),
+/// names the page at `path`. Unset, every page is opened.
+fn is_chosen(path: &str, chosen: Option<&str>) -> bool {
+    chosen.is_none_or(|chosen| chosen.split(',').any(|p| p.trim() == path))
+}
+
 /// Every preset, `runs` fresh browser sessions each, against the console built in `dist`.
 pub async fn measure(dist: PathBuf, runs: usize) -> Result<Vec<PresetFigures>> {
     ensure!(
@@ -161,7 +201,11 @@ pub async fn measure(dist: PathBuf, runs: usize) -> Result<Vec<PresetFigures>> {
         "no console split by route in {}: `cargo xtask split` builds one",
         dist.display()
     );
-    let pages: Vec<&'static Route> = ROUTES.iter().filter(|r| r.path != SIGN_IN).collect();
+    let chosen = std::env::var("GPUDECK_FELT_PAGES").ok();
+    let pages: Vec<&'static Route> = ROUTES
+        .iter()
+        .filter(|r| r.path != SIGN_IN && is_chosen(r.path, chosen.as_deref()))
+        .collect();
     let watcher = felt_watcher(&pages);
     let mut measured = Vec::new();
     for preset in &PRESETS {
@@ -234,6 +278,9 @@ async fn one_run(
         .await
         .context("no Machines row was painted after Enter")?;
     figures.enter_to_machines_ms.0.push(machines - enter);
+    if std::env::var_os("GPUDECK_FELT_WATERFALL").is_some() {
+        eprintln!("{}", on_the_network(app, enter, machines).await?);
+    }
 
     // The tab now holds the key; each page loads afresh by its address, its files
     // fetched again (the cache is off).
@@ -249,6 +296,13 @@ async fn one_run(
                 )
             })?;
         page.painted_ms.0.push(painted);
+        if std::env::var_os("GPUDECK_FELT_WATERFALL").is_some() {
+            eprintln!(
+                "  {}\n{}",
+                route.path,
+                on_the_network(app, 0.0, painted).await?
+            );
+        }
         page.bytes.0.push(bytes_received_by(app, painted).await?);
     }
     Ok(())
@@ -351,5 +405,14 @@ mod tests {
         assert!(script.contains(r#""/machines":{"#));
         assert!(script.contains(r#""heading":"Schedule maintenance""#));
         assert!(script.contains("window.__watchPaint("));
+    }
+
+    #[test]
+    fn pages_can_be_chosen_by_address() {
+        use super::is_chosen;
+        assert!(is_chosen("/volumes", None));
+        assert!(is_chosen("/volumes", Some("/templates, /volumes")));
+        assert!(!is_chosen("/volumes", Some("/templates")));
+        assert!(!is_chosen("/volumes", Some("")));
     }
 }
