@@ -52,7 +52,7 @@ const tag = document.querySelector("script[data-wasm]");
 // The split build names each route's pack of code (data-packs, address → file): the page
 // being opened is fetched beside the main module instead of after it, and the split loader
 // takes this response (xtask/src/packs.js). On sign-in, the page to come back to is the one
-// opened next.
+// opened next: without one, the home page (HOME in src/routes.rs).
 const packFor = (path) => {
   const segments = path.split("/");
   for (const [route, file] of Object.entries(JSON.parse(tag.dataset.packs || "{}"))) {
@@ -64,7 +64,7 @@ const packFor = (path) => {
   return undefined;
 };
 const opening = location.pathname === "/sign-in"
-  ? new URL(new URLSearchParams(location.search).get("next") || "/sign-in", location.origin).pathname
+  ? new URL(new URLSearchParams(location.search).get("next") || "/machines", location.origin).pathname
   : location.pathname;
 const firstPack = packFor(opening);
 if (firstPack) {

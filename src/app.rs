@@ -7,8 +7,8 @@ use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::page;
 use crate::pages;
 use crate::routes::{
-    sign_in_path, ACTING_ACCOUNT, DEFRAG, HOME, MACHINES, MAINTENANCE, SUBACCOUNTS, TEAM_MEMBERS,
-    TEAM_ROLES, TEMPLATES, VOLUMES,
+    sign_in_path, ACTING_ACCOUNT, DEFRAG, HOME, MACHINES, MAINTENANCE, NEW_ROLE, ROLLING, SCHEDULE,
+    SUBACCOUNTS, TEAM_MEMBERS, TEAM_ROLES, TEMPLATES, VOLUMES,
 };
 use crate::session::{
     leave_notice_for_next_load, provide_session, take_notice_from_last_load, use_session,
@@ -35,20 +35,20 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
                 <ParentRoute path=path!("") view=SignedInShell>
                     <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
-                    <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
-                    <Route path=path!("machines/rolling") view=page!(RollingRoute, pages::machines::rolling::RollingPage)/>
-                    <Route path=path!("machines/schedule") view=page!(ScheduleRoute, pages::machines::schedule::SchedulePage)/>
-                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute, pages::machines::maintenance::MaintenancePage)/>
-                    <Route path=path!("machines/defrag") view=page!(DefragRoute, pages::machines::defrag::DefragPage)/>
-                    <Route path=path!("templates") view=page!(TemplatesRoute, pages::templates::TemplatesPage)/>
-                    <Route path=path!("volumes") view=page!(VolumesRoute, pages::volumes::VolumesPage)/>
-                    <Route path=path!("subaccounts") view=page!(SubaccountsRoute, pages::subaccounts::SubaccountsPage)/>
-                    <Route path=path!("team/members") view=page!(TeamMembersRoute, pages::team::members::TeamMembersPage)/>
-                    <Route path=path!("team/roles") view=page!(TeamRolesRoute, pages::team::roles::RolesPage)/>
-                    <Route path=path!("team/new-role") view=page!(NewRoleRoute, pages::team::role_editor::RoleEditorPage)/>
+                    <Route path=path!("machines") view=page!(MachinesRoute at MACHINES, pages::machines::MachinesPage)/>
+                    <Route path=path!("machines/rolling") view=page!(RollingRoute at ROLLING, pages::machines::rolling::RollingPage)/>
+                    <Route path=path!("machines/schedule") view=page!(ScheduleRoute at SCHEDULE, pages::machines::schedule::SchedulePage)/>
+                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute at MAINTENANCE, pages::machines::maintenance::MaintenancePage)/>
+                    <Route path=path!("machines/defrag") view=page!(DefragRoute at DEFRAG, pages::machines::defrag::DefragPage)/>
+                    <Route path=path!("templates") view=page!(TemplatesRoute at TEMPLATES, pages::templates::TemplatesPage)/>
+                    <Route path=path!("volumes") view=page!(VolumesRoute at VOLUMES, pages::volumes::VolumesPage)/>
+                    <Route path=path!("subaccounts") view=page!(SubaccountsRoute at SUBACCOUNTS, pages::subaccounts::SubaccountsPage)/>
+                    <Route path=path!("team/members") view=page!(TeamMembersRoute at TEAM_MEMBERS, pages::team::members::TeamMembersPage)/>
+                    <Route path=path!("team/roles") view=page!(TeamRolesRoute at TEAM_ROLES, pages::team::roles::RolesPage)/>
+                    <Route path=path!("team/new-role") view=page!(NewRoleRoute at NEW_ROLE, pages::team::role_editor::RoleEditorPage)/>
                     <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team::role::TeamRolePage)/>
                     <Route path=path!("team/roles/:name/edit") view=page!(EditRoleRoute, pages::team::role_editor::RoleEditorPage)/>
-                    <Route path=path!("acting-account") view=page!(ActingAccountRoute, pages::acting_account::ActingAccountPage)/>
+                    <Route path=path!("acting-account") view=page!(ActingAccountRoute at ACTING_ACCOUNT, pages::acting_account::ActingAccountPage)/>
                 </ParentRoute>
             </Routes>
         </Router>
@@ -135,17 +135,20 @@ fn provide_session_client() {
 fn Header() -> impl IntoView {
     let session = use_session();
     // Refresh who is signed in (the balance changes) and find out early if the stored
-    // key was revoked: a 401 here is handled like any other.
+    // key was revoked: a 401 here is handled like any other. Not when sign-in has just
+    // asked: that answer is a moment old.
     let api = use_api();
     if let Some(text) = take_notice_from_last_load() {
         crate::components::toasts::use_toasts().error(text);
     }
-    let asked_for = session.get_untracked().map(|data| data.api_key);
-    leptos::task::spawn_local(async move {
-        if let (Ok(user), Some(key)) = (api.current_user().await, asked_for) {
-            session.update_user(&key, user);
-        }
-    });
+    if !session.take_user_just_checked() {
+        let asked_for = session.get_untracked().map(|data| data.api_key);
+        leptos::task::spawn_local(async move {
+            if let (Ok(user), Some(key)) = (api.current_user().await, asked_for) {
+                session.update_user(&key, user);
+            }
+        });
+    }
     let notice = expect_context::<SignInNotice>();
     let sign_out = move |_| {
         notice.0.set(Some(

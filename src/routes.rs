@@ -109,6 +109,64 @@ mod tests {
         assert_eq!(routed, built);
     }
 
+    /// `page!(Route at ADDRESS, ...)` names the address sign-in readies a page's code for:
+    /// it must be the address the router serves that page at.
+    #[test]
+    fn each_lazy_page_is_known_by_the_address_it_is_served_at() {
+        let constants = [
+            ("MACHINES", MACHINES),
+            ("ROLLING", ROLLING),
+            ("SCHEDULE", SCHEDULE),
+            ("MAINTENANCE", MAINTENANCE),
+            ("DEFRAG", DEFRAG),
+            ("TEMPLATES", TEMPLATES),
+            ("VOLUMES", VOLUMES),
+            ("SUBACCOUNTS", SUBACCOUNTS),
+            ("TEAM_MEMBERS", TEAM_MEMBERS),
+            ("TEAM_ROLES", TEAM_ROLES),
+            ("NEW_ROLE", NEW_ROLE),
+            ("ACTING_ACCOUNT", ACTING_ACCOUNT),
+        ];
+        let mut named = 0;
+        for line in include_str!("app.rs").lines() {
+            let Some((_, lazy)) = line.split_once("view=page!(") else {
+                continue;
+            };
+            let served = line
+                .split("path!(\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .map(|path| format!("/{path}"))
+                .expect("a lazy route has a path");
+            let Some(address) = lazy.split(',').next().and_then(|r| r.split(" at ").nth(1)) else {
+                assert!(
+                    served.contains(':'),
+                    "{served} has no parameter: name its address"
+                );
+                continue;
+            };
+            let value = constants
+                .iter()
+                .find(|(name, _)| *name == address)
+                .unwrap_or_else(|| panic!("{address} is not an address of this module"))
+                .1;
+            assert_eq!(value, served, "page! at {address}");
+            named += 1;
+        }
+        assert_eq!(named, constants.len());
+    }
+
+    /// boot.js fetches the pack of the page sign-in goes to beside the main module; without
+    /// a `next` address, that is this one.
+    #[test]
+    fn boot_js_knows_the_home_page() {
+        let boot = include_str!("../boot.js");
+        assert!(
+            boot.contains(&format!(r#".get("next") || "{HOME}""#)),
+            "boot.js does not open {HOME} after a sign-in without `next`"
+        );
+    }
+
     #[test]
     fn machine_pages_carry_their_ids_compactly() {
         assert_eq!(

@@ -119,25 +119,44 @@ pub struct SignInNotice(pub RwSignal<Option<String>>);
 
 /// The current session, shared through context by [`provide_session`].
 #[derive(Clone, Copy)]
-pub struct Session(RwSignal<Option<SessionData>>);
+pub struct Session {
+    data: RwSignal<Option<SessionData>>,
+    /// Set by [`Session::begin`]: `users/current` has just answered for the acting key, so
+    /// the shell need not ask again (see [`Session::take_user_just_checked`]).
+    user_just_checked: StoredValue<bool>,
+}
 
 impl Session {
     pub fn get(&self) -> Option<SessionData> {
-        self.0.get()
+        self.data.get()
     }
 
     pub fn get_untracked(&self) -> Option<SessionData> {
-        self.0.get_untracked()
+        self.data.get_untracked()
     }
 
     pub fn is_signed_in(&self) -> bool {
-        self.0.with(Option::is_some)
+        self.data.with(Option::is_some)
+    }
+
+    /// Starts the session sign-in has just checked with `users/current`.
+    pub fn begin(&self, data: SessionData) {
+        self.user_just_checked.set_value(true);
+        self.sign_in(data);
+    }
+
+    /// Whether the session began on this page load, its user fresh from the server; once.
+    /// A session read from the tab's storage is not: the shell refreshes its user.
+    pub fn take_user_just_checked(&self) -> bool {
+        self.user_just_checked
+            .try_update_value(std::mem::take)
+            .unwrap_or(false)
     }
 
     /// Stores a session that the server has just accepted.
     pub fn sign_in(&self, data: SessionData) {
         stored().save(&data);
-        self.0.set(Some(data));
+        self.data.set(Some(data));
     }
 
     /// Replaces who `key` belongs to with a fresher copy from the server, if `key` still
@@ -209,7 +228,7 @@ impl Session {
         if let Some(storage) = crate::storage::session() {
             let _ = storage.clear();
         }
-        self.0.set(None);
+        self.data.set(None);
     }
 }
 
@@ -224,7 +243,10 @@ pub fn reload_page() {
 /// Reads any stored session and shares it, and the sign-in page's notice, with every
 /// component below.
 pub fn provide_session() -> Session {
-    let session = Session(RwSignal::new(stored().load()));
+    let session = Session {
+        data: RwSignal::new(stored().load()),
+        user_just_checked: StoredValue::new(false),
+    };
     provide_context(session);
     provide_context(SignInNotice(RwSignal::new(None)));
     session

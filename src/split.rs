@@ -16,16 +16,57 @@ mod lazy {
     pub type Preload = fn() -> Pin<Box<dyn Future<Output = ()>>>;
 
     thread_local! {
-        /// Every lazy route the router declared, for [`preload_after_first_paint`].
-        static ROUTES: RefCell<Vec<Preload>> = const { RefCell::new(Vec::new()) };
+        /// Every lazy route the router declared, with its address when it has no
+        /// parameters, for [`preload_after_first_paint`] and [`preload_page_at`].
+        static ROUTES: RefCell<Vec<(Option<&'static str>, Preload)>> =
+            const { RefCell::new(Vec::new()) };
         /// Lazy pages the router has chosen whose view has not been built yet (their
         /// chunks are loading).
         static OPENING: Cell<usize> = const { Cell::new(0) };
+        /// Pages shown now that keep other pages' code off the network: see
+        /// [`hold_preloads`].
+        static HOLDS: Cell<usize> = const { Cell::new(0) };
     }
 
+    /// Keeps the preload from starting another page's chunk until the hold is dropped. For
+    /// a page whose next step sends the requests a person waits for: on sign-in, a chunk
+    /// still arriving when Enter is pressed delays the key check and the fleet behind it
+    /// (on a phone network, by half a second).
+    #[must_use = "the hold ends when it is dropped"]
+    pub struct PreloadHold(());
+
+    pub fn hold_preloads() -> PreloadHold {
+        HOLDS.set(HOLDS.get() + 1);
+        PreloadHold(())
+    }
+
+    impl Drop for PreloadHold {
+        fn drop(&mut self) {
+            HOLDS.set(HOLDS.get().saturating_sub(1));
+        }
+    }
+
+    /// How often a held preload looks again whether it may go on.
+    const HOLD_POLL_MS: u32 = 100;
+
     /// Called by `page!` as the router is built.
-    pub fn register(preload: Preload) {
-        ROUTES.with_borrow_mut(|routes| routes.push(preload));
+    pub fn register(address: Option<&'static str>, preload: Preload) {
+        ROUTES.with_borrow_mut(|routes| routes.push((address, preload)));
+    }
+
+    /// Loads the code of the page at `address` (a path, without its query) now, hold or
+    /// not: sign-in readies the page it opens next while the person types, so that Enter
+    /// waits only for the network. Nothing happens for an address no route names.
+    pub fn preload_page_at(address: &str) {
+        let preload = ROUTES.with_borrow(|routes| {
+            routes
+                .iter()
+                .find(|(at, _)| *at == Some(address))
+                .map(|(_, preload)| *preload)
+        });
+        if let Some(preload) = preload {
+            leptos::task::spawn_local(preload());
+        }
     }
 
     /// Called by `page!` when the router chooses a lazy page, before its chunk loads.
@@ -43,22 +84,33 @@ mod lazy {
     /// lazy page is the one after its own chunk has loaded: preloading before that would
     /// queue a hundred requests ahead of the page's chunks and its API calls, on the six
     /// connections a browser opens to one HTTP/1.1 server. Each chunk also waits for the
-    /// API answers under way. A chunk already loading is not fetched twice: the loader
-    /// shares one load per chunk.
+    /// API answers under way, and for any [`hold_preloads`] to end. A chunk already
+    /// loading is not fetched twice: the loader shares one load per chunk.
     pub fn preload_after_first_paint() {
         leptos::task::spawn_local(async {
             next_frame().await;
-            while OPENING.get() > 0 {
-                next_frame().await;
-            }
-            next_frame().await;
-            gloo_timers::future::TimeoutFuture::new(0).await;
+            until_the_page_has_painted().await;
             let routes = ROUTES.with_borrow(Clone::clone);
-            for preload in routes {
+            for (_, preload) in routes {
+                if HOLDS.get() > 0 {
+                    while HOLDS.get() > 0 {
+                        gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
+                    }
+                    // The hold ended on the way to another page: let it open first.
+                    until_the_page_has_painted().await;
+                }
                 until_no_data_is_awaited().await;
                 preload().await;
             }
         });
+    }
+
+    /// Resolves once no lazy page is opening and the next frame has painted.
+    async fn until_the_page_has_painted() {
+        while OPENING.get() > 0 {
+            next_frame().await;
+        }
+        after_the_next_paint().await;
     }
 
     /// The longest the preload waits for API answers: a request that never ends must not
@@ -76,8 +128,15 @@ mod lazy {
             next_frame().await;
         }
         if waited {
-            next_frame().await;
+            after_the_next_paint().await;
         }
+    }
+
+    /// Resolves after the next frame has painted: a task queued from an animation frame
+    /// callback runs after that frame's paint.
+    async fn after_the_next_paint() {
+        next_frame().await;
+        gloo_timers::future::TimeoutFuture::new(0).await;
     }
 
     /// Resolves at the next animation frame (the one that paints what was mounted).
@@ -90,10 +149,17 @@ mod lazy {
         let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
     }
 
-    /// A lazy route for a page component: `page!(Route, path::to::Page)`.
+    /// A lazy route for a page component: `page!(Route at ADDRESS, path::to::Page)`, or
+    /// `page!(Route, path::to::Page)` for an address with parameters.
     #[macro_export]
     macro_rules! page {
-        ($route:ident, $page:path) => {{
+        ($route:ident at $address:expr, $page:path) => {
+            $crate::page!(@lazy $route, Some($address), $page)
+        };
+        ($route:ident, $page:path) => {
+            $crate::page!(@lazy $route, None, $page)
+        };
+        (@lazy $route:ident, $address:expr, $page:path) => {{
             struct $route;
 
             #[::leptos_router::lazy_route]
@@ -109,7 +175,7 @@ mod lazy {
                 }
             }
 
-            $crate::split::register(|| {
+            $crate::split::register($address, || {
                 ::std::boxed::Box::pin(<$route as ::leptos_router::LazyRoute>::preload())
             });
             ::leptos_router::Lazy::<$route>::new()
@@ -118,21 +184,35 @@ mod lazy {
 }
 
 #[cfg(feature = "split")]
-pub use lazy::{page_built, page_opening, preload_after_first_paint, register};
+pub use lazy::{
+    hold_preloads, page_built, page_opening, preload_after_first_paint, preload_page_at, register,
+    PreloadHold,
+};
 
 #[cfg(not(feature = "split"))]
 mod eager {
     /// Without the `split` feature there is nothing to preload.
     pub fn preload_after_first_paint() {}
 
+    /// Nothing to hold back either.
+    pub struct PreloadHold;
+
+    pub fn hold_preloads() -> PreloadHold {
+        PreloadHold
+    }
+
+    /// Every page's code is in the one module.
+    pub fn preload_page_at(_address: &str) {}
+
     /// The page's component itself: `page!(Route, path::to::Page)` is `path::to::Page`.
     #[macro_export]
     macro_rules! page {
-        ($route:ident, $page:path) => {
+        ($route:ident $(at $address:expr)?, $page:path) => {{
+            $(let _: &str = $address;)?
             $page
-        };
+        }};
     }
 }
 
 #[cfg(not(feature = "split"))]
-pub use eager::preload_after_first_paint;
+pub use eager::{hold_preloads, preload_after_first_paint, preload_page_at, PreloadHold};

@@ -518,6 +518,30 @@ async fn signing_in_to_machines_asks_for_the_fleet_before_the_key_is_checked() {
 }
 
 #[wasm_bindgen_test]
+async fn signing_in_to_machines_asks_for_their_windows_before_the_page_opens() {
+    forget_session();
+    go_to("/sign-in");
+    // The key check never answers; N1 does, and the windows of its machine are asked for.
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", no_answer()),
+        ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
+        ("machine_ids", no_answer()),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || !calls_to(&fetch, "machine_ids").is_empty()).await);
+    let windows = &calls_to(&fetch, "machine_ids")[0];
+    assert!(
+        windows.url.ends_with("machine_ids=%5B1001%5D"),
+        "{}",
+        windows.url
+    );
+    assert_eq!(windows.authorization, format!("Bearer {KEY}"));
+    assert!(current_path().starts_with("/sign-in"));
+}
+
+#[wasm_bindgen_test]
 async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_again() {
     forget_session();
     go_to("/sign-in");
@@ -540,6 +564,8 @@ async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_
     settle().await;
     assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
     assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
+    // The shell does not ask again who sign-in has just been told the key belongs to.
+    assert_eq!(calls_to(&fetch, "users/current").len(), 1);
 }
 
 #[wasm_bindgen_test]

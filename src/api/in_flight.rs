@@ -1,5 +1,6 @@
-//! How many API requests are on their way. The split build preloads other pages' code
-//! only while none is, so that it never competes with the data a person is waiting for.
+//! How many API requests are on their way, or answered but not yet read by the page that
+//! waits for them. The split build preloads other pages' code only while none is, so that
+//! it never competes with the data a person is waiting for.
 
 use std::cell::Cell;
 
@@ -8,10 +9,10 @@ thread_local! {
 }
 
 /// Counts one request from its sending until its answer has been read (or it failed).
-pub(super) struct InFlight(());
+pub struct InFlight(());
 
 impl InFlight {
-    pub(super) fn start() -> Self {
+    pub fn start() -> Self {
         IN_FLIGHT.set(IN_FLIGHT.get() + 1);
         Self(())
     }

@@ -11,7 +11,7 @@ mod retry;
 
 pub use client::{backoff_ms, ApiClient, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS};
 pub use error::{ApiError, Outcome, Refusal};
-pub use in_flight::any_in_flight;
+pub use in_flight::{any_in_flight, InFlight};
 pub use retry::{may_send_again, retry_after_seconds, MAX_RETRY_AFTER_SECONDS};
 
 use leptos::prelude::*;

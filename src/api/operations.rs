@@ -26,8 +26,15 @@ impl ApiClient {
     /// `GET /machines/maintenances`: active windows of the caller's machines among `ids`.
     /// Sent the way the official client sends it: a JSON array in the query string.
     pub async fn maintenances(&self, ids: &[i64]) -> Result<Vec<MaintenanceWindow>, ApiError> {
+        let answer = self.maintenances_unread(ids).await?;
+        self.decode(&answer)
+    }
+
+    /// [`ApiClient::maintenances`]' answer, undecoded, for sign-in to ask before the
+    /// Machines page's code has arrived (`domain::early_fleet`).
+    pub async fn maintenances_unread(&self, ids: &[i64]) -> Result<String, ApiError> {
         let list = serde_json::to_string(ids).unwrap_or_default();
-        self.get(
+        self.get_unread(
             paths::MAINTENANCES,
             &[("owner", "me"), ("machine_ids", &list)],
         )
@@ -238,9 +245,21 @@ impl ApiClient {
     pub async fn maintenances_of(&self, ids: &[i64]) -> Result<Vec<MaintenanceWindow>, ApiError> {
         let requests = ids
             .chunks(gpudeck_wire::MAX_MACHINE_IDS)
-            .map(|chunk| self.maintenances(chunk));
+            .map(|chunk| self.maintenances_unread(chunk));
         let answers = futures::future::try_join_all(requests).await?;
-        Ok(answers.into_iter().flatten().collect())
+        self.maintenances_from(&answers)
+    }
+
+    /// The windows of answers to [`ApiClient::maintenances_unread`], in their order.
+    pub fn maintenances_from(
+        &self,
+        answers: &[String],
+    ) -> Result<Vec<MaintenanceWindow>, ApiError> {
+        let mut windows = Vec::new();
+        for answer in answers {
+            windows.extend(self.decode::<Vec<MaintenanceWindow>>(answer)?);
+        }
+        Ok(windows)
     }
 
     /// N13 `GET /team/roles-full/`: every assignable role (never the owner role).

@@ -1,16 +1,20 @@
-//! The fleet's first request, sent beside sign-in's key check. Signing in opens the
-//! Machines page, which loads the fleet: N1, then the windows of its machines. Sent when
-//! the form is, N1 no longer waits for `users/current` to answer first: on a phone
-//! network, one round trip less before the first row.
+//! The fleet's requests, sent beside sign-in's key check. Signing in opens the Machines
+//! page, which loads the fleet: N1, then the windows of its machines. Sent when the form
+//! is, N1 no longer waits a round trip for `users/current` to answer first, and the
+//! windows are on their way while the Machines page is being built (on a slow phone, a
+//! few hundred milliseconds).
 //!
-//! Only N1's undecoded answer is kept. Sign-in is part of the main module, which every
-//! page downloads first; decoding machines there would put that code in it. The Machines
-//! page reads the answer with its own code.
+//! The answers are kept undecoded. Sign-in is part of the main module, which every page
+//! downloads first; decoding machines and windows there would put that code in it. The
+//! Machines page reads the answers with its own code; sign-in reads only N1's machine ids,
+//! with the browser's JSON parser.
 
 use super::fleet::{load_fleet, load_windows_of, Fleet};
-use crate::api::{ApiClient, ApiError};
+use crate::api::{ApiClient, ApiError, InFlight};
+use crate::components::time::now_seconds;
 use futures::channel::oneshot;
 use std::cell::RefCell;
+use wasm_bindgen::JsCast;
 
 /// How long a started request stays on offer. The Machines page opens as soon as the key
 /// is accepted; an answer nobody took by then is dropped rather than shown later as
@@ -20,8 +24,55 @@ const OFFERED_FOR_MS: f64 = 10_000.0;
 struct Started {
     client: ApiClient,
     at_ms: f64,
-    answer: oneshot::Receiver<Result<String, ApiError>>,
+    answer: oneshot::Receiver<Result<Unread, ApiError>>,
     abort: Option<web_sys::AbortController>,
+    /// Until the page has read the answers, they are data a person waits for: no other
+    /// page's code is preloaded meanwhile.
+    _awaited: InFlight,
+}
+
+/// N1's answer and, when its machine ids could be read and their windows were given, the
+/// ids asked for and seed op 1's answer for them.
+struct Unread {
+    machines: String,
+    windows: Option<(Vec<i64>, String)>,
+}
+
+/// The ids of N1's answer, read without the Machines page's decoder: `None` when the answer
+/// is not an object whose `machines` all have whole-number ids. The page then reads the
+/// answer itself, and asks for the windows after.
+fn machine_ids_in(answer: &str) -> Option<Vec<i64>> {
+    let parsed = js_sys::JSON::parse(answer).ok()?;
+    let machines: js_sys::Array = js_sys::Reflect::get(&parsed, &"machines".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    machines
+        .iter()
+        .map(|machine| {
+            let id = js_sys::Reflect::get(&machine, &"id".into())
+                .ok()?
+                .as_f64()?;
+            (id.fract() == 0.0 && id.abs() < 9e15).then_some(id as i64)
+        })
+        .collect()
+}
+
+/// N1, then the windows of its machines, undecoded. A failed windows request is left for
+/// the page to send again through its own client, and so are the windows of more machines
+/// than one request takes (the requests sent together would put their code in the main
+/// module, for the few hosts that large).
+async fn ask_unread(api: ApiClient) -> Result<Unread, ApiError> {
+    let machines = api.machines_unread().await?;
+    let windows = match machine_ids_in(&machines) {
+        Some(ids) if ids.len() <= gpudeck_wire::MAX_MACHINE_IDS => api
+            .maintenances_unread(&ids)
+            .await
+            .ok()
+            .map(|answer| (ids, answer)),
+        _ => None,
+    };
+    Ok(Unread { machines, windows })
 }
 
 impl Started {
@@ -46,17 +97,35 @@ pub fn start(client: &ApiClient) {
     let (send, answer) = oneshot::channel();
     leptos::task::spawn_local(async move {
         // Nobody waits for it any more when the receiver was dropped.
-        let _ = send.send(asking.machines_unread().await);
+        let _ = send.send(ask_unread(asking).await);
     });
+    let at_ms = js_sys::Date::now();
     let started = Started {
         client: client.clone(),
-        at_ms: js_sys::Date::now(),
+        at_ms,
         answer,
         abort,
+        _awaited: InFlight::start(),
     };
     if let Some(earlier) = STARTED.with(|slot| slot.replace(Some(started))) {
         earlier.abandon();
     }
+    // Not taken in time (the Machines page never opened): dropped, so that nothing waits
+    // for it any more.
+    leptos::task::spawn_local(async move {
+        gloo_timers::future::TimeoutFuture::new(OFFERED_FOR_MS as u32).await;
+        let unclaimed = STARTED.with(|slot| {
+            let ours = slot.borrow().as_ref().is_some_and(|s| s.at_ms == at_ms);
+            if ours {
+                slot.take()
+            } else {
+                None
+            }
+        });
+        if let Some(unclaimed) = unclaimed {
+            unclaimed.abandon();
+        }
+    });
 }
 
 /// Stops a started request: its key was refused.
@@ -66,17 +135,25 @@ pub fn abandon() {
     }
 }
 
-/// The fleet, as [`load_fleet`] gives it, with N1's answer from the request sign-in sent
-/// for the same account when there is one. A started request that failed is sent again
+/// The fleet, as [`load_fleet`] gives it, with the answers to the requests sign-in sent
+/// for the same account when there are some. A started request that failed is sent again
 /// through `api`, so that the page's own client decides what a refusal does.
 pub async fn take_or_load(api: ApiClient) -> Result<Fleet, ApiError> {
     let started = STARTED.with(RefCell::take);
     if let Some(started) = started {
         let fresh = js_sys::Date::now() - started.at_ms <= OFFERED_FOR_MS;
         if fresh && started.client.is_same_account(&api) {
-            if let Ok(Ok(answer)) = started.answer.await {
-                let machines = api.machines_from(&answer)?;
-                return load_windows_of(api, machines).await;
+            if let Ok(Ok(unread)) = started.answer.await {
+                let machines = api.machines_from(&unread.machines)?;
+                let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
+                return match unread.windows {
+                    Some((asked, answer)) if asked == ids => Ok(Fleet {
+                        windows: api.maintenances_from(std::slice::from_ref(&answer))?,
+                        machines,
+                        at: now_seconds(),
+                    }),
+                    _ => load_windows_of(api, machines).await,
+                };
             }
         } else {
             started.abandon();

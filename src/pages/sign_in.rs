@@ -88,7 +88,7 @@ fn SignInForm() -> impl IntoView {
             match client.current_user().await {
                 Ok(user) => {
                     notice.0.set(None);
-                    session.sign_in(SessionData {
+                    session.begin(SessionData {
                         api_key: key,
                         base_url: base,
                         user,
@@ -186,9 +186,14 @@ fn SignInForm() -> impl IntoView {
             let _ = slot.append_child(&page);
         });
     }
-    let taken = SendWrapper::new((parts, on_submit));
+    // The link stays free for the key check and the page signed in to, whose code is
+    // made ready while the person types.
+    let preload_hold = crate::split::hold_preloads();
+    let next = safe_next(query.with_untracked(|q| q.get("next")));
+    crate::split::preload_page_at(next.split('?').next().unwrap_or_default());
+    let taken = SendWrapper::new((parts, on_submit, preload_hold));
     on_cleanup(move || {
-        let (parts, on_submit) = taken.take();
+        let (parts, on_submit, _preload_hold) = taken.take();
         let _ = parts
             .form
             .remove_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());

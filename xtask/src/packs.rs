@@ -102,16 +102,14 @@ fn index(packs: &[Pack]) -> Result<String> {
 }
 
 /// Each lazy route's address (`/team/roles/:name`) and its pack's file, read from the
-/// router's source (`src/app.rs`): a line `path!("…") view=page!(SomeRoute, …)` is the
-/// split wasm-split names `__some_route_view_<n>`. Fails when a lazy route has no pack, so
+/// router's source (`src/app.rs`): a line `path!("…") view=page!(SomeRoute, …)` (or
+/// `page!(SomeRoute at ADDRESS, …)`) is the split wasm-split names `__some_route_view_<n>`. Fails when a lazy route has no pack, so
 /// that a router of another shape never silently loses its early fetch.
 pub fn route_packs(router: &str, packs: &[Pack]) -> Result<Vec<(String, String)>> {
     let mut routes = Vec::new();
     for line in router.lines().filter(|line| line.contains("page!(")) {
-        let (Some(path), Some(route)) = (
-            between(line, "path!(\"", "\""),
-            between(line, "page!(", ","),
-        ) else {
+        let (Some(path), Some(route)) = (between(line, "path!(\"", "\""), lazy_route_on(line))
+        else {
             bail!("a lazy route without its path on its line: {}", line.trim());
         };
         let address = format!("/{}", path.trim_start_matches('/'));
@@ -121,7 +119,7 @@ pub fn route_packs(router: &str, packs: &[Pack]) -> Result<Vec<(String, String)>
         {
             bail!("{address:?} is not a plain route address");
         }
-        let prefix = format!("__{}_view_", snake_case(route.trim()));
+        let prefix = format!("__{}_view_", snake_case(route));
         let Some(pack) = packs.iter().find(|pack| pack.split.starts_with(&prefix)) else {
             bail!("no pack for the route {address} ({prefix}…)");
         };
@@ -131,6 +129,12 @@ pub fn route_packs(router: &str, packs: &[Pack]) -> Result<Vec<(String, String)>
         bail!("the router declares no lazy route");
     }
     Ok(routes)
+}
+
+/// The lazy route's type named on a line of the router: `page!(SomeRoute, …)` and
+/// `page!(SomeRoute at ADDRESS, …)` name `SomeRoute`.
+fn lazy_route_on(line: &str) -> Option<&str> {
+    between(line, "page!(", ",")?.split_whitespace().next()
 }
 
 /// The text between the first `start` and the next `end` after it.
@@ -237,7 +241,7 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
     fn each_lazy_route_of_the_router_gets_its_pack() {
         let router = r#"
             <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
-            <Route path=path!("machines") view=page!(MachinesRoute, pages::machines::MachinesPage)/>
+            <Route path=path!("machines") view=page!(MachinesRoute at MACHINES, pages::machines::MachinesPage)/>
             <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team::role::TeamRolePage)/>
         "#;
         let packs = [
@@ -277,8 +281,8 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
         let lazy = router.matches("page!(").count();
         let named: Vec<Pack> = router
             .lines()
-            .filter_map(|line| between(line, "page!(", ","))
-            .map(|route| published(&format!("__{}_view_7", snake_case(route.trim()))))
+            .filter_map(lazy_route_on)
+            .map(|route| published(&format!("__{}_view_7", snake_case(route))))
             .collect();
         assert!(lazy > 10, "{lazy} lazy routes");
         assert_eq!(route_packs(router, &named).unwrap().len(), lazy);
