@@ -155,9 +155,25 @@ impl Harness {
     /// sideways scrolling, a screenshot of each in `target/e2e/look/<state>-<size>-<scheme>.png`.
     /// Ends at the laptop size in the light scheme, where every test starts.
     pub async fn check_look(&self, state: &str) -> Result<()> {
+        self.check_look_showing(state, None).await
+    }
+
+    /// [`Harness::check_look`], with the element `shown` (a CSS selector) scrolled to the
+    /// middle of the window at each size, so that the pictures show it even when it is
+    /// below the first screen.
+    pub async fn check_look_showing(&self, state: &str, shown: Option<&str>) -> Result<()> {
         let mut problems = Vec::new();
         for viewport in VIEWPORTS {
             self.set_viewport(viewport).await?;
+            if let Some(selector) = shown {
+                self.driver
+                    .execute(
+                        "document.querySelector(arguments[0]).scrollIntoView({ block: 'center' })",
+                        vec![json!(selector)],
+                    )
+                    .await
+                    .with_context(|| format!("showing {selector}"))?;
+            }
             if let Some(overflow) = self.sideways_overflow().await? {
                 problems.push(format!("{state} at {}: {overflow}", viewport.name));
             }

@@ -134,7 +134,7 @@ async fn every_page_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
         if title != page.title {
             problems.push(format!("{}: the tab is titled {title}", page.name));
         }
-        if let Err(problem) = app.check_look(page.name).await {
+        if let Err(problem) = app.check_look_showing(page.name, Some(page.ready)).await {
             problems.push(format!("{problem:#}"));
         }
     }
