@@ -11,7 +11,6 @@
 
 use super::fleet::{load_fleet, load_windows_of, Fleet};
 use crate::api::{ApiClient, ApiError, InFlight};
-use crate::components::time::now_seconds;
 use futures::channel::oneshot;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
@@ -114,14 +113,8 @@ pub fn start(client: &ApiClient) {
     // for it any more.
     leptos::task::spawn_local(async move {
         gloo_timers::future::TimeoutFuture::new(OFFERED_FOR_MS as u32).await;
-        let unclaimed = STARTED.with(|slot| {
-            let ours = slot.borrow().as_ref().is_some_and(|s| s.at_ms == at_ms);
-            if ours {
-                slot.take()
-            } else {
-                None
-            }
-        });
+        let unclaimed =
+            STARTED.with(|slot| slot.borrow_mut().take_if(|started| started.at_ms == at_ms));
         if let Some(unclaimed) = unclaimed {
             unclaimed.abandon();
         }
@@ -147,11 +140,10 @@ pub async fn take_or_load(api: ApiClient) -> Result<Fleet, ApiError> {
                 let machines = api.machines_from(&unread.machines)?;
                 let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
                 return match unread.windows {
-                    Some((asked, answer)) if asked == ids => Ok(Fleet {
-                        windows: api.maintenances_from(std::slice::from_ref(&answer))?,
-                        machines,
-                        at: now_seconds(),
-                    }),
+                    Some((asked, answer)) if asked == ids => {
+                        let windows = api.maintenances_from(std::slice::from_ref(&answer))?;
+                        Ok(Fleet::loaded_now(machines, windows))
+                    }
                     _ => load_windows_of(api, machines).await,
                 };
             }

@@ -14,6 +14,17 @@ pub struct Fleet {
     pub at: f64,
 }
 
+impl Fleet {
+    /// The fleet of `machines` and their active `windows`, as loaded now.
+    pub fn loaded_now(machines: Vec<Machine>, windows: Vec<MaintenanceWindow>) -> Self {
+        Fleet {
+            machines,
+            windows,
+            at: now_seconds(),
+        }
+    }
+}
+
 /// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
 pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
     let machines = api.machines().await?;
@@ -24,11 +35,7 @@ pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
 pub async fn load_windows_of(api: ApiClient, machines: Vec<Machine>) -> Result<Fleet, ApiError> {
     let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
     let windows = api.maintenances_of(&ids).await?;
-    Ok(Fleet {
-        machines,
-        windows,
-        at: now_seconds(),
-    })
+    Ok(Fleet::loaded_now(machines, windows))
 }
 
 /// Sends one N4 batch (at most 100 machines, one start) and gives every machine of

@@ -103,8 +103,9 @@ fn index(packs: &[Pack]) -> Result<String> {
 
 /// Each lazy route's address (`/team/roles/:name`) and its pack's file, read from the
 /// router's source (`src/app.rs`): a line `path!("…") view=page!(SomeRoute, …)` (or
-/// `page!(SomeRoute at ADDRESS, …)`) is the split wasm-split names `__some_route_view_<n>`. Fails when a lazy route has no pack, so
-/// that a router of another shape never silently loses its early fetch.
+/// `page!(SomeRoute at ADDRESS, …)`) is the split wasm-split names
+/// `__some_route_view_<n>`. Fails when a lazy route has no pack, so that a router of
+/// another shape never silently loses its early fetch.
 pub fn route_packs(router: &str, packs: &[Pack]) -> Result<Vec<(String, String)>> {
     let mut routes = Vec::new();
     for line in router.lines().filter(|line| line.contains("page!(")) {

@@ -129,8 +129,11 @@ const ON_THE_NETWORK: &str = "
     const [from, to] = arguments;
     return performance.getEntriesByType('resource')
         .filter((entry) => entry.startTime < to && (entry.responseEnd === 0 || entry.responseEnd > from))
-        .map((entry) => [new URL(entry.name).pathname + new URL(entry.name).search,
-            entry.startTime - from, entry.responseEnd - from, entry.transferSize]);
+        .map((entry) => {
+            const url = new URL(entry.name);
+            return [url.pathname + url.search, entry.startTime - from, entry.responseEnd - from,
+                entry.transferSize];
+        });
 ";
 
 /// What was on the network from `from` (Enter, or the page's navigation) to `to` (painted),
@@ -278,7 +281,8 @@ async fn one_run(
         .await
         .context("no Machines row was painted after Enter")?;
     figures.enter_to_machines_ms.0.push(machines - enter);
-    if std::env::var_os("GPUDECK_FELT_WATERFALL").is_some() {
+    let waterfall = std::env::var_os("GPUDECK_FELT_WATERFALL").is_some();
+    if waterfall {
         eprintln!("{}", on_the_network(app, enter, machines).await?);
     }
 
@@ -296,7 +300,7 @@ async fn one_run(
                 )
             })?;
         page.painted_ms.0.push(painted);
-        if std::env::var_os("GPUDECK_FELT_WATERFALL").is_some() {
+        if waterfall {
             eprintln!(
                 "  {}\n{}",
                 route.path,
