@@ -541,6 +541,76 @@ async fn signing_in_to_machines_asks_for_their_windows_before_the_page_opens() {
     assert!(current_path().starts_with("/sign-in"));
 }
 
+/// From now on, notes in `window.__askedWhenOpened` the URLs the fake `fetch` had been
+/// asked for when the address first became `path`: the moment the router opens that page.
+fn note_requests_when_the_path_becomes(path: &str) {
+    let watch = js_sys::Function::new_with_args(
+        "path",
+        r#"
+        window.__askedWhenOpened = null;
+        new MutationObserver((_, observer) => {
+            if (location.pathname === path) {
+                observer.disconnect();
+                window.__askedWhenOpened = window.__fakeRequests.map((request) => request.url);
+            }
+        }).observe(document, { subtree: true, childList: true });
+        "#,
+    );
+    watch
+        .call1(&wasm_bindgen::JsValue::NULL, &path.into())
+        .unwrap();
+}
+
+fn requests_asked_when_opened() -> Vec<String> {
+    let asked =
+        js_sys::Reflect::get(&web_sys::window().unwrap(), &"__askedWhenOpened".into()).unwrap();
+    js_sys::Array::from(&asked)
+        .iter()
+        .filter_map(|url| url.as_string())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn an_accepted_key_opens_the_machines_page_once_their_windows_are_asked_for() {
+    forget_session();
+    go_to("/sign-in");
+    // N1 answers after the key check: the page waits for it, so that building the page
+    // does not hold back the windows request.
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        (
+            "/api/v0/machines?owner=me",
+            after(60, json(200, ONE_MACHINE)),
+        ),
+        ("machine_ids", no_answer()),
+    ]);
+    note_requests_when_the_path_becomes("/machines");
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(3000, || current_path() == "/machines").await);
+    let asked = requests_asked_when_opened();
+    assert_eq!(asked.len(), 3, "{asked:?}");
+    assert!(asked[2].contains("machine_ids=%5B1001%5D"), "{asked:?}");
+    assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn an_accepted_key_opens_the_machines_page_even_if_the_machines_never_answer() {
+    forget_session();
+    go_to("/sign-in");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", no_answer()),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    sign_in_through_the_form(&page, KEY).await;
+    assert!(wait_until(2000, || current_path() == "/machines").await);
+    assert!(wait_until(1000, || page.find("[data-testid=identity]").is_some()).await);
+    assert!(calls_to(&fetch, "machine_ids").is_empty());
+}
+
 #[wasm_bindgen_test]
 async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_again() {
     forget_session();

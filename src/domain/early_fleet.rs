@@ -25,6 +25,9 @@ struct Started {
     at_ms: f64,
     answer: oneshot::Receiver<Result<Unread, ApiError>>,
     abort: Option<web_sys::AbortController>,
+    /// Ends once N1 has answered and the windows are asked for (or cannot be): see
+    /// [`until_windows_asked`].
+    windows_asked: Option<oneshot::Receiver<()>>,
     /// Until the page has read the answers, they are data a person waits for: no other
     /// page's code is preloaded meanwhile.
     _awaited: InFlight,
@@ -60,15 +63,23 @@ fn machine_ids_in(answer: &str) -> Option<Vec<i64>> {
 /// N1, then the windows of its machines, undecoded. A failed windows request is left for
 /// the page to send again through its own client, and so are the windows of more machines
 /// than one request takes (the requests sent together would put their code in the main
-/// module, for the few hosts that large).
-async fn ask_unread(api: ApiClient) -> Result<Unread, ApiError> {
+/// module, for the few hosts that large). `windows_asked` is told (or dropped, on every
+/// other way out) once the windows request is on its way.
+async fn ask_unread(
+    api: ApiClient,
+    windows_asked: oneshot::Sender<()>,
+) -> Result<Unread, ApiError> {
     let machines = api.machines_unread().await?;
     let windows = match machine_ids_in(&machines) {
-        Some(ids) if ids.len() <= gpudeck_wire::MAX_MACHINE_IDS => api
-            .maintenances_unread(&ids)
-            .await
-            .ok()
-            .map(|answer| (ids, answer)),
+        Some(ids) if ids.len() <= gpudeck_wire::MAX_MACHINE_IDS => {
+            // Telling only wakes the waiter: this task goes on into the request's first
+            // poll, which sends it, before the waiter runs.
+            let _ = windows_asked.send(());
+            api.maintenances_unread(&ids)
+                .await
+                .ok()
+                .map(|answer| (ids, answer))
+        }
         _ => None,
     };
     Ok(Unread { machines, windows })
@@ -94,9 +105,10 @@ pub fn start(client: &ApiClient) {
         .clone()
         .with_abort_signal(abort.as_ref().map(web_sys::AbortController::signal));
     let (send, answer) = oneshot::channel();
+    let (tell_windows_asked, windows_asked) = oneshot::channel();
     leptos::task::spawn_local(async move {
         // Nobody waits for it any more when the receiver was dropped.
-        let _ = send.send(ask_unread(asking).await);
+        let _ = send.send(ask_unread(asking, tell_windows_asked).await);
     });
     let at_ms = js_sys::Date::now();
     let started = Started {
@@ -104,6 +116,7 @@ pub fn start(client: &ApiClient) {
         at_ms,
         answer,
         abort,
+        windows_asked: Some(windows_asked),
         _awaited: InFlight::start(),
     };
     if let Some(earlier) = STARTED.with(|slot| slot.replace(Some(started))) {
@@ -119,6 +132,17 @@ pub fn start(client: &ApiClient) {
             unclaimed.abandon();
         }
     });
+}
+
+/// Waits, at most `patience_ms`, until the started requests have N1's answer and have
+/// asked for the windows of its machines. Sign-in waits so before opening the Machines
+/// page: building it keeps the browser busy (on a slow phone for 100–150 ms), and an N1
+/// answer arriving meanwhile would wait for it, and the windows request with it.
+pub async fn until_windows_asked(patience_ms: u32) {
+    let asked = STARTED.with_borrow_mut(|slot| slot.as_mut()?.windows_asked.take());
+    if let Some(asked) = asked {
+        futures::future::select(asked, gloo_timers::future::TimeoutFuture::new(patience_ms)).await;
+    }
 }
 
 /// Stops a started request: its key was refused.

@@ -21,6 +21,12 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlButtonElement, HtmlElement, HtmlInputElement};
 
+/// The longest an accepted key waits for the fleet's windows to be asked for before the
+/// Machines page opens. N1 is sent with the key check and usually answers right after it;
+/// waiting longer than the page takes to build (on a slow phone about 150 ms) would lose
+/// more than it saves.
+const WINDOWS_PATIENCE_MS: u32 = 200;
+
 #[component]
 pub fn SignInPage() -> impl IntoView {
     set_document_title("Sign in");
@@ -87,6 +93,9 @@ fn SignInForm() -> impl IntoView {
             }
             match client.current_user().await {
                 Ok(user) => {
+                    if opens_machines {
+                        early_fleet::until_windows_asked(WINDOWS_PATIENCE_MS).await;
+                    }
                     notice.0.set(None);
                     session.begin(SessionData {
                         api_key: key,

@@ -121,6 +121,8 @@ pub struct Reply {
     pub content_type: &'static str,
     /// The `Retry-After` header, when not empty.
     pub retry_after: &'static str,
+    /// How long the answer takes to arrive.
+    pub delay_ms: u32,
 }
 
 pub fn json(status: u16, body: &'static str) -> Reply {
@@ -129,7 +131,13 @@ pub fn json(status: u16, body: &'static str) -> Reply {
         body,
         content_type: "application/json",
         retry_after: "",
+        delay_ms: 0,
     }
+}
+
+/// `reply`, arriving `delay_ms` milliseconds after the request.
+pub fn after(delay_ms: u32, reply: Reply) -> Reply {
+    Reply { delay_ms, ..reply }
 }
 
 /// A JSON refusal with `status` that asks to retry after `retry_after`.
@@ -149,6 +157,7 @@ pub fn text(status: u16, body: &'static str) -> Reply {
         body,
         content_type: "text/plain",
         retry_after: "",
+        delay_ms: 0,
     }
 }
 
@@ -159,6 +168,7 @@ pub fn network_failure() -> Reply {
         body: "",
         content_type: "",
         retry_after: "",
+        delay_ms: 0,
     }
 }
 
@@ -169,6 +179,7 @@ pub fn no_answer() -> Reply {
         body: "",
         content_type: "",
         retry_after: "",
+        delay_ms: 0,
     }
 }
 
@@ -237,6 +248,7 @@ impl FakeFetch {
             js_sys::Reflect::set(&entry, &"body".into(), &reply.body.into()).unwrap();
             js_sys::Reflect::set(&entry, &"type".into(), &reply.content_type.into()).unwrap();
             js_sys::Reflect::set(&entry, &"retryAfter".into(), &reply.retry_after.into()).unwrap();
+            js_sys::Reflect::set(&entry, &"delayMs".into(), &reply.delay_ms.into()).unwrap();
             script.push(&entry);
         }
         js_sys::Reflect::set(&window, &"__fakeReplies".into(), &script).unwrap();
@@ -261,7 +273,9 @@ impl FakeFetch {
                 if (reply.status === 1) { return new Promise(() => {}); }
                 const headers = { 'Content-Type': reply.type };
                 if (reply.retryAfter) { headers['Retry-After'] = reply.retryAfter; }
-                return new Response(reply.body, { status: reply.status, headers });
+                const answer = new Response(reply.body, { status: reply.status, headers });
+                if (!reply.delayMs) { return answer; }
+                return new Promise((resolve) => setTimeout(() => resolve(answer), reply.delayMs));
             });
             "#,
         );
