@@ -27,13 +27,24 @@ fn stored_session() -> Option<String> {
 /// The app mounted at sign-in and signed in through the form; the fake `fetch` answers
 /// the sign-in and the shell's refresh of who is signed in.
 async fn signed_in_app() -> (Mounted, FakeFetch) {
+    let (page, fetch) = sign_in_with(
+        "/sign-in",
+        vec![("", json(200, USER)), ("", json(200, USER))],
+    )
+    .await;
+    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    (page, fetch)
+}
+
+/// The app mounted signed out at `address` (a sign-in address), the fake `fetch` answering
+/// `replies` as [`FakeFetch::install_by_url`] does, and the form sent with [`KEY`].
+async fn sign_in_with(address: &str, replies: Vec<(&'static str, Reply)>) -> (Mounted, FakeFetch) {
     forget_session();
-    go_to("/sign-in");
-    let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
+    go_to(address);
+    let fetch = FakeFetch::install_by_url(replies);
     let page = mount(App);
     assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
     sign_in_through_the_form(&page, KEY).await;
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
     (page, fetch)
 }
 
@@ -498,16 +509,15 @@ fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
 
 #[wasm_bindgen_test]
 async fn signing_in_to_machines_asks_for_the_fleet_before_the_key_is_checked() {
-    forget_session();
-    go_to("/sign-in");
     // The key check never answers: the fleet is asked for all the same.
-    let fetch = FakeFetch::install_by_url(vec![
-        ("users/current", no_answer()),
-        ("/api/v0/machines?owner=me", no_answer()),
-    ]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
+    let (_page, fetch) = sign_in_with(
+        "/sign-in",
+        vec![
+            ("users/current", no_answer()),
+            ("/api/v0/machines?owner=me", no_answer()),
+        ],
+    )
+    .await;
     assert!(wait_until(2000, || fetch.calls().len() == 2).await);
     let calls = fetch.calls();
     assert!(calls[0].url.ends_with("/api/v0/users/current"));
@@ -519,17 +529,16 @@ async fn signing_in_to_machines_asks_for_the_fleet_before_the_key_is_checked() {
 
 #[wasm_bindgen_test]
 async fn signing_in_to_machines_asks_for_their_windows_before_the_page_opens() {
-    forget_session();
-    go_to("/sign-in");
     // The key check never answers; N1 does, and the windows of its machine are asked for.
-    let fetch = FakeFetch::install_by_url(vec![
-        ("users/current", no_answer()),
-        ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
-        ("machine_ids", no_answer()),
-    ]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
+    let (_page, fetch) = sign_in_with(
+        "/sign-in",
+        vec![
+            ("users/current", no_answer()),
+            ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
+            ("machine_ids", no_answer()),
+        ],
+    )
+    .await;
     assert!(wait_until(2000, || !calls_to(&fetch, "machine_ids").is_empty()).await);
     let windows = &calls_to(&fetch, "machine_ids")[0];
     assert!(
@@ -572,22 +581,21 @@ fn requests_asked_when_opened() -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn an_accepted_key_opens_the_machines_page_once_their_windows_are_asked_for() {
-    forget_session();
-    go_to("/sign-in");
     // N1 answers after the key check: the page waits for it, so that building the page
     // does not hold back the windows request.
-    let fetch = FakeFetch::install_by_url(vec![
-        ("users/current", json(200, USER)),
-        (
-            "/api/v0/machines?owner=me",
-            after(60, json(200, ONE_MACHINE)),
-        ),
-        ("machine_ids", no_answer()),
-    ]);
     note_requests_when_the_path_becomes("/machines");
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
+    let (_page, fetch) = sign_in_with(
+        "/sign-in",
+        vec![
+            ("users/current", json(200, USER)),
+            (
+                "/api/v0/machines?owner=me",
+                after(60, json(200, ONE_MACHINE)),
+            ),
+            ("machine_ids", no_answer()),
+        ],
+    )
+    .await;
     assert!(wait_until(3000, || current_path() == "/machines").await);
     let asked = requests_asked_when_opened();
     assert_eq!(asked.len(), 3, "{asked:?}");
@@ -597,15 +605,14 @@ async fn an_accepted_key_opens_the_machines_page_once_their_windows_are_asked_fo
 
 #[wasm_bindgen_test]
 async fn an_accepted_key_opens_the_machines_page_even_if_the_machines_never_answer() {
-    forget_session();
-    go_to("/sign-in");
-    let fetch = FakeFetch::install_by_url(vec![
-        ("users/current", json(200, USER)),
-        ("/api/v0/machines?owner=me", no_answer()),
-    ]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
+    let (page, fetch) = sign_in_with(
+        "/sign-in",
+        vec![
+            ("users/current", json(200, USER)),
+            ("/api/v0/machines?owner=me", no_answer()),
+        ],
+    )
+    .await;
     assert!(wait_until(2000, || current_path() == "/machines").await);
     assert!(wait_until(1000, || page.find("[data-testid=identity]").is_some()).await);
     assert!(calls_to(&fetch, "machine_ids").is_empty());
@@ -613,17 +620,16 @@ async fn an_accepted_key_opens_the_machines_page_even_if_the_machines_never_answ
 
 #[wasm_bindgen_test]
 async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_again() {
-    forget_session();
-    go_to("/sign-in");
-    let fetch = FakeFetch::install_by_url(vec![
-        ("users/current", json(200, USER)),
-        ("users/current", json(200, USER)),
-        ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
-        ("machine_ids", json(200, "[]")),
-    ]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
+    let (page, fetch) = sign_in_with(
+        "/sign-in",
+        vec![
+            ("users/current", json(200, USER)),
+            ("users/current", json(200, USER)),
+            ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
+            ("machine_ids", json(200, "[]")),
+        ],
+    )
+    .await;
     assert!(wait_until(3000, || page.find("tbody td").is_some()).await);
     assert_eq!(current_path(), "/machines");
     assert!(
@@ -653,12 +659,11 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
 
 #[wasm_bindgen_test]
 async fn signing_in_to_another_page_does_not_load_the_fleet() {
-    forget_session();
-    go_to("/sign-in?next=%2Ftemplates");
-    let fetch = FakeFetch::install_by_url(vec![("users/current", no_answer())]);
-    let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
-    sign_in_through_the_form(&page, KEY).await;
+    let (_page, fetch) = sign_in_with(
+        "/sign-in?next=%2Ftemplates",
+        vec![("users/current", no_answer())],
+    )
+    .await;
     assert!(wait_until(2000, || !fetch.calls().is_empty()).await);
     settle().await;
     assert_eq!(fetch.calls().len(), 1);
