@@ -282,6 +282,15 @@ async fn removing_a_route_entry_leaves_the_next_one_as_typed() {
     settle().await;
     page.type_into("#constraint-1-0-value", "7");
     settle().await;
+    // Each remove button says what it removes.
+    assert_eq!(
+        page.text(".route-entry-editor .form-actions button.danger"),
+        "Remove route entry api.a.b"
+    );
+    assert_eq!(
+        page.text(".constraint-row button"),
+        "Remove this constraint"
+    );
 
     page.click(".route-entry-editor .form-actions button.danger");
     settle().await;
@@ -292,6 +301,13 @@ async fn removing_a_route_entry_leaves_the_next_one_as_typed() {
         page.text(".route-entry-editor legend"),
         "Route entry api.c.d"
     );
+    page.click(".route-entry-editor .form-actions button:first-child");
+    settle().await;
+    assert_eq!(page.all(".constraint-row").len(), 2);
+    page.click(".constraint-row:has(#constraint-0-1-value) button");
+    settle().await;
+    assert_eq!(page.all(".constraint-row").len(), 1);
+    assert_eq!(input_value(&page, "#constraint-0-0-value"), "7");
 
     page.click(".mode-switch button:last-child");
     assert!(wait_until(2000, || page.find("#role-json").is_some()).await);

@@ -535,8 +535,13 @@ fn RouteEntry(route: RouteAt, checked: RwSignal<bool>) -> impl IntoView {
                 <button type="button" class="button small" on:click=add_constraint>
                     "Add a constraint"<span class="visually-hidden">{move || format!(" to {}", label())}</span>
                 </button>
+                // Said in full on screen: on a phone it sits right under the constraint's
+                // own remove button.
                 <button type="button" class="button small danger" on:click=move |_| route.remove()>
-                    "Remove"<span class="visually-hidden">{move || format!(" {}", label())}</span>
+                    "Remove route entry"<span class="visually-hidden">{move || {
+                        let name = name();
+                        if name.is_empty() { String::new() } else { format!(" {name}") }
+                    }}</span>
                 </button>
             </div>
         </fieldset>
@@ -575,7 +580,7 @@ fn ConstraintEditor(constraint: ConstraintAt, checked: RwSignal<bool>) -> impl I
                     prop:value=value on:input=move |ev| constraint.update(|c| c.value = event_target_value(&ev))/>
             </FormField>
             <button type="button" class="button small" on:click=move |_| constraint.remove()>
-                "Remove"<span class="visually-hidden">" this constraint"</span>
+                "Remove"<span class="visually-hidden">" this"</span>" constraint"
             </button>
         </FieldGroup>
     }
