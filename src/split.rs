@@ -17,7 +17,7 @@ mod lazy {
 
     thread_local! {
         /// Every lazy route the router declared, with its address when it has no
-        /// parameters, for [`preload_after_first_paint`] and [`preload_page_at`].
+        /// parameters, for [`preload_after_first_paint`] and [`load_page_at`].
         static ROUTES: RefCell<Vec<(Option<&'static str>, Preload)>> =
             const { RefCell::new(Vec::new()) };
         /// Lazy pages the router has chosen whose view has not been built yet (their
@@ -55,9 +55,10 @@ mod lazy {
     }
 
     /// Loads the code of the page at `address` (a path, without its query) now, hold or
-    /// not: sign-in readies the page it opens next while the person types, so that Enter
-    /// waits only for the network. Nothing happens for an address no route names.
-    pub fn preload_page_at(address: &str) {
+    /// not, and resolves once it is loaded: sign-in readies the page it opens next while
+    /// the person types, so that Enter waits only for the network. Resolves at once for an
+    /// address no route names.
+    pub async fn load_page_at(address: &str) {
         let preload = ROUTES.with_borrow(|routes| {
             routes
                 .iter()
@@ -65,7 +66,7 @@ mod lazy {
                 .map(|(_, preload)| *preload)
         });
         if let Some(preload) = preload {
-            leptos::task::spawn_local(preload());
+            preload().await;
         }
     }
 
@@ -185,7 +186,7 @@ mod lazy {
 
 #[cfg(feature = "split")]
 pub use lazy::{
-    hold_preloads, page_built, page_opening, preload_after_first_paint, preload_page_at, register,
+    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint, register,
     PreloadHold,
 };
 
@@ -202,7 +203,7 @@ mod eager {
     }
 
     /// Every page's code is in the one module.
-    pub fn preload_page_at(_address: &str) {}
+    pub async fn load_page_at(_address: &str) {}
 
     /// The page's component itself: `page!(Route, path::to::Page)` is `path::to::Page`.
     #[macro_export]
@@ -215,4 +216,4 @@ mod eager {
 }
 
 #[cfg(not(feature = "split"))]
-pub use eager::{hold_preloads, preload_after_first_paint, preload_page_at, PreloadHold};
+pub use eager::{hold_preloads, load_page_at, preload_after_first_paint, PreloadHold};

@@ -1,5 +1,6 @@
 //! The machines area's shared pieces in a real browser: the machine-ids field, the data
-//! table (sort, filter, empty states, windowing at 10,000 rows) and the timeline. The CSV
+//! table (sort, filter, empty states, windowing at 10,000 rows), the timeline, and the
+//! Machines page's rehearsal of its table. The CSV
 //! text and the sort order are unit tests in `src/components/data_table/columns.rs`.
 #![cfg(target_arch = "wasm32")]
 
@@ -8,8 +9,10 @@ mod support;
 use gpudeck::components::data_table::{Column, DataTable};
 use gpudeck::components::machine_ids_field::{MachineIdsField, SavedSets};
 use gpudeck::components::timeline::{Layout, MaintenanceTimeline};
+use gpudeck::pages::machines::rehearsal::{build_off_screen, rehearse};
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
+use leptos::reactive::owner::WeakOwner;
 use leptos_router::components::Router;
 use support::*;
 use wasm_bindgen_test::*;
@@ -711,4 +714,69 @@ async fn show_all_rows_turns_windowing_off_for_find_and_print() {
     settle().await;
     assert!(page.all("tbody tr:not(.spacer)").len() < 100);
     assert!(!current_path().contains("rows=all"), "{}", current_path());
+}
+
+/// Builds the Machines page's rehearsal table, as sign-in does, and gives its element.
+#[component]
+fn Rehearsed(stage: RwSignal<Option<web_sys::Element>, LocalStorage>) -> impl IntoView {
+    let (element, built) = build_off_screen().expect("the made-up fleet decodes");
+    stage.set(Some(element));
+    let built = send_wrapper::SendWrapper::new(built);
+    on_cleanup(move || drop(built));
+}
+
+#[wasm_bindgen_test]
+async fn the_machines_rehearsal_builds_the_table_outside_the_document() {
+    go_to("/sign-in");
+    let stage = RwSignal::new_local(None);
+    let _page = mount(move || view! { <Router><Rehearsed stage=stage/></Router> });
+    settle().await;
+    let stage = stage.get_untracked().expect("the table was built");
+    assert!(!stage.is_connected());
+    let cells = stage
+        .query_selector_all("tbody tr:not(.spacer) td[data-label=Hostname]")
+        .unwrap();
+    let hostnames: Vec<String> = (0..cells.length())
+        .filter_map(|at| cells.get(at)?.text_content())
+        .collect();
+    assert_eq!(hostnames, ["rehearsal-1", "rehearsal-2"]);
+    assert!(stage.query_selector(".occupancy-legend").unwrap().is_some());
+    assert!(document().query_selector("table").unwrap().is_none());
+}
+
+/// Gives the owner it is built under, as the sign-in form gives its own to the rehearsal.
+#[component]
+fn FormOwner(owner: RwSignal<Option<WeakOwner>, LocalStorage>) -> impl IntoView {
+    owner.set(Owner::current().map(|owner| owner.downgrade()));
+    view! { <input id="typed" aria-label="Typed"/> }
+}
+
+#[wasm_bindgen_test]
+async fn the_machines_rehearsal_leaves_the_page_the_network_and_the_focus_alone() {
+    go_to("/sign-in?next=%2Fmachines");
+    document().set_title("Sign in");
+    let fetch = FakeFetch::install(Vec::new());
+    let owner = RwSignal::new_local(None);
+    let page = mount(move || view! { <Router><FormOwner owner=owner/></Router> });
+    settle().await;
+    let typed: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(page.get("#typed"));
+    typed.focus().unwrap();
+    let body = document().body().unwrap().inner_html();
+
+    let form = owner.get_untracked().expect("an owner");
+    assert!(rehearse(form.clone(), Signal::stored(true)).await);
+    settle().await;
+
+    assert_eq!(document().title(), "Sign in");
+    assert_eq!(current_path(), "/sign-in?next=%2Fmachines");
+    assert_eq!(document().body().unwrap().inner_html(), body);
+    assert_eq!(document().active_element(), Some(typed.into()));
+    assert!(fetch.calls().is_empty());
+
+    // Enter pressed (sign-in no longer waits), or the form gone: no rehearsal.
+    assert!(!rehearse(form, Signal::stored(false)).await);
+    drop(page);
+    settle().await;
+    let gone = owner.get_untracked().expect("an owner");
+    assert!(!rehearse(gone, Signal::stored(true)).await);
 }

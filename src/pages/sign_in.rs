@@ -199,7 +199,15 @@ fn SignInForm() -> impl IntoView {
     // made ready while the person types.
     let preload_hold = crate::split::hold_preloads();
     let next = safe_next(query.with_untracked(|q| q.get("next")));
-    crate::split::preload_page_at(next.split('?').next().unwrap_or_default());
+    let waiting = Signal::derive(move || !pending.get());
+    let form = Owner::current().map(|owner| owner.downgrade());
+    leptos::task::spawn_local(async move {
+        let page = next.split('?').next().unwrap_or_default();
+        crate::split::load_page_at(page).await;
+        if let (routes::MACHINES, Some(form)) = (page, form) {
+            crate::pages::machines::rehearsal::rehearse(form, waiting).await;
+        }
+    });
     let taken = SendWrapper::new((parts, on_submit, preload_hold));
     on_cleanup(move || {
         let (parts, on_submit, _preload_hold) = taken.take();

@@ -38,10 +38,10 @@ async fn fetched_before_heading(app: &Harness, heading: &str) -> anyhow::Result<
     Ok(serde_json::from_value(fetched.json().clone())?)
 }
 
-/// What the split build's lists say of each lazy route, by wasm-split's name for it
-/// (`__machines_route_view_<n>`): the files it needs beyond the main module
-/// (`target/split/chunks.txt`) and the pack that holds them all (`packs.txt`). `None`
-/// when the build is not split.
+/// What the split build's lists say of each split, by wasm-split's name for it (a lazy
+/// route, `__machines_route_view_<n>`, or the Machines page's rehearsal): the files it
+/// needs beyond the main module (`target/split/chunks.txt`) and, for a route, the pack
+/// that holds them all (`packs.txt`). `None` when the build is not split.
 struct SplitListing {
     files: BTreeMap<String, Vec<String>>,
     packs: BTreeMap<String, String>,
@@ -93,6 +93,20 @@ impl SplitListing {
             .find(|split| split.starts_with(&prefix))
             .map(String::as_str)
             .ok_or_else(|| anyhow::anyhow!("chunks.txt lists no split for {page}"))
+    }
+
+    /// The files the Machines page's rehearsal (`rehearse_<n>`, loaded by sign-in after the
+    /// page's pack) needs beyond that page's.
+    fn rehearsal_files(&self) -> anyhow::Result<Vec<&String>> {
+        let machines = &self.files[self.split_of("machines")?];
+        let (_, files) = self
+            .files
+            .iter()
+            .find(|(split, _)| split.starts_with("rehearse_"))
+            .ok_or_else(|| anyhow::anyhow!("chunks.txt lists no split for the rehearsal"))?;
+        let own: Vec<&String> = files.iter().filter(|f| !machines.contains(*f)).collect();
+        anyhow::ensure!(!own.is_empty(), "the rehearsal has no module of its own");
+        Ok(own)
     }
 
     /// Every file of every page, and every pack.
@@ -221,11 +235,14 @@ async fn sign_in_keeps_other_pages_code_off_the_network_then_all_is_preloaded() 
         tokio::time::sleep(SIGN_IN_WATCHED).await;
         let on_sign_in: Vec<String> = serde_json::from_value(app.eval(CODE_FETCHED).await?)?;
         if let Some(listing) = &listing {
-            // The main module, and the pack of the Machines page that Enter opens.
+            // The main module, the pack of the Machines page that Enter opens, and what
+            // the rehearsal of that page's table adds to it.
             let machines_pack = &listing.packs[listing.split_of("machines")?];
+            let rehearsal = listing.rehearsal_files()?;
             let others: Vec<&String> = on_sign_in
                 .iter()
-                .filter(|n| *n != machines_pack && !n.ends_with("_bg.wasm"))
+                .filter(|n| *n != machines_pack && !rehearsal.contains(n))
+                .filter(|n| !n.ends_with("_bg.wasm"))
                 .collect();
             anyhow::ensure!(
                 others.is_empty(),
@@ -234,6 +251,14 @@ async fn sign_in_keeps_other_pages_code_off_the_network_then_all_is_preloaded() 
             anyhow::ensure!(
                 on_sign_in.contains(machines_pack),
                 "the Machines page's pack was not fetched on sign-in: {on_sign_in:?}"
+            );
+            let unfetched: Vec<&String> = rehearsal
+                .into_iter()
+                .filter(|n| !on_sign_in.contains(n))
+                .collect();
+            anyhow::ensure!(
+                unfetched.is_empty(),
+                "the Machines page was not rehearsed on sign-in: {unfetched:?} not fetched"
             );
         }
         app.sign_in(demo::ALICE_KEY).await?;

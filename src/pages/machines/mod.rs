@@ -4,6 +4,7 @@
 
 pub mod defrag;
 pub mod maintenance;
+pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
 
@@ -251,16 +252,7 @@ pub fn MachinesPage() -> impl IntoView {
                     {cancel_all.failure_view()}
                     {move || defrag.done().map(|outcome| view! { <DefragView outcome=outcome/> })}
                     {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
-                    <OccupancyLegend/>
-                    <DataTable
-                        rows=fleet_rows(&fleet.machines, &fleet.windows)
-                        columns=columns(now.into())
-                        row_key=|r: &FleetRow| r.machine.id.to_string()
-                        empty="You have no machines yet."
-                        csv_name="machines"
-                        caption="Your machines"
-                        selection=selected
-                    />
+                    {fleet_table(&fleet, now.into(), selected)}
                 })}
             <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
                 <p>
@@ -284,6 +276,27 @@ pub fn MachinesPage() -> impl IntoView {
                 }}</p>
             </ActionDialog>
         </Page>
+    }
+}
+
+/// The fleet's table with the legend of its occupancy strips: what the page paints once the
+/// fleet has loaded, and what [`rehearsal`] builds off-screen before it is needed.
+fn fleet_table(
+    fleet: &Fleet,
+    now: Signal<f64>,
+    selected: RwSignal<BTreeSet<String>>,
+) -> impl IntoView {
+    view! {
+        <OccupancyLegend/>
+        <DataTable
+            rows=fleet_rows(&fleet.machines, &fleet.windows)
+            columns=columns(now)
+            row_key=|r: &FleetRow| r.machine.id.to_string()
+            empty="You have no machines yet."
+            csv_name="machines"
+            caption="Your machines"
+            selection=selected
+        />
     }
 }
 
