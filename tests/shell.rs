@@ -508,23 +508,32 @@ fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
 }
 
 #[wasm_bindgen_test]
-async fn signing_in_to_machines_asks_for_the_fleet_before_the_key_is_checked() {
+async fn signing_in_to_a_page_of_the_fleet_asks_for_it_before_the_key_is_checked() {
     // The key check never answers: the fleet is asked for all the same.
-    let (_page, fetch) = sign_in_with(
+    for address in [
         "/sign-in",
-        vec![
-            ("users/current", no_answer()),
-            ("/api/v0/machines?owner=me", no_answer()),
-        ],
-    )
-    .await;
-    assert!(wait_until(2000, || fetch.calls().len() == 2).await);
-    let calls = fetch.calls();
-    assert!(calls[0].url.ends_with("/api/v0/users/current"));
-    assert!(calls[1].url.ends_with("/api/v0/machines?owner=me"));
-    assert_eq!(calls[1].authorization, format!("Bearer {KEY}"));
-    assert!(current_path().starts_with("/sign-in"));
-    assert_eq!(stored_session(), None);
+        "/sign-in?next=%2Fmachines%2Fschedule%3Fids%3D1001",
+        "/sign-in?next=%2Fmachines%2Fmaintenance",
+    ] {
+        let (_page, fetch) = sign_in_with(
+            address,
+            vec![
+                ("users/current", no_answer()),
+                ("/api/v0/machines?owner=me", no_answer()),
+            ],
+        )
+        .await;
+        assert!(
+            wait_until(2000, || fetch.calls().len() == 2).await,
+            "{address}"
+        );
+        let calls = fetch.calls();
+        assert!(calls[0].url.ends_with("/api/v0/users/current"));
+        assert!(calls[1].url.ends_with("/api/v0/machines?owner=me"));
+        assert_eq!(calls[1].authorization, format!("Bearer {KEY}"));
+        assert!(current_path().starts_with("/sign-in"));
+        assert_eq!(stored_session(), None);
+    }
 }
 
 #[wasm_bindgen_test]
@@ -659,13 +668,33 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
 
 #[wasm_bindgen_test]
 async fn signing_in_to_another_page_does_not_load_the_fleet() {
-    let (_page, fetch) = sign_in_with(
+    // The maintenance page given ids asks only for their windows.
+    for address in [
         "/sign-in?next=%2Ftemplates",
-        vec![("users/current", no_answer())],
+        "/sign-in?next=%2Fmachines%2Fmaintenance%3Fids%3D1001",
+    ] {
+        let (_page, fetch) = sign_in_with(address, vec![("users/current", no_answer())]).await;
+        assert!(wait_until(2000, || !fetch.calls().is_empty()).await);
+        settle().await;
+        assert_eq!(fetch.calls().len(), 1, "{address}");
+        assert!(fetch.calls()[0].url.ends_with("/api/v0/users/current"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_schedule_page_shows_the_fleet_loaded_during_sign_in_without_asking_again() {
+    let (page, fetch) = sign_in_with(
+        "/sign-in?next=%2Fmachines%2Fschedule%3Fids%3D1001",
+        vec![
+            ("users/current", json(200, USER)),
+            ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
+            ("machine_ids", json(200, "[]")),
+        ],
     )
     .await;
-    assert!(wait_until(2000, || !fetch.calls().is_empty()).await);
+    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    assert_eq!(current_path(), "/machines/schedule?ids=1001");
     settle().await;
-    assert_eq!(fetch.calls().len(), 1);
-    assert!(fetch.calls()[0].url.ends_with("/api/v0/users/current"));
+    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
+    assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
 }

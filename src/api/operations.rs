@@ -30,8 +30,8 @@ impl ApiClient {
         self.decode(&answer)
     }
 
-    /// [`ApiClient::maintenances`]' answer, undecoded, for sign-in to ask before the
-    /// Machines page's code has arrived (`domain::early_fleet`).
+    /// [`ApiClient::maintenances`]' answer, undecoded, asked before the code of the page
+    /// that shows the fleet has arrived (`domain::early_fleet`).
     pub async fn maintenances_unread(&self, ids: &[i64]) -> Result<String, ApiError> {
         let list = serde_json::to_string(ids).unwrap_or_default();
         self.get_unread(
@@ -146,8 +146,8 @@ impl ApiClient {
         self.machines_from(&answer)
     }
 
-    /// N1's answer, undecoded: sign-in asks for it before the Machines page's code, which
-    /// reads it with [`ApiClient::machines_from`], has arrived (`domain::early_fleet`).
+    /// N1's answer, undecoded, asked before the code of the page that shows the fleet,
+    /// which reads it with [`ApiClient::machines_from`], has arrived (`domain::early_fleet`).
     pub async fn machines_unread(&self) -> Result<String, ApiError> {
         self.get_unread(paths::MACHINES, &[("owner", "me")]).await
     }

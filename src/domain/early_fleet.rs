@@ -1,15 +1,14 @@
-//! The fleet's requests, sent beside sign-in's key check. Signing in opens the Machines
-//! page, which loads the fleet: N1, then the windows of its machines. Sent when the form
-//! is, N1 no longer waits a round trip for `users/current` to answer first, and the
-//! windows are on their way while the Machines page is being built (on a slow phone, a
-//! few hundred milliseconds).
+//! The fleet's requests, sent beside sign-in's key check when sign-in opens a page that
+//! loads the fleet ([`super::fleet::load_fleet`]: N1, then the windows of its machines),
+//! which takes their answers instead of asking again. N1 no longer waits a round trip for
+//! `users/current` to answer first, and the windows are on their way while the page is
+//! being built (on a slow phone, a few hundred milliseconds).
 //!
 //! The answers are kept undecoded. Sign-in is part of the main module, which every page
 //! downloads first; decoding machines and windows there would put that code in it. The
-//! Machines page reads the answers with its own code; sign-in reads only N1's machine ids,
-//! with the browser's JSON parser.
+//! page reads the answers with its own code; sign-in reads only N1's machine ids, with the
+//! browser's JSON parser.
 
-use super::fleet::{load_fleet, load_windows_of, Fleet};
 use crate::api::{ApiClient, ApiError, InFlight};
 use futures::channel::oneshot;
 use std::cell::RefCell;
@@ -35,9 +34,9 @@ struct Started {
 
 /// N1's answer and, when its machine ids could be read and their windows were given, the
 /// ids asked for and seed op 1's answer for them.
-struct Unread {
-    machines: String,
-    windows: Option<(Vec<i64>, String)>,
+pub struct Unread {
+    pub machines: String,
+    pub windows: Option<(Vec<i64>, String)>,
 }
 
 /// The ids of N1's answer, read without the Machines page's decoder: `None` when the answer
@@ -152,28 +151,16 @@ pub fn abandon() {
     }
 }
 
-/// The fleet, as [`load_fleet`] gives it, with the answers to the requests sign-in sent
-/// for the same account when there are some. A started request that failed is sent again
-/// through `api`, so that the page's own client decides what a refusal does.
-pub async fn take_or_load(api: ApiClient) -> Result<Fleet, ApiError> {
-    let started = STARTED.with(RefCell::take);
-    if let Some(started) = started {
-        let fresh = js_sys::Date::now() - started.at_ms <= OFFERED_FOR_MS;
-        if fresh && started.client.is_same_account(&api) {
-            if let Ok(Ok(unread)) = started.answer.await {
-                let machines = api.machines_from(&unread.machines)?;
-                let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
-                return match unread.windows {
-                    Some((asked, answer)) if asked == ids => {
-                        let windows = api.maintenances_from(std::slice::from_ref(&answer))?;
-                        Ok(Fleet::loaded_now(machines, windows))
-                    }
-                    _ => load_windows_of(api, machines).await,
-                };
-            }
-        } else {
-            started.abandon();
-        }
+/// The answers to the requests started for `api`'s account, once they have come, when
+/// they are fresh and N1 was answered. Whatever else was started is stopped; nothing is
+/// offered twice. A failed request is not offered: the caller sends it again through its
+/// own client, which decides what a refusal does.
+pub async fn take(api: &ApiClient) -> Option<Unread> {
+    let started = STARTED.with(RefCell::take)?;
+    let fresh = js_sys::Date::now() - started.at_ms <= OFFERED_FOR_MS;
+    if !(fresh && started.client.is_same_account(api)) {
+        started.abandon();
+        return None;
     }
-    load_fleet(api).await
+    started.answer.await.ok()?.ok()
 }

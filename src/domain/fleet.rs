@@ -1,6 +1,7 @@
 //! The host's fleet as the machines pages load it, and the one way windows are sent to
 //! machines (N3 for one, N4 batches for many), with a result for every machine.
 
+use super::early_fleet;
 use super::schedule::{batches, results_of_batch, ItemOutcome, ItemResult, Plan};
 use crate::api::{ApiClient, ApiError, Outcome};
 use crate::components::time::now_seconds;
@@ -26,7 +27,20 @@ impl Fleet {
 }
 
 /// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
+/// The answers to the requests sent early for the same account ([`early_fleet`]) are
+/// taken when there are some, and what they lack is asked for.
 pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
+    if let Some(early) = early_fleet::take(&api).await {
+        let machines = api.machines_from(&early.machines)?;
+        let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
+        return match early.windows {
+            Some((asked, answer)) if asked == ids => {
+                let windows = api.maintenances_from(std::slice::from_ref(&answer))?;
+                Ok(Fleet::loaded_now(machines, windows))
+            }
+            _ => load_windows_of(api, machines).await,
+        };
+    }
     let machines = api.machines().await?;
     load_windows_of(api, machines).await
 }

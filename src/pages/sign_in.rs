@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlButtonElement, HtmlElement, HtmlInputElement};
 
 /// The longest an accepted key waits for the fleet's windows to be asked for before the
-/// Machines page opens. N1 is sent with the key check and usually answers right after it;
+/// page that shows the fleet opens. N1 is sent with the key check and usually answers right after it;
 /// waiting longer than the page takes to build (on a slow phone about 150 ms) would lose
 /// more than it saves.
 const WINDOWS_PATIENCE_MS: u32 = 200;
@@ -85,15 +85,15 @@ fn SignInForm() -> impl IntoView {
         let (key, base) = (key.clone(), base.clone());
         let navigate = navigate.clone();
         let next = safe_next(query.with_untracked(|q| q.get("next")));
-        let opens_machines = next == routes::MACHINES;
+        let loads_the_fleet = routes::loads_the_fleet_first(&next);
         async move {
-            if opens_machines {
+            if loads_the_fleet {
                 // Runs once this task waits on the key check, so the check is sent first.
                 early_fleet::start(&client);
             }
             match client.current_user().await {
                 Ok(user) => {
-                    if opens_machines {
+                    if loads_the_fleet {
                         early_fleet::until_windows_asked(WINDOWS_PATIENCE_MS).await;
                     }
                     notice.0.set(None);

@@ -19,8 +19,7 @@ use crate::components::time::{format_absolute, stage_and_distance, use_clock, us
 use crate::components::toasts::use_toasts;
 use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::cancellation::{cancelled_text, marketplace_windows_stay};
-use crate::domain::early_fleet;
-use crate::domain::fleet::Fleet;
+use crate::domain::fleet::{load_fleet, Fleet};
 use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
@@ -107,7 +106,7 @@ pub fn MachinesPage() -> impl IntoView {
     let navigate = use_navigate();
     let now = use_clock();
 
-    let data = use_api_resource(early_fleet::take_or_load);
+    let data = use_api_resource(load_fleet);
     let selected = RwSignal::new(BTreeSet::<String>::new());
     let selected_ids = Signal::derive(move || selected.with(ids_of));
     let none_selected = move || selected.with(BTreeSet::is_empty);
