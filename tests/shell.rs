@@ -667,6 +667,30 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
 }
 
 #[wasm_bindgen_test]
+async fn fleet_answers_nobody_takes_are_dropped_after_ten_seconds() {
+    use gpudeck::api::ApiClient;
+    use gpudeck::domain::{early_fleet, fleet::load_fleet};
+    forget_session();
+    go_to("/sign-in");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("/api/v0/machines?owner=me", no_answer()),
+        ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    let client = ApiClient::new(gpudeck::session::own_origin(), KEY);
+    early_fleet::start(&client);
+    settle().await;
+    gloo_timers::future::TimeoutFuture::new(9_000).await;
+    assert!(!request_aborted(0), "still on offer before ten seconds");
+    gloo_timers::future::TimeoutFuture::new(1_500).await;
+    assert!(request_aborted(0), "stopped after ten seconds");
+    // Nothing is left to take: the page asks for itself.
+    let fleet = load_fleet(client).await.expect("the fleet");
+    assert_eq!(fleet.machines.len(), 1);
+    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 2);
+}
+
+#[wasm_bindgen_test]
 async fn signing_in_to_another_page_does_not_load_the_fleet() {
     // The maintenance page given ids asks only for their windows.
     for address in [

@@ -22,9 +22,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlButtonElement, HtmlElement, HtmlInputElement};
 
 /// The longest an accepted key waits for the fleet's windows to be asked for before the
-/// page that shows the fleet opens. N1 is sent with the key check and usually answers right after it;
-/// waiting longer than the page takes to build (on a slow phone about 150 ms) would lose
-/// more than it saves.
+/// page that shows the fleet opens. N1 is sent with the key check and usually answers
+/// right after it; waiting longer than the page takes to build (on a slow phone about
+/// 150 ms) would lose more than it saves.
 const WINDOWS_PATIENCE_MS: u32 = 200;
 
 #[component]
@@ -196,7 +196,8 @@ fn SignInForm() -> impl IntoView {
         });
     }
     // The link stays free for the key check and the page signed in to, whose code is
-    // made ready while the person types.
+    // made ready while the person types; the Machines page's table is then built once,
+    // off-screen, so that its code is compiled before Enter (see `rehearsal`).
     let preload_hold = crate::split::hold_preloads();
     let next = safe_next(query.with_untracked(|q| q.get("next")));
     let waiting = Signal::derive(move || !pending.get());

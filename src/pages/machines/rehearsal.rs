@@ -41,18 +41,18 @@ pub async fn rehearse(form: WeakOwner, waiting: Signal<bool>) -> bool {
     if waiting.try_get_untracked() != Some(true) {
         return false;
     }
-    let stage = form.child();
-    let built = stage.with(build_off_screen);
+    let scope = form.child();
+    let built = scope.with(build_off_screen);
     let rehearsed = built.is_some();
     // A task queued now runs after the effects the build scheduled.
     gloo_timers::future::TimeoutFuture::new(0).await;
     drop(built);
-    stage.cleanup();
+    scope.cleanup();
     rehearsed
 }
 
 /// The made-up fleet, decoded as the page decodes N1's answer and the windows.
-pub fn rehearsal_fleet() -> Result<Fleet, crate::api::ApiError> {
+fn rehearsal_fleet() -> Result<Fleet, crate::api::ApiError> {
     let api = ApiClient::new("", "");
     let machines = api.machines_from(MACHINES)?;
     let windows = api.maintenances_from(&[WINDOWS.to_owned()])?;
