@@ -101,6 +101,14 @@ fn index(packs: &[Pack]) -> Result<String> {
     Ok(out)
 }
 
+/// Whether wasm-split's `split` is a page's, `__some_route_view_<n>` (`page!`'s route types
+/// all end in `Route`), rather than a lazy function's, such as the Machines page's
+/// rehearsal. Only pages get packs: a pack serves the first split a tab loads, and
+/// sign-in loads the rehearsal only after its page.
+pub fn is_page_split(split: &str) -> bool {
+    split.starts_with("__") && split.contains("_route_view_")
+}
+
 /// Each lazy route's address (`/team/roles/:name`) and its pack's file, read from the
 /// router's source (`src/app.rs`): a line `path!("…") view=page!(SomeRoute, …)` (or
 /// `page!(SomeRoute at ADDRESS, …)`) is the split wasm-split names
@@ -192,6 +200,14 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
             split: split.into(),
             file: format!("gpudeck-pack{split}-00.bin"),
         }
+    }
+
+    #[test]
+    fn only_pages_splits_are_pages() {
+        assert!(is_page_split("__machines_route_view_7963141068498643669"));
+        assert!(is_page_split("__team_role_route_view_1"));
+        assert!(!is_page_split("rehearse_3816013688682616273"));
+        assert!(!is_page_split("__rehearse_7"));
     }
 
     #[test]

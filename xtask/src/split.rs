@@ -258,11 +258,10 @@ fn publish(
     Ok(names)
 }
 
-/// One pack per page's split, of the published files it needs in wasm-split's order,
-/// written beside them as `gpudeck-pack<split>-<hash>.bin`. `chunks` and `contents` give
-/// each chunk's published name and bytes by wasm-split's name. A lazy function's split
-/// (the Machines page's rehearsal) gets none: a pack serves the first split a tab loads,
-/// and sign-in loads the rehearsal only after its page.
+/// One pack per page's split ([`packs::is_page_split`]), of the published files it needs
+/// in wasm-split's order, written beside them as `gpudeck-pack<split>-<hash>.bin`.
+/// `chunks` and `contents` give each chunk's published name and bytes by wasm-split's
+/// name.
 fn write_packs(
     chunks: &BTreeMap<String, String>,
     contents: &BTreeMap<String, Vec<u8>>,
@@ -271,7 +270,7 @@ fn write_packs(
     let dist = dist_dir();
     let mut splits: Vec<_> = prefetch
         .iter()
-        .filter(|(split, stems)| split.contains("_route_view_") && !stems.is_empty())
+        .filter(|(split, stems)| packs::is_page_split(split) && !stems.is_empty())
         .collect();
     splits.sort();
     let mut packs = Vec::new();

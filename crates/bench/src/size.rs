@@ -203,8 +203,8 @@ const ROUTE_SPLIT: &str = "_route_view_";
 /// type) → `templates`.
 fn page_name(split: &str) -> String {
     let name = split.trim_start_matches('_');
-    let name = name.rsplit_once('_').map_or(name, |(head, _hash)| head);
-    name.trim_end_matches(ROUTE_SPLIT.trim_end_matches('_'))
+    name.split_once(ROUTE_SPLIT)
+        .map_or(name, |(page, _hash)| page)
         .to_owned()
 }
 
