@@ -1,7 +1,8 @@
 // Page packs (added by `cargo xtask split`, see xtask/src/packs.rs). The first page opened
 // in a tab gets every file it needs in one request, its pack, instead of one request per
 // file: a hundred small requests cost a page hundreds of milliseconds even from the
-// browser's cache. Pages after it load what they still lack file by file.
+// browser's cache. The pack holds those files' modules merged into one (xtask/src/merge.rs),
+// started once. Pages after it load what they still lack file by file.
 const packs = /*PACKS*/ {};
 let pack;
 let anyRequested = false;
@@ -18,37 +19,47 @@ function withPack(split, load) {
         return load(...args);
     };
 }
-// A pack: a 4-byte little-endian header length, the header (a line "<file> <length>" per
-// file), then the files end to end.
+// A pack: a 4-byte little-endian header length, the header (a line per file the pack
+// covers), then the merged module. Its instance, once made, stands for every file covered.
 async function readPack(fetched, url) {
     const response = await fetched;
     if (!response.ok) throw new Error(`${url}: ${response.status}`);
     const all = await response.arrayBuffer();
     const headerLength = new DataView(all).getUint32(0, true);
     const header = new TextDecoder().decode(new Uint8Array(all, 4, headerLength));
-    const parts = new Map();
-    let offset = 4 + headerLength;
-    for (const line of header.split("\n")) {
-        if (!line) continue;
-        const [file, length] = line.split(" ");
-        parts.set(file, all.slice(offset, offset + Number(length)));
-        offset += Number(length);
-    }
-    return parts;
+    const covered = new Set(header.split("\n").filter((line) => line));
+    const module = all.slice(4 + headerLength);
+    let started;
+    const start = () =>
+        (started ??= WebAssembly.instantiate(module, {
+            pack: getSharedImports().__wasm_split,
+        }));
+    return { covered, start };
 }
-// What the loader's `fetch` of one file becomes: its part of the pack when the pack holds
-// it, else (or when the pack could not be had) a request of its own.
+// What a covered file's fetch gives once the pack's merged module has started, which has
+// filled the file's table slots already.
+const STARTED = Symbol("started by its pack");
+// What the loader's `fetch` of one file becomes: `STARTED` when the pack covers the file;
+// else (or when the pack could not be had or started) a request of its own.
 function fetchPart(url) {
     anyRequested = true;
     if (!pack) return fetch(url);
     const file = url.pathname.split("/").pop();
     return pack.then(
-        (parts) => {
-            const bytes = parts.get(file);
-            if (!bytes) return fetch(url);
-            parts.delete(file);
-            return new Response(bytes, { headers: { "Content-Type": "application/wasm" } });
-        },
+        ({ covered, start }) =>
+            covered.has(file)
+                ? start().then(
+                      () => STARTED,
+                      () => fetch(url),
+                  )
+                : fetch(url),
         () => fetch(url),
     );
+}
+// What the loader's instantiation of one fetched file becomes: nothing more to do for a
+// file its pack started (instantiating even an empty module costs a phone a moment, and a
+// pack covers a hundred files).
+async function instantiatePart(fetched, imports) {
+    const response = await fetched;
+    return response === STARTED ? undefined : WebAssembly.instantiateStreaming(response, imports);
 }

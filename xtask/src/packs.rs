@@ -1,7 +1,9 @@
-//! Page packs: every file a page's split needs in one file, which the split loader
+//! Page packs: everything a page's split needs in one file, which the split loader
 //! fetches instead of the files one by one when the page is the first opened in its tab
 //! (see `packs.js`): one file arrives far sooner than a hundred small ones sharing a
-//! browser's six connections to one server, even from the browser's cache.
+//! browser's six connections to one server, even from the browser's cache. The pack holds
+//! the page's chunks merged into one module (see `merge.rs`), which a phone also starts
+//! sooner than the hundred.
 
 use anyhow::{bail, Result};
 use std::fmt::Write as _;
@@ -12,6 +14,12 @@ const INDEX_SLOT: &str = "/*PACKS*/ {}";
 /// How wasm-split's loader fetches a file, and what it fetches through instead.
 const FETCH: &str = "fetch(new URL(";
 const FETCH_PART: &str = "fetchPart(new URL(";
+/// How it instantiates a fetched file, and what it instantiates through instead.
+const INSTANTIATE: &str = "WebAssembly.instantiateStreaming(src, imports)";
+const INSTANTIATE_PART: &str = "instantiatePart(src, imports)";
+/// The loader's function giving the main module's memory, table and global, which the
+/// prelude also gives the merged module.
+const SHARED_IMPORTS: &str = "function getSharedImports(";
 
 /// One split's pack, as published.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,18 +30,17 @@ pub struct Pack {
     pub file: String,
 }
 
-/// The pack of `files` (name and bytes): a 4-byte little-endian header length, the header
-/// (a line `<name> <length>` per file), then the files end to end; `packs.js` reads it.
-pub fn pack(files: &[(&str, &[u8])]) -> Result<Vec<u8>> {
+/// The pack of the published chunk files `covered`, merged into `module`: a 4-byte
+/// little-endian header length, the header (a line per file name), then the module;
+/// `packs.js` reads it.
+pub fn pack(covered: &[&str], module: &[u8]) -> Result<Vec<u8>> {
     let mut header = String::new();
-    for (name, bytes) in files {
-        writeln!(header, "{} {}", plain(name)?, bytes.len())?;
+    for name in covered {
+        writeln!(header, "{}", plain(name)?)?;
     }
     let mut out = u32::try_from(header.len())?.to_le_bytes().to_vec();
     out.extend_from_slice(header.as_bytes());
-    for (_, bytes) in files {
-        out.extend_from_slice(bytes);
-    }
+    out.extend_from_slice(module);
     Ok(out)
 }
 
@@ -51,14 +58,22 @@ fn plain(text: &str) -> Result<&str> {
 }
 
 /// wasm-split's loader, made to fetch through packs: the prelude with the packs' index
-/// first, every file fetched through `fetchPart`, and each split's exported loader wrapped
-/// in `withPack`. Fails when the loader no longer has the shape this relies on.
+/// first, every file fetched through `fetchPart` and instantiated through
+/// `instantiatePart`, and each split's exported loader wrapped in `withPack`. Fails when the loader no longer has the shape this relies on.
 pub fn route_loader_through_packs(loader: &str, packs: &[Pack]) -> Result<String> {
     let fetches = loader.matches(FETCH).count();
     if fetches == 0 {
         bail!("the split loader fetches nothing with `{FETCH}`");
     }
-    let mut routed = loader.replace(FETCH, FETCH_PART);
+    if !loader.contains(SHARED_IMPORTS) {
+        bail!("the split loader has no `{SHARED_IMPORTS}`, which packs.js calls");
+    }
+    if loader.matches(INSTANTIATE).count() != fetches {
+        bail!("the split loader does not instantiate each file it fetches with `{INSTANTIATE}`");
+    }
+    let mut routed = loader
+        .replace(FETCH, FETCH_PART)
+        .replace(INSTANTIATE, INSTANTIATE_PART);
     for pack in packs {
         let export = format!(
             "export const __wasm_split_load_{} = wrapAsyncCb(",
@@ -181,6 +196,7 @@ mod tests {
     /// The shape of wasm-split 0.2.4's loader, cut down to one split with its own module
     /// and one without.
     const LOADER: &str = r#"import { initSync } from "./gpudeck.js";
+function getSharedImports() { return {}; }
 function wrapAsyncCb(callee) { return callee; }
 const __chunk_1 = makeLoad(() => {
     const src = fetch(new URL("./gpudeck-chunk_1-00.wasm", import.meta.url));
@@ -211,14 +227,13 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
     }
 
     #[test]
-    fn a_pack_is_its_header_then_its_files_end_to_end() {
-        let files: [(&str, &[u8]); 2] = [("a.wasm", &[1, 2, 3]), ("b.wasm", &[4])];
-        let bytes = pack(&files).unwrap();
-        let header = "a.wasm 3\nb.wasm 1\n";
+    fn a_pack_is_its_header_of_file_names_then_the_merged_module() {
+        let bytes = pack(&["a.wasm", "b.wasm"], &[0, 97, 115, 109]).unwrap();
+        let header = "a.wasm\nb.wasm\n";
         assert_eq!(bytes[..4], (header.len() as u32).to_le_bytes());
         assert_eq!(&bytes[4..4 + header.len()], header.as_bytes());
-        assert_eq!(bytes[4 + header.len()..], [1, 2, 3, 4]);
-        assert!(pack(&[("a b.wasm", &[])]).is_err());
+        assert_eq!(bytes[4 + header.len()..], [0, 97, 115, 109]);
+        assert!(pack(&["a b.wasm"], &[]).is_err());
     }
 
     #[test]
@@ -228,6 +243,8 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
         assert!(routed.starts_with("import { initSync } from \"./gpudeck.js\";\n// Page packs"));
         assert!(!routed.contains("src = fetch(new URL("));
         assert_eq!(routed.matches("fetchPart(new URL(").count(), 2);
+        assert!(!routed.contains("WebAssembly.instantiateStreaming(src"));
+        assert_eq!(routed.matches("instantiatePart(src, imports)").count(), 2);
         assert!(routed.contains(
             "export const __wasm_split_load___a_route_view_1 = withPack(\"__a_route_view_1\", wrapAsyncCb(makeLoad(() => {"
         ));
@@ -249,6 +266,11 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
             "the split loader has no export for __c_route_view_3"
         );
         assert!(route_loader_through_packs("import x;\n", &[]).is_err());
+        let without_shared_imports = LOADER.replace(SHARED_IMPORTS, "function other(");
+        assert!(route_loader_through_packs(&without_shared_imports, &[]).is_err());
+        let instantiated_otherwise =
+            LOADER.replacen(INSTANTIATE, "WebAssembly.instantiate(src)", 1);
+        assert!(route_loader_through_packs(&instantiated_otherwise, &[]).is_err());
         let mut odd = published("__a_route_view_1");
         odd.file = "a\"b.bin".into();
         let odd = [odd];

@@ -164,20 +164,34 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
                 anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
             } else {
                 let page = route.name.trim_start_matches("cold_");
-                let pack = &listing.packs[listing.split_of(page)?];
+                let split = listing.split_of(page)?;
+                let pack = &listing.packs[split];
                 // A request is listed once its response has ended: wait for it.
                 let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-                loop {
+                let fetched = loop {
                     let fetched = fetched_before_heading(&app, route.heading).await?;
                     if fetched.contains(pack) {
-                        break;
+                        break fetched;
                     }
                     anyhow::ensure!(
                         tokio::time::Instant::now() < deadline,
                         "its pack {pack} was not requested before its heading"
                     );
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                }
+                };
+                // The pack's merged module stands for the page's files; one of them
+                // fetched by itself means the loader fell back to the files.
+                let by_themselves: Vec<&String> = listing.files[split]
+                    .iter()
+                    .filter(|file| fetched.contains(*file))
+                    .collect();
+                anyhow::ensure!(
+                    by_themselves.is_empty(),
+                    "{} of its {} files were fetched by themselves, not from its pack ({})",
+                    by_themselves.len(),
+                    listing.files[split].len(),
+                    by_themselves[0]
+                );
             }
         }
         let errors = app.page_errors().await?;
