@@ -106,35 +106,53 @@ fn bindgen(stage: &Path) -> Result<()> {
     )
 }
 
-/// `wasm-opt -Oz` on every module, two at a time: each run of npm's wasm-opt spends
-/// most of a second starting node, and wasm-split writes over a hundred small chunks.
+/// `wasm-opt -Oz` on every module: wasm-split writes over a hundred small chunks.
 fn optimise_all(modules: &[PathBuf]) -> Result<()> {
     let wasm_opt = setup::wasm_opt_dir().join("wasm-opt");
+    two_at_a_time(modules, |module| {
+        // Every chunk would otherwise carry its own producers and target-features
+        // sections, which browsers ignore.
+        exec_quiet(
+            Command::new(&wasm_opt)
+                .args(["-Oz", "--strip-producers", "--strip-target-features"])
+                .arg(module)
+                .arg("-o")
+                .arg(module),
+        )?;
+        ensure_stripped(module)
+    })?;
+    Ok(())
+}
+
+/// `work` on each of `items`, two at a time, its results in the items' order: each run of
+/// npm's binaryen tools spends most of a second starting node.
+fn two_at_a_time<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let worker = || -> Result<()> {
+    let worker = || -> Result<Vec<(usize, R)>> {
+        let mut done = Vec::new();
         loop {
             let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(module) = modules.get(index) else {
-                return Ok(());
+            let Some(item) = items.get(index) else {
+                return Ok(done);
             };
-            // Every chunk would otherwise carry its own producers and target-features
-            // sections, which browsers ignore.
-            exec_quiet(
-                Command::new(&wasm_opt)
-                    .args(["-Oz", "--strip-producers", "--strip-target-features"])
-                    .arg(module)
-                    .arg("-o")
-                    .arg(module),
-            )?;
-            ensure_stripped(module)?;
+            done.push((index, work(item)?));
         }
     };
-    std::thread::scope(|scope| {
+    let mut done = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..2).map(|_| scope.spawn(worker)).collect();
         workers
             .into_iter()
-            .try_for_each(|w| w.join().expect("a wasm-opt worker panicked"))
-    })
+            .map(|w| w.join().expect("a worker of two_at_a_time panicked"))
+            .collect::<Result<Vec<_>>>()
+    })?
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>();
+    done.sort_by_key(|(index, _)| *index);
+    Ok(done.into_iter().map(|(_, result)| result).collect())
 }
 
 /// The custom sections `optimise_all` strips from every module.
@@ -276,47 +294,28 @@ fn write_packs(
         .filter(|(split, stems)| packs::is_page_split(split) && !stems.is_empty())
         .collect();
     splits.sort();
-    // Two at a time, like `optimise_all`: each merge spends seconds in node.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let worker = || -> Result<Vec<Pack>> {
-        let mut written = Vec::new();
-        loop {
-            let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some((split, stems)) = splits.get(index) else {
-                return Ok(written);
-            };
-            let files: Vec<(&str, &[u8])> = stems
-                .iter()
-                .map(|stem| (chunks[stem].as_str(), contents[stem].as_slice()))
-                .collect();
-            let scratch = split_dir().join("merge").join(split.as_str());
-            if scratch.exists() {
-                std::fs::remove_dir_all(&scratch)?;
-            }
-            std::fs::create_dir_all(&scratch)?;
-            let module = merge::merge(&files, &features, &setup::wasm_opt_dir(), &scratch)
-                .with_context(|| format!("merging the pack of {split}"))?;
+    two_at_a_time(&splits, |(split, stems)| {
+        let files: Vec<(&str, &[u8])> = stems
+            .iter()
+            .map(|stem| (chunks[stem].as_str(), contents[stem].as_slice()))
+            .collect();
+        let scratch = split_dir().join("merge").join(split.as_str());
+        if scratch.exists() {
             std::fs::remove_dir_all(&scratch)?;
-            let covered: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
-            let bytes = packs::pack(&covered, &module)?;
-            let file = format!("{NAME}-pack{split}-{}.bin", hash(&[&bytes]));
-            std::fs::write(dist_dir().join(&file), &bytes)?;
-            written.push(Pack {
-                split: (*split).clone(),
-                file,
-            });
         }
-    };
-    let mut packs = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2).map(|_| scope.spawn(worker)).collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a merging worker panicked"))
-            .collect::<Result<Vec<_>>>()
-    })?
-    .concat();
-    packs.sort_by(|a, b| a.split.cmp(&b.split));
-    Ok(packs)
+        std::fs::create_dir_all(&scratch)?;
+        let module = merge::merge(&files, &features, &setup::wasm_opt_dir(), &scratch)
+            .with_context(|| format!("merging the pack of {split}"))?;
+        std::fs::remove_dir_all(&scratch)?;
+        let covered: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+        let bytes = packs::pack(&covered, &module)?;
+        let file = format!("{NAME}-pack{split}-{}.bin", hash(&[&bytes]));
+        std::fs::write(dist_dir().join(&file), &bytes)?;
+        Ok(Pack {
+            split: (*split).clone(),
+            file,
+        })
+    })
 }
 
 /// `target/split/packs.txt`: a line `<split> <pack>` per split (for the tests and bench).
@@ -381,6 +380,20 @@ fn hash(parts: &[&[u8]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_at_a_time_keeps_the_items_order_and_stops_at_an_error() {
+        let items: Vec<u32> = (0..20).collect();
+        let doubled = two_at_a_time(&items, |n| Ok(n * 2)).unwrap();
+        assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
+        let failed = two_at_a_time(&items, |n| {
+            if *n == 7 {
+                bail!("item {n} failed")
+            }
+            Ok(*n)
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "item 7 failed");
+    }
 
     /// A custom section: id 0, its size, then its name with its length, then the payload.
     fn custom(name: &str, payload: &[u8]) -> Vec<u8> {
