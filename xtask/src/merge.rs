@@ -1,7 +1,8 @@
 //! A page's pack as one wasm module: the chunks wasm-split cut for the page, merged by
-//! binaryen's `wasm-merge` and optimised again. A phone instantiates a hundred small
-//! modules several times slower than one module of the same code (docs/performance.md),
-//! and `wasm-opt` finds more to share across the chunks once they are one module.
+//! binaryen's `wasm-merge` (then optimised like every module, in `split.rs`). A phone
+//! instantiates a hundred small modules several times slower than one module of the same
+//! code (docs/performance.md), and `wasm-opt` finds more to share across the chunks once
+//! they are one module.
 //!
 //! Every chunk imports the main module's memory, function table and shared global from
 //! `__wasm_split`, and exports nothing: it only fills its slots of the table. Merged as
@@ -10,8 +11,8 @@
 //! [`PACK_IMPORTS`]) and exports them to the chunks.
 
 use crate::shell::exec_quiet;
-use anyhow::{bail, Context, Result};
-use std::path::Path;
+use anyhow::{bail, Result};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The import module of the merged pack; `packs.js` gives it (as `pack`) the main
@@ -101,15 +102,15 @@ pub fn provider(chunks: &[&[u8]]) -> Result<Vec<u8>> {
 }
 
 /// `chunks` (name and bytes, in the order wasm-split loads them) merged into one module
-/// that imports the main module's memory, table and global from [`PACK_IMPORTS`], then
-/// optimised like every module (`wasm-opt -Oz`). `scratch` is an empty folder for the
-/// tools' files.
+/// that imports the main module's memory, table and global from [`PACK_IMPORTS`], written
+/// to a file in `scratch` (an empty folder for the tools' files), whose path it returns.
+/// `features` are binaryen's flags for the wasm features the chunks use.
 pub fn merge(
     chunks: &[(&str, &[u8])],
     features: &[String],
     binaryen: &Path,
     scratch: &Path,
-) -> Result<Vec<u8>> {
+) -> Result<PathBuf> {
     let provider_file = scratch.join("provider.wasm");
     let bytes: Vec<&[u8]> = chunks.iter().map(|(_, bytes)| *bytes).collect();
     std::fs::write(&provider_file, provider(&bytes)?)?;
@@ -123,15 +124,7 @@ pub fn merge(
     }
     let merged = scratch.join("merged.wasm");
     exec_quiet(merge.arg("-o").arg(&merged))?;
-    exec_quiet(
-        Command::new(binaryen.join("wasm-opt"))
-            .args(features)
-            .args(["-Oz", "--strip-producers", "--strip-target-features"])
-            .arg(&merged)
-            .arg("-o")
-            .arg(&merged),
-    )?;
-    std::fs::read(&merged).with_context(|| format!("reading {}", merged.display()))
+    Ok(merged)
 }
 
 #[cfg(test)]

@@ -59,7 +59,8 @@ fn plain(text: &str) -> Result<&str> {
 
 /// wasm-split's loader, made to fetch through packs: the prelude with the packs' index
 /// first, every file fetched through `fetchPart` and instantiated through
-/// `instantiatePart`, and each split's exported loader wrapped in `withPack`. Fails when the loader no longer has the shape this relies on.
+/// `instantiatePart`, and each split's exported loader wrapped in `withPack`. Fails when
+/// the loader no longer has the shape this relies on.
 pub fn route_loader_through_packs(loader: &str, packs: &[Pack]) -> Result<String> {
     let fetches = loader.matches(FETCH).count();
     if fetches == 0 {

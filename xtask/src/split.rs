@@ -106,22 +106,26 @@ fn bindgen(stage: &Path) -> Result<()> {
     )
 }
 
-/// `wasm-opt -Oz` on every module: wasm-split writes over a hundred small chunks.
+/// [`optimise`] on every module: wasm-split writes over a hundred small chunks.
 fn optimise_all(modules: &[PathBuf]) -> Result<()> {
-    let wasm_opt = setup::wasm_opt_dir().join("wasm-opt");
-    two_at_a_time(modules, |module| {
-        // Every chunk would otherwise carry its own producers and target-features
-        // sections, which browsers ignore.
-        exec_quiet(
-            Command::new(&wasm_opt)
-                .args(["-Oz", "--strip-producers", "--strip-target-features"])
-                .arg(module)
-                .arg("-o")
-                .arg(module),
-        )?;
-        ensure_stripped(module)
-    })?;
+    // Each module still names its wasm features in its target_features section.
+    two_at_a_time(modules, |module| optimise(module, &[]))?;
     Ok(())
+}
+
+/// `wasm-opt -Oz` on `module` in place, with binaryen's feature flags `features` (none: the
+/// module's target_features section names them). Every module would otherwise carry its
+/// own producers and target-features sections, which browsers ignore.
+fn optimise(module: &Path, features: &[String]) -> Result<()> {
+    exec_quiet(
+        Command::new(setup::wasm_opt_dir().join("wasm-opt"))
+            .args(features)
+            .args(["-Oz", "--strip-producers", "--strip-target-features"])
+            .arg(module)
+            .arg("-o")
+            .arg(module),
+    )?;
+    ensure_stripped(module)
 }
 
 /// `work` on each of `items`, two at a time, its results in the items' order: each run of
@@ -277,7 +281,8 @@ fn publish(
 }
 
 /// One pack per page's split ([`packs::is_page_split`]): the published files it needs, in
-/// wasm-split's order, merged into one module ([`merge`]) and written beside them as
+/// wasm-split's order, merged into one module ([`merge`]), optimised like every module and
+/// written beside them as
 /// `gpudeck-pack<split>-<hash>.bin`. `chunks` and `contents` give each chunk's published
 /// name and bytes by wasm-split's name; `stage` holds wasm-split's main module, which names
 /// the wasm features the merge may use.
@@ -304,8 +309,10 @@ fn write_packs(
             std::fs::remove_dir_all(&scratch)?;
         }
         std::fs::create_dir_all(&scratch)?;
-        let module = merge::merge(&files, &features, &setup::wasm_opt_dir(), &scratch)
+        let merged = merge::merge(&files, &features, &setup::wasm_opt_dir(), &scratch)
             .with_context(|| format!("merging the pack of {split}"))?;
+        optimise(&merged, &features)?;
+        let module = std::fs::read(&merged)?;
         std::fs::remove_dir_all(&scratch)?;
         let covered: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
         let bytes = packs::pack(&covered, &module)?;
