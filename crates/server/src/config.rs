@@ -43,6 +43,9 @@ pub struct Config {
     /// minimum interval ([`crate::limits::PUBLIC_INTERVALS`]); beyond it: 429
     /// `rate_limited`. Off by default; operations forwarded upstream are not limited here.
     pub public_rate_limits: bool,
+    /// How the 429s of `rate_limit` and `public_rate_limits` answer: JSON with
+    /// `Retry-After` (the default) or the public service's plain text without it.
+    pub rate_limit_shape: crate::limits::RefusalShape,
     /// Origins the served console may call besides its own, e.g. a REST base URL people
     /// sign in with; they join `connect-src` of the Content-Security-Policy.
     pub connect_src: Vec<String>,
@@ -85,6 +88,7 @@ impl Default for Config {
             clock: Clock::System,
             rate_limit: None,
             public_rate_limits: false,
+            rate_limit_shape: Default::default(),
             connect_src: Vec::new(),
         }
     }

@@ -111,6 +111,29 @@ impl RateLimiter {
     }
 }
 
+/// How the rate limits' 429s answer (`--rate-limit-shape`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RefusalShape {
+    /// `{"error": "rate_limited", "msg": …}` with `Retry-After`: the reference server's own.
+    #[default]
+    Json,
+    /// The public service's (spec neighbours §1.5): plain text `API requests too frequent:
+    /// endpoint threshold=X` and no `Retry-After`, so clients must pace themselves.
+    Public,
+}
+
+/// Marks a plain-text 429 of [`RefusalShape::Public`], which the error-body middleware
+/// leaves as it is rather than wrapping it in JSON.
+#[derive(Debug, Clone, Copy)]
+pub struct PublicRefusal;
+
+impl RefusalShape {
+    /// The plain-text body of a public-shaped refusal for an interval of `seconds`.
+    pub fn public_text(seconds: f64) -> String {
+        format!("API requests too frequent: endpoint threshold={seconds}")
+    }
+}
+
 /// One operation's minimum interval between two calls by one key.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OperationInterval {

@@ -1,6 +1,7 @@
 //! `gpudeck-server`: the command line. Everything else lives in the library.
 
 use clap::{Parser, Subcommand};
+use gpudeck_server::limits::RefusalShape;
 use gpudeck_server::{config, db, demo, keys, Config, DbLocation};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -47,12 +48,24 @@ struct Cli {
     /// Retry-After. Off unless given.
     #[arg(long)]
     public_rate_limits: bool,
+    /// How the rate limits' 429s answer: `json` ({"error": "rate_limited", "msg"} with
+    /// Retry-After) or `public` (the public service's plain text `API requests too
+    /// frequent: endpoint threshold=X`, no Retry-After).
+    #[arg(long, value_enum, default_value_t = Shape::Json)]
+    rate_limit_shape: Shape,
     /// An origin the served console may call besides its own (Content-Security-Policy
     /// connect-src); repeatable.
     #[arg(long = "connect-src")]
     connect_src: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// `--rate-limit-shape`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Shape {
+    Json,
+    Public,
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +134,10 @@ async fn main() -> anyhow::Result<()> {
         clock: Default::default(),
         rate_limit: cli.rate_limit,
         public_rate_limits: cli.public_rate_limits,
+        rate_limit_shape: match cli.rate_limit_shape {
+            Shape::Json => RefusalShape::Json,
+            Shape::Public => RefusalShape::Public,
+        },
         connect_src: cli.connect_src,
     };
     let demo_on = config.demo;

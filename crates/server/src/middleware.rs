@@ -5,7 +5,7 @@
 use crate::auth::presented_key;
 use crate::config::{MAX_HEADER_BYTES, MAX_URI_BYTES};
 use crate::error::{self, ApiError};
-use crate::limits::{OperationLimiter, RateLimiter, TooSoon};
+use crate::limits::{OperationLimiter, PublicRefusal, RateLimiter, RefusalShape, TooSoon};
 use crate::{keys, upstream};
 use axum::body::Body;
 use axum::extract::{MatchedPath, Request, State};
@@ -53,10 +53,32 @@ pub async fn request_size(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
-/// 429 `rate_limited` with `Retry-After` (whole seconds, at least 1) when the presented
-/// key has used up its requests.
+/// A rate limit's 429 in `shape`: JSON `rate_limited` with `Retry-After` (whole seconds,
+/// at least 1), or the public service's plain text for an interval of `threshold` seconds.
+fn too_frequent(
+    shape: RefusalShape,
+    msg: String,
+    wait: std::time::Duration,
+    threshold: f64,
+) -> Response {
+    match shape {
+        RefusalShape::Json => ApiError::rate_limited(msg, whole_seconds(wait)).into_response(),
+        RefusalShape::Public => {
+            let mut response = (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+                RefusalShape::public_text(threshold),
+            )
+                .into_response();
+            response.extensions_mut().insert(PublicRefusal);
+            response
+        }
+    }
+}
+
+/// 429 (see [`too_frequent`]) when the presented key has used up its requests.
 pub async fn rate_limit(
-    State(limiter): State<Arc<RateLimiter>>,
+    State((limiter, shape)): State<(Arc<RateLimiter>, RefusalShape)>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -68,23 +90,19 @@ pub async fn rate_limit(
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let seconds = whole_seconds(wait);
-            ApiError::rate_limited(
-                format!(
-                    "this key may make {} requests per second; retry after {seconds} s",
-                    limiter.per_second()
-                ),
-                seconds,
-            )
-            .into_response()
+            let msg = format!(
+                "this key may make {} requests per second; retry after {seconds} s",
+                limiter.per_second()
+            );
+            too_frequent(shape, msg, wait, 1.0 / f64::from(limiter.per_second()))
         }
     }
 }
 
-/// 429 `rate_limited` with `Retry-After` when the presented key calls an operation again
-/// sooner than its interval allows. Runs after routing: the matched route names the
-/// operation.
+/// 429 (see [`too_frequent`]) when the presented key calls an operation again sooner than
+/// its interval allows. Runs after routing: the matched route names the operation.
 pub async fn operation_rate_limit(
-    State(limiter): State<Arc<OperationLimiter>>,
+    State((limiter, shape)): State<(Arc<OperationLimiter>, RefusalShape)>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -96,15 +114,15 @@ pub async fn operation_rate_limit(
     match limiter.check(&key, request.method().as_str(), route.as_str()) {
         Ok(()) => next.run(request).await,
         Err(TooSoon { interval, wait }) => {
-            let seconds = whole_seconds(wait);
-            ApiError::rate_limited(
-                format!(
-                    "this key may call {} ({} {}) once every {} s; retry after {seconds} s",
-                    interval.operation, interval.method, interval.route, interval.seconds
-                ),
-                seconds,
-            )
-            .into_response()
+            let msg = format!(
+                "this key may call {} ({} {}) once every {} s; retry after {} s",
+                interval.operation,
+                interval.method,
+                interval.route,
+                interval.seconds,
+                whole_seconds(wait)
+            );
+            too_frequent(shape, msg, wait, interval.seconds)
         }
     }
 }
@@ -153,6 +171,7 @@ pub async fn json_error_bodies(request: Request, next: Next) -> Response {
         || status.is_redirection()
         || has_body
         || response.extensions().get::<upstream::Forwarded>().is_some()
+        || response.extensions().get::<PublicRefusal>().is_some()
     {
         return response;
     }

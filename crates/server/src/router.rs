@@ -52,7 +52,7 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
     // A layer of the router itself runs after routing, so the route matched is known.
     if let Some(limiter) = &state.operation_limiter {
         inner = inner.layer(middleware::from_fn_with_state(
-            limiter.clone(),
+            (limiter.clone(), state.config.rate_limit_shape),
             operation_rate_limit,
         ));
     }
@@ -71,7 +71,10 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
     let mut router = Router::new().fallback_service(normalized);
     // Inside CORS, so that a browser can read a 429 and retry.
     if let Some(limiter) = &state.rate_limiter {
-        router = router.layer(middleware::from_fn_with_state(limiter.clone(), rate_limit));
+        router = router.layer(middleware::from_fn_with_state(
+            (limiter.clone(), state.config.rate_limit_shape),
+            rate_limit,
+        ));
     }
     router
         .layer(middleware::from_fn(request_size))

@@ -8,6 +8,7 @@ use axum::http::Method;
 use common::{TestApp, NOW};
 use gpudeck_server::config::{MAX_HEADER_BYTES, MAX_ROLE_NAME_CHARS, MAX_URI_BYTES};
 use gpudeck_server::demo::*;
+use gpudeck_server::limits::RefusalShape;
 use gpudeck_server::{app, AppState, Clock, Config};
 use gpudeck_wire::{paths, MAX_MACHINE_IDS};
 use serde_json::json;
@@ -617,6 +618,86 @@ async fn public_rate_limits_space_each_operations_calls_as_the_public_service() 
     schedule(1002).send().await.ok();
     schedule(1004).send().await.error(429, "rate_limited");
     assert_eq!(windows(), before + 3);
+}
+
+/// Two refusals of N5 in each `--rate-limit-shape`: what the body, its type and the headers
+/// say, and that the refused call changed nothing.
+#[tokio::test]
+async fn the_public_limits_answer_in_either_shape() {
+    for shape in [RefusalShape::Json, RefusalShape::Public] {
+        let app = rate_limited_app(Config {
+            public_rate_limits: true,
+            rate_limit_shape: shape,
+            ..Config::default()
+        });
+        let cancel = |machine: i64| {
+            app.put(&paths::machine_cancel_maint(machine))
+                .key(ALICE_KEY)
+                .header("origin", "http://127.0.0.1:8080")
+                .json(json!({}))
+        };
+        cancel(1001).send().await.ok();
+        let open = "SELECT COUNT(*) FROM maintenances WHERE cancelled_at IS NULL";
+        let windows = app.scalar(open);
+        let refused = cancel(1002).send().await;
+        assert_eq!(refused.status.as_u16(), 429, "{shape:?}");
+        assert_eq!(
+            app.scalar(open),
+            windows,
+            "{shape:?}: the refused call wrote nothing"
+        );
+        // A browser may read either shape.
+        assert_eq!(
+            refused.header("access-control-allow-origin"),
+            Some("http://127.0.0.1:8080")
+        );
+        match shape {
+            RefusalShape::Json => {
+                assert_eq!(refused.header("retry-after"), Some("3"));
+                assert!(refused
+                    .error(429, "rate_limited")
+                    .starts_with("this key may call N5"));
+            }
+            RefusalShape::Public => {
+                assert_eq!(refused.header("retry-after"), None);
+                assert_eq!(
+                    refused.header("content-type"),
+                    Some("text/plain; charset=utf-8")
+                );
+                assert_eq!(
+                    refused.text(),
+                    "API requests too frequent: endpoint threshold=2.5"
+                );
+            }
+        }
+        // The interval later, the call goes through in either shape.
+        app.state.clock.set(NOW + 2.5);
+        cancel(1002).send().await.ok();
+    }
+}
+
+/// The token bucket of `--rate-limit` answers in the public shape too.
+#[tokio::test]
+async fn the_rate_limit_answers_in_the_public_shape_when_asked() {
+    let app = rate_limited_app(Config {
+        rate_limit: Some(2),
+        rate_limit_shape: RefusalShape::Public,
+        ..Config::default()
+    });
+    for _ in 0..2 {
+        app.get(paths::CURRENT_USER)
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+    }
+    let refused = app.get(paths::CURRENT_USER).key(ALICE_KEY).send().await;
+    assert_eq!(refused.status.as_u16(), 429);
+    assert_eq!(refused.header("retry-after"), None);
+    assert_eq!(
+        refused.text(),
+        "API requests too frequent: endpoint threshold=0.5"
+    );
 }
 
 #[tokio::test]
