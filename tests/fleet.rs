@@ -538,6 +538,8 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
 /// The Machines page for machines 1001 to 1008 (no windows), every row ticked, and the
 /// cancellation of their maintenance confirmed, with `cancels` answering N5.
 async fn cancel_on_eight_machines(cancels: Vec<(&'static str, Reply)>) -> (Mounted, FakeFetch) {
+    // The bulk cancel keeps N5's public pace from its first request: a hundredth of it here.
+    gpudeck::api::pacing::scale_public_intervals(0.01);
     signed_in_at("/machines");
     let machines: Vec<String> = (1001..=1008)
         .map(|id| machine_json(id, 0, "x x x x"))

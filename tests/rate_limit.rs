@@ -1,13 +1,16 @@
-//! The fetch layer and the server's rate limit: a 429 (or a read's 503) with
-//! `Retry-After` is sent again after the wait, with the wait told to the page; a write
-//! refused otherwise is never sent twice; every machine of an operation keeps its pace.
-//! And the pages' bulk runs (scheduling, cancelling) say while they wait. The rolling
-//! page's is in `tests/rolling.rs`.
+//! The fetch layer and rate limits as the public service answers them (spec neighbours
+//! §1.5): a 429 in every shape (JSON with or without `Retry-After`, plain text) is waited
+//! for and sent again, reads and writes alike, up to a bound; the endpoint then keeps its
+//! public interval (or a longer `Retry-After`); bulk actions keep it from their first
+//! request. A write with no answer is unknown and never sent again by itself. And the
+//! pages' bulk runs say while they wait, and settle a lost answer by a re-read. The rolling
+//! page's is in `tests/rolling.rs`. Pacing is checked by when the requests were sent.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
 
-use gpudeck::api::{ApiClient, ApiError};
+use gpudeck::api::pacing::scale_public_intervals;
+use gpudeck::api::{ApiClient, ApiError, Outcome, Refusal, MAX_RATE_LIMIT_RETRIES};
 use gpudeck::app::App;
 use gpudeck_wire::MaintenanceCategory;
 use std::cell::RefCell;
@@ -19,9 +22,15 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const USER: &str = r#"{"id": 7, "email": "a@x.test", "username": "ann", "balance": 3.5}"#;
 const SCHEDULED: &str = r#"{"success": true, "results": [{"success": true, "machine_id": 1001, "notifications_sent": 0}]}"#;
+/// The public service's refusal, as its docs give it.
+const TOO_FREQUENT: &str = "API requests too frequent: endpoint threshold=2.0";
 
-/// A client whose waits are recorded.
+/// The public intervals a tenth as long in these tests: N4 0.2 s, N5 0.25 s, N1 0.25 s.
+const SCALE: f64 = 0.1;
+
+/// A client (its public intervals scaled by [`SCALE`]) whose waits are recorded.
 fn client() -> (ApiClient, Rc<RefCell<Vec<Option<u32>>>>) {
+    scale_public_intervals(SCALE);
     let waits = Rc::new(RefCell::new(Vec::new()));
     let seen = waits.clone();
     let client = ApiClient::new("http://api.test/", "secret-key-1234567890")
@@ -35,39 +44,104 @@ async fn schedule(api: &ApiClient) -> Result<(), ApiError> {
         .map(|_| ())
 }
 
+/// Milliseconds between the sending of each call and the one before.
+fn gaps(calls: &[Call]) -> Vec<f64> {
+    calls.windows(2).map(|w| w[1].at - w[0].at).collect()
+}
+
 #[wasm_bindgen_test]
 async fn a_read_told_to_wait_one_second_is_sent_again_after_it() {
     let fetch = FakeFetch::install(vec![asked_to_wait(429, "1"), json(200, USER)]);
     let (api, waits) = client();
-    let started = js_sys::Date::now();
     let user = api.current_user().await.expect("the second answer");
     assert_eq!(user.id, 7);
-    assert!(js_sys::Date::now() - started >= 950.0, "it did not wait");
-    assert_eq!(fetch.calls().len(), 2);
+    let calls = fetch.calls();
+    assert_eq!(calls.len(), 2);
+    assert!(
+        gaps(&calls)[0] >= 1000.0,
+        "sent again too soon: {:?}",
+        gaps(&calls)
+    );
     assert_eq!(*waits.borrow(), [Some(1), None]);
 }
 
 #[wasm_bindgen_test]
-async fn a_write_refused_with_429_was_not_applied_and_is_sent_again() {
+async fn a_write_refused_with_429_and_a_longer_retry_after_is_sent_again_after_it() {
     let fetch = FakeFetch::install(vec![asked_to_wait(429, "1"), json(200, SCHEDULED)]);
     let (api, waits) = client();
-    let started = js_sys::Date::now();
     schedule(&api).await.expect("scheduled on the second try");
-    assert!(js_sys::Date::now() - started >= 950.0);
     let calls = fetch.calls();
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[0].body, calls[1].body);
+    // One second, longer than N4's (scaled) public interval, wins.
+    assert!(gaps(&calls)[0] >= 1000.0, "{:?}", gaps(&calls));
     assert_eq!(waits.borrow().first(), Some(&Some(1)));
 }
 
 #[wasm_bindgen_test]
+async fn a_429_without_retry_after_json_or_plain_text_waits_the_public_interval() {
+    for refusal in [
+        json(
+            429,
+            r#"{"success": false, "error": "rate_limited", "msg": "API requests too frequent"}"#,
+        ),
+        text(429, TOO_FREQUENT),
+    ] {
+        let fetch = FakeFetch::install(vec![refusal, json(200, SCHEDULED)]);
+        let (api, _) = client();
+        schedule(&api)
+            .await
+            .expect("a 429 was not applied, so it is sent again");
+        let calls = fetch.calls();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].body, calls[1].body);
+        // N4's public 2 s, scaled.
+        assert!(gaps(&calls)[0] >= 2000.0 * SCALE, "{:?}", gaps(&calls));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_read_refused_with_a_plain_text_429_waits_for_its_slot_and_shows_nothing() {
+    let fetch = FakeFetch::install(vec![
+        text(429, "API requests too frequent: endpoint threshold=2.5"),
+        json(200, r#"{"machines": []}"#),
+    ]);
+    let (api, _) = client();
+    let machines = api.machines().await.expect("the refusal is never shown");
+    assert!(machines.is_empty());
+    let calls = fetch.calls();
+    assert_eq!(calls.len(), 2);
+    // N1's public 2.5 s, scaled; not the 0.4 s of a network retry.
+    assert!(gaps(&calls)[0] >= 2500.0 * SCALE, "{:?}", gaps(&calls));
+}
+
+#[wasm_bindgen_test]
+async fn a_write_refused_past_the_bound_is_refused_in_plain_words() {
+    scale_public_intervals(0.01);
+    let mut replies: Vec<Reply> = (0..=MAX_RATE_LIMIT_RETRIES)
+        .map(|_| text(429, TOO_FREQUENT))
+        .collect();
+    replies.push(json(200, SCHEDULED));
+    let fetch = FakeFetch::install(replies);
+    let api = ApiClient::new("http://api.test/", "secret-key-1234567890");
+    let error = schedule(&api).await.expect_err("refused every time");
+    assert_eq!(fetch.calls().len() as u32, 1 + MAX_RATE_LIMIT_RETRIES);
+    assert_eq!(error.outcome(), Outcome::Refused(Refusal::TooFrequent));
+    assert!(
+        error
+            .message()
+            .starts_with("not done: the server refused it as too frequent"),
+        "{}",
+        error.message()
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_refused_write_is_not_sent_twice_unless_the_answer_says_so() {
-    // A 503 may have been applied, Retry-After or not; a 500 likewise; a 429 with no
-    // Retry-After says nothing of when.
+    // A 503 may have been applied, Retry-After or not; a 500 likewise.
     for reply in [
         asked_to_wait(503, "1"),
         json(500, r#"{"error": "internal", "msg": "boom"}"#),
-        json(429, r#"{"error": "rate_limited", "msg": "slow down"}"#),
     ] {
         let status = reply.status;
         let fetch = FakeFetch::install(vec![reply, json(200, SCHEDULED)]);
@@ -80,6 +154,29 @@ async fn a_refused_write_is_not_sent_twice_unless_the_answer_says_so() {
 }
 
 #[wasm_bindgen_test]
+async fn a_write_with_no_answer_is_unknown_and_never_sent_again_by_itself() {
+    let fetch = FakeFetch::install(vec![network_failure(), json(200, SCHEDULED)]);
+    let (api, _) = client();
+    let error = schedule(&api).await.expect_err("no answer");
+    assert_eq!(fetch.calls().len(), 1);
+    assert_eq!(error.outcome(), Outcome::Unknown);
+    assert!(
+        !error.message().contains("could not reach"),
+        "it was sent: {}",
+        error.message()
+    );
+    assert!(
+        error.message().contains("may have been done"),
+        "{}",
+        error.message()
+    );
+    // A gateway that gave up waiting for the server does not know either.
+    let _fetch = FakeFetch::install(vec![text(504, "Gateway Timeout")]);
+    let error = schedule(&api).await.expect_err("no answer");
+    assert_eq!(error.outcome(), Outcome::Unknown);
+}
+
+#[wasm_bindgen_test]
 async fn after_a_429_the_endpoint_keeps_the_pace_it_asked_for() {
     let fetch = FakeFetch::install(vec![
         asked_to_wait(429, "1"),
@@ -88,11 +185,15 @@ async fn after_a_429_the_endpoint_keeps_the_pace_it_asked_for() {
     ]);
     let (api, _) = client();
     schedule(&api).await.unwrap();
-    let second_done = js_sys::Date::now();
     schedule(&api).await.unwrap();
     // The next request on the endpoint waited for its slot, a second after the last.
-    assert!(js_sys::Date::now() - second_done >= 900.0);
-    assert_eq!(fetch.calls().len(), 3);
+    let calls = fetch.calls();
+    assert_eq!(calls.len(), 3);
+    assert!(
+        gaps(&calls).iter().all(|&gap| gap >= 1000.0),
+        "{:?}",
+        gaps(&calls)
+    );
 }
 
 const CANCELLED: &str = r#"{"success": true, "msg": "deleted 1 scheduled maintenance window(s)"}"#;
@@ -109,12 +210,48 @@ async fn after_a_429_every_machine_of_the_operation_keeps_its_pace() {
     api.cancel_machine_maintenance(1002).await.unwrap();
     // Machine 1002's N5 waited its turn too, instead of being refused in its turn.
     assert_eq!(*waits.borrow(), [Some(1), None, Some(1), None]);
-    assert_eq!(fetch.calls().len(), 3);
+    let calls = fetch.calls();
+    assert_eq!(calls.len(), 3);
+    assert!(
+        gaps(&calls).iter().all(|&gap| gap >= 1000.0),
+        "{:?}",
+        gaps(&calls)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_bulk_action_keeps_the_public_interval_from_its_first_request() {
+    let fetch = FakeFetch::install((0..4).map(|_| json(200, CANCELLED)).collect());
+    let (api, _) = client();
+    let paced = api.paced_from_the_start();
+    let sent = (1001..=1003).map(|id| paced.cancel_machine_maintenance(id));
+    for answer in futures::future::join_all(sent).await {
+        answer.expect("never refused: it kept the pace");
+    }
+    let calls = fetch.calls();
+    for (call, id) in calls.iter().zip(1001..=1003) {
+        assert!(
+            call.url.contains(&format!("/machines/{id}/cancel_maint")),
+            "{}",
+            call.url
+        );
+    }
+    // N5's public 2.5 s, scaled, between each two, though all three were asked at once.
+    assert!(
+        gaps(&calls).iter().all(|&gap| gap >= 2500.0 * SCALE),
+        "{:?}",
+        gaps(&calls)
+    );
+    // The pace holds for the whole session's client, paced or not, once set.
+    api.cancel_machine_maintenance(1004).await.unwrap();
+    let calls = fetch.calls();
+    assert!(calls[3].at - calls[2].at >= 2500.0 * SCALE);
 }
 
 /// Signed in at `path` with times in UTC; the page's loads answered by `replies` (N1 for
 /// machines 1001 to 1003, none with a window), then by `more`.
 async fn page_at(path: &str, more: Vec<(&'static str, Reply)>) -> (Mounted, FakeFetch) {
+    scale_public_intervals(SCALE);
     signed_in_as("key-for-rate-limit-tests", USER, path);
     session_storage().set_item("gpudeck.utc", "true").unwrap();
     let machines = (1001..=1003)
@@ -247,4 +384,103 @@ async fn the_machines_bulk_cancel_says_while_it_waits_for_the_rate_limit() {
         .map(|c| c.url)
         .collect();
     assert_eq!(sent.len(), 4, "1001 twice, the others once: {sent:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_bulk_cancel_says_how_long_it_takes_at_the_public_pace() {
+    let (page, _fetch) = page_at("/machines", vec![]).await;
+    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 3).await);
+    page.click("thead input[type=checkbox]");
+    settle().await;
+    page.click("[data-action=cancel]");
+    settle().await;
+    assert_eq!(
+        page.text("dialog[open] [data-testid=paced-duration]"),
+        "3 machines: about 5 s at the public service's pace."
+    );
+}
+
+/// The schedule page, machines 1001 and 1002 and a window tomorrow: the batch is sent and
+/// no answer comes. The re-read finds the window on 1001 only.
+#[wasm_bindgen_test]
+async fn a_schedule_with_no_answer_says_so_and_shows_what_the_reread_found() {
+    let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
+    let found = leak(format!(
+        r#"[{{"id": 77, "machine_id": 1001, "start_time": {tomorrow}, "duration_hours": 2,
+        "maintenance_category": "other", "maintenance_reason": null, "created_at": {},
+        "cancelled_at": null, "end_time": {}}}]"#,
+        now(),
+        tomorrow + 2.0 * 3600.0
+    ));
+    let machines = (1001..=1003)
+        .map(|id| machine_json(id, 0, "x x x x"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (page, fetch) = page_at(
+        "/machines/schedule?ids=1001-1002",
+        vec![
+            ("maintenances/batch", network_failure()),
+            // The re-read of the two machines' windows, then the page's reload.
+            ("machine_ids", json(200, found)),
+            (
+                "/api/v0/machines?owner=me",
+                json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
+            ),
+            ("machine_ids", json(200, found)),
+        ],
+    )
+    .await;
+    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    page.type_into("#schedule-start", &typed(tomorrow));
+    settle().await;
+    page.click(".schedule-form button[type=submit]");
+    settle().await;
+    page.click("dialog[open] .button.primary");
+    assert!(
+        wait_until(3000, || page
+            .find("[data-testid=schedule-result]")
+            .is_some())
+        .await,
+        "{}",
+        page.root.inner_html()
+    );
+    let results: Vec<String> = page
+        .all("[data-testid=schedule-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "Machine 1002: no answer came, and the re-read shows no such window: not scheduled",
+            "Machine 1001: no answer came, but the re-read shows the window scheduled",
+        ]
+    );
+    assert!(!page.root.inner_html().contains("could not reach"));
+    let sent: Vec<Call> = fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "POST")
+        .collect();
+    assert_eq!(
+        sent.len(),
+        1,
+        "a write with no answer is not sent again by itself"
+    );
+    let reread = fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.url.contains("machine_ids"))
+        .nth(1)
+        .expect("the windows were read again");
+    assert!(
+        reread.url.contains("1001") && reread.url.contains("1002"),
+        "{}",
+        reread.url
+    );
+    // Trying again offers only the machine the re-read did not find.
+    assert_eq!(
+        page.text("[data-testid=schedule-result] .form-actions button"),
+        "Retry the 1 refused…"
+    );
 }

@@ -1,18 +1,19 @@
 //! Transport: base URL, key, abort signal, and the retry policy.
 
 use super::error::ApiError;
+use super::pacing::{public_pace_scale, Endpoint, Pacer};
 use super::retry::{may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use gpudeck_wire::paths;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use web_sys::AbortSignal;
 
-/// A read is tried at most this many times; writes exactly once, because a write whose
-/// answer was lost may still have happened.
+/// A read is tried at most this many times after a network failure or gateway trouble;
+/// writes exactly once, because a write whose answer was lost may still have happened.
+/// (A 429 is waited for by the pacing instead, reads and writes alike.)
 pub const MAX_GET_ATTEMPTS: u32 = 3;
 
 /// Milliseconds to wait before attempt `attempt + 1` (after attempt `attempt` failed):
@@ -29,39 +30,6 @@ pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
 /// (again), and `None` once it goes; a bulk action shows it in its progress.
 pub type WaitHook = Rc<dyn Fn(Option<u32>)>;
 
-/// Added to the interval a server asks for: a request's timer may fire late and the next
-/// one's on time, so slots spaced exactly would now and then arrive too close and be
-/// refused again.
-const PACE_MARGIN_MS: f64 = 100.0;
-
-/// Per operation ([`operation_of`]), after a server asked to wait: the interval it asked
-/// for and the instant (ms) of the last request let through, so the requests that follow
-/// keep that interval instead of being refused in turn. Shared by the client's clones.
-#[derive(Default)]
-struct Pacer(RefCell<HashMap<String, (f64, f64)>>);
-
-impl Pacer {
-    /// Reserves the next slot of `endpoint` and says how many ms from `now` it is.
-    fn reserve(&self, endpoint: &str, now: f64) -> f64 {
-        let mut paces = self.0.borrow_mut();
-        let Some((interval, last)) = paces.get_mut(endpoint) else {
-            return 0.0;
-        };
-        let slot = now.max(*last + *interval);
-        *last = slot;
-        slot - now
-    }
-
-    /// The server asked to wait `wait_ms` on `endpoint`: keep at least that interval.
-    fn slow_down(&self, endpoint: &str, wait_ms: f64, now: f64) {
-        let mut paces = self.0.borrow_mut();
-        let pace = paces.entry(endpoint.to_owned()).or_insert((0.0, now));
-        pace.0 = pace.0.max(wait_ms + PACE_MARGIN_MS);
-        // The next slot (last + interval) is no sooner than `now + wait_ms`.
-        pace.1 = pace.1.max(now + wait_ms - pace.0);
-    }
-}
-
 /// Holds what every request needs. Cheap to clone.
 #[derive(Clone)]
 pub struct ApiClient {
@@ -72,7 +40,12 @@ pub struct ApiClient {
     /// Whether a 2xx saying it failed is read as the result (see
     /// [`ApiClient::reading_failures_as_results`]) instead of as a refusal.
     failures_are_results: bool,
-    pacer: Rc<Pacer>,
+    /// When each endpoint may be sent next; shared by the client's clones, so every page
+    /// of the session keeps one pace per endpoint.
+    pacer: Rc<RefCell<Pacer>>,
+    /// Whether requests keep their operation's public interval from the first one
+    /// ([`ApiClient::paced_from_the_start`]) rather than only after a 429.
+    paced_from_the_start: bool,
     on_wait: Option<WaitHook>,
 }
 
@@ -104,7 +77,8 @@ impl ApiClient {
             signal: None,
             on_unauthorised: None,
             failures_are_results: false,
-            pacer: Rc::default(),
+            pacer: Rc::new(RefCell::new(Pacer::new(public_pace_scale()))),
+            paced_from_the_start: false,
             on_wait: None,
         }
     }
@@ -114,6 +88,17 @@ impl ApiClient {
     pub fn on_rate_limit_wait(&self, hook: WaitHook) -> Self {
         Self {
             on_wait: Some(hook),
+            ..self.clone()
+        }
+    }
+
+    /// This client for a bulk action that knows it will meet the public rate limits (N5
+    /// for each machine, N4 for each start, N22 for each offer): each operation it sends
+    /// keeps its public interval (spec neighbours §1.5) from the first request, instead of
+    /// collecting refusals first.
+    pub fn paced_from_the_start(&self) -> Self {
+        Self {
+            paced_from_the_start: true,
             ..self.clone()
         }
     }
@@ -262,7 +247,11 @@ impl ApiClient {
         loop {
             let result = self.exchange(Method::Get, url, query, None).await;
             match result {
-                Err(error) if error.is_transient() && attempt < MAX_GET_ATTEMPTS => {
+                Err(error)
+                    if error.is_transient()
+                        && error.status() != Some(429)
+                        && attempt < MAX_GET_ATTEMPTS =>
+                {
                     gloo_timers::future::TimeoutFuture::new(backoff_ms(attempt)).await;
                     if self.signal.as_ref().is_some_and(|s| s.aborted()) {
                         return Err(ApiError::Aborted);
@@ -275,9 +264,10 @@ impl ApiClient {
     }
 
     /// One request with `body` (already JSON) and the text of its 2xx answer; any other
-    /// answer becomes an [`ApiError`], with the key redacted and a 401 judged. A 429 (or a
-    /// read's 503) with `Retry-After` is sent again after the wait it names, and the
-    /// endpoint keeps that pace afterwards; a write is never repeated otherwise.
+    /// answer becomes an [`ApiError`], with the key redacted and a 401 judged. A 429 says
+    /// nothing was done, with or without `Retry-After`, so any request is sent again when
+    /// its endpoint's pace allows (a read's 503 with `Retry-After` too), up to
+    /// [`MAX_RATE_LIMIT_RETRIES`] times; a write is never repeated otherwise.
     async fn exchange(
         &self,
         method: Method,
@@ -285,25 +275,35 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<String, ApiError> {
-        let endpoint = operation_of(method, url);
+        let endpoint = Endpoint::of(method.name(), url);
+        if self.paced_from_the_start {
+            self.pacer.borrow_mut().keep_public_pace(&endpoint);
+        }
         let mut retries = 0;
         loop {
-            let paced = self.pacer.reserve(&endpoint, js_sys::Date::now());
+            let paced = self
+                .pacer
+                .borrow_mut()
+                .reserve(&endpoint, js_sys::Date::now());
             self.wait(paced).await?;
             let (result, retry_after) = self.exchange_once(method, url, query, body.clone()).await;
-            match (result, retry_after) {
-                (Err(ApiError::Http { status, .. }), Some(seconds))
-                    if retries < MAX_RATE_LIMIT_RETRIES
-                        && may_send_again(status, method == Method::Get) =>
-                {
-                    retries += 1;
-                    // The loop's next turn waits for the endpoint's next slot: at least
-                    // this long from now, later if other requests took the slots before.
-                    self.pacer
-                        .slow_down(&endpoint, seconds * 1000.0, js_sys::Date::now());
+            let status = result.as_ref().err().and_then(ApiError::status);
+            let may_repeat = match status {
+                Some(429) => true,
+                Some(status) => {
+                    retry_after.is_some() && may_send_again(status, method == Method::Get)
                 }
-                (result, _) => return result,
+                None => false,
+            };
+            if !may_repeat || retries >= MAX_RATE_LIMIT_RETRIES {
+                return result;
             }
+            retries += 1;
+            // The loop's next turn waits for the endpoint's next slot: at least this long
+            // from now, later if other requests took the slots before.
+            self.pacer
+                .borrow_mut()
+                .refused(&endpoint, retry_after, js_sys::Date::now());
         }
     }
 
@@ -373,6 +373,10 @@ impl ApiClient {
             ),
         };
         drop(in_flight);
+        let result = match result {
+            Err(error) if method != Method::Get => Err(error.for_a_write_sent()),
+            other => other,
+        };
         let result = result.map_err(|e| e.redact(&self.api_key));
         let result = match result {
             Err(error) if error.is_unauthorised() => Err(self.judge_unauthorised(url, error).await),
@@ -415,25 +419,6 @@ impl ApiClient {
     }
 }
 
-/// The operation a request is, as a server's rate limit counts it: the method and the
-/// path with its numeric segments (machine, member and role ids) as `{id}`, so that every
-/// machine's N5 keeps one pace.
-fn operation_of(method: Method, url: &str) -> String {
-    let path = url.split(['?', '#']).next().unwrap_or(url);
-    let segments: Vec<&str> = path
-        .split('/')
-        .map(|segment| {
-            let is_id = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
-            if is_id {
-                "{id}"
-            } else {
-                segment
-            }
-        })
-        .collect();
-    format!("{} {}", method.name(), segments.join("/"))
-}
-
 /// What to check when no answer came. The browser hides the reason (refused, offline,
 /// cross-origin rules, the page's Content-Security-Policy) from scripts on purpose.
 fn unreachable_hint(base_url: &str) -> String {
@@ -469,40 +454,7 @@ async fn read_response(response: Response) -> (Result<String, ApiError>, Option<
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{backoff_ms, operation_of, Method};
-
-    #[test]
-    fn every_machine_of_an_operation_shares_its_pace() {
-        assert_eq!(
-            operation_of(
-                Method::Put,
-                "http://127.0.0.1:8787/api/v0/machines/1001/cancel_maint"
-            ),
-            "PUT http://127.0.0.1:8787/api/v0/machines/{id}/cancel_maint"
-        );
-        assert_eq!(
-            operation_of(
-                Method::Put,
-                "http://127.0.0.1:8787/api/v0/machines/1002/cancel_maint"
-            ),
-            operation_of(
-                Method::Put,
-                "http://127.0.0.1:8787/api/v0/machines/1001/cancel_maint"
-            ),
-        );
-        assert_ne!(
-            operation_of(Method::Get, "http://h/api/v0/machines/1001"),
-            operation_of(Method::Put, "http://h/api/v0/machines/1001"),
-        );
-        assert_eq!(
-            operation_of(Method::Post, "http://h/api/v0/machines/maintenances/batch"),
-            "POST http://h/api/v0/machines/maintenances/batch"
-        );
-        assert_eq!(
-            operation_of(Method::Delete, "http://h/api/v0/team/roles/ops?x=1"),
-            "DELETE http://h/api/v0/team/roles/ops"
-        );
-    }
+    use super::backoff_ms;
 
     #[test]
     fn backoff_grows() {

@@ -28,9 +28,15 @@ pub enum ApiError {
         error: Option<String>,
         msg: String,
     },
-    /// The request did not reach the server, or no answer came back.
+    /// A read did not reach the server, or no answer came back. (A write with no answer
+    /// is [`ApiError::NoAnswer`].)
     #[error("could not reach the server: {0}")]
     Network(String),
+    /// A write was sent and no answer came back (the connection broke, the server
+    /// restarted, a gateway timed out): it may or may not have been done. Never sent again
+    /// by itself; the page re-reads what is true instead.
+    #[error("no answer from the server; it may have been done ({0})")]
+    NoAnswer(String),
     /// The page that asked was left; nobody is waiting for the answer.
     #[error("request cancelled")]
     Aborted,
@@ -53,6 +59,9 @@ pub enum Outcome {
     /// The server failed, could not be reached, or answered in the wrong shape: the
     /// error panel, with Try again.
     Failed,
+    /// A write was sent and no answer came: it may have been done. Said as unknown, then
+    /// what is true is read again before anything is offered to be sent again.
+    Unknown,
     /// Nobody waits for the answer any more: nothing is shown.
     Aborted,
 }
@@ -75,6 +84,9 @@ pub enum Refusal {
     Invalid,
     /// A 2xx that said it did not do it: no status tells what it concerns.
     Declined,
+    /// 429, still, after the client waited and sent it again as often as it may: the
+    /// server's rate limit, so not done.
+    TooFrequent,
 }
 
 impl Refusal {
@@ -86,6 +98,7 @@ impl Refusal {
             409 => Some(Refusal::Conflict),
             413 => Some(Refusal::TooLarge),
             422 => Some(Refusal::Invalid),
+            429 => Some(Refusal::TooFrequent),
             _ => None,
         }
     }
@@ -198,9 +211,29 @@ impl ApiError {
         }
     }
 
+    /// This error as the outcome of a write that was sent: no answer (the network, or a
+    /// gateway that gave up waiting for the server) means it may have been done.
+    pub fn for_a_write_sent(self) -> Self {
+        match self {
+            ApiError::Network(text) => ApiError::NoAnswer(text),
+            ApiError::Http {
+                status: 502 | 504,
+                msg,
+                ..
+            } => ApiError::NoAnswer(msg),
+            other => other,
+        }
+    }
+
     /// The sentence to show people.
     pub fn message(&self) -> String {
         match self {
+            ApiError::Http {
+                status: 429, msg, ..
+            } => format!(
+                "not done: the server refused it as too frequent, after the console waited \
+                 and tried again; try again in a minute (the server said: {msg})"
+            ),
             ApiError::Http { msg, .. }
             | ApiError::Declined { msg, .. }
             | ApiError::NotYours(msg) => msg.clone(),
@@ -223,6 +256,7 @@ impl ApiError {
                 Refusal::of_status(*status).map_or(Outcome::Failed, Outcome::Refused)
             }
             ApiError::Decode(_) | ApiError::Network(_) => Outcome::Failed,
+            ApiError::NoAnswer(_) => Outcome::Unknown,
         }
     }
 
@@ -250,6 +284,7 @@ impl ApiError {
             ApiError::Decode(_)
             | ApiError::Declined { .. }
             | ApiError::Aborted
+            | ApiError::NoAnswer(_)
             | ApiError::NotYours(_) => false,
         }
     }
@@ -273,6 +308,7 @@ impl ApiError {
             },
             ApiError::Decode(text) => ApiError::Decode(clean(text)),
             ApiError::Network(text) => ApiError::Network(clean(text)),
+            ApiError::NoAnswer(text) => ApiError::NoAnswer(clean(text)),
             ApiError::NotYours(text) => ApiError::NotYours(clean(text)),
             ApiError::Aborted => ApiError::Aborted,
         }
@@ -307,9 +343,8 @@ mod tests {
         );
         let only_error = ApiError::from_response(400, "", r#"{"error": "invalid_args"}"#);
         assert_eq!(only_error.message(), "invalid_args");
-        let plain =
-            ApiError::from_response(429, "Too Many Requests", "Rate limit exceeded, slow down\n");
-        assert_eq!(plain.message(), "Rate limit exceeded, slow down");
+        let plain = ApiError::from_response(503, "Service Unavailable", "Overloaded, slow down\n");
+        assert_eq!(plain.message(), "Overloaded, slow down");
         let empty = ApiError::from_response(502, "Bad Gateway", "");
         assert_eq!(empty.message(), "Bad Gateway");
         let huge = ApiError::from_response(500, "", &"<html>".repeat(1000));
@@ -388,6 +423,7 @@ mod tests {
             (409, Refusal::Conflict),
             (413, Refusal::TooLarge),
             (422, Refusal::Invalid),
+            (429, Refusal::TooFrequent),
         ];
         for (status, kind) in kinds {
             assert_eq!(http(status).outcome(), Outcome::Refused(kind), "{status}");
@@ -408,7 +444,7 @@ mod tests {
 
     #[test]
     fn server_trouble_network_and_wrong_shapes_are_failures() {
-        for status in [405, 414, 429, 431, 500, 502, 503, 504] {
+        for status in [405, 414, 431, 500, 502, 503, 504] {
             assert_eq!(http(status).outcome(), Outcome::Failed, "{status}");
         }
         assert_eq!(ApiError::Network("down".into()).outcome(), Outcome::Failed);
@@ -416,6 +452,53 @@ mod tests {
             ApiError::Decode("not JSON".into()).outcome(),
             Outcome::Failed
         );
+    }
+
+    #[test]
+    fn a_write_sent_with_no_answer_is_unknown_and_a_read_with_none_failed() {
+        let lost = ApiError::Network("no answer from http://h".into());
+        assert_eq!(lost.clone().outcome(), Outcome::Failed);
+        let unknown = lost.for_a_write_sent();
+        assert_eq!(unknown.outcome(), Outcome::Unknown);
+        assert!(
+            !unknown.is_transient(),
+            "a write with no answer is never sent again by itself"
+        );
+        assert!(
+            !unknown.message().contains("could not reach"),
+            "{}",
+            unknown.message()
+        );
+        for gateway in [502, 504] {
+            assert_eq!(http(gateway).for_a_write_sent().outcome(), Outcome::Unknown);
+        }
+        for answered in [400, 429, 500, 503] {
+            assert_eq!(
+                http(answered).for_a_write_sent(),
+                http(answered),
+                "{answered}"
+            );
+        }
+        assert_eq!(
+            ApiError::NoAnswer("key-12345 lost".into()).redact("key-12345"),
+            ApiError::NoAnswer("[redacted] lost".into())
+        );
+    }
+
+    #[test]
+    fn a_429_left_after_the_waits_is_refused_in_plain_words() {
+        let plain = ApiError::from_response(
+            429,
+            "Too Many Requests",
+            "API requests too frequent: endpoint threshold=2.5",
+        );
+        assert_eq!(plain.outcome(), Outcome::Refused(Refusal::TooFrequent));
+        assert!(plain
+            .message()
+            .starts_with("not done: the server refused it as too frequent"));
+        assert!(plain
+            .message()
+            .ends_with("(the server said: API requests too frequent: endpoint threshold=2.5)"));
     }
 
     #[test]

@@ -7,12 +7,15 @@ mod client;
 mod error;
 mod in_flight;
 pub mod operations;
+pub mod pacing;
 mod retry;
 
 pub use client::{backoff_ms, ApiClient, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS};
 pub use error::{ApiError, Outcome, Refusal};
 pub use in_flight::{any_in_flight, InFlight};
-pub use retry::{may_send_again, retry_after_seconds, MAX_RETRY_AFTER_SECONDS};
+pub use retry::{
+    may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES, MAX_RETRY_AFTER_SECONDS,
+};
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;

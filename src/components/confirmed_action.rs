@@ -86,7 +86,9 @@ where
                                     message: error.message(),
                                 })
                             }
-                            Outcome::Refused(_) | Outcome::Failed => {
+                            // A write with no answer shows as unknown in its own words
+                            // (`ApiError::NoAnswer`); the page's reload shows what is true.
+                            Outcome::Refused(_) | Outcome::Failed | Outcome::Unknown => {
                                 if let Some(what) = rules.failure_toast {
                                     toasts.error(format!("{what}: {}", error.message()));
                                 }

@@ -21,6 +21,7 @@ pub fn ErrorPanel(
         },
         ApiError::NotYours(_) => "The server refused the request (401, not yours)".into(),
         ApiError::Network(_) => "The server could not be reached".into(),
+        ApiError::NoAnswer(_) => "No answer came: it may have been done".into(),
         ApiError::Decode(_) => "The server's answer could not be read".into(),
         ApiError::Aborted => "The request was cancelled".into(),
     };

@@ -91,12 +91,18 @@ pub fn RunProgressBar(
 
 #[component]
 pub fn ItemResults(results: Vec<ItemResult>) -> impl IntoView {
-    let refused = |r: &ItemResult| matches!(r.outcome, ItemOutcome::Refused(_));
-    let (first, rest): (Vec<ItemResult>, Vec<ItemResult>) = results.into_iter().partition(refused);
+    // What did not happen, or may not have, first.
+    let class = |r: &ItemResult| match r.outcome {
+        ItemOutcome::Refused(_) => "refused",
+        ItemOutcome::Unknown => "unknown",
+        ItemOutcome::Scheduled { .. } | ItemOutcome::FoundAfterNoAnswer => "ok",
+    };
+    let (first, rest): (Vec<ItemResult>, Vec<ItemResult>) =
+        results.into_iter().partition(|r| class(r) != "ok");
     view! {
         <ul class="item-results">
             {first.into_iter().chain(rest).map(|r| {
-                let class = if refused(&r) { "refused" } else { "ok" };
+                let class = class(&r);
                 view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
             }).collect_view()}
         </ul>

@@ -121,7 +121,9 @@ impl<T: Clone + Send + Sync + 'static> ResourceView<T> {
                         view! { <ErrorPanel error=error on_retry=retry/> }.into_any()
                     }
                 }
-                Outcome::Failed => view! { <ErrorPanel error=error on_retry=retry/> }.into_any(),
+                Outcome::Failed | Outcome::Unknown => {
+                    view! { <ErrorPanel error=error on_retry=retry/> }.into_any()
+                }
             },
         };
         view! {

@@ -1,7 +1,108 @@
-//! What cancelling maintenance does, in the words every machines page uses for it.
+//! What cancelling maintenance does, in the words every machines page uses for it, and
+//! the one way every window of many machines is cancelled (N5 per machine).
 
+use super::bulk::{sort, Sorted};
+use crate::api::{ApiClient, ApiError};
 use crate::components::words::counted;
-use gpudeck_wire::CancelMachineMaintenanceResponse;
+use futures::stream::{self, StreamExt, TryStreamExt};
+use gpudeck_wire::{CancelMachineMaintenanceResponse, MaintenanceWindow};
+
+/// Cancellations sent at once for a selection: as many as the connections a browser opens
+/// to one HTTP/1.1 server. The client's pacing then spaces them as N5's limit asks.
+const CANCELS_IN_FLIGHT: usize = 6;
+
+/// What cancelling one machine's windows came to, with its sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cancelled {
+    Done(String),
+    Refused(String),
+    /// Sent, no answer, and the re-read could not tell either.
+    Unknown(String),
+}
+
+/// Cancels every window of each of `ids` (N5), keeping N5's public pace from the first
+/// request, and gives each machine its result in `ids`' order, telling `answered` as each
+/// comes. Machines whose answer was lost are settled by a re-read of their windows. Only a
+/// page left or a key refused ends the run.
+pub async fn cancel_each(
+    api: &ApiClient,
+    ids: Vec<i64>,
+    answered: impl Fn() + Clone + 'static,
+) -> Result<Vec<(i64, Cancelled)>, ApiError> {
+    let paced = api.paced_from_the_start();
+    let sorted: Vec<(i64, Sorted<String>)> = stream::iter(ids)
+        .map(move |id| {
+            let api = paced.clone();
+            let answered = answered.clone();
+            async move {
+                let answer = api.cancel_machine_maintenance(id).await;
+                answered();
+                let sorted = match sort(answer)? {
+                    Sorted::Done(answer) => Sorted::Done(cancelled_text(id, &answer)),
+                    Sorted::Refused(why) => Sorted::Refused(why),
+                    Sorted::Unknown => Sorted::Unknown,
+                };
+                Ok::<_, ApiError>((id, sorted))
+            }
+        })
+        .buffered(CANCELS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+    let lost: Vec<i64> = sorted
+        .iter()
+        .filter(|(_, s)| *s == Sorted::Unknown)
+        .map(|(id, _)| *id)
+        .collect();
+    let reread = if lost.is_empty() {
+        None
+    } else {
+        match sort(api.maintenances_of(&lost).await)? {
+            Sorted::Done(windows) => Some(windows),
+            _ => None,
+        }
+    };
+    Ok(sorted
+        .into_iter()
+        .map(|(id, sorted)| (id, settled(id, sorted, reread.as_deref())))
+        .collect())
+}
+
+/// One machine's cancellation as said: its answer, its refusal, or when no answer came,
+/// what the re-read of the windows shows (`reread`; `None` when it failed too).
+pub fn settled(
+    machine_id: i64,
+    sorted: Sorted<String>,
+    reread: Option<&[MaintenanceWindow]>,
+) -> Cancelled {
+    match (sorted, reread) {
+        (Sorted::Done(text), _) => Cancelled::Done(text),
+        (Sorted::Refused(why), _) => {
+            Cancelled::Refused(format!("Machine {machine_id}: not cancelled: {why}"))
+        }
+        (Sorted::Unknown, None) => Cancelled::Unknown(format!(
+            "Machine {machine_id}: no answer; its windows may have been cancelled"
+        )),
+        (Sorted::Unknown, Some(windows)) => {
+            let left = windows
+                .iter()
+                .filter(|w| {
+                    w.machine_id == machine_id
+                        && !w.scheduled_by_marketplace
+                        && w.cancelled_at.is_none()
+                })
+                .count();
+            match left {
+                0 => Cancelled::Done(format!(
+                    "Machine {machine_id}: no answer came, but the re-read shows no window of yours left: cancelled"
+                )),
+                n => Cancelled::Refused(format!(
+                    "Machine {machine_id}: no answer came, and the re-read shows {} still there: not cancelled",
+                    counted(n as i64, "scheduled window", "scheduled windows")
+                )),
+            }
+        }
+    }
+}
 
 /// `1 window scheduled by the marketplace stays (only support can cancel it)`, or nothing
 /// when `kept` is 0: the windows a cancellation leaves.
@@ -41,6 +142,55 @@ pub fn cancelled_text(machine_id: i64, answer: &CancelMachineMaintenanceResponse
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    fn window(machine_id: i64, marketplace: bool) -> MaintenanceWindow {
+        serde_json::from_value(serde_json::json!({
+            "id": machine_id * 10, "machine_id": machine_id, "start_time": 1.9e9,
+            "duration_hours": 1, "maintenance_category": "disk", "created_at": 0.0,
+            "end_time": 1.9e9 + 3600.0, "scheduled_by_marketplace": marketplace,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_cancellation_with_no_answer_is_said_as_the_reread_shows_it() {
+        let reread = [window(1035, false), window(1036, true)];
+        assert_eq!(
+            settled(1035, Sorted::Unknown, Some(&reread)),
+            Cancelled::Refused(
+                "Machine 1035: no answer came, and the re-read shows 1 scheduled window still \
+                 there: not cancelled"
+                    .into()
+            )
+        );
+        // The marketplace's windows stay whatever happened: they do not count.
+        assert_eq!(
+            settled(1036, Sorted::Unknown, Some(&reread)),
+            Cancelled::Done(
+                "Machine 1036: no answer came, but the re-read shows no window of yours left: \
+                 cancelled"
+                    .into()
+            )
+        );
+        assert_eq!(
+            settled(1035, Sorted::Unknown, None),
+            Cancelled::Unknown(
+                "Machine 1035: no answer; its windows may have been cancelled".into()
+            )
+        );
+        assert_eq!(
+            settled(7, Sorted::Refused("No such machine id".into()), None),
+            Cancelled::Refused("Machine 7: not cancelled: No such machine id".into())
+        );
+        assert_eq!(
+            settled(
+                7,
+                Sorted::Done("Machine 7: 1 scheduled window cancelled".into()),
+                Some(&reread)
+            ),
+            Cancelled::Done("Machine 7: 1 scheduled window cancelled".into())
+        );
+    }
 
     #[test]
     fn a_machines_cancellation_reads_as_a_person_would_say_it() {

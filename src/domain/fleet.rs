@@ -1,9 +1,12 @@
 //! The host's fleet as the machines pages load it, and the one way windows are sent to
 //! machines (N3 for one, N4 batches for many), with a result for every machine.
 
+use super::bulk::{sort, Sorted};
 use super::early_fleet;
-use super::schedule::{batches, results_of_batch, ItemOutcome, ItemResult, Plan};
-use crate::api::{ApiClient, ApiError, Outcome};
+use super::schedule::{
+    batches, results_of_batch, settle_unknown, unknown, ItemOutcome, ItemResult, Plan,
+};
+use crate::api::{ApiClient, ApiError};
 use crate::components::time::now_seconds;
 use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
 
@@ -54,7 +57,8 @@ pub async fn load_windows_of(api: ApiClient, machines: Vec<Machine>) -> Result<F
 
 /// Sends one N4 batch (at most 100 machines, one start) and gives every machine of
 /// `batch` its result, in `batch`'s order. A batch refused as a whole refuses each of its
-/// machines with the server's sentence; only a page left or a key refused ends the run.
+/// machines with the server's sentence, and one with no answer leaves each unknown; only a
+/// page left or a key refused ends the run.
 async fn schedule_batch(
     api: &ApiClient,
     batch: &[i64],
@@ -65,8 +69,8 @@ async fn schedule_batch(
     let answer = api
         .schedule_maintenance_batch(batch, start, duration_hours, category)
         .await;
-    Ok(match answer {
-        Ok(answer) => {
+    Ok(match sort(answer)? {
+        Sorted::Done(answer) => {
             let items: Vec<ItemResult> = answer
                 .results
                 .into_iter()
@@ -85,10 +89,14 @@ async fn schedule_batch(
                 .collect();
             results_of_batch(batch, &items, None)
         }
-        Err(error) => {
-            let message = stop_on(error)?;
-            results_of_batch(batch, &[], Some(&message))
-        }
+        Sorted::Refused(message) => results_of_batch(batch, &[], Some(&message)),
+        Sorted::Unknown => batch
+            .iter()
+            .map(|&machine_id| ItemResult {
+                machine_id,
+                outcome: ItemOutcome::Unknown,
+            })
+            .collect(),
     })
 }
 
@@ -99,8 +107,8 @@ pub async fn schedule_plan(
     plan: &Plan,
     mut answered: impl FnMut(&[ItemResult]),
 ) -> Result<Vec<ItemResult>, ApiError> {
+    let windows = [(plan.start, plan.machines.clone())];
     let [machine_id] = plan.machines[..] else {
-        let windows = [(plan.start, plan.machines.clone())];
         return schedule_windows(api, &windows, plan.duration_hours, &plan.category, answered)
             .await;
     };
@@ -113,24 +121,27 @@ pub async fn schedule_plan(
             plan.reason.clone(),
         )
         .await;
-    let outcome = match answer {
-        Ok(answer) => ItemOutcome::Scheduled {
+    let outcome = match sort(answer)? {
+        Sorted::Done(answer) => ItemOutcome::Scheduled {
             notifications: answer.notifications_sent.unwrap_or(0),
         },
-        Err(error) => ItemOutcome::Refused(stop_on(error)?),
+        Sorted::Refused(message) => ItemOutcome::Refused(message),
+        Sorted::Unknown => ItemOutcome::Unknown,
     };
-    let results = vec![ItemResult {
+    let mut results = vec![ItemResult {
         machine_id,
         outcome,
     }];
     answered(&results);
+    reread_unknown(api, &mut results, &windows, plan.duration_hours).await?;
     Ok(results)
 }
 
 /// Sends windows of `duration_hours` and `category`, each a start (Unix seconds) and its
 /// machines, one N4 batch of at most 100 machines after another, telling `answered` each
-/// batch's results as they come. Every machine gets a result; only a page left or a key
-/// refused ends the run early.
+/// batch's results as they come. A plan of several starts keeps N4's public pace from its
+/// first request. Every machine gets a result, those with no answer settled by a re-read;
+/// only a page left or a key refused ends the run early.
 pub async fn schedule_windows(
     api: &ApiClient,
     windows: &[(f64, Vec<i64>)],
@@ -138,23 +149,38 @@ pub async fn schedule_windows(
     category: &MaintenanceCategory,
     mut answered: impl FnMut(&[ItemResult]),
 ) -> Result<Vec<ItemResult>, ApiError> {
+    let api = if windows.len() > 1 {
+        api.paced_from_the_start()
+    } else {
+        api.clone()
+    };
     let mut results = Vec::new();
     for (start, machines) in windows {
         for batch in batches(machines) {
             let batch_results =
-                schedule_batch(api, &batch, *start, duration_hours, category).await?;
+                schedule_batch(&api, &batch, *start, duration_hours, category).await?;
             answered(&batch_results);
             results.extend(batch_results);
         }
     }
+    reread_unknown(&api, &mut results, windows, duration_hours).await?;
     Ok(results)
 }
 
-/// An error that ends a run (the page was left, the key was refused), or the sentence
-/// that refuses the machines it concerns.
-pub fn stop_on(error: ApiError) -> Result<String, ApiError> {
-    match error.outcome() {
-        Outcome::Aborted | Outcome::Unauthorised => Err(error),
-        _ => Ok(error.message()),
+/// The machines whose request got no answer, settled by reading their windows again:
+/// what is now true, machine by machine. When the re-read fails too they stay unknown.
+async fn reread_unknown(
+    api: &ApiClient,
+    results: &mut [ItemResult],
+    sent: &[(f64, Vec<i64>)],
+    duration_hours: i64,
+) -> Result<(), ApiError> {
+    let ids = unknown(results);
+    if ids.is_empty() {
+        return Ok(());
     }
+    if let Sorted::Done(reread) = sort(api.maintenances_of(&ids).await)? {
+        settle_unknown(results, sent, duration_hours, &reread);
+    }
+    Ok(())
 }

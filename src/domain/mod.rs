@@ -3,6 +3,7 @@
 //! role being edited. Pages
 //! import these; no page imports another.
 
+pub mod bulk;
 pub mod cancellation;
 pub mod early_fleet;
 pub mod fleet;

@@ -190,7 +190,16 @@ pub enum ItemOutcome {
     },
     /// Not scheduled, with the reason (the server's sentence).
     Refused(String),
+    /// Sent, and no answer came; the re-read could not tell either.
+    Unknown,
+    /// Sent, and no answer came, but the re-read shows the window on the machine.
+    FoundAfterNoAnswer,
 }
+
+/// Why a machine whose request got no answer counts as not scheduled: the re-read shows no
+/// such window, so sending it again duplicates nothing.
+pub const NOT_FOUND_AFTER_NO_ANSWER: &str =
+    "no answer came, and the re-read shows no such window: not scheduled";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemResult {
@@ -210,7 +219,63 @@ impl ItemResult {
                 self.machine_id
             ),
             ItemOutcome::Refused(why) => format!("Machine {}: {why}", self.machine_id),
+            ItemOutcome::Unknown => format!(
+                "Machine {}: no answer; the window may have been scheduled",
+                self.machine_id
+            ),
+            ItemOutcome::FoundAfterNoAnswer => format!(
+                "Machine {}: no answer came, but the re-read shows the window scheduled",
+                self.machine_id
+            ),
         }
+    }
+
+    /// Whether the window is on the machine, as answered or as re-read.
+    pub fn is_scheduled(&self) -> bool {
+        matches!(
+            self.outcome,
+            ItemOutcome::Scheduled { .. } | ItemOutcome::FoundAfterNoAnswer
+        )
+    }
+}
+
+/// The machines whose outcome is unknown (sent, no answer), for a re-read.
+pub fn unknown(results: &[ItemResult]) -> Vec<i64> {
+    results
+        .iter()
+        .filter(|r| r.outcome == ItemOutcome::Unknown)
+        .map(|r| r.machine_id)
+        .collect()
+}
+
+/// Settles each unknown result by what a re-read shows: the window sent (`sent`: each
+/// start with its machines, all of `duration_hours`) now on the machine and not cancelled,
+/// or not. Other results stay as they are.
+pub fn settle_unknown(
+    results: &mut [ItemResult],
+    sent: &[(f64, Vec<i64>)],
+    duration_hours: i64,
+    reread: &[MaintenanceWindow],
+) {
+    for result in results
+        .iter_mut()
+        .filter(|r| r.outcome == ItemOutcome::Unknown)
+    {
+        let start = sent
+            .iter()
+            .find(|(_, machines)| machines.contains(&result.machine_id))
+            .map(|(start, _)| *start);
+        let there = reread.iter().any(|w| {
+            w.machine_id == result.machine_id
+                && Some(w.start_time) == start
+                && w.duration_hours == duration_hours
+                && w.cancelled_at.is_none()
+        });
+        result.outcome = if there {
+            ItemOutcome::FoundAfterNoAnswer
+        } else {
+            ItemOutcome::Refused(NOT_FOUND_AFTER_NO_ANSWER.to_owned())
+        };
     }
 }
 
@@ -241,7 +306,8 @@ pub fn results_of_batch(
         .collect()
 }
 
-/// The machines a retry sends again: those refused.
+/// The machines a retry sends again: those refused (and so not applied). Those with an
+/// unknown outcome are not among them: sending again might duplicate their window.
 pub fn refused(results: &[ItemResult]) -> Vec<i64> {
     results
         .iter()
@@ -258,11 +324,11 @@ pub struct Run {
 }
 
 impl Run {
-    /// The machines the window was scheduled on, in the results' order.
+    /// The machines the window is on (as answered or as re-read), in the results' order.
     pub fn scheduled(&self) -> Vec<i64> {
         self.results
             .iter()
-            .filter(|r| matches!(r.outcome, ItemOutcome::Scheduled { .. }))
+            .filter(|r| r.is_scheduled())
             .map(|r| r.machine_id)
             .collect()
     }
@@ -273,7 +339,10 @@ impl Run {
             .iter()
             .map(|r| match r.outcome {
                 ItemOutcome::Scheduled { notifications } => notifications,
-                ItemOutcome::Refused(_) => 0,
+                // Renters told of a window whose answer was lost are not known.
+                ItemOutcome::Refused(_)
+                | ItemOutcome::Unknown
+                | ItemOutcome::FoundAfterNoAnswer => 0,
             })
             .sum()
     }
@@ -423,6 +492,59 @@ mod tests {
         assert_eq!(found.iter().map(|w| w.id).collect::<Vec<_>>(), [1, 4]);
         let none = overlaps(&[12], NOW, NOW + 100.0 * HOUR, &existing);
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn an_unknown_outcome_is_settled_by_the_reread_and_never_sent_again_unsettled() {
+        let result = |machine_id, outcome| ItemResult {
+            machine_id,
+            outcome,
+        };
+        let mut results = vec![
+            result(1, ItemOutcome::Unknown),
+            result(2, ItemOutcome::Unknown),
+            result(3, ItemOutcome::Scheduled { notifications: 1 }),
+            result(4, ItemOutcome::Unknown),
+        ];
+        assert_eq!(unknown(&results), [1, 2, 4]);
+        assert_eq!(
+            results[0].sentence(),
+            "Machine 1: no answer; the window may have been scheduled"
+        );
+        assert!(
+            refused(&results).is_empty(),
+            "an unknown outcome is not sent again"
+        );
+        let start = NOW + HOUR;
+        let sent = [(start, vec![1, 2, 3]), (start + HOUR, vec![4])];
+        let mut cancelled = window(9, 2, start, 2);
+        cancelled.cancelled_at = Some(NOW);
+        let reread = [
+            window(7, 1, start, 2),
+            cancelled,
+            // Machine 4's window at another start or length is not the one sent.
+            window(8, 4, start, 2),
+        ];
+        settle_unknown(&mut results, &sent, 2, &reread);
+        assert_eq!(results[0].outcome, ItemOutcome::FoundAfterNoAnswer);
+        assert_eq!(
+            results[0].sentence(),
+            "Machine 1: no answer came, but the re-read shows the window scheduled"
+        );
+        assert_eq!(
+            results[1].outcome,
+            ItemOutcome::Refused(NOT_FOUND_AFTER_NO_ANSWER.into())
+        );
+        assert_eq!(
+            results[2].outcome,
+            ItemOutcome::Scheduled { notifications: 1 }
+        );
+        assert_eq!(
+            results[3].outcome,
+            ItemOutcome::Refused(NOT_FOUND_AFTER_NO_ANSWER.into())
+        );
+        assert_eq!(refused(&results), [2, 4]);
+        assert!(results[0].is_scheduled() && !results[1].is_scheduled());
     }
 
     #[test]

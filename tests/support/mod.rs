@@ -201,6 +201,9 @@ pub struct Call {
     pub authorization: String,
     pub content_type: String,
     pub body: String,
+    /// When the request was sent, in ms (`performance.now()`): pacing is checked by the
+    /// spacing of what was sent, never by how long a test took.
+    pub at: f64,
 }
 
 /// Puts the browser's own `fetch` back and returns it. A test that panics never runs
@@ -258,6 +261,7 @@ impl FakeFetch {
             "request",
             r#"
             window.__fakeRequests.push(request);
+            const at = performance.now();
             return request.clone().text().then((body) => {
                 window.__fakeCalls.push({
                     method: request.method,
@@ -265,6 +269,7 @@ impl FakeFetch {
                     authorization: request.headers.get('Authorization') || '',
                     contentType: request.headers.get('Content-Type') || '',
                     body: body,
+                    at: at,
                 });
                 const index = window.__fakeReplies.findIndex((r) => request.url.includes(r.pattern));
                 const reply = index < 0 ? undefined : window.__fakeReplies.splice(index, 1)[0];
@@ -302,6 +307,10 @@ impl FakeFetch {
                 authorization: field(&call, "authorization"),
                 content_type: field(&call, "contentType"),
                 body: field(&call, "body"),
+                at: js_sys::Reflect::get(&call, &"at".into())
+                    .unwrap()
+                    .as_f64()
+                    .unwrap_or_default(),
             })
             .collect()
     }

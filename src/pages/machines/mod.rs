@@ -8,7 +8,6 @@ pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
 
-use crate::api::ApiError;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
 use crate::components::item_results::{RunProgress, RunProgressBar};
@@ -18,18 +17,14 @@ use crate::components::resource_view::{use_api_resource, with_loaded, ResourceVi
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
 use crate::components::toasts::use_toasts;
 use crate::components::words::{counted, named_in_confirmation};
-use crate::domain::cancellation::{cancelled_text, marketplace_windows_stay};
+use crate::domain::bulk::PacedAction;
+use crate::domain::cancellation::{cancel_each, marketplace_windows_stay, Cancelled};
 use crate::domain::fleet::{load_fleet, Fleet};
 use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
-use futures::stream::{self, StreamExt, TryStreamExt};
 use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use std::collections::{BTreeSet, HashMap};
-
-/// Cancellations sent at once for a selection: as many as the connections a browser opens
-/// to one HTTP/1.1 server, so a hundred machines take seconds, not a hundred round trips.
-const CANCELS_IN_FLIGHT: usize = 6;
 
 /// One row: a machine, its next window (the ongoing or soonest one) and how many are active.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,7 +92,7 @@ struct DefragOutcome {
 
 /// What cancelling the windows of each selected machine did: what was cancelled, or the
 /// server's refusal.
-type CancelOutcome = Vec<(i64, Result<String, String>)>;
+type CancelOutcome = Vec<(i64, Cancelled)>;
 
 #[component]
 pub fn MachinesPage() -> impl IntoView {
@@ -154,29 +149,16 @@ pub fn MachinesPage() -> impl IntoView {
     let cancel_progress = RunProgress::new();
     let cancel_all = ConfirmedAction::new(
         move |api: crate::api::ApiClient, ids: Vec<i64>| {
-            // After a 429 the client paces N5 itself; the progress says when it waits.
+            // N5 keeps its public pace from the first machine; the progress says when a
+            // request waits for its slot.
             let api = cancel_progress.start(&api, ids.len());
-            // N5 per machine, CANCELS_IN_FLIGHT at a time, results in the machines' order.
-            // A refusal is that machine's result; a refused key or a page left ends it all.
-            stream::iter(ids)
-                .map(move |id| {
-                    let api = api.clone();
-                    async move {
-                        let result = match api.cancel_machine_maintenance(id).await {
-                            Ok(answer) => Ok((id, Ok(cancelled_text(id, &answer)))),
-                            Err(error) if error.is_unauthorised() => Err(error),
-                            Err(ApiError::Aborted) => Err(ApiError::Aborted),
-                            Err(error) => Ok((id, Err(error.message()))),
-                        };
-                        cancel_progress.count(1);
-                        result
-                    }
-                })
-                .buffered(CANCELS_IN_FLIGHT)
-                .try_collect::<CancelOutcome>()
+            async move { cancel_each(&api, ids, move || cancel_progress.count(1)).await }
         },
         move |_, outcome: CancelOutcome| {
-            let done = outcome.iter().filter(|(_, r)| r.is_ok()).count();
+            let done = outcome
+                .iter()
+                .filter(|(_, r)| matches!(r, Cancelled::Done(_)))
+                .count();
             toasts.success(format!(
                 "Cancelled the maintenance of {done} of {}.",
                 counted(outcome.len() as i64, "machine", "machines")
@@ -273,6 +255,12 @@ pub fn MachinesPage() -> impl IntoView {
                     let kept = marketplace_windows_stay(marketplace as i64).map(|stays| format!(" {stays}.")).unwrap_or_default();
                     format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
                 }}</p>
+                {move || {
+                    let count = cancel_all.asked().map_or(0, |a| a.len());
+                    PacedAction::CancelEachMachine.duration_sentence(count).map(|takes| view! {
+                        <p data-testid="paced-duration">{format!("{takes}.")}</p>
+                    })
+                }}
             </ActionDialog>
         </Page>
     }
@@ -347,9 +335,13 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
         <section class="result" data-testid="cancel-result" aria-labelledby="cancel-result-heading">
             <h2 id="cancel-result-heading">"Maintenance cancelled"</h2>
             <ul class="item-results">
-                {outcome.into_iter().map(|(id, result)| match result {
-                    Ok(text) => view! { <li class="ok">{text}</li> }.into_any(),
-                    Err(message) => view! { <li class="refused">{format!("Machine {id}: not cancelled: {message}")}</li> }.into_any(),
+                {outcome.into_iter().map(|(id, result)| {
+                    let (class, text) = match result {
+                        Cancelled::Done(text) => ("ok", text),
+                        Cancelled::Refused(text) => ("refused", text),
+                        Cancelled::Unknown(text) => ("unknown", text),
+                    };
+                    view! { <li class=class data-machine-id=id>{text}</li> }
                 }).collect_view()}
             </ul>
         </section>

@@ -18,6 +18,7 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
+use crate::domain::bulk::PacedAction;
 use crate::domain::fleet::{load_fleet, schedule_windows, Fleet};
 use crate::domain::rolling::{
     check_inputs, request_of, CapKind, Input, Problem, RollingInputs, SavedPlan,
@@ -303,10 +304,17 @@ fn Planner(fleet: Fleet) -> impl IntoView {
             }
         },
         move |_, results: Vec<ItemResult>| {
-            let done = results
-                .iter()
-                .filter(|r| matches!(r.outcome, ItemOutcome::Scheduled { .. }))
-                .count();
+            // Windows whose answer was lost but that the re-read found count as scheduled
+            // too, so that the plan never sends them again.
+            saved.try_update(|s| {
+                s.scheduled.extend(
+                    results
+                        .iter()
+                        .filter(|r| r.is_scheduled())
+                        .map(|r| r.machine_id),
+                );
+            });
+            let done = results.iter().filter(|r| r.is_scheduled()).count();
             toasts.success(format!(
                 "Scheduled the window on {done} of {} machines.",
                 results.len()
@@ -472,6 +480,9 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                 let machines: usize = sent.iter().map(|(_, ids)| ids.len()).sum();
                 view! {
                     <p>{format!("{machines} windows of {} hours, sent in {} requests (one per start). Renters on these machines are told.", duration(), sent.len())}</p>
+                    {PacedAction::ScheduleEachStart.duration_sentence(sent.len()).map(|takes| view! {
+                        <p data-testid="paced-duration">{format!("{takes}.")}</p>
+                    })}
                 }
             })}
         </ActionDialog>

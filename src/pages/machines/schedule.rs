@@ -22,8 +22,8 @@ use crate::components::toasts::use_toasts;
 use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::fleet::{load_fleet, schedule_plan, Fleet};
 use crate::domain::schedule::{
-    check, overlap_sentence, overlaps, refused, Field, ItemResult, Plan, Problem, Run, HOUR,
-    MAX_PER_REQUEST, MAX_REASON_CHARS,
+    check, overlap_sentence, overlaps, refused, unknown, Field, ItemResult, Plan, Problem, Run,
+    HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -203,6 +203,10 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 ));
                 if done > 0 {
                     fresh_form();
+                }
+                // The overlap check must know what is now on the machines, whether
+                // answered, found by the re-read after a lost answer, or still unknown.
+                if done > 0 || !unknown(&run.results).is_empty() {
                     reload_fleet();
                 }
                 run

@@ -1,0 +1,413 @@
+//! Pacing: how often the console sends each operation, so that a rate limit is met by
+//! waiting rather than shown as a refusal. The public service keeps each operation of a key
+//! to a minimum interval (spec neighbours §1.5) and says so with a 429 that often carries
+//! no `Retry-After`, so its table is the console's default. Pure and unit-tested natively;
+//! the client (`client.rs`) owns the timers.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+
+/// One operation's minimum interval between two calls by one key, as the public service
+/// keeps it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PublicInterval {
+    /// The operation's name in the spec, e.g. `N5`.
+    pub operation: &'static str,
+    pub method: &'static str,
+    /// The path as the spec writes it; `{…}` stands for any one segment.
+    pub path: &'static str,
+    pub seconds: f64,
+}
+
+const fn every(
+    operation: &'static str,
+    method: &'static str,
+    path: &'static str,
+    seconds: f64,
+) -> PublicInterval {
+    PublicInterval {
+        operation,
+        method,
+        path,
+        seconds,
+    }
+}
+
+/// Spec neighbours §1.5: the generated reference's value, the docs' where it gives none.
+/// Operations not listed are paced only after a 429.
+pub const PUBLIC_INTERVALS: [PublicInterval; 24] = [
+    every("N1", "GET", "/api/v0/machines", 2.5),
+    every("N2", "GET", "/api/v0/machines/{id}", 1.1),
+    every("N3", "PUT", "/api/v0/machines/{id}/dnotify", 2.5),
+    every("N4", "POST", "/api/v0/machines/maintenances/batch", 2.0),
+    every("N5", "PUT", "/api/v0/machines/{id}/cancel_maint", 2.5),
+    every("N6", "DELETE", "/api/v0/machines/maintenances", 1.0),
+    every("N7", "DELETE", "/api/v0/machines/maintenances/batch", 2.0),
+    every("N8", "GET", "/api/v0/template", 1.9),
+    every("N9", "GET", "/api/v0/users/{user_id}/templates", 1.6),
+    every("N10", "POST", "/api/v0/volumes/search", 2.0),
+    every("N11", "GET", "/api/v0/volumes", 2.0),
+    every("N12", "DELETE", "/api/v0/volumes", 5.5),
+    every("N13", "GET", "/api/v0/team/roles-full", 2.0),
+    every("N14", "POST", "/api/v0/team/roles", 2.0),
+    every("N15", "PUT", "/api/v0/team/roles/{id}", 2.0),
+    every("N16", "DELETE", "/api/v0/team/roles/{name}", 2.0),
+    every("N17", "POST", "/api/v0/team/invite", 2.0),
+    every("N18", "DELETE", "/api/v0/team/members/{id}", 3.0),
+    every("N19", "POST", "/api/v0/team/members/{id}/roles", 2.0),
+    every("N19", "PUT", "/api/v0/team/members/{id}/roles", 2.0),
+    every("N19", "DELETE", "/api/v0/team/members/{id}/roles", 2.0),
+    every("N20", "POST", "/api/v0/users", 3.0),
+    every("N22", "PUT", "/api/v0/machines/create_asks", 5.0),
+    every("N23", "DELETE", "/api/v0/machines/{id}/asks", 1.8),
+];
+
+/// The wait after a 429 on an operation the table does not know, when no `Retry-After`
+/// says how long: the public service's most common interval.
+pub const UNLISTED_INTERVAL_SECONDS: f64 = 2.0;
+
+/// Added to every interval: a request's timer may fire late and the next one's on time,
+/// so slots spaced exactly would now and then arrive too close and be refused again.
+pub const PACE_MARGIN_MS: f64 = 100.0;
+
+/// Whether `path` (no query) is the spec's `template`, where `{name}` matches any one
+/// segment, any other `{…}` a numeric one (so seed op 1's `machines/maintenances` is not
+/// N2's `machines/{id}`), and a trailing slash does not count.
+fn path_matches(template: &str, path: &str) -> bool {
+    let wanted: Vec<&str> = template.trim_end_matches('/').split('/').collect();
+    let given: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    wanted.len() == given.len()
+        && wanted.iter().zip(&given).all(|(w, g)| {
+            let placeholder = w.starts_with('{') && w.ends_with('}');
+            match *w {
+                "{name}" => !g.is_empty(),
+                _ if placeholder => !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()),
+                _ => w == g,
+            }
+        })
+}
+
+/// The API path of `url`: from `/api/` on, without query or fragment, whatever base URL
+/// (scheme, host, a prefix) comes before it.
+fn api_path(url: &str) -> &str {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    path.find("/api/").map_or(path, |at| &path[at..])
+}
+
+/// The public interval of `method` on `url`, if the table lists it.
+pub fn public_interval(method: &str, url: &str) -> Option<&'static PublicInterval> {
+    let path = api_path(url);
+    PUBLIC_INTERVALS
+        .iter()
+        .find(|i| i.method == method && path_matches(i.path, path))
+}
+
+/// An operation as a rate limit counts it: the method and the path with its numeric
+/// segments (machine, member and role ids) as `{id}`, so that every machine's N5 keeps one
+/// pace; and its public interval when the table has one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Endpoint {
+    pub key: String,
+    pub public_seconds: Option<f64>,
+}
+
+impl Endpoint {
+    pub fn of(method: &str, url: &str) -> Self {
+        let path = api_path(url).trim_end_matches('/');
+        let segments: Vec<&str> = path
+            .split('/')
+            .map(|segment| {
+                let is_id = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
+                if is_id {
+                    "{id}"
+                } else {
+                    segment
+                }
+            })
+            .collect();
+        Endpoint {
+            key: format!("{method} {}", segments.join("/")),
+            public_seconds: public_interval(method, url).map(|i| i.seconds),
+        }
+    }
+}
+
+thread_local! {
+    static PUBLIC_PACE_SCALE: Cell<f64> = const { Cell::new(1.0) };
+}
+
+/// Multiplies every public interval of the clients made from now on by `factor`. Only for
+/// tests of whole pages, which cannot reach the client the page shell builds: they keep
+/// the public pace's order and spacing without waiting its seconds.
+pub fn scale_public_intervals(factor: f64) {
+    PUBLIC_PACE_SCALE.set(factor.max(0.0));
+}
+
+pub(crate) fn public_pace_scale() -> f64 {
+    PUBLIC_PACE_SCALE.get()
+}
+
+/// When each endpoint may be sent next. Instants and waits are in milliseconds.
+#[derive(Debug)]
+pub struct Pacer {
+    /// Per endpoint key: the interval kept and the next free slot.
+    paces: HashMap<String, Pace>,
+    /// Public intervals are multiplied by this ([`scale_public_intervals`]).
+    scale: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    interval_ms: f64,
+    next_slot_ms: f64,
+}
+
+impl Default for Pacer {
+    fn default() -> Self {
+        Self::new(1.0)
+    }
+}
+
+impl Pacer {
+    pub fn new(scale: f64) -> Self {
+        Self {
+            paces: HashMap::new(),
+            scale,
+        }
+    }
+
+    fn public_ms(&self, endpoint: &Endpoint) -> Option<f64> {
+        endpoint.public_seconds.map(|s| s * 1000.0 * self.scale)
+    }
+
+    /// Reserves the next slot of `endpoint` and says how many ms from `now` it is. An
+    /// endpoint never refused nor asked to keep its pace goes at once.
+    pub fn reserve(&mut self, endpoint: &Endpoint, now: f64) -> f64 {
+        let Some(pace) = self.paces.get_mut(&endpoint.key) else {
+            return 0.0;
+        };
+        let slot = now.max(pace.next_slot_ms);
+        pace.next_slot_ms = slot + pace.interval_ms;
+        slot - now
+    }
+
+    /// From now on `endpoint` keeps its public interval, from its very next request: for
+    /// bulk actions that know they will meet the limit. No change for an endpoint the table
+    /// does not list, nor to a pace a server already set.
+    pub fn keep_public_pace(&mut self, endpoint: &Endpoint) {
+        let Some(public) = self.public_ms(endpoint) else {
+            return;
+        };
+        self.paces.entry(endpoint.key.clone()).or_insert(Pace {
+            interval_ms: public + PACE_MARGIN_MS,
+            next_slot_ms: f64::NEG_INFINITY,
+        });
+    }
+
+    /// A request to `endpoint` was refused with 429 at `now`, with the seconds of its
+    /// `Retry-After` if it had one. The endpoint's next slot is at least the longer of the
+    /// public interval and that wait from now (the last call let through is not known), and
+    /// it keeps that interval afterwards. Returns the interval kept, in ms.
+    pub fn refused(
+        &mut self,
+        endpoint: &Endpoint,
+        retry_after_seconds: Option<f64>,
+        now: f64,
+    ) -> f64 {
+        let told = retry_after_seconds.map(|s| s * 1000.0);
+        let interval = match (self.public_ms(endpoint), told) {
+            (Some(public), Some(told)) => public.max(told),
+            (Some(public), None) => public,
+            (None, Some(told)) => told,
+            (None, None) => UNLISTED_INTERVAL_SECONDS * 1000.0 * self.scale,
+        } + PACE_MARGIN_MS;
+        let pace = self.paces.entry(endpoint.key.clone()).or_insert(Pace {
+            interval_ms: 0.0,
+            next_slot_ms: now,
+        });
+        pace.interval_ms = pace.interval_ms.max(interval);
+        pace.next_slot_ms = pace.next_slot_ms.max(now + interval);
+        pace.interval_ms
+    }
+}
+
+/// Seconds `count` requests of an operation with the public interval `seconds` take at the
+/// public service's pace: the first goes at once, each one after waits its interval.
+pub fn paced_seconds(count: usize, seconds: f64) -> f64 {
+    count.saturating_sub(1) as f64 * (seconds + PACE_MARGIN_MS / 1000.0)
+}
+
+/// What a bulk action says before it starts: `20 machines: about 50 s at the public
+/// service's pace`. Nothing when it takes less than a few seconds.
+pub fn duration_sentence(what: &str, seconds: f64) -> Option<String> {
+    if seconds < 3.0 {
+        return None;
+    }
+    let said = if seconds < 90.0 {
+        format!("about {} s", (seconds / 5.0).round().max(1.0) as i64 * 5)
+    } else {
+        format!("about {} min", (seconds / 60.0).round() as i64)
+    };
+    Some(format!("{what}: {said} at the public service's pace"))
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    const H: &str = "http://127.0.0.1:8787";
+
+    fn cancel(id: i64) -> Endpoint {
+        Endpoint::of("PUT", &format!("{H}/api/v0/machines/{id}/cancel_maint/"))
+    }
+
+    #[test]
+    fn every_machine_of_an_operation_shares_its_pace_and_interval() {
+        assert_eq!(cancel(1001), cancel(1002));
+        assert_eq!(cancel(1001).key, "PUT /api/v0/machines/{id}/cancel_maint");
+        assert_eq!(cancel(1001).public_seconds, Some(2.5));
+        let n2 = Endpoint::of("GET", &format!("{H}/api/v0/machines/1001?owner=me"));
+        let n1 = Endpoint::of("GET", &format!("{H}/api/v0/machines?owner=me"));
+        assert_ne!(n1.key, n2.key);
+        assert_eq!(n1.public_seconds, Some(2.5));
+        assert_eq!(n2.public_seconds, Some(1.1));
+        // Another method on the same path is another operation.
+        assert_eq!(
+            Endpoint::of("PUT", &format!("{H}/api/v0/machines/1001")).public_seconds,
+            None
+        );
+        // A base URL with a prefix of its own.
+        let prefixed = Endpoint::of(
+            "POST",
+            "https://x.test/proxy/api/v0/machines/maintenances/batch",
+        );
+        assert_eq!(prefixed.key, "POST /api/v0/machines/maintenances/batch");
+        assert_eq!(prefixed.public_seconds, Some(2.0));
+        // Seed op 1 (GET on the maintenances) is not N6 (DELETE), and is not listed.
+        let seed = Endpoint::of(
+            "GET",
+            &format!("{H}/api/v0/machines/maintenances?machine_ids=[1]"),
+        );
+        assert_eq!(seed.public_seconds, None);
+    }
+
+    #[test]
+    fn the_table_is_the_public_services() {
+        let seconds = |method: &str, path: &str| {
+            public_interval(method, &format!("{H}{path}")).map(|i| (i.operation, i.seconds))
+        };
+        assert_eq!(
+            seconds("PUT", "/api/v0/machines/7/dnotify/"),
+            Some(("N3", 2.5))
+        );
+        assert_eq!(
+            seconds("POST", "/api/v0/machines/maintenances/batch"),
+            Some(("N4", 2.0))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/machines/maintenances/batch"),
+            Some(("N7", 2.0))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/machines/maintenances"),
+            Some(("N6", 1.0))
+        );
+        assert_eq!(
+            seconds("PUT", "/api/v0/machines/create_asks/"),
+            Some(("N22", 5.0))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/machines/1001/asks/"),
+            Some(("N23", 1.8))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/volumes/?id=4"),
+            Some(("N12", 5.5))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/team/roles/ops/"),
+            Some(("N16", 2.0))
+        );
+        assert_eq!(seconds("GET", "/api/v0/users/current"), None);
+        assert_eq!(
+            seconds("GET", "/api/v0/team/roles-full/"),
+            Some(("N13", 2.0))
+        );
+    }
+
+    #[test]
+    fn an_endpoint_goes_at_once_until_refused_then_keeps_the_public_interval() {
+        let mut pacer = Pacer::default();
+        let n5 = cancel(1001);
+        assert_eq!(pacer.reserve(&n5, 0.0), 0.0);
+        assert_eq!(pacer.reserve(&n5, 10.0), 0.0);
+        // A plain-text 429, no Retry-After: wait the public 2.5 s (and the margin).
+        assert_eq!(pacer.refused(&n5, None, 1000.0), 2600.0);
+        assert_eq!(pacer.reserve(&n5, 1000.0), 2600.0);
+        // The next machine's N5 takes the slot after, not the same one.
+        assert_eq!(pacer.reserve(&cancel(1002), 1000.0), 5200.0);
+        // Long after, a request goes at once and the one after it waits a whole interval.
+        assert_eq!(pacer.reserve(&n5, 100_000.0), 0.0);
+        assert_eq!(pacer.reserve(&n5, 100_000.0), 2600.0);
+        // Another operation is not held back.
+        let n4 = Endpoint::of("POST", &format!("{H}/api/v0/machines/maintenances/batch"));
+        assert_eq!(pacer.reserve(&n4, 100_000.0), 0.0);
+    }
+
+    #[test]
+    fn a_longer_retry_after_overrides_the_public_interval_and_a_shorter_does_not() {
+        let mut pacer = Pacer::default();
+        let n4 = Endpoint::of("POST", &format!("{H}/api/v0/machines/maintenances/batch"));
+        assert_eq!(pacer.refused(&n4, Some(1.0), 0.0), 2100.0);
+        assert_eq!(pacer.reserve(&n4, 0.0), 2100.0);
+        let mut pacer = Pacer::default();
+        assert_eq!(pacer.refused(&n4, Some(7.0), 0.0), 7100.0);
+        assert_eq!(pacer.reserve(&n4, 0.0), 7100.0);
+        // An operation the table does not know: the Retry-After, else a default.
+        let user = Endpoint::of("GET", &format!("{H}/api/v0/users/current"));
+        assert_eq!(pacer.refused(&user, Some(1.0), 0.0), 1100.0);
+        let other = Endpoint::of("GET", &format!("{H}/api/v0/subaccounts"));
+        assert_eq!(pacer.refused(&other, None, 0.0), 2100.0);
+        // A second refusal never shortens the pace.
+        assert_eq!(pacer.refused(&user, Some(0.0), 0.0), 1100.0);
+    }
+
+    #[test]
+    fn a_bulk_action_keeps_the_public_pace_from_its_first_request() {
+        let mut pacer = Pacer::default();
+        let n5 = cancel(1001);
+        pacer.keep_public_pace(&n5);
+        let waits: Vec<f64> = (0..4).map(|_| pacer.reserve(&n5, 0.0)).collect();
+        assert_eq!(waits, [0.0, 2600.0, 5200.0, 7800.0]);
+        // An operation the table does not list is not held back.
+        let other = Endpoint::of("GET", &format!("{H}/api/v0/subaccounts"));
+        pacer.keep_public_pace(&other);
+        assert_eq!(pacer.reserve(&other, 0.0), 0.0);
+        assert_eq!(pacer.reserve(&other, 0.0), 0.0);
+        // Scaled, for tests of whole pages.
+        let mut quick = Pacer::new(0.01);
+        quick.keep_public_pace(&n5);
+        assert_eq!(quick.reserve(&n5, 0.0), 0.0);
+        assert_eq!(quick.reserve(&n5, 0.0), 125.0);
+    }
+
+    #[test]
+    fn a_bulk_action_says_how_long_it_will_take() {
+        assert_eq!(
+            duration_sentence("20 machines", 20.0 * 2.5),
+            Some("20 machines: about 50 s at the public service's pace".into())
+        );
+        assert!((paced_seconds(20, 2.5) - 19.0 * 2.6).abs() < 1e-9);
+        assert_eq!(
+            duration_sentence("20 machines", paced_seconds(20, 2.5)).as_deref(),
+            Some("20 machines: about 50 s at the public service's pace")
+        );
+        assert_eq!(paced_seconds(1, 2.5), 0.0);
+        assert_eq!(paced_seconds(0, 2.5), 0.0);
+        assert_eq!(duration_sentence("1 machine", 2.5), None);
+        assert_eq!(
+            duration_sentence("100 offers", 500.0),
+            Some("100 offers: about 8 min at the public service's pace".into())
+        );
+    }
+}
