@@ -49,19 +49,23 @@ fn gaps(calls: &[Call]) -> Vec<f64> {
     calls.windows(2).map(|w| w[1].at - w[0].at).collect()
 }
 
+/// Asserts that `calls` are `count` and each was sent at least `ms` after the one before.
+fn assert_spaced(calls: &[Call], count: usize, ms: f64) {
+    assert_eq!(calls.len(), count);
+    let gaps = gaps(calls);
+    assert!(
+        gaps.iter().all(|&gap| gap >= ms),
+        "sent too close: {gaps:?}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_read_told_to_wait_one_second_is_sent_again_after_it() {
     let fetch = FakeFetch::install(vec![asked_to_wait(429, "1"), json(200, USER)]);
     let (api, waits) = client();
     let user = api.current_user().await.expect("the second answer");
     assert_eq!(user.id, 7);
-    let calls = fetch.calls();
-    assert_eq!(calls.len(), 2);
-    assert!(
-        gaps(&calls)[0] >= 1000.0,
-        "sent again too soon: {:?}",
-        gaps(&calls)
-    );
+    assert_spaced(&fetch.calls(), 2, 1000.0);
     assert_eq!(*waits.borrow(), [Some(1), None]);
 }
 
@@ -71,10 +75,9 @@ async fn a_write_refused_with_429_and_a_longer_retry_after_is_sent_again_after_i
     let (api, waits) = client();
     schedule(&api).await.expect("scheduled on the second try");
     let calls = fetch.calls();
-    assert_eq!(calls.len(), 2);
     assert_eq!(calls[0].body, calls[1].body);
     // One second, longer than N4's (scaled) public interval, wins.
-    assert!(gaps(&calls)[0] >= 1000.0, "{:?}", gaps(&calls));
+    assert_spaced(&calls, 2, 1000.0);
     assert_eq!(waits.borrow().first(), Some(&Some(1)));
 }
 
@@ -93,10 +96,9 @@ async fn a_429_without_retry_after_json_or_plain_text_waits_the_public_interval(
             .await
             .expect("a 429 was not applied, so it is sent again");
         let calls = fetch.calls();
-        assert_eq!(calls.len(), 2);
         assert_eq!(calls[0].body, calls[1].body);
         // N4's public 2 s, scaled.
-        assert!(gaps(&calls)[0] >= 2000.0 * SCALE, "{:?}", gaps(&calls));
+        assert_spaced(&calls, 2, 2000.0 * SCALE);
     }
 }
 
@@ -110,9 +112,8 @@ async fn a_read_refused_with_a_plain_text_429_waits_for_its_slot_and_shows_nothi
     let machines = api.machines().await.expect("the refusal is never shown");
     assert!(machines.is_empty());
     let calls = fetch.calls();
-    assert_eq!(calls.len(), 2);
     // N1's public 2.5 s, scaled; not the 0.4 s of a network retry.
-    assert!(gaps(&calls)[0] >= 2500.0 * SCALE, "{:?}", gaps(&calls));
+    assert_spaced(&calls, 2, 2500.0 * SCALE);
 }
 
 #[wasm_bindgen_test]
@@ -188,12 +189,7 @@ async fn after_a_429_the_endpoint_keeps_the_pace_it_asked_for() {
     schedule(&api).await.unwrap();
     // The next request on the endpoint waited for its slot, a second after the last.
     let calls = fetch.calls();
-    assert_eq!(calls.len(), 3);
-    assert!(
-        gaps(&calls).iter().all(|&gap| gap >= 1000.0),
-        "{:?}",
-        gaps(&calls)
-    );
+    assert_spaced(&calls, 3, 1000.0);
 }
 
 const CANCELLED: &str = r#"{"success": true, "msg": "deleted 1 scheduled maintenance window(s)"}"#;
@@ -211,12 +207,7 @@ async fn after_a_429_every_machine_of_the_operation_keeps_its_pace() {
     // Machine 1002's N5 waited its turn too, instead of being refused in its turn.
     assert_eq!(*waits.borrow(), [Some(1), None, Some(1), None]);
     let calls = fetch.calls();
-    assert_eq!(calls.len(), 3);
-    assert!(
-        gaps(&calls).iter().all(|&gap| gap >= 1000.0),
-        "{:?}",
-        gaps(&calls)
-    );
+    assert_spaced(&calls, 3, 1000.0);
 }
 
 #[wasm_bindgen_test]
@@ -237,15 +228,18 @@ async fn a_bulk_action_keeps_the_public_interval_from_its_first_request() {
         );
     }
     // N5's public 2.5 s, scaled, between each two, though all three were asked at once.
-    assert!(
-        gaps(&calls).iter().all(|&gap| gap >= 2500.0 * SCALE),
-        "{:?}",
-        gaps(&calls)
-    );
+    assert_spaced(&calls, 3, 2500.0 * SCALE);
     // The pace holds for the whole session's client, paced or not, once set.
     api.cancel_machine_maintenance(1004).await.unwrap();
-    let calls = fetch.calls();
-    assert!(calls[3].at - calls[2].at >= 2500.0 * SCALE);
+    assert_spaced(&fetch.calls(), 4, 2500.0 * SCALE);
+}
+
+/// N1's answer: machines 1001 to 1003, none rented.
+fn three_machines() -> &'static str {
+    let machines: Vec<String> = (1001..=1003)
+        .map(|id| machine_json(id, 0, "x x x x"))
+        .collect();
+    leak(format!(r#"{{"machines": [{}]}}"#, machines.join(", ")))
 }
 
 /// Signed in at `path` with times in UTC; the page's loads answered by `replies` (N1 for
@@ -254,21 +248,24 @@ async fn page_at(path: &str, more: Vec<(&'static str, Reply)>) -> (Mounted, Fake
     scale_public_intervals(SCALE);
     signed_in_as("key-for-rate-limit-tests", USER, path);
     session_storage().set_item("gpudeck.utc", "true").unwrap();
-    let machines = (1001..=1003)
-        .map(|id| machine_json(id, 0, "x x x x"))
-        .collect::<Vec<_>>()
-        .join(", ");
     let mut replies = vec![
         ("users/current", json(200, USER)),
-        (
-            "/api/v0/machines?owner=me",
-            json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
-        ),
+        ("/api/v0/machines?owner=me", json(200, three_machines())),
         ("machine_ids", json(200, "[]")),
     ];
     replies.extend(more);
     let fetch = FakeFetch::install_by_url(replies);
     (mount(App), fetch)
+}
+
+/// Fills the schedule page's form with a window at `start` and confirms it.
+async fn schedule_at(page: &Mounted, start: f64) {
+    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    page.type_into("#schedule-start", &typed(start));
+    settle().await;
+    page.click(".schedule-form button[type=submit]");
+    settle().await;
+    page.click("dialog[open] .button.primary");
 }
 
 /// Waits until the run's progress reads `text`.
@@ -301,13 +298,7 @@ async fn the_schedule_page_says_while_it_waits_for_the_rate_limit() {
         ],
     )
     .await;
-    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
-    let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
-    page.type_into("#schedule-start", &typed(tomorrow));
-    settle().await;
-    page.click(".schedule-form button[type=submit]");
-    settle().await;
-    page.click("dialog[open] .button.primary");
+    schedule_at(&page, (now() / 3600.0).floor() * 3600.0 + 86_400.0).await;
 
     assert!(
         progress_reads(
@@ -405,37 +396,19 @@ async fn the_bulk_cancel_says_how_long_it_takes_at_the_public_pace() {
 #[wasm_bindgen_test]
 async fn a_schedule_with_no_answer_says_so_and_shows_what_the_reread_found() {
     let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
-    let found = leak(format!(
-        r#"[{{"id": 77, "machine_id": 1001, "start_time": {tomorrow}, "duration_hours": 2,
-        "maintenance_category": "other", "maintenance_reason": null, "created_at": {},
-        "cancelled_at": null, "end_time": {}}}]"#,
-        now(),
-        tomorrow + 2.0 * 3600.0
-    ));
-    let machines = (1001..=1003)
-        .map(|id| machine_json(id, 0, "x x x x"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let found = leak(format!("[{}]", window_json(77, 1001, tomorrow, 2)));
     let (page, fetch) = page_at(
         "/machines/schedule?ids=1001-1002",
         vec![
             ("maintenances/batch", network_failure()),
             // The re-read of the two machines' windows, then the page's reload.
             ("machine_ids", json(200, found)),
-            (
-                "/api/v0/machines?owner=me",
-                json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
-            ),
+            ("/api/v0/machines?owner=me", json(200, three_machines())),
             ("machine_ids", json(200, found)),
         ],
     )
     .await;
-    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
-    page.type_into("#schedule-start", &typed(tomorrow));
-    settle().await;
-    page.click(".schedule-form button[type=submit]");
-    settle().await;
-    page.click("dialog[open] .button.primary");
+    schedule_at(&page, tomorrow).await;
     assert!(
         wait_until(3000, || page
             .find("[data-testid=schedule-result]")

@@ -464,6 +464,17 @@ pub fn machine_json(id: i64, rentals: i64, occupancy: &str) -> String {
     )
 }
 
+/// One active window of seed op 1's answer: `hours` long from `start`, category `other`.
+pub fn window_json(id: i64, machine_id: i64, start: f64, hours: i64) -> String {
+    format!(
+        r#"{{"id": {id}, "machine_id": {machine_id}, "start_time": {start},
+        "duration_hours": {hours}, "maintenance_category": "other", "maintenance_reason": null,
+        "created_at": {}, "cancelled_at": null, "end_time": {}}}"#,
+        now(),
+        start + hours as f64 * 3600.0
+    )
+}
+
 /// A scripted reply's body made at run time (replies hold `&'static str`).
 pub fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())

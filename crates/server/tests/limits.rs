@@ -467,10 +467,12 @@ fn rate_limited_app(limits: Config) -> TestApp {
     TestApp::with_router(state.clone(), app(state))
 }
 
-#[tokio::test]
-async fn the_rate_limit_answers_429_json_with_retry_after() {
+/// A server limited to two requests a second per key, answering in `shape`, and its answer
+/// to a third call at once.
+async fn third_call_at_two_a_second(shape: RefusalShape) -> (TestApp, common::Answer) {
     let app = rate_limited_app(Config {
         rate_limit: Some(2),
+        rate_limit_shape: shape,
         ..Config::default()
     });
     for _ in 0..2 {
@@ -481,6 +483,12 @@ async fn the_rate_limit_answers_429_json_with_retry_after() {
             .ok();
     }
     let refused = app.get(paths::CURRENT_USER).key(ALICE_KEY).send().await;
+    (app, refused)
+}
+
+#[tokio::test]
+async fn the_rate_limit_answers_429_json_with_retry_after() {
+    let (app, refused) = third_call_at_two_a_second(RefusalShape::Json).await;
     let msg = refused.error(429, "rate_limited");
     assert_eq!(
         msg,
@@ -679,19 +687,7 @@ async fn the_public_limits_answer_in_either_shape() {
 /// The token bucket of `--rate-limit` answers in the public shape too.
 #[tokio::test]
 async fn the_rate_limit_answers_in_the_public_shape_when_asked() {
-    let app = rate_limited_app(Config {
-        rate_limit: Some(2),
-        rate_limit_shape: RefusalShape::Public,
-        ..Config::default()
-    });
-    for _ in 0..2 {
-        app.get(paths::CURRENT_USER)
-            .key(ALICE_KEY)
-            .send()
-            .await
-            .ok();
-    }
-    let refused = app.get(paths::CURRENT_USER).key(ALICE_KEY).send().await;
+    let (_app, refused) = third_call_at_two_a_second(RefusalShape::Public).await;
     assert_eq!(refused.status.as_u16(), 429);
     assert_eq!(refused.header("retry-after"), None);
     assert_eq!(

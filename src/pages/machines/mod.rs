@@ -8,6 +8,7 @@ pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
 
+use crate::api::Outcome;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
 use crate::components::item_results::{RunProgress, RunProgressBar};
@@ -86,7 +87,9 @@ fn ids_of(selected: &BTreeSet<String>) -> Vec<i64> {
 /// A defragmentation from the selection: each machine's strip before and after.
 #[derive(Clone)]
 struct DefragOutcome {
-    result: DefragResult,
+    /// The answer; `None` when the request was sent and no answer came, so that only the
+    /// re-read of the machines tells what changed.
+    result: Option<DefragResult>,
     strips: Vec<(i64, String, Option<String>)>,
 }
 
@@ -117,7 +120,11 @@ pub fn MachinesPage() -> impl IntoView {
     let defrag = ConfirmedAction::new(
         |api, asked: Vec<(i64, String)>| async move {
             let ids: Vec<i64> = asked.iter().map(|(id, _)| *id).collect();
-            let result = api.defrag_offers(&ids).await?;
+            let result = match api.defrag_offers(&ids).await {
+                Ok(result) => Some(result),
+                Err(error) if error.outcome() == Outcome::Unknown => None,
+                Err(error) => return Err(error),
+            };
             // The strips after: N1 again, for these machines.
             let after: HashMap<i64, String> = api
                 .machines()
@@ -132,7 +139,11 @@ pub fn MachinesPage() -> impl IntoView {
             Ok(DefragOutcome { result, strips })
         },
         move |_, outcome: DefragOutcome| {
-            if let Some(changed) = &outcome.result.defragmented {
+            if let Some(changed) = outcome
+                .result
+                .as_ref()
+                .and_then(|r| r.defragmented.as_ref())
+            {
                 toasts.success(format!(
                     "Defragmented {} of {} machines.",
                     changed.len(),
@@ -289,14 +300,26 @@ fn fleet_table(
 
 #[component]
 fn DefragView(outcome: DefragOutcome) -> impl IntoView {
-    let changed = outcome.result.defragmented.clone().unwrap_or_default();
-    let heading = match &outcome.result.defragmented {
-        None => "None of these machines could be defragmented".to_owned(),
-        Some(changed) => format!(
+    let heading = match outcome.result.as_ref().map(|r| &r.defragmented) {
+        None => {
+            "No answer came: these machines may have been defragmented. As they are now:".to_owned()
+        }
+        Some(None) => "None of these machines could be defragmented".to_owned(),
+        Some(Some(changed)) => format!(
             "Defragmented {} of {} machines",
             changed.len(),
             outcome.strips.len()
         ),
+    };
+    // Without an answer, what changed is what the re-read shows changed.
+    let changed: Vec<i64> = match &outcome.result {
+        Some(result) => result.defragmented.clone().unwrap_or_default(),
+        None => outcome
+            .strips
+            .iter()
+            .filter(|(_, before, after)| after.as_ref().is_some_and(|after| after != before))
+            .map(|(id, _, _)| *id)
+            .collect(),
     };
     view! {
         <section class="result defrag-strips" data-testid="defrag-result" aria-labelledby="defrag-strips-heading">
