@@ -338,6 +338,9 @@ async fn the_machines_bulk_cancel_says_while_it_waits_for_the_rate_limit() {
             ("machines/1001/cancel_maint", json(200, CANCELLED)),
             ("machines/1002/cancel_maint", json(200, CANCELLED)),
             ("machines/1003/cancel_maint", json(200, CANCELLED)),
+            // The page's reload after the run.
+            ("/api/v0/machines?owner=me", json(200, three_machines())),
+            ("machine_ids", json(200, "[]")),
         ],
     )
     .await;
@@ -456,4 +459,15 @@ async fn a_schedule_with_no_answer_says_so_and_shows_what_the_reread_found() {
         page.text("[data-testid=schedule-result] .form-actions button"),
         "Retry the 1 refused…"
     );
+    // The page then reloads the fleet, so the overlap check knows the window found; its
+    // last request is done before the next test scripts its own answers.
+    let reads_of_windows = || {
+        fetch
+            .calls()
+            .iter()
+            .filter(|c| c.url.contains("machine_ids"))
+            .count()
+    };
+    assert!(wait_until(3000, || reads_of_windows() == 3).await);
+    settle().await;
 }

@@ -14,7 +14,10 @@ use std::rc::Rc;
 #[derive(Clone, Copy)]
 pub struct RunProgress {
     counts: RwSignal<(usize, usize)>,
-    waiting: RwSignal<Option<u32>>,
+    /// Requests waiting for their slot, and the seconds the latest to start waiting waits.
+    /// Several wait at once when a paced run has requests in flight together, so one that
+    /// stops waiting must not hide the others' wait.
+    waiting: RwSignal<(usize, u32)>,
 }
 
 impl Default for RunProgress {
@@ -27,7 +30,7 @@ impl RunProgress {
     pub fn new() -> Self {
         Self {
             counts: RwSignal::new((0, 0)),
-            waiting: RwSignal::new(None),
+            waiting: RwSignal::new((0, 0)),
         }
     }
 
@@ -35,9 +38,10 @@ impl RunProgress {
     /// tells this progress whenever one of its requests waits for the rate limit.
     pub fn start(self, api: &ApiClient, total: usize) -> ApiClient {
         self.counts.try_set((0, total));
-        self.waiting.try_set(None);
+        self.waiting.try_set((0, 0));
         api.on_rate_limit_wait(Rc::new(move |wait| {
-            self.waiting.try_set(wait);
+            self.waiting
+                .try_update(|waiting| *waiting = one_more_or_less(*waiting, wait));
         }))
     }
 
@@ -58,12 +62,21 @@ impl RunProgress {
     }
 }
 
+/// The waiting requests after one starts waiting `Some(seconds)` or stops (`None`).
+fn one_more_or_less((count, seconds): (usize, u32), wait: Option<u32>) -> (usize, u32) {
+    match wait {
+        Some(wait) => (count + 1, wait),
+        None => (count.saturating_sub(1), seconds),
+    }
+}
+
 /// What the progress adds while a request waits for the server's rate limit:
 /// `, waiting for the rate limit, 2 s`; nothing otherwise.
-fn rate_limit_text(waiting: Option<u32>) -> String {
-    waiting.map_or_else(String::new, |s| {
-        format!(", waiting for the rate limit, {s} s")
-    })
+fn rate_limit_text((count, seconds): (usize, u32)) -> String {
+    if count == 0 {
+        return String::new();
+    }
+    format!(", waiting for the rate limit, {seconds} s")
 }
 
 /// The progress of a run while `running`: `Scheduled 3 of 30 machines` over a bar, and the
@@ -111,14 +124,22 @@ pub fn ItemResults(results: Vec<ItemResult>) -> impl IntoView {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::rate_limit_text;
+    use super::{one_more_or_less, rate_limit_text};
 
     #[test]
-    fn the_wait_is_said_only_while_there_is_one() {
-        assert_eq!(rate_limit_text(None), "");
+    fn the_wait_is_said_while_any_request_waits() {
+        assert_eq!(rate_limit_text((0, 0)), "");
+        let first = one_more_or_less((0, 0), Some(2));
+        assert_eq!(rate_limit_text(first), ", waiting for the rate limit, 2 s");
+        // A second starts waiting, then stops: the first still waits.
+        let both = one_more_or_less(first, Some(1));
+        assert_eq!(rate_limit_text(both), ", waiting for the rate limit, 1 s");
+        let one_left = one_more_or_less(both, None);
         assert_eq!(
-            rate_limit_text(Some(2)),
-            ", waiting for the rate limit, 2 s"
+            rate_limit_text(one_left),
+            ", waiting for the rate limit, 1 s"
         );
+        assert_eq!(rate_limit_text(one_more_or_less(one_left, None)), "");
+        assert_eq!(one_more_or_less((0, 0), None), (0, 0));
     }
 }
