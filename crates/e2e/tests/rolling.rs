@@ -1,10 +1,12 @@
 //! Rolling maintenance in the real console against the demo server: from the Machines
 //! page's selection to the planner, a plan of 20 machines at most 3 at once around the
 //! windows they already have, scheduled; the database then holds exactly that plan. And a
-//! plan of 30 distinct starts against a server that paces N4 as the public service does:
-//! the console waits for the rate limit, says so, and schedules all 30.
+//! plan of 20 distinct starts against a server that limits N4 as the public service does,
+//! its 429s in either shape (JSON with Retry-After, the public plain text without): the
+//! console keeps N4's pace, says so, and schedules all 20 with no refusal shown.
 
 use gpudeck_e2e::{demo, Config, Harness};
+use gpudeck_server::limits::RefusalShape;
 use std::time::Duration;
 
 /// Windows of machines `first..=last` not cancelled: (machine, start, end, created_at).
@@ -187,14 +189,21 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
     app.finish().await
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn thirty_distinct_starts_are_paced_to_the_public_limit_of_n4() -> anyhow::Result<()> {
-    let app = Harness::start_with_options("rolling_paced", |config| Config {
+/// A plan of 20 distinct starts (machines 1031 to 1050, one down at a time) against a
+/// server that limits N4 as the public service does, answering its 429s in `shape`: the
+/// console keeps N4's pace from the first request, says beforehand how long it takes,
+/// shows no refusal, and the database then holds exactly the 20 windows asked.
+async fn twenty_distinct_starts_at_the_public_pace(
+    name: &'static str,
+    shape: RefusalShape,
+) -> anyhow::Result<()> {
+    let app = Harness::start_with_options(name, |config| Config {
         public_rate_limits: true,
+        rate_limit_shape: shape,
         ..config
     })
     .await?;
-    let (first, last) = (1031, 1060);
+    let (first, last) = (1031, 1050);
     let before = windows_of(&app, first, last).await?;
     app.open("/").await?;
     app.sign_in(demo::ALICE_KEY).await?;
@@ -202,19 +211,23 @@ async fn thirty_distinct_starts_are_paced_to_the_public_limit_of_n4() -> anyhow:
     app.open("/machines/rolling").await?;
     app.find(".rolling-form").await?;
 
-    // One machine down at a time, an hour each: 30 starts, so 30 N4 calls, one every 2 s.
+    // One machine down at a time, an hour each: 20 starts, so 20 N4 calls, one every 2 s.
     let from = tomorrow_on_the_hour();
-    plan(&app, "1031-1060", (from, from + 48.0 * 3600.0), "1", "1").await?;
-    app.wait_for_text("[data-testid=planned-count]", "30")
+    plan(&app, "1031-1050", (from, from + 48.0 * 3600.0), "1", "1").await?;
+    app.wait_for_text("[data-testid=planned-count]", "20")
         .await?;
     let dialog = schedule(&app).await?;
-    assert!(dialog.contains("sent in 30 requests"), "{dialog}");
-    // The second call is refused and every later one waits its turn, saying so.
+    assert!(dialog.contains("sent in 20 requests"), "{dialog}");
+    assert!(
+        dialog.contains("20 starts: about 40 s at the public service's pace."),
+        "{dialog}"
+    );
+    // Each call after the first waits its turn, saying so.
     app.wait_for_text("[data-testid=run-progress]", "waiting for the rate limit")
         .await?;
     app.wait_for_text_within(
         "[data-testid=plan-done]",
-        "All 30 windows are scheduled",
+        "All 20 windows are scheduled",
         Duration::from_secs(120),
     )
     .await?;
@@ -222,7 +235,7 @@ async fn thirty_distinct_starts_are_paced_to_the_public_limit_of_n4() -> anyhow:
 
     let after = windows_of(&app, first, last).await?;
     let new: Vec<_> = after.iter().filter(|w| !before.contains(w)).collect();
-    assert_eq!(new.len(), 30, "{new:?}");
+    assert_eq!(new.len(), 20, "{new:?}");
     let mut machines: Vec<i64> = new.iter().map(|w| w.0).collect();
     machines.sort_unstable();
     machines.dedup();
@@ -230,6 +243,16 @@ async fn thirty_distinct_starts_are_paced_to_the_public_limit_of_n4() -> anyhow:
     let mut starts: Vec<i64> = new.iter().map(|w| w.1 as i64).collect();
     starts.sort_unstable();
     starts.dedup();
-    assert_eq!(starts.len(), 30, "one start per machine");
+    assert_eq!(starts.len(), 20, "one start per machine");
     app.finish().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn twenty_distinct_starts_meet_json_429s_with_retry_after() -> anyhow::Result<()> {
+    twenty_distinct_starts_at_the_public_pace("rolling_paced_json", RefusalShape::Json).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn twenty_distinct_starts_meet_the_public_services_plain_429s() -> anyhow::Result<()> {
+    twenty_distinct_starts_at_the_public_pace("rolling_paced_public", RefusalShape::Public).await
 }
