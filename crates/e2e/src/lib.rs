@@ -166,6 +166,18 @@ impl Harness {
         Ok(())
     }
 
+    /// Clicks `element` with Shift held: a table's range selection from the row clicked last.
+    pub async fn shift_click(&self, element: &WebElement) -> Result<()> {
+        self.driver
+            .action_chain()
+            .key_down(Key::Shift)
+            .click_element(element)
+            .key_up(Key::Shift)
+            .perform()
+            .await?;
+        Ok(())
+    }
+
     /// Replaces the text of the field matching `css` by typing `text`.
     pub async fn fill(&self, css: &str, text: &str) -> Result<()> {
         let field = self.find(css).await?;

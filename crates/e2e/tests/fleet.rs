@@ -120,14 +120,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
 
     // Three machines: one click, then a shift-click for the range.
     checkbox(&app, 1013).await?.click().await?;
-    let last = checkbox(&app, 1015).await?;
-    app.driver
-        .action_chain()
-        .key_down(Key::Shift)
-        .click_element(&last)
-        .key_up(Key::Shift)
-        .perform()
-        .await?;
+    app.shift_click(&checkbox(&app, 1015).await?).await?;
     app.wait_for_text(".selected-count", "3 selected").await?;
     let before: BTreeSet<i64> = active_windows(&app, 1013, 1015)
         .await?

@@ -7,7 +7,7 @@
 use gpudeck_e2e::{demo, Config, Harness};
 use gpudeck_server::limits::RefusalShape;
 use std::time::Duration;
-use thirtyfour::{By, Key};
+use thirtyfour::By;
 
 const FIRST: i64 = 1031;
 const LAST: i64 = 1050;
@@ -86,14 +86,7 @@ async fn cancel_twenty_at_the_public_pace(
 
     // Machines 1031 to 1050: one click, then a shift-click for the range.
     checkbox(&app, FIRST).await?.click().await?;
-    let last = checkbox(&app, LAST).await?;
-    app.driver
-        .action_chain()
-        .key_down(Key::Shift)
-        .click_element(&last)
-        .key_up(Key::Shift)
-        .perform()
-        .await?;
+    app.shift_click(&checkbox(&app, LAST).await?).await?;
     app.wait_for_text(".selected-count", "20 selected").await?;
     app.click("[data-action=cancel]").await?;
     let dialog = app.find("dialog.confirm[open]").await?.text().await?;
