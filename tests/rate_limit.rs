@@ -268,6 +268,40 @@ async fn schedule_at(page: &Mounted, start: f64) {
     page.click("dialog[open] .button.primary");
 }
 
+/// On the Machines page of [`page_at`]: selects the three machines and confirms the
+/// cancellation of their maintenance.
+async fn cancel_all_three(page: &Mounted) {
+    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 3).await);
+    page.click("thead input[type=checkbox]");
+    settle().await;
+    page.click("[data-action=cancel]");
+    settle().await;
+    page.click("dialog[open] .button.danger");
+}
+
+/// The lines of the bulk cancel's result, once it shows.
+async fn cancel_results(page: &Mounted) -> Vec<String> {
+    assert!(wait_until(5000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    page.all("[data-testid=cancel-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect()
+}
+
+/// Waits until the windows have been read `times` times in all: a page's reload after a
+/// run is done before the next test scripts its own answers.
+async fn windows_read(fetch: &FakeFetch, times: usize) {
+    let reads = || {
+        fetch
+            .calls()
+            .iter()
+            .filter(|c| c.url.contains("machine_ids"))
+            .count()
+    };
+    assert!(wait_until(3000, || reads() == times).await);
+    settle().await;
+}
+
 /// Waits until the run's progress reads `text`.
 async fn progress_reads(page: &Mounted, text: &str) -> bool {
     wait_until(3000, || {
@@ -344,12 +378,7 @@ async fn the_machines_bulk_cancel_says_while_it_waits_for_the_rate_limit() {
         ],
     )
     .await;
-    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 3).await);
-    page.click("thead input[type=checkbox]");
-    settle().await;
-    page.click("[data-action=cancel]");
-    settle().await;
-    page.click("dialog[open] .button.danger");
+    cancel_all_three(&page).await;
 
     // 1002 and 1003 are answered while 1001 waits for its turn.
     assert!(
@@ -361,12 +390,7 @@ async fn the_machines_bulk_cancel_says_while_it_waits_for_the_rate_limit() {
         "{}",
         page.root.inner_html()
     );
-    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
-    let results: Vec<String> = page
-        .all("[data-testid=cancel-result] li")
-        .iter()
-        .map(|li| li.text_content().unwrap())
-        .collect();
+    let results = cancel_results(&page).await;
     assert_eq!(
         results,
         [1001, 1002, 1003].map(|id| format!("Machine {id}: 1 scheduled window cancelled"))
@@ -461,13 +485,56 @@ async fn a_schedule_with_no_answer_says_so_and_shows_what_the_reread_found() {
     );
     // The page then reloads the fleet, so the overlap check knows the window found; its
     // last request is done before the next test scripts its own answers.
-    let reads_of_windows = || {
-        fetch
-            .calls()
-            .iter()
-            .filter(|c| c.url.contains("machine_ids"))
-            .count()
-    };
-    assert!(wait_until(3000, || reads_of_windows() == 3).await);
-    settle().await;
+    windows_read(&fetch, 3).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_bulk_cancel_with_a_lost_answer_shows_what_the_reread_found() {
+    let tomorrow = (now() / 3600.0).floor() * 3600.0 + 86_400.0;
+    // After the run, machine 1003's window is still there; 1002's is gone.
+    let reread = leak(format!("[{}]", window_json(9, 1003, tomorrow, 2)));
+    let (page, fetch) = page_at(
+        "/machines",
+        vec![
+            ("machines/1001/cancel_maint", json(200, CANCELLED)),
+            ("machines/1002/cancel_maint", network_failure()),
+            ("machines/1003/cancel_maint", network_failure()),
+            ("machine_ids", json(200, reread)),
+            ("/api/v0/machines?owner=me", json(200, three_machines())),
+            ("machine_ids", json(200, reread)),
+        ],
+    )
+    .await;
+    cancel_all_three(&page).await;
+    let results = cancel_results(&page).await;
+    assert_eq!(
+        results,
+        [
+            "Machine 1001: 1 scheduled window cancelled",
+            "Machine 1002: no answer came, but the re-read shows no window of yours left: \
+             cancelled",
+            "Machine 1003: no answer came, and the re-read shows 1 scheduled window still \
+             there: not cancelled",
+        ]
+    );
+    assert!(!page.root.inner_html().contains("could not reach"));
+    let sent = fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "PUT")
+        .count();
+    assert_eq!(sent, 3, "nothing sent again by itself");
+    let reread = fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.url.contains("machine_ids"))
+        .nth(1)
+        .expect("the windows were read again");
+    assert!(
+        reread.url.contains("1002") && reread.url.contains("1003") && !reread.url.contains("1001"),
+        "only the machines with no answer: {}",
+        reread.url
+    );
+    // Let the page's reload finish before the next test scripts its answers.
+    windows_read(&fetch, 3).await;
 }
