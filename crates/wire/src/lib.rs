@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod error;
 pub mod fleet;
 pub mod lenient;
+pub mod listing;
 pub mod machine_ids;
 pub mod machines;
 pub mod maintenance;
@@ -28,6 +29,10 @@ pub use accounts::{
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};
 pub use lenient::{Lenient, Whole};
+pub use listing::{
+    EndChange, ListMachineRequest, ListMachineResponse, ListingChange, ListingRefusal,
+    OfferDuration, TermChanges, UnlistMachineResponse,
+};
 pub use machine_ids::{
     parse_machine_ids, MachineIdsError, MachineIdsInput, MACHINE_IDS_PATTERN, MAX_MACHINE_IDS,
 };
