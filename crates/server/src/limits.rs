@@ -138,7 +138,7 @@ const fn every(
 
 /// The public service's intervals (spec neighbours §1.5: the generated reference's value,
 /// the docs' where it gives none). Operations not listed are not limited.
-pub const PUBLIC_INTERVALS: [OperationInterval; 22] = [
+pub const PUBLIC_INTERVALS: [OperationInterval; 24] = [
     every("N1", "GET", paths::MACHINES, 2.5),
     every("N2", "GET", paths::MACHINE, 1.1),
     every("N3", "PUT", paths::MACHINE_DNOTIFY, 2.5),
@@ -161,6 +161,8 @@ pub const PUBLIC_INTERVALS: [OperationInterval; 22] = [
     every("N19", "PUT", paths::TEAM_MEMBER_ROLES, 2.0),
     every("N19", "DELETE", paths::TEAM_MEMBER_ROLES, 2.0),
     every("N20", "POST", paths::USERS, 3.0),
+    every("N22", "PUT", paths::MACHINE_CREATE_ASKS, 5.0),
+    every("N23", "DELETE", paths::MACHINE_ASKS, 1.8),
 ];
 
 /// The public service's limits ([`PUBLIC_INTERVALS`]): per key and operation, a call no

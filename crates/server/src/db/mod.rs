@@ -8,6 +8,7 @@
 
 mod error;
 pub mod fleet;
+pub mod listing;
 pub mod machines;
 pub mod maintenance;
 pub mod team;
@@ -41,6 +42,9 @@ const MIGRATIONS: &[M<'static>] = &[
         "../../migrations/0004_templates_volumes_subaccounts.sql"
     )),
     M::up(include_str!("../../migrations/0005_team_management.sql")),
+    M::up(include_str!(
+        "../../migrations/0006_offers_and_rental_contracts.sql"
+    )),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.

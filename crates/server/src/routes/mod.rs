@@ -6,6 +6,7 @@
 //! function of [`crate::db`], then says in HTTP what the query's domain result means.
 
 pub mod fleet;
+pub mod listing;
 pub mod machines;
 pub mod maintenance;
 pub mod subaccounts;
@@ -40,6 +41,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(maintenance::cancel_machine))
         .routes(routes!(machines::defrag_offers))
+        .routes(routes!(listing::list_machine))
+        .routes(routes!(listing::unlist_machine))
         .routes(routes!(templates::library, templates::delete_user_template))
         .routes(routes!(templates::search, templates::delete_template))
         .routes(routes!(volumes::accept, volumes::list, volumes::delete))
