@@ -725,7 +725,10 @@ async fn parallel_listings_extend_each_contract_once_and_leave_one_offer() {
         })
         .collect();
     let answers = all_at_once(&server, requests).await;
-    assert!(answers.iter().all(|(status, _)| *status == 200), "{answers:?}");
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
     let extended: i64 = answers
         .iter()
         .map(|(_, body)| body["extended"].as_i64().unwrap())
@@ -733,7 +736,10 @@ async fn parallel_listings_extend_each_contract_once_and_leave_one_offer() {
     // 9006 locked the offer's price; 9007 a lower one, so it is not extended.
     assert_eq!(extended, 1);
     assert_eq!(
-        scalar(&server, "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"),
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"
+        ),
         1
     );
     assert_eq!(
@@ -760,7 +766,10 @@ async fn parallel_listings_extend_each_contract_once_and_leave_one_offer() {
         .count();
     assert_eq!(created, 1, "{answers:?}");
     assert_eq!(
-        scalar(&server, "SELECT COUNT(*) FROM offers WHERE machine_id = 1009"),
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1009"
+        ),
         1
     );
     server.shutdown().await.unwrap();
@@ -791,14 +800,20 @@ async fn listing_and_unlisting_racing_leave_a_consistent_machine() {
         })
         .collect();
     let answers = all_at_once(&server, requests).await;
-    assert!(answers.iter().all(|(status, _)| *status == 200), "{answers:?}");
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
     let extended: i64 = answers
         .iter()
         .filter_map(|(_, body)| body["extended"].as_i64())
         .sum();
     assert_eq!(extended, 1, "9006 is extended by exactly one listing");
     assert_eq!(
-        scalar(&server, "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"),
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"
+        ),
         1
     );
     let offer = text(
