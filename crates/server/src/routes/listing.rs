@@ -6,8 +6,7 @@ use crate::body::{JsonObject, UnusedBody};
 use crate::db;
 use crate::db::listing::{Listed, ListingFailure};
 use crate::error::ApiError;
-use crate::quote::quote;
-use crate::routes::fleet::machine_id_from_path;
+use crate::routes::fleet::path_machine_id;
 use crate::routes::maintenance::IgnoredBody;
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -100,12 +99,7 @@ pub async fn unlist_machine(
     _body: UnusedBody,
 ) -> Result<Json<UnlistMachineResponse>, ApiError> {
     caller.require(PermissionGroup::MachineWrite)?;
-    let machine_id = machine_id_from_path(&raw).ok_or_else(|| {
-        ApiError::invalid_args(format!(
-            "Missing or invalid machine_id: '{}'",
-            quote(&raw, 32)
-        ))
-    })?;
+    let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let user_id = caller.user_id;
     let found = state
