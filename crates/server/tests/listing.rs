@@ -588,3 +588,42 @@ async fn every_refusal_says_why_and_changes_nothing() {
         .error(404, "not_found");
     assert_eq!(listing_state(&app), before, "no refusal changed anything");
 }
+
+/// A team key acts through its member's roles (§1.4): without `machine_write` it is
+/// refused before the body is judged; with it, it acts on the key user's own machines only.
+#[tokio::test]
+async fn team_keys_list_only_with_machine_write_and_only_their_own_machines() {
+    let app = TestApp::demo();
+    let before = listing_state(&app);
+    for (key, status, code) in [
+        (CAROL_TEAM_KEY, 403, "forbidden"),
+        (DAVE_TEAM_KEY, 404, "not_found"),
+    ] {
+        let listed = app
+            .put(&paths::machine_create_asks())
+            .key(key)
+            .json(json!({"machine": TIDY_MACHINE, "end_date": NOW + 40.0 * DAY}))
+            .send()
+            .await;
+        listed.error(status, code);
+        let unlisted = app
+            .delete(&paths::machine_asks(TIDY_MACHINE))
+            .key(key)
+            .json(json!({}))
+            .send()
+            .await;
+        unlisted.error(status, code);
+    }
+    let msg = app
+        .put(&paths::machine_create_asks())
+        .key(CAROL_TEAM_KEY)
+        .json(json!({"machine": "not even a number"}))
+        .send()
+        .await
+        .error(403, "forbidden");
+    assert_eq!(
+        msg,
+        "this key's team role lacks the permission machine_write"
+    );
+    assert_eq!(listing_state(&app), before);
+}
