@@ -772,7 +772,12 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
         "UPDATE machines SET earn_day = ROUND(earn_hour * 24, 2)",
         [],
     )?;
+    seed_windows(conn, now)
+}
 
+/// Maintenance windows in every state and category on the showcase machines, the
+/// marketplace's window, and a spread over the fleet.
+fn seed_windows(conn: &Connection, now: f64) -> Result<(), DbError> {
     // Windows in every state and category on the showcase machines.
     let created = now - 7.0 * DAY;
     let upcoming_reasons: [Option<&str>; 6] = [

@@ -151,7 +151,56 @@ struct Seen {
     refused: usize,
 }
 
+/// What one request of the load sent, as [`Seen::record`] needs it.
+struct Sent {
+    reason: String,
+    size: i64,
+    id: i64,
+    end_date: f64,
+}
+
 impl Seen {
+    /// Notes the answer to one request (`None`: the server died while it was in flight).
+    fn record(&mut self, write: Write, outcome: Option<(u16, Value)>, sent: Sent) {
+        let Sent {
+            reason,
+            size,
+            id,
+            end_date,
+        } = sent;
+        match (write, outcome) {
+            // The server is gone; this request was in flight.
+            (Write::Accept, None) => self.unanswered_accepts += 1,
+            (Write::Schedule, None) => self.unanswered_schedules += 1,
+            (Write::Cancel, None) => self.unanswered_cancels += 1,
+            (Write::DeleteTemplate, None) => self.unanswered_deletes += 1,
+            (Write::CreateSubaccount, None) => self.unanswered_creations += 1,
+            (Write::CreateRole, None) => self.unanswered_roles += 1,
+            (Write::RemoveMember, None) => self.unanswered_removals += 1,
+            (Write::List, None) => self.unanswered_listings.push(end_date),
+            (Write::List, Some((200, _))) => self.listed.push(end_date),
+            (Write::CreateRole, Some((200, _))) => self.roles.push(reason),
+            (Write::RemoveMember, Some((200, _))) => self.removed.push(id),
+            (Write::Accept, Some((200, body))) => {
+                let name = body["volume_name"].as_str().unwrap();
+                let id = name.strip_prefix("V.").unwrap().parse().unwrap();
+                self.volumes.push((id, size));
+            }
+            (Write::Accept, Some((409, body))) => {
+                assert_eq!(body["error"], "insufficient_capacity", "{body}");
+                self.refused += 1;
+            }
+            (Write::Schedule, Some((200, _))) => self.scheduled.push(reason),
+            (Write::Cancel, Some((200, _))) => self.cancelled.push(id),
+            (Write::DeleteTemplate, Some((200, _))) => self.deleted.push(id),
+            (Write::CreateSubaccount, Some((200, body))) => {
+                assert_eq!(body["email"], format!("{reason}@crash.example"));
+                self.created.push(format!("{reason}@crash.example"));
+            }
+            (_, Some((status, body))) => panic!("{write:?}: unexpected {status}: {body}"),
+        }
+    }
+
     fn in_flight(&self) -> usize {
         self.unanswered_accepts
             + self.unanswered_deletes
@@ -285,38 +334,13 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     Err(_) => None,
                 };
                 let gone = outcome.is_none();
-                let mut seen = seen.lock().unwrap();
-                match (write, outcome) {
-                    // The server is gone; this request was in flight.
-                    (Write::Accept, None) => seen.unanswered_accepts += 1,
-                    (Write::Schedule, None) => seen.unanswered_schedules += 1,
-                    (Write::Cancel, None) => seen.unanswered_cancels += 1,
-                    (Write::DeleteTemplate, None) => seen.unanswered_deletes += 1,
-                    (Write::CreateSubaccount, None) => seen.unanswered_creations += 1,
-                    (Write::CreateRole, None) => seen.unanswered_roles += 1,
-                    (Write::RemoveMember, None) => seen.unanswered_removals += 1,
-                    (Write::List, None) => seen.unanswered_listings.push(end_date),
-                    (Write::List, Some((200, _))) => seen.listed.push(end_date),
-                    (Write::CreateRole, Some((200, _))) => seen.roles.push(reason),
-                    (Write::RemoveMember, Some((200, _))) => seen.removed.push(id),
-                    (Write::Accept, Some((200, body))) => {
-                        let name = body["volume_name"].as_str().unwrap();
-                        let id = name.strip_prefix("V.").unwrap().parse().unwrap();
-                        seen.volumes.push((id, size));
-                    }
-                    (Write::Accept, Some((409, body))) => {
-                        assert_eq!(body["error"], "insufficient_capacity", "{body}");
-                        seen.refused += 1;
-                    }
-                    (Write::Schedule, Some((200, _))) => seen.scheduled.push(reason),
-                    (Write::Cancel, Some((200, _))) => seen.cancelled.push(id),
-                    (Write::DeleteTemplate, Some((200, _))) => seen.deleted.push(id),
-                    (Write::CreateSubaccount, Some((200, body))) => {
-                        assert_eq!(body["email"], format!("{reason}@crash.example"));
-                        seen.created.push(format!("{reason}@crash.example"));
-                    }
-                    (_, Some((status, body))) => panic!("{write:?}: unexpected {status}: {body}"),
-                }
+                let sent = Sent {
+                    reason,
+                    size,
+                    id,
+                    end_date,
+                };
+                seen.lock().unwrap().record(write, outcome, sent);
                 if gone {
                     return;
                 }

@@ -392,154 +392,50 @@ async fn a_rolling_offer_stays_ahead_until_an_end_date_replaces_it() {
     assert_eq!(contract_end(&app, 9006), Some(NOW + DAY + 42.0 * DAY));
 }
 
+const DURATION_FORMAT: &str = "duration must be N days, weeks, months or years, or seconds";
+const MIN_CHUNK_OF_8: &str = "min_chunk must be 1 or a power of two up to 8";
+
+/// N22 bodies and their refusals: the `error` code (`not_found` is 404, the others 400)
+/// and `msg`. Machine 1003 has 8 GPUs and no volume; 2001 is bob's.
+#[rustfmt::skip]
+fn n22_refusals() -> Vec<(Value, &'static str, &'static str)> {
+    let long = "9".repeat(60_000);
+    let positive = "machine must be a positive integer";
+    vec![
+        (json!({}), "invalid_args", positive),
+        (json!({"machine": "1003"}), "invalid_args", positive),
+        (json!({"machine": 0}), "invalid_args", positive),
+        (json!({"machine": 1e300}), "invalid_args", positive),
+        (json!({"machine": 1003, "end_date": NOW}), "invalid_args", "end_date must be in the future"),
+        (json!({"machine": 1003, "end_date": "12/31/2027"}), "invalid_args", "end_date must be a Unix timestamp"),
+        (json!({"machine": 1003, "end_date": NOW + DAY, "duration": "1 day"}), "invalid_args", "end_date and duration cannot both be given"),
+        (json!({"machine": 1003, "duration": long}), "invalid_args", DURATION_FORMAT),
+        (json!({"machine": 1003, "duration": "３ days"}), "invalid_args", DURATION_FORMAT),
+        (json!({"machine": 1003, "duration": "<b>1 day</b>"}), "invalid_args", DURATION_FORMAT),
+        (json!({"machine": 1003, "price_gpu": -0.01}), "invalid_args", "price_gpu must be a number >= 0"),
+        (json!({"machine": 1003, "price_disk": "cheap"}), "invalid_args", "price_disk must be a number >= 0"),
+        (json!({"machine": 1003, "price_min_bid": [1]}), "invalid_args", "price_min_bid must be a number >= 0"),
+        (json!({"machine": 1003, "credit_discount_max": 1.5}), "invalid_args", "credit_discount_max must be between 0 and 1"),
+        (json!({"machine": 1003, "vol_size": -1}), "invalid_args", "vol_size must be a whole number >= 0"),
+        (json!({"machine": 1003, "vol_size": 0, "vol_price": 0.1}), "invalid_args", "vol_price needs a vol_size above 0"),
+        // Judged against the stored offer, which has no volume.
+        (json!({"machine": 1003, "vol_price": 0.1}), "invalid_args", "vol_price needs a vol_size above 0"),
+        (json!({"machine": 1003, "min_chunk": 3}), "invalid_min_chunk", MIN_CHUNK_OF_8),
+        (json!({"machine": 1003, "min_chunk": 16}), "invalid_min_chunk", MIN_CHUNK_OF_8),
+        (json!({"machine": 1003, "min_chunk": "two"}), "invalid_min_chunk", MIN_CHUNK_OF_8),
+        (json!({"machine": 2001, "price_gpu": 0.1}), "not_found", "No such machine id"),
+        (json!({"machine": 999_999, "price_gpu": 0.1}), "not_found", "No such machine id"),
+        // Body values are judged before the machine is looked up.
+        (json!({"machine": 2001, "price_gpu": -1}), "invalid_args", "price_gpu must be a number >= 0"),
+    ]
+}
+
 #[tokio::test]
 async fn every_refusal_says_why_and_changes_nothing() {
     let app = TestApp::demo();
     let before = listing_state(&app);
-    let long = "9".repeat(60_000);
-    let cases: Vec<(Value, u16, &str, String)> = vec![
-        (
-            json!({}),
-            400,
-            "invalid_args",
-            "machine must be a positive integer".into(),
-        ),
-        (
-            json!({"machine": "1003"}),
-            400,
-            "invalid_args",
-            "machine must be a positive integer".into(),
-        ),
-        (
-            json!({"machine": 0}),
-            400,
-            "invalid_args",
-            "machine must be a positive integer".into(),
-        ),
-        (
-            json!({"machine": 1e300}),
-            400,
-            "invalid_args",
-            "machine must be a positive integer".into(),
-        ),
-        (
-            json!({"machine": 1003, "end_date": NOW}),
-            400,
-            "invalid_args",
-            "end_date must be in the future".into(),
-        ),
-        (
-            json!({"machine": 1003, "end_date": "12/31/2027"}),
-            400,
-            "invalid_args",
-            "end_date must be a Unix timestamp".into(),
-        ),
-        (
-            json!({"machine": 1003, "end_date": NOW + DAY, "duration": "1 day"}),
-            400,
-            "invalid_args",
-            "end_date and duration cannot both be given".into(),
-        ),
-        (
-            json!({"machine": 1003, "duration": long}),
-            400,
-            "invalid_args",
-            "duration must be N days, weeks, months or years, or seconds".into(),
-        ),
-        (
-            json!({"machine": 1003, "duration": "３ days"}),
-            400,
-            "invalid_args",
-            "duration must be N days, weeks, months or years, or seconds".into(),
-        ),
-        (
-            json!({"machine": 1003, "duration": "<b>1 day</b>"}),
-            400,
-            "invalid_args",
-            "duration must be N days, weeks, months or years, or seconds".into(),
-        ),
-        (
-            json!({"machine": 1003, "price_gpu": -0.01}),
-            400,
-            "invalid_args",
-            "price_gpu must be a number >= 0".into(),
-        ),
-        (
-            json!({"machine": 1003, "price_disk": "cheap"}),
-            400,
-            "invalid_args",
-            "price_disk must be a number >= 0".into(),
-        ),
-        (
-            json!({"machine": 1003, "price_min_bid": [1]}),
-            400,
-            "invalid_args",
-            "price_min_bid must be a number >= 0".into(),
-        ),
-        (
-            json!({"machine": 1003, "credit_discount_max": 1.5}),
-            400,
-            "invalid_args",
-            "credit_discount_max must be between 0 and 1".into(),
-        ),
-        (
-            json!({"machine": 1003, "vol_size": -1}),
-            400,
-            "invalid_args",
-            "vol_size must be a whole number >= 0".into(),
-        ),
-        (
-            json!({"machine": 1003, "vol_size": 0, "vol_price": 0.1}),
-            400,
-            "invalid_args",
-            "vol_price needs a vol_size above 0".into(),
-        ),
-        // Judged against the stored offer, which has no volume.
-        (
-            json!({"machine": 1003, "vol_price": 0.1}),
-            400,
-            "invalid_args",
-            "vol_price needs a vol_size above 0".into(),
-        ),
-        (
-            json!({"machine": 1003, "min_chunk": 3}),
-            400,
-            "invalid_min_chunk",
-            "min_chunk must be 1 or a power of two up to 8".into(),
-        ),
-        (
-            json!({"machine": 1003, "min_chunk": 16}),
-            400,
-            "invalid_min_chunk",
-            "min_chunk must be 1 or a power of two up to 8".into(),
-        ),
-        (
-            json!({"machine": 1003, "min_chunk": "two"}),
-            400,
-            "invalid_min_chunk",
-            "min_chunk must be 1 or a power of two up to 8".into(),
-        ),
-        (
-            json!({"machine": 2001, "price_gpu": 0.1}),
-            404,
-            "not_found",
-            "No such machine id".into(),
-        ),
-        (
-            json!({"machine": 999_999, "price_gpu": 0.1}),
-            404,
-            "not_found",
-            "No such machine id".into(),
-        ),
-        // Body values are judged before the machine is looked up.
-        (
-            json!({"machine": 2001, "price_gpu": -1}),
-            400,
-            "invalid_args",
-            "price_gpu must be a number >= 0".into(),
-        ),
-    ];
-    for (body, status, code, msg) in cases {
+    for (body, code, msg) in n22_refusals() {
+        let status = if code == "not_found" { 404 } else { 400 };
         let answer = list(&app, body.clone()).await;
         assert_eq!(answer.error(status, code), msg, "{body}");
     }
