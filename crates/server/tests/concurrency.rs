@@ -708,6 +708,11 @@ async fn member_removals_racing_role_changes_stay_consistent() {
     server.shutdown().await.unwrap();
 }
 
+/// An N22 request with `body`, for [`all_at_once`].
+fn listing(body: Value) -> (reqwest::Method, String, Value) {
+    (reqwest::Method::PUT, paths::machine_create_asks(), body)
+}
+
 /// 40 N22 at once on one machine, all moving its offer end date to the same later date:
 /// each contract is extended exactly once, and the machine keeps exactly one offer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -715,15 +720,7 @@ async fn parallel_listings_extend_each_contract_once_and_leave_one_offer() {
     let dir = tempfile::tempdir().unwrap();
     let server = file_server(&dir).await;
     let later = NOW + 40.0 * 86_400.0;
-    let requests = (0..40)
-        .map(|_| {
-            (
-                reqwest::Method::PUT,
-                paths::machine_create_asks(),
-                json!({"machine": TIDY_MACHINE, "end_date": later}),
-            )
-        })
-        .collect();
+    let requests = vec![listing(json!({"machine": TIDY_MACHINE, "end_date": later})); 40];
     let answers = all_at_once(&server, requests).await;
     assert!(
         answers.iter().all(|(status, _)| *status == 200),
@@ -750,15 +747,7 @@ async fn parallel_listings_extend_each_contract_once_and_leave_one_offer() {
         1
     );
     // A first listing raced 40 times: one creates the offer, the others update it.
-    let requests = (0..40)
-        .map(|_| {
-            (
-                reqwest::Method::PUT,
-                paths::machine_create_asks(),
-                json!({"machine": 1009, "price_gpu": 0.3}),
-            )
-        })
-        .collect();
+    let requests = vec![listing(json!({"machine": 1009, "price_gpu": 0.3})); 40];
     let answers = all_at_once(&server, requests).await;
     let created = answers
         .iter()
@@ -785,11 +774,7 @@ async fn listing_and_unlisting_racing_leave_a_consistent_machine() {
     let requests = (0..40)
         .map(|k| {
             if k % 2 == 0 {
-                (
-                    reqwest::Method::PUT,
-                    paths::machine_create_asks(),
-                    json!({"machine": TIDY_MACHINE, "end_date": later}),
-                )
+                listing(json!({"machine": TIDY_MACHINE, "end_date": later}))
             } else {
                 (
                     reqwest::Method::DELETE,
