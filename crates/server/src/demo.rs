@@ -7,7 +7,7 @@
 //!
 //! | who | key | what for |
 //! |---|---|---|
-//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, listings, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account) |
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account) |
 //! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs"): proves isolation |
 //! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
 //! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
