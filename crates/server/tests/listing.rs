@@ -453,11 +453,25 @@ async fn every_refusal_says_why_and_changes_nothing() {
         .send()
         .await;
     huge.error(413, "too_large");
-    for (raw, status, code) in [
-        ("abc", 400, "invalid_args"),
-        ("0", 400, "invalid_args"),
-        ("2001", 404, "not_found"),
-        ("999999", 404, "not_found"),
+    app.delete(&paths::machine_asks(TIDY_MACHINE))
+        .key(ALICE_KEY)
+        .json(json!({"padding": "x".repeat(70_000)}))
+        .send()
+        .await
+        .error(413, "too_large");
+    // (path segment, status, code, the value the 400 quotes back).
+    for (raw, status, code, shown) in [
+        ("abc", 400, "invalid_args", "abc"),
+        ("0", 400, "invalid_args", "0"),
+        (
+            "99999999999999999999",
+            400,
+            "invalid_args",
+            "99999999999999999999",
+        ),
+        ("%3Cb%3E1%3C%2Fb%3E", 400, "invalid_args", "<b>1</b>"),
+        ("2001", 404, "not_found", ""),
+        ("999999", 404, "not_found", ""),
     ] {
         let answer = app
             .delete(&format!("{}/machines/{raw}/asks/", paths::PREFIX))
@@ -467,7 +481,7 @@ async fn every_refusal_says_why_and_changes_nothing() {
             .await;
         let msg = answer.error(status, code);
         if status == 400 {
-            assert_eq!(msg, format!("Missing or invalid machine_id: '{raw}'"));
+            assert_eq!(msg, format!("Missing or invalid machine_id: '{shown}'"));
         }
     }
     // bob may not touch alice's machines, nor alice bob's.
