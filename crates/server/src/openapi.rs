@@ -20,7 +20,7 @@ use utoipa::{Modify, OpenApi};
         title = "Marketplace REST interface (gpudeck reference server)",
         version = "1.0.0",
         description = "Maintenance windows, GPU offer defragmentation, templates, volumes, \
-            subaccounts and teams. Every operation needs an API key: `Authorization: Bearer <key>` \
+            subaccounts and teams. Every operation but `GET /api/v0/gpudeck/server` needs an API key: `Authorization: Bearer <key>` \
             (or the `api_key` query parameter; the header wins). Every refusal is a JSON \
             `{error, msg}`. Paths are accepted with and without a trailing slash."
     ),
@@ -35,6 +35,7 @@ use utoipa::{Modify, OpenApi};
         (name = "accounts", description = "The caller's account: identity, templates, subaccounts"),
         (name = "volumes", description = "Volume asks"),
         (name = "team", description = "The caller's current team"),
+        (name = "server", description = "Which server answers (a project rule of this server)"),
     )
 )]
 pub struct ApiDoc;

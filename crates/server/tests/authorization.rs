@@ -43,7 +43,8 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 35 of the API and the public OpenAPI document.
+/// The operations: the 35 of the API, the public OpenAPI document and which server
+/// answers (a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
     CurrentUser,
@@ -82,6 +83,7 @@ enum Route {
     ListMachine,
     UnlistMachine,
     OpenApi,
+    Server,
 }
 
 /// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
@@ -97,7 +99,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 36] = [
+const MATRIX: [(Route, [Cell; 7]); 37] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -245,13 +247,16 @@ const MATRIX: [(Route, [Cell; 7]); 36] = [
         (404, "not_found", "No such machine id"),
         (403, "forbidden", "lacks the permission machine_write")]),
     (Route::OpenApi, [OK, OK, OK, OK, OK, OK, OK]),
+    // Says only whether the data is the demo's: nothing of any account.
+    (Route::Server, [(200, "", "{\"data\":\"demo\"}"), (200, "", "{\"data\":\"demo\"}"),
+        OK, OK, OK, OK, OK]),
 ];
 
 /// The permission each route needs of a team key (`None`: none).
 fn needs(route: Route) -> Option<PermissionGroup> {
     use PermissionGroup::*;
     match route {
-        Route::CurrentUser | Route::OpenApi => None,
+        Route::CurrentUser | Route::OpenApi | Route::Server => None,
         Route::Maintenances => Some(InstanceRead),
         Route::Defrag => Some(MachineWrite),
         Route::DeleteUserTemplate
@@ -571,6 +576,7 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
             Some(json!({})),
         ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
+        Route::Server => (Method::GET, paths::SERVER.to_owned(), None),
     };
     let mut call = app.call(method, &uri);
     if let Some(authorization) = &caller.authorization {
@@ -720,7 +726,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 252);
+    assert_eq!(cells, 259);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -853,7 +859,7 @@ async fn the_document_names_the_permission_each_route_enforces() {
     let document = app.get(paths::OPENAPI).send().await.ok();
     for (route, _) in MATRIX {
         let (method, path) = match route {
-            Route::OpenApi => continue,
+            Route::OpenApi | Route::Server => continue,
             Route::CurrentUser => ("get", paths::CURRENT_USER),
             Route::Maintenances => ("get", paths::MAINTENANCES),
             Route::Defrag => ("put", paths::DEFRAG_OFFERS),

@@ -16,6 +16,7 @@ pub mod maintenance;
 pub mod paths;
 pub mod permissions;
 pub mod query;
+pub mod server;
 pub mod team;
 pub mod templates;
 pub mod volumes;
@@ -46,6 +47,7 @@ pub use maintenance::{
 };
 pub use permissions::{PermissionGroup, Permissions};
 pub use query::{Condition, Conditions, Operator};
+pub use server::ServerInfo;
 pub use team::{
     Invitation, InviteRequest, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
     RemoveRoleRequest, ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, StatusAnswer,

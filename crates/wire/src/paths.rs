@@ -32,6 +32,8 @@ pub const TEAM_MEMBER: &str = "/api/v0/team/members/{id}";
 /// N19: give (POST), replace (PUT) or take (DELETE) a member's role.
 pub const TEAM_MEMBER_ROLES: &str = "/api/v0/team/members/{id}/roles";
 pub const OPENAPI: &str = "/api/v0/openapi.json";
+/// Project rule: which server answers (GET; no key needed), see [`crate::ServerInfo`].
+pub const SERVER: &str = "/api/v0/gpudeck/server";
 /// N1: the caller's machines (the official client adds `?owner=me`).
 pub const MACHINES: &str = "/api/v0/machines";
 /// N2: one machine.

@@ -9,6 +9,7 @@ pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod server;
 pub mod subaccounts;
 pub mod team;
 pub mod team_invites;
@@ -27,6 +28,7 @@ use utoipa_axum::routes;
 /// so this list is the route table and the document's operations at once.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(server::about))
         .routes(routes!(users::current))
         .routes(routes!(fleet::list))
         .routes(routes!(fleet::show))
