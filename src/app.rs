@@ -1,6 +1,7 @@
 //! The router and the page shell: navigation, who is signed in, sign-out.
 
 use crate::api::{provide_api, use_api, ApiClient, ApiError};
+use crate::components::connection::Connection;
 use crate::components::money::format_usd;
 use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
@@ -159,7 +160,6 @@ fn Header() -> impl IntoView {
     let user = move || session.get().map(|s| s.user).unwrap_or_default();
     let base_url = move || session.get().map(|s| s.base_url).unwrap_or_default();
     let kept = move || session.get().map_or(0, |s| s.others.len());
-    let on_own_origin = move || base_url() == crate::session::own_origin();
     view! {
         <header class="topbar">
             <a class="skip-link" href="#main">"Skip to content"</a>
@@ -168,12 +168,10 @@ fn Header() -> impl IntoView {
                 <span class="identity-label">"Acting as"</span>
                 <span class="identity-name">{move || user().username}</span>
                 {move || key_words(&user()).map(|words| view! { <span class="identity-key" data-testid="key-scope">{words}</span> })}
+                <Connection base_url=Signal::derive(base_url)/>
                 <span class="identity-balance" title="Balance">{move || format_usd(user().balance)}</span>
                 <span class="identity-email">{move || user().email}</span>
                 <span class="identity-id">{move || format!("user #{}", user().id)}</span>
-                <Show when=move || !on_own_origin()>
-                    <span class="identity-base" title="REST base URL">{base_url}</span>
-                </Show>
             </div>
             <a class="button secondary switch-link" href=ACTING_ACCOUNT>
                 {move || match kept() {

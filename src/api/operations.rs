@@ -11,8 +11,8 @@ use gpudeck_wire::{
     DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Invitation, Machine,
     MachineList, MaintenanceCategory, MaintenanceWindow, MemberRoleReplaced, MemberRoleRequest,
     MessageAnswer, ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, ScheduleMaintenanceRequest,
-    ScheduleMaintenanceResponse, StatusAnswer, SubaccountList, TeamMember, TeamRole, TeamRoleEntry,
-    Template, TemplateLibrary, Volume, VolumeList, VolumeOffer, VolumeOfferList,
+    ScheduleMaintenanceResponse, ServerInfo, StatusAnswer, SubaccountList, TeamMember, TeamRole,
+    TeamRoleEntry, Template, TemplateLibrary, Volume, VolumeList, VolumeOffer, VolumeOfferList,
     VolumeSearchRequest,
 };
 use serde_json::{json, Value};
@@ -21,6 +21,13 @@ impl ApiClient {
     /// `GET /users/current`: who the key belongs to.
     pub async fn current_user(&self) -> Result<CurrentUser, ApiError> {
         self.get(paths::CURRENT_USER, &[]).await
+    }
+
+    /// `GET /gpudeck/server` (a project rule of the reference server): which server answers.
+    /// The public service has no such route, so a failure means a server the console does
+    /// not know.
+    pub async fn server_info(&self) -> Result<ServerInfo, ApiError> {
+        self.get(paths::SERVER, &[]).await
     }
 
     /// `GET /machines/maintenances`: active windows of the caller's machines among `ids`.

@@ -7,60 +7,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-/// One operation's minimum interval between two calls by one key, as the public service
-/// keeps it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PublicInterval {
-    /// The operation's name in the spec, e.g. `N5`.
-    pub operation: &'static str,
-    pub method: &'static str,
-    /// The path as the spec writes it; `{…}` stands for any one segment.
-    pub path: &'static str,
-    pub seconds: f64,
-}
-
-const fn every(
-    operation: &'static str,
-    method: &'static str,
-    path: &'static str,
-    seconds: f64,
-) -> PublicInterval {
-    PublicInterval {
-        operation,
-        method,
-        path,
-        seconds,
-    }
-}
-
-/// Spec neighbours §1.5: the generated reference's value, the docs' where it gives none.
-/// Operations not listed are paced only after a 429.
-pub const PUBLIC_INTERVALS: [PublicInterval; 24] = [
-    every("N1", "GET", "/api/v0/machines", 2.5),
-    every("N2", "GET", "/api/v0/machines/{id}", 1.1),
-    every("N3", "PUT", "/api/v0/machines/{id}/dnotify", 2.5),
-    every("N4", "POST", "/api/v0/machines/maintenances/batch", 2.0),
-    every("N5", "PUT", "/api/v0/machines/{id}/cancel_maint", 2.5),
-    every("N6", "DELETE", "/api/v0/machines/maintenances", 1.0),
-    every("N7", "DELETE", "/api/v0/machines/maintenances/batch", 2.0),
-    every("N8", "GET", "/api/v0/template", 1.9),
-    every("N9", "GET", "/api/v0/users/{user_id}/templates", 1.6),
-    every("N10", "POST", "/api/v0/volumes/search", 2.0),
-    every("N11", "GET", "/api/v0/volumes", 2.0),
-    every("N12", "DELETE", "/api/v0/volumes", 5.5),
-    every("N13", "GET", "/api/v0/team/roles-full", 2.0),
-    every("N14", "POST", "/api/v0/team/roles", 2.0),
-    every("N15", "PUT", "/api/v0/team/roles/{id}", 2.0),
-    every("N16", "DELETE", "/api/v0/team/roles/{name}", 2.0),
-    every("N17", "POST", "/api/v0/team/invite", 2.0),
-    every("N18", "DELETE", "/api/v0/team/members/{id}", 3.0),
-    every("N19", "POST", "/api/v0/team/members/{id}/roles", 2.0),
-    every("N19", "PUT", "/api/v0/team/members/{id}/roles", 2.0),
-    every("N19", "DELETE", "/api/v0/team/members/{id}/roles", 2.0),
-    every("N20", "POST", "/api/v0/users", 3.0),
-    every("N22", "PUT", "/api/v0/machines/create_asks", 5.0),
-    every("N23", "DELETE", "/api/v0/machines/{id}/asks", 1.8),
-];
+pub use gpudeck_wire::rate_limits::{PublicInterval, PUBLIC_INTERVALS};
 
 /// The wait after a 429 on an operation the table does not know, when no `Retry-After`
 /// says how long: the public service's most common interval.

@@ -5,6 +5,7 @@ pub mod calendar;
 pub mod clipboard;
 pub mod confirm;
 pub mod confirmed_action;
+pub mod connection;
 pub mod csv;
 pub mod data_table;
 pub mod error_panel;

@@ -3,9 +3,11 @@
 //! sends them as they are (tower-http's precompressed serving), so the strongest settings
 //! cost build time once instead of CPU on every request.
 
+use crate::parallel::two_at_a_time;
+use crate::reuse::Reuse;
 use anyhow::{Context, Result};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The files worth compressing; images other than SVG and fonts are compressed already.
 /// `bin`: the split build's page packs (see packs.rs), wasm modules end to end.
@@ -25,8 +27,8 @@ pub struct Summary {
 }
 
 /// [`precompress_dir`], saying what it did.
-pub fn precompress_console(dir: &Path) -> Result<()> {
-    let summary = precompress_dir(dir)?;
+pub fn precompress_console(dir: &Path, reuse: Option<&Reuse>) -> Result<()> {
+    let summary = precompress_dir(dir, reuse)?;
     let kb = |bytes: usize| bytes as f64 / 1024.0;
     println!(
         "    precompressed {} files: {:.1} KB raw, {:.1} KB brotli, {:.1} KB gzip",
@@ -39,10 +41,12 @@ pub fn precompress_console(dir: &Path) -> Result<()> {
 }
 
 /// Writes the compressed variants of every compressible file in `dir` (not its
-/// subfolders: the console's dist is flat) and deletes variants whose file is gone.
-/// A variant no smaller than its file is not written: the server then sends the file.
-pub fn precompress_dir(dir: &Path) -> Result<Summary> {
-    let mut summary = Summary::default();
+/// subfolders: the console's dist is flat), two files at a time, and deletes variants
+/// whose file is gone. A variant no smaller than its file is not written: the server then
+/// sends the file. With `reuse`, a file whose bytes an earlier build compressed gets the
+/// variants made then.
+pub fn precompress_dir(dir: &Path, reuse: Option<&Reuse>) -> Result<Summary> {
+    let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let path = entry?.path();
         if !path.is_file() {
@@ -53,29 +57,43 @@ pub fn precompress_dir(dir: &Path) -> Result<Summary> {
             if !path.with_extension("").exists() {
                 std::fs::remove_file(&path)?;
             }
-            continue;
-        }
-        if !COMPRESSIBLE.contains(&extension) {
-            continue;
-        }
-        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let brotli = brotli_11(&bytes)?;
-        let gzip = gzip_9(&bytes)?;
-        summary.files += 1;
-        summary.raw += bytes.len();
-        summary.brotli += brotli.len().min(bytes.len());
-        summary.gzip += gzip.len().min(bytes.len());
-        for (variant, compressed) in VARIANTS.iter().zip([brotli, gzip]) {
-            let out = variant_path(&path, variant);
-            if compressed.len() < bytes.len() {
-                std::fs::write(&out, compressed)
-                    .with_context(|| format!("writing {}", out.display()))?;
-            } else if out.exists() {
-                std::fs::remove_file(&out)?;
-            }
+        } else if COMPRESSIBLE.contains(&extension) {
+            files.push(path);
         }
     }
+    let sizes = two_at_a_time(&files, |path| precompress_file(path, reuse))?;
+    let mut summary = Summary::default();
+    for [raw, brotli, gzip] in sizes {
+        summary.files += 1;
+        summary.raw += raw;
+        summary.brotli += brotli.min(raw);
+        summary.gzip += gzip.min(raw);
+    }
     Ok(summary)
+}
+
+/// Writes `path`'s variants; returns its size and theirs.
+fn precompress_file(path: &PathBuf, reuse: Option<&Reuse>) -> Result<[usize; 3]> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let compress = |variant: &str, with: fn(&[u8]) -> Result<Vec<u8>>| match reuse {
+        Some(reuse) => reuse.bytes(variant, reuse.key(variant).bytes(&bytes).finish(), || {
+            with(&bytes)
+        }),
+        None => with(&bytes),
+    };
+    let brotli = compress("brotli", brotli_11)?;
+    let gzip = compress("gzip", gzip_9)?;
+    let sizes = [bytes.len(), brotli.len(), gzip.len()];
+    for (variant, compressed) in VARIANTS.iter().zip([brotli, gzip]) {
+        let out = variant_path(path, variant);
+        if compressed.len() < bytes.len() {
+            std::fs::write(&out, compressed)
+                .with_context(|| format!("writing {}", out.display()))?;
+        } else if out.exists() {
+            std::fs::remove_file(&out)?;
+        }
+    }
+    Ok(sizes)
 }
 
 /// `app.wasm` → `app.wasm.br`: the name tower-http's `ServeDir` asks for.
@@ -122,7 +140,7 @@ mod tests {
         std::fs::write(dir.join("app-0123456789abcdef.js"), &script).unwrap();
         std::fs::write(dir.join("picture.png"), vec![7u8; 4096]).unwrap();
 
-        let summary = precompress_dir(&dir).unwrap();
+        let summary = precompress_dir(&dir, None).unwrap();
 
         assert_eq!(summary.files, 1);
         assert_eq!(summary.raw, script.len());
@@ -154,7 +172,7 @@ mod tests {
         // Two bytes cannot shrink: gzip's header alone is longer.
         std::fs::write(dir.join("tiny.txt"), b"ok").unwrap();
 
-        precompress_dir(&dir).unwrap();
+        precompress_dir(&dir, None).unwrap();
 
         let mut left: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()

@@ -6,7 +6,11 @@
 mod compress;
 mod merge;
 mod minify;
+mod package;
 mod packs;
+mod parallel;
+mod reuse;
+mod reuse_check;
 mod scratch;
 mod setup;
 mod shell;
@@ -19,7 +23,11 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
   run         install what is missing, build the console (release), start the reference
-              server with demo data serving it, print the URL and the demo keys
+              server with demo data serving it, print the URL and the demo keys;
+              --port N picks the port, --upstream URL serves your own account instead
+              (every API request forwarded to URL; no demo data)
+  package     the console and the release server in one folder, target/package/gpudeck,
+              to copy to another machine of this kind
   test        install what is missing (also Chromium), run every test suite, print a summary
   setup       only install what is missing (add --browser for Chromium and ChromeDriver),
               with schemathesis and the official client vastai for the tests
@@ -41,6 +49,7 @@ fn main() -> ExitCode {
             .and_then(|()| setup::ensure_test_tools()),
         Some("split") => setup::ensure_all(false).and_then(|()| split::build_split_console()),
         Some("serve-api") => tasks::serve_api(),
+        Some("package") => package::build(),
         Some("bench") => tasks::bench(&args[1..]),
         _ => {
             eprint!("{USAGE}");

@@ -163,7 +163,7 @@ fn lazy_route_on(line: &str) -> Option<&str> {
 }
 
 /// The text between the first `start` and the next `end` after it.
-fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+pub fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let from = text.find(start)? + start.len();
     let to = from + text[from..].find(end)?;
     Some(&text[from..to])

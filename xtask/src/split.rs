@@ -6,9 +6,14 @@
 //! (`--keep-lld-exports`, which the chunks link against) → `wasm-opt -Oz` on every module
 //! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
 //! from `index.html` without its rust link, so both builds share one page description.
+//!
+//! Every step after cargo keeps its output (see reuse.rs): a build with nothing changed
+//! runs none of them, and a build after a change runs only the steps whose inputs changed.
 
 use crate::packs::{self, Pack};
-use crate::shell::{cargo, exec, exec_quiet, root, step};
+use crate::parallel::two_at_a_time;
+use crate::reuse::{self, Key, Reuse, Stamp};
+use crate::shell::{cargo, exec, exec_quiet, output_of, root, step};
 use crate::{compress, merge, minify, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -33,28 +38,108 @@ pub fn dist_dir() -> PathBuf {
 }
 
 /// Builds the split console into [`dist_dir`] and writes `target/split/chunks.txt`,
-/// which names the files each page needs (for `cargo xtask bench`).
+/// which names the files each page needs (for `cargo xtask bench`). When nothing it is
+/// built from changed since the last build, it only says so.
 pub fn build_split_console() -> Result<()> {
     step("building the console split by route (release, wasm-split, wasm-opt -Oz)");
     let wasm = compile()?;
-    let stage = split_dir().join("stage");
-    if stage.exists() {
-        std::fs::remove_dir_all(&stage)?;
+    let page = Page::of_repository()?;
+    let reuse = Reuse::at(split_dir().join("reuse"), recipe()?);
+    let key = reuse
+        .key("split console")
+        .file(&wasm)?
+        .text(&page.key()?)
+        .file(&root().join("src/app.rs"))?
+        .finish();
+    let (dist, stamp) = (dist_dir(), Stamp::at(split_dir().join("dist.stamp")));
+    if stamp.matches(&key, &dist)? {
+        println!(
+            "    reused the split console in {}: nothing it is built from has changed",
+            dist.display()
+        );
+        return Ok(());
     }
-    std::fs::create_dir_all(&stage)?;
-    let split = split_wasm(&wasm, &stage)?;
+    stamp.clear()?;
+    let built = build(&wasm, &page, &dist, &reuse)?;
+    write_chunk_list(&built.names, &built.prefetch)?;
+    write_pack_list(&built.names.packs)?;
+    reuse.forget_unused()?;
+    stamp.record(&key, &dist)?;
+    let counts = reuse.counts();
+    println!(
+        "    split console in {} ({} steps reused, {} run)",
+        dist.display(),
+        counts.reused,
+        counts.made
+    );
+    Ok(())
+}
+
+/// The steps after cargo again, into `dist`, for `page`, each step through the outputs the
+/// last build kept; keeps nothing new beyond that build's own. Returns how many steps it
+/// ran. For the check that reuse is safe (reuse_check.rs).
+pub fn rebuild_into(dist: &Path, page: &Page) -> Result<reuse::Counts> {
+    let wasm = compile()?;
+    let reuse = Reuse::at(split_dir().join("reuse"), recipe()?);
+    build(&wasm, page, dist, &reuse)?;
+    Ok(reuse.counts())
+}
+
+/// What every step's key starts from: xtask itself, whose code and constants say how each
+/// step runs (the binaryen and terser versions among them), and the tools it finds
+/// installed rather than pins.
+fn recipe() -> Result<String> {
+    let xtask = std::env::current_exe().context("finding xtask's own executable")?;
+    let version = |tool: &str| output_of(tool, &["--version"]).unwrap_or_default();
+    Ok(Key::new("recipe")
+        .file(&xtask)?
+        .text(&version("wasm-bindgen"))
+        .text(&version("trunk"))
+        .text(&version("node"))
+        .finish())
+}
+
+/// What [`build`] wrote, for the lists beside the dist folder.
+struct Built {
+    names: Names,
+    prefetch: std::collections::HashMap<String, Vec<String>>,
+}
+
+/// The steps after cargo: `wasm` split, bound, optimised, published with `page`'s assets
+/// into `dist` (emptied first) and precompressed, each step through `reuse`.
+fn build(wasm: &Path, page: &Page, dist: &Path, reuse: &Reuse) -> Result<Built> {
+    let stage = empty_folder(&split_dir().join("stage"))?;
+    let split = split_wasm(wasm, &stage)?;
     bindgen(&stage)?;
     let mut modules = split.split_modules.clone();
     modules.push(stage.join(format!("{NAME}_bg.wasm")));
-    optimise_all(&modules)?;
-    build_page_assets()?;
-    let names = publish(&stage, &split.prefetch_map)?;
-    write_index(&names)?;
-    write_chunk_list(&names, &split.prefetch_map)?;
-    write_pack_list(&names.packs)?;
-    compress::precompress_console(&dist_dir())?;
-    println!("    split console in {}", dist_dir().display());
-    Ok(())
+    optimise_all(&modules, reuse)?;
+    let assets = build_page_assets(page, reuse)?;
+    empty_folder(dist)?;
+    for entry in std::fs::read_dir(&assets)? {
+        let from = entry?.path();
+        std::fs::copy(
+            &from,
+            dist.join(from.file_name().expect("a file has a name")),
+        )?;
+    }
+    let names = publish(&stage, &split.prefetch_map, dist, reuse)?;
+    write_index(&names, dist)?;
+    compress::precompress_console(dist, Some(reuse))?;
+    Ok(Built {
+        names,
+        prefetch: split.prefetch_map,
+    })
+}
+
+/// `folder`, emptied (or made).
+fn empty_folder(folder: &Path) -> Result<PathBuf> {
+    if folder.exists() {
+        std::fs::remove_dir_all(folder)
+            .with_context(|| format!("emptying {}", folder.display()))?;
+    }
+    std::fs::create_dir_all(folder)?;
+    Ok(folder.to_path_buf())
 }
 
 /// Relocations kept, so wasm-split can move code.
@@ -106,10 +191,13 @@ fn bindgen(stage: &Path) -> Result<()> {
     )
 }
 
-/// [`optimise`] on every module: wasm-split writes over a hundred small chunks.
-fn optimise_all(modules: &[PathBuf]) -> Result<()> {
+/// [`optimise`] on every module, in place: wasm-split writes over a hundred small chunks,
+/// and a chunk whose bytes did not change keeps the file wasm-opt made of it last time.
+fn optimise_all(modules: &[PathBuf], reuse: &Reuse) -> Result<()> {
     // Each module still names its wasm features in its target_features section.
-    two_at_a_time(modules, |module| optimise(module, &[]))?;
+    two_at_a_time(modules, |module| {
+        reuse.file_in_place("wasm-opt", module, |module| optimise(module, &[]))
+    })?;
     Ok(())
 }
 
@@ -126,37 +214,6 @@ fn optimise(module: &Path, features: &[String]) -> Result<()> {
             .arg(module),
     )?;
     ensure_stripped(module)
-}
-
-/// `work` on each of `items`, two at a time, its results in the items' order: each run of
-/// npm's binaryen tools spends most of a second starting node.
-fn two_at_a_time<T: Sync, R: Send>(
-    items: &[T],
-    work: impl Fn(&T) -> Result<R> + Sync,
-) -> Result<Vec<R>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let worker = || -> Result<Vec<(usize, R)>> {
-        let mut done = Vec::new();
-        loop {
-            let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(item) = items.get(index) else {
-                return Ok(done);
-            };
-            done.push((index, work(item)?));
-        }
-    };
-    let mut done = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2).map(|_| scope.spawn(worker)).collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a worker of two_at_a_time panicked"))
-            .collect::<Result<Vec<_>>>()
-    })?
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>();
-    done.sort_by_key(|(index, _)| *index);
-    Ok(done.into_iter().map(|(_, result)| result).collect())
 }
 
 /// The custom sections `optimise_all` strips from every module.
@@ -183,36 +240,96 @@ fn custom_sections(wasm: &[u8]) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// Trunk builds `index.html` without its rust link: the styles, icon and boot.js,
-/// hashed and minified as in the normal build.
-fn build_page_assets() -> Result<()> {
-    // Trunk builds the crate beside a page without a rust link, so the page goes to a
-    // folder without Cargo.toml and reaches the repository's files from there.
-    let folder = split_dir().join("assets");
-    std::fs::create_dir_all(&folder)?;
-    let page = std::fs::read_to_string(root().join("index.html"))?;
-    let mut without_rust = String::new();
-    for line in page.lines() {
-        if line.contains(r#"rel="rust""#) {
-            continue;
+/// The served page as trunk builds it here: `index.html` without its rust link, and the
+/// files its trunk links name (styles, icon, boot.js).
+pub struct Page {
+    /// The page trunk reads, its links written relative to [`Page::folder`].
+    html: String,
+    folder: PathBuf,
+    /// The files the links name, in the page's order.
+    assets: Vec<PathBuf>,
+}
+
+impl Page {
+    /// `index.html` with the repository's assets.
+    pub fn of_repository() -> Result<Self> {
+        Self::with_replaced(&BTreeMap::new(), split_dir().join("assets"))
+    }
+
+    /// `index.html` with each link named in `replaced` (`style/machines.css` → another
+    /// file) read from elsewhere, to be built in `folder`.
+    pub fn with_replaced(replaced: &BTreeMap<&str, PathBuf>, folder: PathBuf) -> Result<Self> {
+        // Trunk builds the crate beside a page with a rust link, and one without beside
+        // a Cargo.toml too: so the page goes to a folder of its own under target/.
+        let page = std::fs::read_to_string(root().join("index.html"))?;
+        let (mut html, mut assets) = (String::new(), Vec::new());
+        for line in page.lines() {
+            if line.contains(r#"rel="rust""#) {
+                continue;
+            }
+            match packs::between(line, r#" href=""#, "\"").filter(|_| line.contains("data-trunk")) {
+                Some(href) => {
+                    let asset = replaced
+                        .get(href)
+                        .cloned()
+                        .unwrap_or_else(|| root().join(href));
+                    let relative = relative_path(&folder, &asset)?;
+                    html.push_str(&line.replacen(href, &relative, 1));
+                    assets.push(asset);
+                }
+                None => html.push_str(line),
+            }
+            html.push('\n');
         }
-        without_rust.push_str(&line.replace(r#" href=""#, r#" href="../../../"#));
-        without_rust.push('\n');
+        if html.lines().count() == page.lines().count() {
+            bail!("index.html has no rust link to take out");
+        }
+        Ok(Page {
+            html,
+            folder,
+            assets,
+        })
     }
-    if without_rust.lines().count() == page.lines().count() {
-        bail!("index.html has no rust link to take out");
+
+    /// A key over everything trunk reads to build the page.
+    fn key(&self) -> Result<String> {
+        let mut key = Key::new("page")
+            .text(&self.html)
+            .file(&root().join("Trunk.toml"))?;
+        for asset in &self.assets {
+            key = key.file(asset)?;
+        }
+        Ok(key.finish())
     }
-    let assets_page = folder.join("index.html");
-    std::fs::write(&assets_page, without_rust)?;
-    exec(
-        Command::new("trunk")
-            .arg("build")
-            .arg(&assets_page)
-            .args(["--release", "--dist"])
-            .arg(dist_dir())
-            .env("PATH", setup::path_with_tools())
-            .current_dir(root()),
-    )
+}
+
+/// `to` as a link from a page in `from`, both under the repository: `../../../style/x.css`.
+fn relative_path(from: &Path, to: &Path) -> Result<String> {
+    let (from, to) = (from.strip_prefix(root())?, to.strip_prefix(root())?);
+    let ups = from.components().count();
+    let mut link = "../".repeat(ups);
+    link.push_str(&to.to_string_lossy());
+    Ok(link)
+}
+
+/// Trunk builds `page`: the styles, icon and boot.js, hashed and minified as in the
+/// normal build. Returns the folder it wrote.
+fn build_page_assets(page: &Page, reuse: &Reuse) -> Result<PathBuf> {
+    let key = reuse.key("trunk").text(&page.key()?).finish();
+    reuse.folder("trunk", key, |into| {
+        std::fs::create_dir_all(&page.folder)?;
+        let html = page.folder.join("index.html");
+        std::fs::write(&html, &page.html)?;
+        exec(
+            Command::new("trunk")
+                .arg("build")
+                .arg(&html)
+                .args(["--release", "--dist"])
+                .arg(into)
+                .env("PATH", setup::path_with_tools())
+                .current_dir(root()),
+        )
+    })
 }
 
 /// The published names of the bundle's files.
@@ -230,8 +347,9 @@ struct Names {
 fn publish(
     stage: &Path,
     prefetch: &std::collections::HashMap<String, Vec<String>>,
+    dist: &Path,
+    reuse: &Reuse,
 ) -> Result<Names> {
-    let dist = dist_dir();
     let mut chunks = BTreeMap::new();
     // Kept for the packs, which repeat the chunks several splits share.
     let mut contents = BTreeMap::new();
@@ -245,7 +363,7 @@ fn publish(
         chunks.insert(stem.clone(), name);
         contents.insert(stem.clone(), bytes);
     }
-    let packs = write_packs(stage, &chunks, &contents, prefetch)?;
+    let packs = write_packs(stage, &chunks, &contents, prefetch, dist, reuse)?;
     // The loader names the chunks and packs; the main script and the loader import each
     // other, so the three share one hash over their contents and those names.
     let mut loader = std::fs::read_to_string(stage.join("__wasm_split.js"))?;
@@ -275,8 +393,9 @@ fn publish(
     std::fs::write(dist.join(&names.js), js)?;
     std::fs::write(dist.join(&names.wasm), wasm)?;
     std::fs::write(dist.join(&names.loader), loader)?;
-    minify::module_in_place(&dist.join(&names.js))?;
-    minify::module_in_place(&dist.join(&names.loader))?;
+    for script in [&names.js, &names.loader] {
+        reuse.file_in_place("terser", &dist.join(script), minify::module_in_place)?;
+    }
     Ok(names)
 }
 
@@ -291,6 +410,8 @@ fn write_packs(
     chunks: &BTreeMap<String, String>,
     contents: &BTreeMap<String, Vec<u8>>,
     prefetch: &std::collections::HashMap<String, Vec<String>>,
+    dist: &Path,
+    reuse: &Reuse,
 ) -> Result<Vec<Pack>> {
     let features =
         merge::binaryen_features(&std::fs::read(stage.join(format!("{NAME}_split.wasm")))?)?;
@@ -304,25 +425,38 @@ fn write_packs(
             .iter()
             .map(|stem| (chunks[stem].as_str(), contents[stem].as_slice()))
             .collect();
-        let scratch = split_dir().join("merge").join(split.as_str());
-        if scratch.exists() {
-            std::fs::remove_dir_all(&scratch)?;
-        }
-        std::fs::create_dir_all(&scratch)?;
-        let merged = merge::merge(&files, &features, &setup::wasm_opt_dir(), &scratch)
-            .with_context(|| format!("merging the pack of {split}"))?;
-        optimise(&merged, &features)?;
-        let module = std::fs::read(&merged)?;
-        std::fs::remove_dir_all(&scratch)?;
+        let key = files
+            .iter()
+            .fold(
+                reuse.key("pack").text(&features.join(" ")),
+                |key, (name, bytes)| key.text(name).bytes(bytes),
+            )
+            .finish();
+        let module = reuse.bytes("pack", key, || merged_pack_module(split, &files, &features))?;
         let covered: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
         let bytes = packs::pack(&covered, &module)?;
         let file = format!("{NAME}-pack{split}-{}.bin", hash(&[&bytes]));
-        std::fs::write(dist_dir().join(&file), &bytes)?;
+        std::fs::write(dist.join(&file), &bytes)?;
         Ok(Pack {
             split: (*split).clone(),
             file,
         })
     })
+}
+
+/// The chunks `files` of `split` merged into one module, optimised like every module.
+fn merged_pack_module(
+    split: &str,
+    files: &[(&str, &[u8])],
+    features: &[String],
+) -> Result<Vec<u8>> {
+    let scratch = empty_folder(&split_dir().join("merge").join(split))?;
+    let merged = merge::merge(files, features, &setup::wasm_opt_dir(), &scratch)
+        .with_context(|| format!("merging the pack of {split}"))?;
+    optimise(&merged, features)?;
+    let module = std::fs::read(&merged)?;
+    std::fs::remove_dir_all(&scratch)?;
+    Ok(module)
 }
 
 /// `target/split/packs.txt`: a line `<split> <pack>` per split (for the tests and bench).
@@ -338,10 +472,10 @@ fn write_pack_list(packs: &[Pack]) -> Result<()> {
 /// The page trunk wrote, plus the script that starts the bundle (as Trunk.toml's
 /// `pattern_script` would write it) and preloads of the files every page needs. boot.js
 /// also gets each route's pack, to fetch the opened page's beside the main module.
-fn write_index(names: &Names) -> Result<()> {
+fn write_index(names: &Names, dist: &Path) -> Result<()> {
     let router = std::fs::read_to_string(root().join("src/app.rs"))?;
     let route_packs = packs::route_packs(&router, &names.packs)?;
-    let path = dist_dir().join("index.html");
+    let path = dist.join("index.html");
     let page = std::fs::read_to_string(&path)?;
     let head = format!(
         r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}" data-packs='{packs}'></script></head>"#,
@@ -387,20 +521,6 @@ fn hash(parts: &[&[u8]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn two_at_a_time_keeps_the_items_order_and_stops_at_an_error() {
-        let items: Vec<u32> = (0..20).collect();
-        let doubled = two_at_a_time(&items, |n| Ok(n * 2)).unwrap();
-        assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
-        let failed = two_at_a_time(&items, |n| {
-            if *n == 7 {
-                bail!("item {n} failed")
-            }
-            Ok(*n)
-        });
-        assert_eq!(failed.unwrap_err().to_string(), "item 7 failed");
-    }
 
     /// A custom section: id 0, its size, then its name with its length, then the payload.
     fn custom(name: &str, payload: &[u8]) -> Vec<u8> {

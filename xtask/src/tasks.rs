@@ -3,7 +3,7 @@
 use crate::scratch::BrowserScratch;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
-use crate::{compress, split};
+use crate::{compress, package, reuse_check, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -12,34 +12,76 @@ use std::time::{Duration, Instant};
 
 const DEFAULT_PORT: u16 = 8787;
 
-/// Set up, build the shipping console (release, split by route: the build the whole-app
-/// suite tests, from the same cache) and serve it with the demo data.
-pub fn run(args: &[String]) -> Result<()> {
-    let port = match args {
-        [] => DEFAULT_PORT,
-        [flag, value] if flag == "--port" => value.parse().context("--port takes a number")?,
-        _ => bail!("usage: cargo xtask run [--port N]"),
+/// What `cargo xtask run` was asked for.
+#[derive(Debug, PartialEq)]
+struct RunOptions {
+    port: u16,
+    /// Forward every API request to this base URL instead of serving the demo data.
+    upstream: Option<String>,
+}
+
+const RUN_USAGE: &str = "usage: cargo xtask run [--port N] [--upstream URL]";
+
+fn run_options(args: &[String]) -> Result<RunOptions> {
+    let mut options = RunOptions {
+        port: DEFAULT_PORT,
+        upstream: None,
     };
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let Some(value) = args.next() else {
+            bail!("{flag} needs a value; {RUN_USAGE}");
+        };
+        match flag.as_str() {
+            "--port" => options.port = value.parse().context("--port takes a number")?,
+            "--upstream" => {
+                // Said before the build, not ten minutes later by the server.
+                if !(value.starts_with("https://") || value.starts_with("http://")) {
+                    bail!("--upstream takes an http:// or https:// URL, such as https://console.vast.ai; not {value:?}");
+                }
+                options.upstream = Some(value.clone());
+            }
+            _ => bail!("{RUN_USAGE}"),
+        }
+    }
+    Ok(options)
+}
+
+/// Set up, build the shipping console (release, split by route: the build the whole-app
+/// suite tests, from the same cache) and serve it: with the demo data, or forwarding to
+/// the upstream named by `--upstream` (your own account; no demo database, no demo keys).
+pub fn run(args: &[String]) -> Result<()> {
+    let options = run_options(args)?;
     setup::ensure_all(false)?;
     split::build_split_console()?;
-    step("building and starting the reference server with demo data");
-    let db = root().join("target/demo/gpudeck.sqlite");
-    reset_demo_db(&db)?;
-    println!("    the console and the API will be on http://127.0.0.1:{port}/");
-    println!("    sign in with one of the demo keys printed below; Ctrl-C stops the server");
-    exec(
-        cargo()
-            .args(["run", "--quiet", "-p", "gpudeck-server", "--"])
-            .args([
-                "--addr",
-                &format!("127.0.0.1:{port}"),
-                "--db",
-                &db.to_string_lossy(),
-                "--demo",
-                "--static-dir",
-                &split::dist_dir().to_string_lossy(),
-            ]),
-    )
+    let address = format!("127.0.0.1:{}", options.port);
+    let mut server = cargo();
+    server
+        .args(["run", "--quiet", "-p", "gpudeck-server", "--"])
+        .args(["--addr", &address, "--static-dir"])
+        .arg(split::dist_dir());
+    match &options.upstream {
+        Some(upstream) => {
+            step(&format!(
+                "building and starting the reference server, forwarding to {upstream}"
+            ));
+            println!("    the console will be on http://{address}/; every API request goes to {upstream}");
+            println!("    sign in with your own API key: it stays in that browser tab only");
+            println!("    Ctrl-C stops the server");
+            server.args(["--memory", "--upstream", upstream]);
+        }
+        None => {
+            step("building and starting the reference server with demo data");
+            let db = root().join("target/demo/gpudeck.sqlite");
+            reset_demo_db(&db)?;
+            println!("    the console and the API will be on http://{address}/");
+            println!(
+                "    sign in with one of the demo keys printed below; Ctrl-C stops the server"
+            );
+            server.arg("--db").arg(&db).arg("--demo");
+        }
+    }
+    exec(&mut server)
 }
 
 /// Only the API, for `trunk serve` (whose proxy forwards /api/ to port 8787).
@@ -80,7 +122,7 @@ fn build_unsplit_console() -> Result<()> {
             .env("PATH", setup::path_with_tools())
             .current_dir(root()),
     )?;
-    compress::precompress_console(&root().join("dist"))
+    compress::precompress_console(&root().join("dist"), None)
 }
 
 /// Figures, not tests: bundle size, the console in Chromium, the console as a person feels
@@ -212,6 +254,19 @@ const SUITES: &[Suite] = &[
                     .env("WASM_BINDGEN_TEST_TIMEOUT", "120"),
             )
         },
+    },
+    Suite {
+        name: "split",
+        what: "the shipping build (cargo xtask split), and that its kept steps rebuild it byte for byte",
+        run: || {
+            split::build_split_console()?;
+            reuse_check::check()
+        },
+    },
+    Suite {
+        name: "package",
+        what: "cargo xtask package, started from a folder outside the source tree, forwarding",
+        run: package::check,
     },
     Suite {
         name: "e2e",
@@ -394,5 +449,47 @@ pub fn test(args: &[String]) -> Result<()> {
         Ok(())
     } else {
         bail!("failed: {}", failed.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(args: &[&str]) -> Result<RunOptions> {
+        run_options(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn run_takes_a_port_and_an_http_upstream_in_any_order() {
+        assert_eq!(
+            options(&[]).unwrap(),
+            RunOptions {
+                port: DEFAULT_PORT,
+                upstream: None
+            }
+        );
+        let both = RunOptions {
+            port: 9000,
+            upstream: Some("https://console.vast.ai".into()),
+        };
+        assert_eq!(
+            options(&["--upstream", "https://console.vast.ai", "--port", "9000"]).unwrap(),
+            both
+        );
+        assert_eq!(
+            options(&["--port", "9000", "--upstream", "https://console.vast.ai"]).unwrap(),
+            both
+        );
+    }
+
+    #[test]
+    fn run_refuses_what_is_not_an_http_upstream_or_a_port() {
+        let said = |args: &[&str]| options(args).unwrap_err().to_string();
+        assert!(said(&["--upstream", "console.vast.ai"]).contains("http:// or https://"));
+        assert!(said(&["--upstream", "ftp://example.com"]).contains("http:// or https://"));
+        assert!(said(&["--upstream"]).contains("needs a value"));
+        assert!(said(&["--port", "eighty"]).contains("--port takes a number"));
+        assert!(said(&["--demo", "x"]).contains("usage"));
     }
 }

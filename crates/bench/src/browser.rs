@@ -367,8 +367,12 @@ async fn add_big_host(app: &Harness) -> Result<()> {
             (gpudeck_server::keys::hash_key(BIG_HOST_KEY), BIG_HOST_ID, now),
         )?;
         let mut machine = tx.prepare(
-            "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, listed, reliability2)
-             VALUES (?1, ?2, ?3, 8, 'RTX 4090', 1, 0.97)",
+            "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, reliability2)
+             VALUES (?1, ?2, ?3, 8, 'RTX 4090', 0.97)",
+        )?;
+        // Listed: an open-ended offer.
+        let mut offer = tx.prepare(
+            "INSERT INTO offers (machine_id, price_gpu, price_min_bid) VALUES (?1, 0.42, 0.25)",
         )?;
         let mut contract = tx.prepare(
             "INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count) VALUES (?1, ?2, ?3, 2)",
@@ -379,6 +383,7 @@ async fn add_big_host(app: &Harness) -> Result<()> {
         )?;
         for id in BIG_HOST_MACHINES {
             machine.execute((id, BIG_HOST_ID, format!("big-{id}")))?;
+            offer.execute([id])?;
             contract.execute((id, demo::GUSTAV_ID, (id % 4) * 2))?;
             if id % 10 == 0 {
                 window.execute((id, now + (id % 200) as f64 * 3600.0 + 600.0, now))?;

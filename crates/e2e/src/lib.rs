@@ -3,6 +3,7 @@
 //! Chromium driven through WebDriver. Every test ends with axe-core's check of the page in
 //! both colour schemes and a screenshot in `target/e2e/`.
 
+mod forms;
 mod look;
 mod page_errors;
 mod routes;

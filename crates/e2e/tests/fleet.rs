@@ -41,43 +41,6 @@ async fn checkbox(app: &Harness, machine: i64) -> anyhow::Result<WebElement> {
         .await
 }
 
-/// Sets a field's value the way typing would (date-time fields differ by locale).
-async fn set_value(app: &Harness, css: &str, value: &str, event: &str) -> anyhow::Result<()> {
-    app.eval(&format!(
-        "const f = document.querySelector({css:?}); f.value = {value:?};
-         f.dispatchEvent(new Event({event:?}, {{bubbles: true}}));"
-    ))
-    .await?;
-    Ok(())
-}
-
-/// Fills the schedule form: tomorrow at this hour in UTC, `hours` long, category `disk`.
-async fn fill_schedule_form(app: &Harness, hours: &str) -> anyhow::Result<()> {
-    app.find("#schedule-start").await?;
-    app.click(".schedule-fields .toggle input").await?;
-    app.wait_for_text("[data-testid=zone]", "UTC").await?;
-    let start = app
-        .eval("return new Date(Date.now() + 86400000).toISOString().slice(0, 13) + ':00'")
-        .await?;
-    set_value(
-        app,
-        "#schedule-start",
-        start.as_str().unwrap_or_default(),
-        "input",
-    )
-    .await?;
-    app.fill("#schedule-hours", hours).await?;
-    set_value(app, "#schedule-category", "disk", "change").await?;
-    Ok(())
-}
-
-async fn confirm(app: &Harness) -> anyhow::Result<String> {
-    let text = app.find("dialog.confirm[open]").await?.text().await?;
-    app.click("dialog.confirm[open] .confirm-actions button:last-child")
-        .await?;
-    Ok(text)
-}
-
 async fn wait_gone(app: &Harness, css: &str) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
     while !app.driver.find_all(By::Css(css)).await?.is_empty() {
@@ -134,7 +97,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         .address()
         .await?
         .starts_with("/machines/schedule?ids=1013-1015"));
-    fill_schedule_form(&app, "3").await?;
+    app.fill_schedule_form("3").await?;
     app.wait_for_text("[data-testid=schedule-summary]", "Disk window")
         .await?;
     app.wait_for_text("[data-testid=schedule-summary]", "on 3 machines")
@@ -144,7 +107,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
     phone_screenshot(&app, "fleet_schedule_phone").await?;
 
     app.click(".schedule-form button[type=submit]").await?;
-    let dialog = confirm(&app).await?;
+    let dialog = app.confirm().await?;
     assert!(dialog.contains("Disk"), "{dialog}");
     assert!(dialog.contains("1013, 1014, 1015"), "{dialog}");
     app.wait_for_text(
@@ -205,7 +168,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         "button[aria-label^='Cancel the Disk window #{first} ']"
     ))
     .await?;
-    let dialog = confirm(&app).await?;
+    let dialog = app.confirm().await?;
     assert!(
         dialog.contains(&format!("Disk window #{first} on machine {first_machine}")),
         "{dialog}"
@@ -238,15 +201,14 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
         1 => "1 scheduled window cancelled".to_owned(),
         n => format!("{n} scheduled windows cancelled"),
     };
-    set_value(
-        &app,
+    app.set_value(
         "#cancel-machine-pick",
         &second_machine.to_string(),
         "change",
     )
     .await?;
     app.click(".cancel-machine button[type=submit]").await?;
-    let dialog = confirm(&app).await?;
+    let dialog = app.confirm().await?;
     assert!(
         dialog.contains(&format!("Machine {second_machine}")),
         "{dialog}"
@@ -309,9 +271,9 @@ async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_r
     .await?;
     app.wait_for_text("#schedule-machines-status", "Sent in 2 requests")
         .await?;
-    fill_schedule_form(&app, "2").await?;
+    app.fill_schedule_form("2").await?;
     app.click(".schedule-form button[type=submit]").await?;
-    let dialog = confirm(&app).await?;
+    let dialog = app.confirm().await?;
     assert!(dialog.contains("on 150 machines"), "{dialog}");
     assert!(dialog.contains("Sent in 2 requests"), "{dialog}");
 
@@ -359,7 +321,7 @@ async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyh
     checkbox(&app, demo::TIDY_MACHINE).await?.click().await?;
     app.wait_for_text(".selected-count", "2 selected").await?;
     app.click("[data-action=defrag]").await?;
-    let dialog = confirm(&app).await?;
+    let dialog = app.confirm().await?;
     assert!(dialog.contains("2 machines: 1001, 1003"), "{dialog}");
     app.wait_for_text(
         "[data-testid=defrag-result]",
@@ -516,13 +478,12 @@ async fn the_preview_shows_every_new_window_whole_and_a_disabled_reason_looks_di
         demo::ALICE_KEY,
     )
     .await?;
-    fill_schedule_form(&app, "3").await?;
+    app.fill_schedule_form("3").await?;
     // Later than every existing window, so the new ones end the timeline on the right.
     let late = app
         .eval("return new Date(Date.now() + 300 * 86400000).toISOString().slice(0, 13) + ':00'")
         .await?;
-    set_value(
-        &app,
+    app.set_value(
         "#schedule-start",
         late.as_str().unwrap_or_default(),
         "input",

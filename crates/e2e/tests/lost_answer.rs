@@ -111,25 +111,6 @@ async fn windows(app: &Harness) -> anyhow::Result<Vec<(i64, i64)>> {
     .await
 }
 
-/// Fills the schedule form: a window tomorrow at this hour (UTC), 3 hours, `disk`.
-async fn fill_schedule_form(app: &Harness) -> anyhow::Result<()> {
-    app.find("#schedule-start").await?;
-    // The UTC toggle is kept between forms: switch it on only the first time.
-    let zone = app.find("[data-testid=zone]").await?.text().await?;
-    if !zone.contains("UTC") {
-        app.click(".schedule-fields .toggle input").await?;
-    }
-    app.wait_for_text("[data-testid=zone]", "UTC").await?;
-    app.eval(
-        "const f = document.querySelector('#schedule-start');
-         f.value = new Date(Date.now() + 86400000).toISOString().slice(0, 13) + ':00';
-         f.dispatchEvent(new Event('input', {bubbles: true}));",
-    )
-    .await?;
-    app.fill("#schedule-hours", "3").await?;
-    Ok(())
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_schedule_whose_answer_is_lost_is_said_unknown_then_reread() -> anyhow::Result<()> {
     let app = Harness::start("lost_answer").await?;
@@ -141,7 +122,7 @@ async fn a_schedule_whose_answer_is_lost_is_said_unknown_then_reread() -> anyhow
     app.driver
         .goto(format!("http://{proxy}/machines/schedule?ids=1013-1015"))
         .await?;
-    fill_schedule_form(&app).await?;
+    app.fill_schedule_form("3").await?;
     app.click(".schedule-form button[type=submit]").await?;
     app.find("dialog.confirm[open]").await?;
     app.click("dialog.confirm[open] .confirm-actions button:last-child")
@@ -173,13 +154,13 @@ async fn a_schedule_whose_answer_is_lost_is_said_unknown_then_reread() -> anyhow
 
     // A second press of the same window warns about the three that now exist (besides any
     // the demo data had).
-    fill_schedule_form(&app).await?;
+    app.fill_schedule_form("3").await?;
     let warning = app
         .wait_for_text("[data-testid=overlap-warning]", "existing windows overlap")
         .await?;
     for (id, machine) in &new {
         assert!(
-            warning.contains(&format!("Machine {machine}: Other window #{id} from")),
+            warning.contains(&format!("Machine {machine}: Disk window #{id} from")),
             "{warning}"
         );
     }

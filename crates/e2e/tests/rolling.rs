@@ -42,16 +42,6 @@ fn peak(windows: &[(f64, f64)]) -> usize {
     most as usize
 }
 
-/// Sets a field's value the way typing would (date-time fields differ by locale).
-async fn set_value(app: &Harness, css: &str, value: &str, event: &str) -> anyhow::Result<()> {
-    app.eval(&format!(
-        "const f = document.querySelector({css:?}); f.value = {value:?};
-         f.dispatchEvent(new Event({event:?}, {{bubbles: true}}));"
-    ))
-    .await?;
-    Ok(())
-}
-
 fn now() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -82,11 +72,13 @@ async fn plan(
     };
     let from_text = app.eval(&at(from)).await?;
     let until_text = app.eval(&at(until)).await?;
-    set_value(app, "#rolling-from", from_text.as_str().unwrap(), "input").await?;
-    set_value(app, "#rolling-until", until_text.as_str().unwrap(), "input").await?;
+    app.set_value("#rolling-from", from_text.as_str().unwrap(), "input")
+        .await?;
+    app.set_value("#rolling-until", until_text.as_str().unwrap(), "input")
+        .await?;
     app.fill("#rolling-hours", hours).await?;
     app.fill("#rolling-cap", cap).await?;
-    set_value(app, "#rolling-category", "disk", "change").await?;
+    app.set_value("#rolling-category", "disk", "change").await?;
     app.click(".rolling-form button[type=submit]").await
 }
 

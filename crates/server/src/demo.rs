@@ -7,7 +7,7 @@
 //!
 //! | who | key | what for |
 //! |---|---|---|
-//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, listings, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account) |
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account) |
 //! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs"): proves isolation |
 //! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
 //! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
@@ -86,6 +86,56 @@ pub const OFFLINE_MACHINES: [i64; 3] = [1113, 1117, 1119];
 /// alice's machines that are not listed (no active offers): every fifth, from 1004.
 pub fn alice_listed(id: i64) -> bool {
     id % 5 != 4
+}
+
+// Offers and rental contracts (§1.7). Each listed machine has an offer; a contract locks
+// its machine's price and, as if rented at seeding, the offer end date as its rental end
+// date, except where named below. Every contract is active at seeding.
+
+/// The offer end date of a listed machine of alice's: open-ended for every third (ids
+/// divisible by 3), two to five weeks away for ids ≡ 1 (mod 3), two to six days for the
+/// rest. bob's offers are open-ended.
+pub fn offer_end_date(id: i64, now: f64) -> Option<f64> {
+    if !ALICE_MACHINES.contains(&id) {
+        return None;
+    }
+    match id % 3 {
+        0 => None,
+        1 => Some(now + (14 + id % 21) as f64 * DAY),
+        _ => Some(now + (2 + id % 5) as f64 * DAY),
+    }
+}
+
+/// alice's machine whose three contracts end in hours: 3, 6 and 9 hours after seeding
+/// ([`FRAGMENTED_MACHINE`]; its offer ends in 3 days).
+pub const RENTALS_END_IN_HOURS: i64 = FRAGMENTED_MACHINE;
+/// alice's listed, open-ended machine whose rentals have no end date
+/// ([`FRAGMENTED_MACHINE_2`]): `client_end_date` is null while 2 rentals run.
+pub const RENTALS_WITHOUT_END: i64 = FRAGMENTED_MACHINE_2;
+/// On [`TIDY_MACHINE`] (offer ends in 30 days): contract 9006 locked the offer's price and
+/// end date; contract 9007 locked a price $0.05 lower and ends in 10 days, so moving the
+/// offer end date later at the current price extends 9006 only.
+pub const CHEAPER_CONTRACT: i64 = 9007;
+/// alice's unlisted machine whose rental still runs (one more day): its offer was withdrawn
+/// (N23) and its terms kept.
+pub const WITHDRAWN_MACHINE: i64 = 1004;
+/// alice's listed machine with a rolling offer: 30 days from now, whenever asked.
+pub const ROLLING_MACHINE: i64 = 1010;
+/// The rolling offer's length.
+pub const ROLLING_DURATION: f64 = 30.0 * DAY;
+/// alice's idle listed machines: with an offer end date (in 4 days) and open-ended.
+pub const IDLE_LISTED_MACHINES: [i64; 2] = [1007, 1011];
+
+/// The rental end date of the contracts on `id` (unless named above): the offer end date
+/// on a listed machine; on an unlisted one, one to four days away.
+pub fn rental_end_date(id: i64, now: f64) -> Option<f64> {
+    if id == ROLLING_MACHINE {
+        Some(now + ROLLING_DURATION)
+    } else if ALICE_MACHINES.contains(&id) && !alice_listed(id) {
+        Some(now + (1 + id % 4) as f64 * DAY)
+    } else {
+        offer_end_date(id, now)
+    }
 }
 
 /// alice's template with no other users: deletable.
@@ -351,6 +401,25 @@ fn contract(
     Ok(())
 }
 
+/// Each contract's locked price and rental end date: its machine's price and
+/// [`rental_end_date`], then the named exceptions.
+fn seed_contract_terms(conn: &Connection, prices: &[(i64, f64)], now: f64) -> Result<(), DbError> {
+    let mut terms =
+        conn.prepare("UPDATE contracts SET price_gpu = ?2, end_date = ?3 WHERE machine_id = ?1")?;
+    for &(id, price) in prices {
+        terms.execute(params![id, price, rental_end_date(id, now)])?;
+    }
+    let mut ends = conn.prepare("UPDATE contracts SET end_date = ?2 WHERE id = ?1")?;
+    for (contract, hours) in [(9001, 3.0), (9002, 6.0), (9003, 9.0)] {
+        ends.execute(params![contract, now + hours * HOUR])?;
+    }
+    conn.execute(
+        "UPDATE contracts SET price_gpu = price_gpu - 0.05, end_date = ?2 WHERE id = ?1",
+        params![CHEAPER_CONTRACT, now + 10.0 * DAY],
+    )?;
+    Ok(())
+}
+
 /// Hardware by GPU count: (GPU model, its RAM in MB, CPU model, driver).
 fn hardware(gpus: i64, id: i64) -> (&'static str, f64, &'static str, &'static str) {
     match (gpus, id % 3) {
@@ -396,16 +465,17 @@ const LOCATIONS: [&str; 5] = [
     "Québec, CA",
 ];
 
-/// Inserts a machine of `owner_id` with hardware, listing and reliability derived from its
-/// id (earnings follow from its contracts once they exist).
+/// Inserts a machine of `owner_id` with hardware, offer and reliability derived from its
+/// id (earnings follow from its contracts once they exist); returns its price in
+/// $/GPU-hour, which its contracts lock.
 fn machine(
     conn: &Connection,
     id: i64,
     owner_id: i64,
     hostname: &str,
     gpus: i64,
-    listed: bool,
-) -> Result<(), DbError> {
+    now: f64,
+) -> Result<f64, DbError> {
     let (gpu_name, gpu_ram, cpu_name, driver) = hardware(gpus, id);
     let price = match gpu_name {
         "H100 SXM" => 2.4,
@@ -423,10 +493,10 @@ fn machine(
     conn.execute(
         "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, gpu_ram, cpu_name,
              cpu_cores, cpu_ram, disk_space, driver_version, cuda_max_good, geolocation,
-             public_ipaddr, inet_up, inet_down, hosting_type, listed, listed_gpu_cost,
-             min_bid_price, verification, reliability2, num_reports)
+             public_ipaddr, inet_up, inet_down, hosting_type, verification, reliability2,
+             num_reports)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23)",
+                 ?18, ?19, ?20)",
         params![
             id,
             owner_id,
@@ -449,15 +519,33 @@ fn machine(
             500.0 + (id % 4) as f64 * 250.0,
             1_000.0 + (id % 3) as f64 * 1_000.0,
             i64::from(id % 3 == 0),
-            listed,
-            listed.then_some(price),
-            listed.then_some((price * 0.6 * 100.0_f64).round() / 100.0),
             verification,
             0.999 - ((id * 37) % 90) as f64 / 1_000.0,
             i64::from(id % 23 == 0),
         ],
     )?;
-    Ok(())
+    let listed = owner_id != ALICE_ID || alice_listed(id);
+    if listed || id == WITHDRAWN_MACHINE {
+        let (end_date, duration) = match id {
+            ROLLING_MACHINE => (None, Some(ROLLING_DURATION)),
+            _ => (offer_end_date(id, now).filter(|_| listed), None),
+        };
+        conn.execute(
+            "INSERT INTO offers (machine_id, price_gpu, price_min_bid, price_inetu, price_inetd,
+                 min_chunk, end_date, duration, withdrawn_at)
+             VALUES (?1, ?2, ?3, 0.01, 0.005, ?4, ?5, ?6, ?7)",
+            params![
+                id,
+                price,
+                (price * 0.6 * 100.0_f64).round() / 100.0,
+                if gpus >= 4 { 2 } else { 1 },
+                end_date,
+                duration,
+                (!listed).then_some(now - 3.0 * DAY),
+            ],
+        )?;
+    }
+    Ok(price)
 }
 
 /// GPUs of alice's machine `id`: mostly 8, some 4, 2 or 1.
@@ -621,26 +709,15 @@ fn seed_invitations(conn: &Connection, now: f64) -> Result<(), DbError> {
 }
 
 fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
+    let mut prices = Vec::new();
     for id in ALICE_MACHINES {
         let hostname = format!("alice-gpu-{:03}", id - 1000);
-        machine(
-            conn,
-            id,
-            ALICE_ID,
-            &hostname,
-            alice_gpus(id),
-            alice_listed(id),
-        )?;
+        let price = machine(conn, id, ALICE_ID, &hostname, alice_gpus(id), now)?;
+        prices.push((id, price));
     }
     for id in BOB_MACHINES {
-        machine(
-            conn,
-            id,
-            BOB_ID,
-            &format!("bob-node-{}", id - 2000),
-            8,
-            true,
-        )?;
+        let price = machine(conn, id, BOB_ID, &format!("bob-node-{}", id - 2000), 8, now)?;
+        prices.push((id, price));
     }
     for (hours, id) in [1.0, 5.0, 26.0].into_iter().zip(OFFLINE_MACHINES) {
         conn.execute(
@@ -680,9 +757,13 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
     }
     contract(conn, None, 2001, ALICE_ID, (2, 2), "D")?;
     contract(conn, None, 2002, GUSTAV_ID, (0, 8), "R")?;
-    // Earnings: each rented GPU at the machine's price (a floor of $0.15 when unlisted).
+    seed_contract_terms(conn, &prices, now)?;
+    // Earnings: each rented GPU at the machine's listed price (a floor of $0.15 when
+    // unlisted).
     conn.execute(
-        "UPDATE machines SET earn_hour = ROUND(COALESCE(listed_gpu_cost, 0.15) *
+        "UPDATE machines SET earn_hour = ROUND(COALESCE(
+             (SELECT price_gpu FROM offers WHERE machine_id = machines.id
+                  AND withdrawn_at IS NULL), 0.15) *
              (SELECT COALESCE(SUM(gpu_count), 0) FROM contracts WHERE machine_id = machines.id),
              4)",
         [],
@@ -691,7 +772,12 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
         "UPDATE machines SET earn_day = ROUND(earn_hour * 24, 2)",
         [],
     )?;
+    seed_windows(conn, now)
+}
 
+/// Maintenance windows in every state and category on the showcase machines, the
+/// marketplace's window, and a spread over the fleet.
+fn seed_windows(conn: &Connection, now: f64) -> Result<(), DbError> {
     // Windows in every state and category on the showcase machines.
     let created = now - 7.0 * DAY;
     let upcoming_reasons: [Option<&str>; 6] = [

@@ -11,7 +11,6 @@
 //! names ([`crate::config::MAX_ROLE_NAME_CHARS`]) in their route.
 
 use crate::config::Clock;
-use gpudeck_wire::paths;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -134,57 +133,8 @@ impl RefusalShape {
     }
 }
 
-/// One operation's minimum interval between two calls by one key.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct OperationInterval {
-    /// The operation's name in the spec, e.g. `N4`.
-    pub operation: &'static str,
-    pub method: &'static str,
-    /// The route as the router matches it (a [`paths`] constant).
-    pub route: &'static str,
-    pub seconds: f64,
-}
-
-const fn every(
-    operation: &'static str,
-    method: &'static str,
-    route: &'static str,
-    seconds: f64,
-) -> OperationInterval {
-    OperationInterval {
-        operation,
-        method,
-        route,
-        seconds,
-    }
-}
-
-/// The public service's intervals (spec neighbours §1.5: the generated reference's value,
-/// the docs' where it gives none). Operations not listed are not limited.
-pub const PUBLIC_INTERVALS: [OperationInterval; 22] = [
-    every("N1", "GET", paths::MACHINES, 2.5),
-    every("N2", "GET", paths::MACHINE, 1.1),
-    every("N3", "PUT", paths::MACHINE_DNOTIFY, 2.5),
-    every("N4", "POST", paths::MAINTENANCES_BATCH, 2.0),
-    every("N5", "PUT", paths::MACHINE_CANCEL_MAINT, 2.5),
-    every("N6", "DELETE", paths::MAINTENANCES, 1.0),
-    every("N7", "DELETE", paths::MAINTENANCES_BATCH, 2.0),
-    every("N8", "GET", paths::TEMPLATE_ALIAS, 1.9),
-    every("N9", "GET", paths::USER_TEMPLATES, 1.6),
-    every("N10", "POST", paths::VOLUMES_SEARCH, 2.0),
-    every("N11", "GET", paths::VOLUMES, 2.0),
-    every("N12", "DELETE", paths::VOLUMES, 5.5),
-    every("N13", "GET", paths::TEAM_ROLES_FULL, 2.0),
-    every("N14", "POST", paths::TEAM_ROLES, 2.0),
-    every("N15", "PUT", paths::TEAM_ROLE, 2.0),
-    every("N16", "DELETE", paths::TEAM_ROLE, 2.0),
-    every("N17", "POST", paths::TEAM_INVITE, 2.0),
-    every("N18", "DELETE", paths::TEAM_MEMBER, 3.0),
-    every("N19", "POST", paths::TEAM_MEMBER_ROLES, 2.0),
-    every("N19", "PUT", paths::TEAM_MEMBER_ROLES, 2.0),
-    every("N19", "DELETE", paths::TEAM_MEMBER_ROLES, 2.0),
-    every("N20", "POST", paths::USERS, 3.0),
-];
+/// One operation's interval: the wire crate's table, shared with the console.
+pub use gpudeck_wire::rate_limits::{PublicInterval, PUBLIC_INTERVALS};
 
 /// The public service's limits ([`PUBLIC_INTERVALS`]): per key and operation, a call no
 /// sooner than the operation's interval after the last one let through. The operation is
@@ -192,14 +142,14 @@ pub const PUBLIC_INTERVALS: [OperationInterval; 22] = [
 /// list) is not taken for N2 (`GET` on one machine).
 #[derive(Debug)]
 pub struct OperationLimiter {
-    operations: Vec<(OperationInterval, Buckets)>,
+    operations: Vec<(PublicInterval, Buckets)>,
     clock: Clock,
 }
 
 /// Why a call was refused: the operation's interval and how long to wait.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TooSoon {
-    pub interval: OperationInterval,
+    pub interval: PublicInterval,
     pub wait: Duration,
 }
 
@@ -219,7 +169,7 @@ impl OperationLimiter {
         let Some((interval, buckets)) = self
             .operations
             .iter()
-            .find(|(i, _)| i.method == method && i.route == route)
+            .find(|(i, _)| i.method == method && i.path == route)
         else {
             return Ok(());
         };
@@ -237,6 +187,7 @@ impl OperationLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gpudeck_wire::paths;
 
     const T0: f64 = 1_900_000_000.0;
 

@@ -141,6 +141,12 @@ async fn main() -> anyhow::Result<()> {
         connect_src: cli.connect_src,
     };
     let demo_on = config.demo;
+    if let Some(upstream) = &config.upstream {
+        // Said now, rather than as a 502 on the first page a person opens.
+        gpudeck_server::upstream::Upstream::new(upstream)?
+            .check_answers()
+            .await?;
+    }
     let server = gpudeck_server::start(config).await?;
     println!("gpudeck-server listening on {}", server.url());
     if let Some(upstream) = &server.state().upstream {

@@ -1,6 +1,6 @@
 //! The cross-cutting layers around every answer: request size limits, the rate limits
-//! (per key, and per key and operation), CORS, JSON error bodies, panics as 500s, and the
-//! request log.
+//! (per key, and per key and operation), CORS, JSON error bodies, panics as 500s, the
+//! request log, and the headers every answer carries.
 
 use crate::auth::presented_key;
 use crate::config::{MAX_HEADER_BYTES, MAX_URI_BYTES};
@@ -9,7 +9,9 @@ use crate::limits::{OperationLimiter, PublicRefusal, RateLimiter, RefusalShape, 
 use crate::{keys, upstream};
 use axum::body::Body;
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::{
+    AUTHORIZATION, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS,
+};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -118,7 +120,7 @@ pub async fn operation_rate_limit(
                 "this key may call {} ({} {}) once every {} s; retry after {} s",
                 interval.operation,
                 interval.method,
-                interval.route,
+                interval.path,
                 interval.seconds,
                 whole_seconds(wait)
             );
@@ -224,5 +226,25 @@ pub async fn log_requests(request: Request, next: Next) -> Response {
         response.status().as_u16(),
         started.elapsed().as_secs_f64() * 1000.0
     );
+    response
+}
+
+/// Whether `path` is the API's (answered here or forwarded) rather than the console's.
+pub fn is_api(path: &str) -> bool {
+    path == "/api" || path.starts_with("/api/")
+}
+
+/// Every answer says `X-Content-Type-Options: nosniff`, so a browser never runs a body as
+/// anything but its declared type. Every API answer, local or forwarded, says
+/// `Cache-Control: no-store`: subaccount keys and account details must not stay in a
+/// browser's cache (OWASP ASVS V8.2.1).
+pub async fn security_headers(request: Request, next: Next) -> Response {
+    let api = is_api(request.uri().path());
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if api {
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
     response
 }

@@ -20,7 +20,7 @@ use utoipa::{Modify, OpenApi};
         title = "Marketplace REST interface (gpudeck reference server)",
         version = "1.0.0",
         description = "Maintenance windows, GPU offer defragmentation, templates, volumes, \
-            subaccounts and teams. Every operation needs an API key: `Authorization: Bearer <key>` \
+            subaccounts and teams. Every operation but `GET /api/v0/gpudeck/server` needs an API key: `Authorization: Bearer <key>` \
             (or the `api_key` query parameter; the header wins). Every refusal is a JSON \
             `{error, msg}`. Paths are accepted with and without a trailing slash."
     ),
@@ -35,6 +35,7 @@ use utoipa::{Modify, OpenApi};
         (name = "accounts", description = "The caller's account: identity, templates, subaccounts"),
         (name = "volumes", description = "Volume asks"),
         (name = "team", description = "The caller's current team"),
+        (name = "server", description = "Which server answers (a project rule of this server)"),
     )
 )]
 pub struct ApiDoc;
@@ -285,6 +286,8 @@ mod tests {
             (paths::TEAM_MEMBER_ROLES, "post", write),
             (paths::TEAM_MEMBER_ROLES, "put", write),
             (paths::TEAM_MEMBER_ROLES, "delete", write),
+            (paths::MACHINE_CREATE_ASKS, "put", "200 400 401 403 404 413"),
+            (paths::MACHINE_ASKS, "delete", "200 400 401 403 404 413"),
         ];
         for (path, method, own) in own {
             let mut wanted: Vec<&str> = own.split(' ').chain(common).collect();
@@ -302,9 +305,10 @@ mod tests {
         assert!(invite_429["headers"]["Retry-After"].is_object());
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            22,
+            25,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
-             alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's)"
+             alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's; \
+             with the project's own server route)"
         );
     }
 }

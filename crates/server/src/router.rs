@@ -3,8 +3,8 @@
 
 use crate::error::ApiError;
 use crate::middleware::{
-    cors, json_error_bodies, log_requests, operation_rate_limit, panic_response, rate_limit,
-    request_size,
+    cors, is_api, json_error_bodies, log_requests, operation_rate_limit, panic_response,
+    rate_limit, request_size, security_headers,
 };
 use crate::quote::quote;
 use crate::state::AppState;
@@ -24,7 +24,7 @@ use tower_http::timeout::TimeoutLayer;
 
 /// The whole application: the API, the static console (when configured), and the
 /// cross-cutting layers (trailing-slash trimming, CORS, compression, logging, panics,
-/// body limit, timeout, JSON error bodies).
+/// body limit, timeout, JSON error bodies, security headers).
 pub fn app(state: AppState) -> Router {
     app_with(state, Router::new())
 }
@@ -36,12 +36,15 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
     let api = match state.upstream.clone() {
         Some(upstream) => {
             let body_limit = state.config.body_limit;
-            Router::new().route(
-                "/api/v0/{*rest}",
-                any(move |OriginalUri(original), request: Request| async move {
-                    upstream.forward(&original, request, body_limit).await
-                }),
-            )
+            Router::new()
+                .route(
+                    "/api/v0/{*rest}",
+                    any(move |OriginalUri(original), request: Request| async move {
+                        upstream.forward(&original, request, body_limit).await
+                    }),
+                )
+                // Which server answers is this one's to say, not the upstream's.
+                .route(paths::SERVER, get(routes::server::about))
         }
         None => Router::from(routes::api()).merge(extra),
     };
@@ -81,10 +84,8 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(log_requests))
         .layer(cors(&state.config.cors_origins))
-}
-
-fn is_api(path: &str) -> bool {
-    path == "/api" || path.starts_with("/api/")
+        // Outermost, so that CORS preflights and every refusal carry the headers too.
+        .layer(middleware::from_fn(security_headers))
 }
 
 /// Unknown `/api/...` paths get a JSON 404; anything else is the console (when served).

@@ -19,6 +19,8 @@ const RESPONSE_HEADERS: [HeaderName; 3] = [CONTENT_TYPE, CACHE_CONTROL, RETRY_AF
 #[derive(Debug, Clone)]
 pub struct Upstream {
     base: String,
+    /// The base URL's host (and port, when it names one): all the console is told.
+    host: String,
     client: reqwest::Client,
 }
 
@@ -35,18 +37,48 @@ impl Upstream {
             matches!(parsed.scheme(), "http" | "https"),
             "--upstream must be an http:// or https:// URL"
         );
+        let host = match (parsed.host_str(), parsed.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            (None, _) => anyhow::bail!("--upstream {base:?} names no host"),
+        };
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
             .build()?;
         Ok(Self {
             base: base.trim_end_matches('/').to_owned(),
+            host,
             client,
         })
     }
 
     pub fn base(&self) -> &str {
         &self.base
+    }
+
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
+    /// Fails, saying why, when the upstream does not answer HTTP at all. Any answer will
+    /// do, a refusal of the missing key included: it only tells that something listens.
+    pub async fn check_answers(&self) -> anyhow::Result<()> {
+        let url = format!("{}{}", self.base, gpudeck_wire::paths::CURRENT_USER);
+        match self
+            .client
+            .get(url)
+            .timeout(Duration::from_secs(15))
+            .send()
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(error) => anyhow::bail!(
+                "the upstream {} does not answer ({}); check the URL and your network",
+                self.base,
+                error.without_url()
+            ),
+        }
     }
 
     /// Forwards one request. `original` is the URI the client sent (before the trailing

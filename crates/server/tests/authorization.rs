@@ -43,7 +43,8 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 33 of the API and the public OpenAPI document.
+/// The operations: the 35 of the API, the public OpenAPI document and which server
+/// answers (a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
     CurrentUser,
@@ -79,7 +80,10 @@ enum Route {
     GiveRole,
     ReplaceRole,
     TakeRole,
+    ListMachine,
+    UnlistMachine,
     OpenApi,
+    Server,
 }
 
 /// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
@@ -95,7 +99,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 34] = [
+const MATRIX: [(Route, [Cell; 7]); 37] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -233,14 +237,26 @@ const MATRIX: [(Route, [Cell; 7]); 34] = [
         (404, "not_found", "User is not a member of this team"),
         NO_TEAM,
         (403, "forbidden", "lacks the permission team_write")]),
+    // Someone else's machine reads as absent.
+    (Route::ListMachine, [(200, "", "\"extended\":1,\"msg\":\"offer updated\""), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::UnlistMachine, [(200, "", "{\"success\":true,\"machine_id\":1003,\"user_id\":1}"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
     (Route::OpenApi, [OK, OK, OK, OK, OK, OK, OK]),
+    // Says only whether the data is the demo's: nothing of any account.
+    (Route::Server, [(200, "", "{\"data\":\"demo\"}"), (200, "", "{\"data\":\"demo\"}"),
+        OK, OK, OK, OK, OK]),
 ];
 
 /// The permission each route needs of a team key (`None`: none).
 fn needs(route: Route) -> Option<PermissionGroup> {
     use PermissionGroup::*;
     match route {
-        Route::CurrentUser | Route::OpenApi => None,
+        Route::CurrentUser | Route::OpenApi | Route::Server => None,
         Route::Maintenances => Some(InstanceRead),
         Route::Defrag => Some(MachineWrite),
         Route::DeleteUserTemplate
@@ -268,7 +284,9 @@ fn needs(route: Route) -> Option<PermissionGroup> {
         | Route::ScheduleBatch
         | Route::CancelMachine
         | Route::CancelWindow
-        | Route::CancelBatch => Some(MachineWrite),
+        | Route::CancelBatch
+        | Route::ListMachine
+        | Route::UnlistMachine => Some(MachineWrite),
     }
 }
 
@@ -547,7 +565,18 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
             paths::team_member_roles(FRANK_ID),
             Some(json!({"role": "member"})),
         ),
+        Route::ListMachine => (
+            Method::PUT,
+            paths::machine_create_asks(),
+            Some(json!({"machine": TIDY_MACHINE, "end_date": NOW + 40.0 * 86_400.0})),
+        ),
+        Route::UnlistMachine => (
+            Method::DELETE,
+            paths::machine_asks(TIDY_MACHINE),
+            Some(json!({})),
+        ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
+        Route::Server => (Method::GET, paths::SERVER.to_owned(), None),
     };
     let mut call = app.call(method, &uri);
     if let Some(authorization) = &caller.authorization {
@@ -697,7 +726,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 238);
+    assert_eq!(cells, 259);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -737,6 +766,12 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             app.scalar(
                 "SELECT SUM(member_id * role_id) FROM team_member_roles WHERE member_id < 900",
             ),
+            // alice's offer on 1003 and the end dates of its contracts.
+            app.text(
+                "SELECT (SELECT ifnull(end_date, '-') || ':' || ifnull(withdrawn_at, '-')
+                         FROM offers WHERE machine_id = 1003)
+                     || '#' || (SELECT SUM(end_date) FROM contracts WHERE machine_id = 1003)",
+            ),
         )
     };
     let before = state_of(&app);
@@ -767,6 +802,8 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::GiveRole,
             Route::ReplaceRole,
             Route::TakeRole,
+            Route::ListMachine,
+            Route::UnlistMachine,
         ] {
             if route == Route::CreateSubaccount && kind == Kind::OtherUser {
                 continue; // bob may create subaccounts of his own
@@ -793,7 +830,15 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
     request(&app, Route::TakeRole, &who).await.ok();
     request(&app, Route::RemoveMember, &who).await.ok();
     request(&app, Route::RemoveRole, &who).await.ok();
+    request(&app, Route::ListMachine, &who).await.ok();
+    let listed = state_of(&app);
+    assert_ne!(
+        listed.11, before.11,
+        "the offer changed and a contract was extended"
+    );
+    request(&app, Route::UnlistMachine, &who).await.ok();
     let after = state_of(&app);
+    assert_ne!(after.11, listed.11, "the offer was withdrawn");
     assert_ne!(after.7, before.7, "a role was removed");
     assert_eq!(after.8, before.8 + 1, "an invitation was recorded");
     assert_eq!(after.9, before.9 + 1, "a member was removed");
@@ -814,7 +859,7 @@ async fn the_document_names_the_permission_each_route_enforces() {
     let document = app.get(paths::OPENAPI).send().await.ok();
     for (route, _) in MATRIX {
         let (method, path) = match route {
-            Route::OpenApi => continue,
+            Route::OpenApi | Route::Server => continue,
             Route::CurrentUser => ("get", paths::CURRENT_USER),
             Route::Maintenances => ("get", paths::MAINTENANCES),
             Route::Defrag => ("put", paths::DEFRAG_OFFERS),
@@ -848,6 +893,8 @@ async fn the_document_names_the_permission_each_route_enforces() {
             Route::GiveRole => ("post", paths::TEAM_MEMBER_ROLES),
             Route::ReplaceRole => ("put", paths::TEAM_MEMBER_ROLES),
             Route::TakeRole => ("delete", paths::TEAM_MEMBER_ROLES),
+            Route::ListMachine => ("put", paths::MACHINE_CREATE_ASKS),
+            Route::UnlistMachine => ("delete", paths::MACHINE_ASKS),
         };
         let operation = &document["paths"][path][method];
         let documented = operation["x-team-permission"].as_str();

@@ -707,3 +707,115 @@ async fn member_removals_racing_role_changes_stay_consistent() {
     );
     server.shutdown().await.unwrap();
 }
+
+/// An N22 request with `body`, for [`all_at_once`].
+fn listing(body: Value) -> (reqwest::Method, String, Value) {
+    (reqwest::Method::PUT, paths::machine_create_asks(), body)
+}
+
+/// 40 N22 at once on one machine, all moving its offer end date to the same later date:
+/// each contract is extended exactly once, and the machine keeps exactly one offer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_listings_extend_each_contract_once_and_leave_one_offer() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let later = NOW + 40.0 * 86_400.0;
+    let requests = vec![listing(json!({"machine": TIDY_MACHINE, "end_date": later})); 40];
+    let answers = all_at_once(&server, requests).await;
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
+    let extended: i64 = answers
+        .iter()
+        .map(|(_, body)| body["extended"].as_i64().unwrap())
+        .sum();
+    // 9006 locked the offer's price; 9007 a lower one, so it is not extended.
+    assert_eq!(extended, 1);
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"
+        ),
+        1
+    );
+    assert_eq!(
+        scalar(
+            &server,
+            &format!("SELECT COUNT(*) FROM contracts WHERE id = 9006 AND end_date = {later}")
+        ),
+        1
+    );
+    // A first listing raced 40 times: one creates the offer, the others update it.
+    let requests = vec![listing(json!({"machine": 1009, "price_gpu": 0.3})); 40];
+    let answers = all_at_once(&server, requests).await;
+    let created = answers
+        .iter()
+        .filter(|(status, body)| *status == 200 && body["msg"] == "offer created")
+        .count();
+    assert_eq!(created, 1, "{answers:?}");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1009"
+        ),
+        1
+    );
+    server.shutdown().await.unwrap();
+}
+
+/// N22 and N23 racing on one machine leave it consistent: one offer, either listed with
+/// the new end date or withdrawn with none, and the contract extended at most once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn listing_and_unlisting_racing_leave_a_consistent_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let later = NOW + 45.0 * 86_400.0;
+    let requests = (0..40)
+        .map(|k| {
+            if k % 2 == 0 {
+                listing(json!({"machine": TIDY_MACHINE, "end_date": later}))
+            } else {
+                (
+                    reqwest::Method::DELETE,
+                    paths::machine_asks(TIDY_MACHINE),
+                    json!({}),
+                )
+            }
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
+    let extended: i64 = answers
+        .iter()
+        .filter_map(|(_, body)| body["extended"].as_i64())
+        .sum();
+    assert_eq!(extended, 1, "9006 is extended by exactly one listing");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"
+        ),
+        1
+    );
+    let offer = text(
+        &server,
+        "SELECT ifnull(withdrawn_at, '-') || ' ' || ifnull(end_date, '-') || ' '
+                || ifnull(duration, '-')
+         FROM offers WHERE machine_id = 1003",
+    );
+    let listed = format!("- {later:.1} -");
+    let withdrawn = format!("{NOW:.1} - -");
+    assert!(offer == listed || offer == withdrawn, "{offer}");
+    assert_eq!(
+        text(
+            &server,
+            "SELECT group_concat(id || ':' || end_date) FROM contracts WHERE machine_id = 1003"
+        ),
+        format!("9006:{later:.1},9007:{:.1}", NOW + 10.0 * 86_400.0)
+    );
+    server.shutdown().await.unwrap();
+}

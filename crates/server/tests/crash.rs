@@ -3,7 +3,8 @@
 //! was answered 200 must be there, nothing may be half-written, no ask overdrawn, and
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
 //! schedules maintenance windows (N3), cancels them (N6), creates subaccounts (N20), creates
-//! team roles (N14) and removes team members with their team keys (N18).
+//! team roles (N14), removes team members with their team keys (N18) and moves a machine's
+//! offer end date later, extending its contract (N22).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -24,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const ROUNDS: i64 = 6;
-const WRITERS: usize = 14;
+const WRITERS: usize = 16;
 /// Each round's own volume ask, so its capacity can be checked exactly.
 const FIRST_ASK: i64 = 100;
 const ASK_CAPACITY: i64 = 150;
@@ -34,6 +35,10 @@ const FIRST_TEMPLATE: i64 = 10_000;
 const FIRST_WINDOW: i64 = 100_000;
 /// The machine the load schedules windows on.
 const SCHEDULED_MACHINE: i64 = 1060;
+/// The machine whose offer the load lists again and again (its contract 9006 locked the
+/// offer's price, so every later end date extends it).
+const LISTED_MACHINE: i64 = 1003;
+const LISTED_CONTRACT: i64 = 9006;
 /// Each round's own members of Alice Compute, each with a team key: 100 of them from here
 /// (user id = membership id).
 const FIRST_MEMBER: i64 = 50_000;
@@ -65,18 +70,20 @@ enum Write {
     CreateSubaccount,
     CreateRole,
     RemoveMember,
+    List,
 }
 
 impl Write {
     fn of(writer: usize) -> Write {
-        match writer % 7 {
+        match writer % 8 {
             0 => Write::Accept,
             1 => Write::Schedule,
             2 => Write::Cancel,
             3 => Write::DeleteTemplate,
             4 => Write::CreateSubaccount,
             5 => Write::CreateRole,
-            _ => Write::RemoveMember,
+            6 => Write::RemoveMember,
+            _ => Write::List,
         }
     }
 }
@@ -130,6 +137,9 @@ struct Seen {
     roles: Vec<String>,
     /// User ids whose removal from the team was answered 200.
     removed: Vec<i64>,
+    /// Offer end dates answered 200, and those in flight when the server died.
+    listed: Vec<f64>,
+    unanswered_listings: Vec<f64>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
@@ -141,7 +151,56 @@ struct Seen {
     refused: usize,
 }
 
+/// What one request of the load sent, as [`Seen::record`] needs it.
+struct Sent {
+    reason: String,
+    size: i64,
+    id: i64,
+    end_date: f64,
+}
+
 impl Seen {
+    /// Notes the answer to one request (`None`: the server died while it was in flight).
+    fn record(&mut self, write: Write, outcome: Option<(u16, Value)>, sent: Sent) {
+        let Sent {
+            reason,
+            size,
+            id,
+            end_date,
+        } = sent;
+        match (write, outcome) {
+            // The server is gone; this request was in flight.
+            (Write::Accept, None) => self.unanswered_accepts += 1,
+            (Write::Schedule, None) => self.unanswered_schedules += 1,
+            (Write::Cancel, None) => self.unanswered_cancels += 1,
+            (Write::DeleteTemplate, None) => self.unanswered_deletes += 1,
+            (Write::CreateSubaccount, None) => self.unanswered_creations += 1,
+            (Write::CreateRole, None) => self.unanswered_roles += 1,
+            (Write::RemoveMember, None) => self.unanswered_removals += 1,
+            (Write::List, None) => self.unanswered_listings.push(end_date),
+            (Write::List, Some((200, _))) => self.listed.push(end_date),
+            (Write::CreateRole, Some((200, _))) => self.roles.push(reason),
+            (Write::RemoveMember, Some((200, _))) => self.removed.push(id),
+            (Write::Accept, Some((200, body))) => {
+                let name = body["volume_name"].as_str().unwrap();
+                let id = name.strip_prefix("V.").unwrap().parse().unwrap();
+                self.volumes.push((id, size));
+            }
+            (Write::Accept, Some((409, body))) => {
+                assert_eq!(body["error"], "insufficient_capacity", "{body}");
+                self.refused += 1;
+            }
+            (Write::Schedule, Some((200, _))) => self.scheduled.push(reason),
+            (Write::Cancel, Some((200, _))) => self.cancelled.push(id),
+            (Write::DeleteTemplate, Some((200, _))) => self.deleted.push(id),
+            (Write::CreateSubaccount, Some((200, body))) => {
+                assert_eq!(body["email"], format!("{reason}@crash.example"));
+                self.created.push(format!("{reason}@crash.example"));
+            }
+            (_, Some((status, body))) => panic!("{write:?}: unexpected {status}: {body}"),
+        }
+    }
+
     fn in_flight(&self) -> usize {
         self.unanswered_accepts
             + self.unanswered_deletes
@@ -150,6 +209,7 @@ impl Seen {
             + self.unanswered_creations
             + self.unanswered_roles
             + self.unanswered_removals
+            + self.unanswered_listings.len()
     }
 
     fn answered(&self) -> usize {
@@ -160,6 +220,7 @@ impl Seen {
             + self.created.len()
             + self.roles.len()
             + self.removed.len()
+            + self.listed.len()
             + self.refused
     }
 }
@@ -193,7 +254,16 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                         .body(body.to_string())
                 };
                 let reason = format!("crash-{round}-{writer}-{i}");
+                // Unique per request and later with each round.
+                let end_date = unix_now().floor()
+                    + 40.0 * 86_400.0
+                    + (round * 100_000 + i as i64 * WRITERS as i64 + writer as i64) as f64;
                 let (request, size, id) = match write {
+                    Write::List => {
+                        let body = json!({"machine": LISTED_MACHINE, "end_date": end_date});
+                        let path = paths::machine_create_asks();
+                        (json_body(reqwest::Method::PUT, path, body), 0, 0)
+                    }
                     Write::Accept => {
                         let size = 1 + ((writer + i) % 5) as i64;
                         let body = json!({"id": FIRST_ASK + round, "size": size});
@@ -264,36 +334,13 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     Err(_) => None,
                 };
                 let gone = outcome.is_none();
-                let mut seen = seen.lock().unwrap();
-                match (write, outcome) {
-                    // The server is gone; this request was in flight.
-                    (Write::Accept, None) => seen.unanswered_accepts += 1,
-                    (Write::Schedule, None) => seen.unanswered_schedules += 1,
-                    (Write::Cancel, None) => seen.unanswered_cancels += 1,
-                    (Write::DeleteTemplate, None) => seen.unanswered_deletes += 1,
-                    (Write::CreateSubaccount, None) => seen.unanswered_creations += 1,
-                    (Write::CreateRole, None) => seen.unanswered_roles += 1,
-                    (Write::RemoveMember, None) => seen.unanswered_removals += 1,
-                    (Write::CreateRole, Some((200, _))) => seen.roles.push(reason),
-                    (Write::RemoveMember, Some((200, _))) => seen.removed.push(id),
-                    (Write::Accept, Some((200, body))) => {
-                        let name = body["volume_name"].as_str().unwrap();
-                        let id = name.strip_prefix("V.").unwrap().parse().unwrap();
-                        seen.volumes.push((id, size));
-                    }
-                    (Write::Accept, Some((409, body))) => {
-                        assert_eq!(body["error"], "insufficient_capacity", "{body}");
-                        seen.refused += 1;
-                    }
-                    (Write::Schedule, Some((200, _))) => seen.scheduled.push(reason),
-                    (Write::Cancel, Some((200, _))) => seen.cancelled.push(id),
-                    (Write::DeleteTemplate, Some((200, _))) => seen.deleted.push(id),
-                    (Write::CreateSubaccount, Some((200, body))) => {
-                        assert_eq!(body["email"], format!("{reason}@crash.example"));
-                        seen.created.push(format!("{reason}@crash.example"));
-                    }
-                    (_, Some((status, body))) => panic!("{write:?}: unexpected {status}: {body}"),
-                }
+                let sent = Sent {
+                    reason,
+                    size,
+                    id,
+                    end_date,
+                };
+                seen.lock().unwrap().record(write, outcome, sent);
                 if gone {
                     return;
                 }
@@ -304,6 +351,40 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
     for writer in writers {
         writer.await.unwrap();
     }
+}
+
+/// N22 is one transaction: the machine keeps one offer, whose end date is one that was
+/// sent in `round`, and its contract was extended to the latest end date committed, at
+/// least the latest answered.
+fn check_listings_after_crash(conn: &Connection, round: i64, seen: &Seen) {
+    let (offers, offer_end): (i64, Option<f64>) = conn
+        .query_row(
+            "SELECT COUNT(*), MAX(end_date) FROM offers WHERE machine_id = ?1",
+            [LISTED_MACHINE],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(offers, 1, "round {round}: one offer per machine");
+    let contract_end: f64 = conn
+        .query_row(
+            "SELECT end_date FROM contracts WHERE id = ?1",
+            [LISTED_CONTRACT],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let Some(latest_answered) = seen.listed.iter().copied().reduce(f64::max) else {
+        return;
+    };
+    let sent = |end: f64| seen.listed.contains(&end) || seen.unanswered_listings.contains(&end);
+    let offer_end = offer_end.expect("a listing was answered, so the offer has an end date");
+    assert!(
+        sent(offer_end),
+        "round {round}: offer end date {offer_end} was never sent"
+    );
+    assert!(
+        sent(contract_end) && contract_end >= latest_answered,
+        "round {round}: contract ends {contract_end}, before the answered {latest_answered}"
+    );
 }
 
 /// Opens the file as a restarted server would and checks it against what was answered.
@@ -596,13 +677,15 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             .unwrap();
         let seen = std::mem::take(&mut *seen.lock().unwrap());
         check_after_crash(&db, round, &seen);
+        // Only right after its round: later rounds list the machine again.
+        check_listings_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         let in_flight = seen.in_flight();
         answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
             "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
-             subaccounts, {} roles, {} member removals and {} refusals answered, {in_flight} in \
-             flight",
+             subaccounts, {} roles, {} member removals, {} listings and {} refusals answered, \
+             {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
@@ -610,6 +693,7 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             seen.created.len(),
             seen.roles.len(),
             seen.removed.len(),
+            seen.listed.len(),
             seen.refused
         );
         rounds.push(seen);

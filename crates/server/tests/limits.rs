@@ -916,3 +916,59 @@ async fn the_team_routes_hold_to_every_limit() {
     assert_eq!(msg, "Role not found");
     assert_eq!(fingerprint(&app), before);
 }
+
+/// N22 (one call per 5 s per key) and N23 (one per 1.8 s) under `--public-rate-limits`; a
+/// refused call changes nothing.
+#[tokio::test]
+async fn public_rate_limits_pace_listing_and_unlisting() {
+    let app = rate_limited_app(Config {
+        public_rate_limits: true,
+        ..Config::default()
+    });
+    let offer = || {
+        app.text("SELECT ifnull(end_date, '-') || ifnull(withdrawn_at, '-') FROM offers WHERE machine_id = 1003")
+    };
+    let list = |days: f64| {
+        app.put(&paths::machine_create_asks())
+            .key(ALICE_KEY)
+            .json(json!({"machine": TIDY_MACHINE, "end_date": NOW + days * 86_400.0}))
+    };
+    list(40.0).send().await.ok();
+    let listed = offer();
+    let refused = list(41.0).send().await;
+    assert_eq!(
+        refused.error(429, "rate_limited"),
+        "this key may call N22 (PUT /api/v0/machines/create_asks) once every 5 s; \
+         retry after 5 s"
+    );
+    assert_eq!(offer(), listed, "the refused call wrote nothing");
+    let unlist = || {
+        app.delete(&paths::machine_asks(TIDY_MACHINE))
+            .key(ALICE_KEY)
+            .json(json!({}))
+    };
+    unlist().send().await.ok();
+    let withdrawn = offer();
+    assert_ne!(withdrawn, listed);
+    let msg = unlist().send().await.error(429, "rate_limited");
+    assert!(
+        msg.starts_with(
+            "this key may call N23 (DELETE /api/v0/machines/{id}/asks) once every 1.8 s"
+        ),
+        "{msg}"
+    );
+    // bob keeps his own pace.
+    let bobs = app
+        .put(&paths::machine_create_asks())
+        .key(BOB_KEY)
+        .json(json!({"machine": 2001, "end_date": NOW + 86_400.0}))
+        .send()
+        .await;
+    assert_eq!(bobs.status.as_u16(), 200, "{}", bobs.text());
+    // Just past the interval (exactly 1.8 s may fall a rounding short of a whole token).
+    app.state.clock.set(NOW + 1.85);
+    unlist().send().await.ok();
+    list(42.0).send().await.error(429, "rate_limited");
+    app.state.clock.set(NOW + 5.0);
+    list(42.0).send().await.ok();
+}

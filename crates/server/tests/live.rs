@@ -418,3 +418,28 @@ fn the_binary_prints_its_address_and_the_demo_keys() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+#[test]
+fn the_binary_refuses_to_start_when_its_upstream_does_not_answer() {
+    // Bind and drop, so the port is (almost certainly) closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let output = Command::new(BIN)
+        .args(["--addr", "127.0.0.1:0", "--memory"])
+        .args(["--upstream", &format!("http://127.0.0.1:{port}")])
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(&format!(
+            "the upstream http://127.0.0.1:{port} does not answer"
+        )),
+        "{said}"
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).is_empty());
+}

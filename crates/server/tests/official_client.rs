@@ -4,8 +4,8 @@
 //! `search volumes`, `show volumes`, `create volume`, `delete volume` and `create
 //! subaccount` as an account owner would, and the team commands `show team-roles`, `show
 //! team-role`, `show members`, `create team-role`, `update team-role`, `remove team-role`,
-//! `invite member` and `remove member`, each checked for success and for its effect in the
-//! database.
+//! `invite member` and `remove member`, and the host's `list machine`, `list machines` and
+//! `unlist machine`, each checked for success and for its effect in the database.
 //!
 //! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
 //! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
@@ -41,13 +41,29 @@ struct Run {
     stderr: String,
 }
 
-/// Runs `vastai --url URL --api-key KEY --raw ARGS…` with `y` on stdin (the client asks
+/// How the client prints: `--raw` JSON, or the lines a person reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Raw,
+    Printed,
+    /// Printed, by a command that runs one request per id (`list machines`): client 1.9.1
+    /// then ends with `sys.exit([None, …])`, which writes the list to stderr and exits 1.
+    PrintedPerId,
+}
+
+/// Runs `vastai --url URL --api-key KEY [--raw] ARGS…` with `y` on stdin (the client asks
 /// `Continue? [y/n]` before writes), a fresh HOME (so it keeps no cache between runs) and
 /// `PAGER=cat`. Panics, with what it printed, unless it exits 0.
-fn vastai(url: &str, key: &str, args: &[&str]) -> Run {
+fn vastai_as(url: &str, key: &str, output: Output, args: &[&str]) -> Run {
     let home = tempfile::tempdir().unwrap();
+    let raw: &[&str] = if output == Output::Raw {
+        &["--raw"]
+    } else {
+        &[]
+    };
     let mut child = Command::new(client_path())
-        .args(["--url", url, "--api-key", key, "--raw"])
+        .args(["--url", url, "--api-key", key])
+        .args(raw)
         .args(args)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -87,11 +103,14 @@ fn vastai(url: &str, key: &str, args: &[&str]) -> Run {
         stdout: stdout.join().unwrap(),
         stderr: stderr.join().unwrap(),
     };
+    let as_expected = match output {
+        Output::PrintedPerId => status.code() == Some(1) && run.stderr.starts_with("[None"),
+        Output::Raw | Output::Printed => status.success(),
+    };
     assert!(
-        status.success(),
+        as_expected,
         "vastai {args:?} exited {status}:\nstdout: {}\nstderr: {}",
-        run.stdout,
-        run.stderr
+        run.stdout, run.stderr
     );
     run
 }
@@ -118,11 +137,20 @@ async fn demo_server() -> RunningServer {
 
 /// Runs a client command off the async runtime, which serves the requests meanwhile.
 async fn run(server: &RunningServer, key: &'static str, args: &[&str]) -> Run {
+    run_as(server, key, Output::Raw, args).await
+}
+
+/// [`run`], printing as for a person (no `--raw`).
+async fn run_printed(server: &RunningServer, key: &'static str, args: &[&str]) -> Run {
+    run_as(server, key, Output::Printed, args).await
+}
+
+async fn run_as(server: &RunningServer, key: &'static str, output: Output, args: &[&str]) -> Run {
     let url = server.url();
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     tokio::task::spawn_blocking(move || {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        vastai(&url, key, &args)
+        vastai_as(&url, key, output, &args)
     })
     .await
     .unwrap()
@@ -698,5 +726,161 @@ async fn the_official_client_manages_team_roles_and_members() {
         ),
         0
     );
+    server.shutdown().await.unwrap();
+}
+
+/// Unix seconds of a UTC date, as the client turns `MM/DD/YYYY` into them.
+fn utc_midnight(year_month_day: &str) -> f64 {
+    gpudeck_wire::maintenance::parse_rfc3339(&format!("{year_month_day}T00:00:00Z")).unwrap()
+}
+
+fn offer_row(server: &RunningServer, machine: i64) -> Option<String> {
+    server
+        .state()
+        .db
+        .with_conn(move |c| {
+            use rusqlite::OptionalExtension;
+            Ok(c.query_row(
+                "SELECT price_gpu || ' ' || price_min_bid || ' ' || ifnull(end_date, '-') || ' '
+                        || ifnull(withdrawn_at, '-')
+                 FROM offers WHERE machine_id = ?1",
+                [machine],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+        .unwrap()
+}
+
+/// `list machine`, `list machines`, `unlist machine` and the listing fields of `show
+/// machines`, as a host types them (the demo's clock is 2027-01-15 08:00 UTC).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_lists_extends_and_unlists_machines() {
+    let server = demo_server().await;
+
+    // A first listing, at a price above the running contract's: nothing extended.
+    let feb = utc_midnight("2027-02-01");
+    let listed = run_printed(
+        &server,
+        ALICE_KEY,
+        &["list", "machine", "1009", "-g", "0.45", "-e", "02/01/2027"],
+    )
+    .await;
+    assert!(
+        listed
+            .stdout
+            .contains("offers created/updated for machine 1009,  @ $0.45/gpu/hr"),
+        "{}",
+        listed.stdout
+    );
+    assert!(!listed.stdout.contains("extended"), "{}", listed.stdout);
+    assert_eq!(
+        offer_row(&server, 1009),
+        Some(format!("0.45 0.45 {feb:.1} -"))
+    );
+
+    // Only the end date, later than contract 9006's: the prices stay, 9006 is extended.
+    let march = utc_midnight("2027-03-01");
+    let price_before = offer_row(&server, TIDY_MACHINE).unwrap();
+    let extended = run_printed(
+        &server,
+        ALICE_KEY,
+        &["list", "machine", "1003", "-e", "03/01/2027"],
+    )
+    .await;
+    assert!(
+        extended
+            .stdout
+            .contains("offers created/updated for machine 1003,  @ $def/gpu/hr"),
+        "{}",
+        extended.stdout
+    );
+    assert!(
+        extended
+            .stdout
+            .contains("extended 1 client contracts to 03/01/2027"),
+        "{}",
+        extended.stdout
+    );
+    let price = price_before
+        .split(' ')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(
+        offer_row(&server, TIDY_MACHINE),
+        Some(format!("{price} {march:.1} -"))
+    );
+    let contract_end = |id: i64| {
+        scalar(
+            &server,
+            format!("SELECT CAST(end_date AS INTEGER) FROM contracts WHERE id = {id}"),
+        )
+    };
+    assert_eq!(contract_end(9006), march as i64);
+    assert_eq!(contract_end(CHEAPER_CONTRACT), (NOW + 10.0 * DAY) as i64);
+
+    // Several machines, one request each.
+    let april = utc_midnight("2027-04-01");
+    let [dated, open_ended] = IDLE_LISTED_MACHINES;
+    let (dated_id, open_id) = (dated.to_string(), open_ended.to_string());
+    let many = run_as(
+        &server,
+        ALICE_KEY,
+        Output::PrintedPerId,
+        &["list", "machines", &dated_id, &open_id, "-e", "04/01/2027"],
+    )
+    .await;
+    for id in IDLE_LISTED_MACHINES {
+        assert!(
+            many.stdout
+                .contains(&format!("offers created/updated for machine {id},")),
+            "{}",
+            many.stdout
+        );
+        let row = offer_row(&server, id).unwrap();
+        assert!(row.ends_with(&format!(" {april:.1} -")), "{id}: {row}");
+    }
+
+    // Unlisting: no new rentals, the running contracts go on.
+    let unlisted = run_printed(&server, ALICE_KEY, &["unlist", "machine", "1003"]).await;
+    assert!(
+        unlisted
+            .stdout
+            .contains("all offers for machine 1003 removed, machine delisted."),
+        "{}",
+        unlisted.stdout
+    );
+    assert_eq!(
+        offer_row(&server, TIDY_MACHINE),
+        Some(format!("{price} - {NOW:.1}"))
+    );
+
+    // show machines --raw: the listing fields as the database has them.
+    let machines = run(&server, ALICE_KEY, &["show", "machines"]).await.json();
+    let by_id = |id: i64| {
+        machines["machines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    let tidy = by_id(TIDY_MACHINE);
+    assert_eq!(tidy["listed"], false);
+    assert!(tidy["end_date"].is_null());
+    assert_eq!(tidy["client_end_date"], march);
+    assert_eq!(tidy["current_rentals_running"], 2);
+    let first = by_id(1009);
+    assert_eq!(
+        (first["listed"].clone(), first["end_date"].clone()),
+        (true.into(), feb.into())
+    );
+    assert_eq!(first["listed_gpu_cost"], 0.45);
+    assert_eq!(first["listed_min_gpu_count"], 1);
+    assert_eq!(by_id(RENTALS_WITHOUT_END)["client_end_date"], Value::Null);
+    assert_eq!(by_id(open_ended)["end_date"], april);
+
     server.shutdown().await.unwrap();
 }

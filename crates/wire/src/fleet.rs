@@ -19,7 +19,7 @@ pub struct Machine {
     pub driver_version: String,
     pub num_gpus: i64,
     pub cpu_cores: i64,
-    /// The machine's contracts (the reference server counts each as a running rental).
+    /// Running rentals (the reference server counts the machine's active contracts).
     pub current_rentals_running: i64,
     /// Per GPU, MB (the public unit is unconfirmed).
     pub gpu_ram: f64,
@@ -27,7 +27,7 @@ pub struct Machine {
     pub cpu_ram: f64,
     /// GB (the public unit is unconfirmed).
     pub disk_space: f64,
-    /// The machine has active offers.
+    /// The machine has an offer whose end date is null or later than now (§1.7).
     pub listed: bool,
     /// `verified`, `unverified` or `deverified`; other values are shown as they are.
     pub verification: String,
@@ -51,6 +51,18 @@ pub struct Machine {
     pub min_bid_price: Option<f64>,
     /// $ earned in the last 24 h.
     pub earn_day: f64,
+
+    // The listing fields of §1.7. The reference server sends them all (null when unknown);
+    // the console relies on none being present.
+    /// The offer end date, Unix seconds; null when not listed or open-ended.
+    #[serde(default)]
+    pub end_date: Option<f64>,
+    /// The latest rental end date among the active contracts; null when none has one.
+    #[serde(default)]
+    pub client_end_date: Option<f64>,
+    /// The offer's `min_chunk`: the fewest GPUs a renter may take.
+    #[serde(default)]
+    pub listed_min_gpu_count: Option<i64>,
 
     /// $ earned in the last hour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,6 +168,8 @@ mod tests {
             "public_ipaddr": null, "timeout": 0, "listed_gpu_cost": null,
             "min_bid_price": null, "earn_day": 3.5, "unknown_field": 1
         });
+        let listing = json!({"end_date": null, "client_end_date": null,
+                             "listed_min_gpu_count": null});
         let machine: Machine = serde_json::from_value(required.clone()).unwrap();
         assert_eq!(machine.cuda_max_good, None);
         let mut back = serde_json::to_value(&machine).unwrap();
@@ -166,6 +180,10 @@ mod tests {
             let mut v = required;
             for f in ["gpu_ram", "cpu_ram", "disk_space", "timeout"] {
                 v[f] = json!(v[f].as_f64().unwrap());
+            }
+            // Absent listing fields are sent as null.
+            for (field, value) in listing.as_object().unwrap() {
+                v[field] = value.clone();
             }
             v
         });

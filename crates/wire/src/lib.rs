@@ -9,12 +9,15 @@ pub mod accounts;
 pub mod error;
 pub mod fleet;
 pub mod lenient;
+pub mod listing;
 pub mod machine_ids;
 pub mod machines;
 pub mod maintenance;
 pub mod paths;
 pub mod permissions;
 pub mod query;
+pub mod rate_limits;
+pub mod server;
 pub mod team;
 pub mod templates;
 pub mod volumes;
@@ -28,6 +31,10 @@ pub use accounts::{
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};
 pub use lenient::{Lenient, Whole};
+pub use listing::{
+    EndChange, ListMachineRequest, ListMachineResponse, ListingChange, ListingRefusal,
+    OfferDuration, TermChanges, UnlistMachineResponse,
+};
 pub use machine_ids::{
     parse_machine_ids, MachineIdsError, MachineIdsInput, MACHINE_IDS_PATTERN, MAX_MACHINE_IDS,
 };
@@ -41,6 +48,7 @@ pub use maintenance::{
 };
 pub use permissions::{PermissionGroup, Permissions};
 pub use query::{Condition, Conditions, Operator};
+pub use server::ServerInfo;
 pub use team::{
     Invitation, InviteRequest, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
     RemoveRoleRequest, ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, StatusAnswer,

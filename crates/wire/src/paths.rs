@@ -32,6 +32,8 @@ pub const TEAM_MEMBER: &str = "/api/v0/team/members/{id}";
 /// N19: give (POST), replace (PUT) or take (DELETE) a member's role.
 pub const TEAM_MEMBER_ROLES: &str = "/api/v0/team/members/{id}/roles";
 pub const OPENAPI: &str = "/api/v0/openapi.json";
+/// Project rule: which server answers (GET; no key needed), see [`crate::ServerInfo`].
+pub const SERVER: &str = "/api/v0/gpudeck/server";
 /// N1: the caller's machines (the official client adds `?owner=me`).
 pub const MACHINES: &str = "/api/v0/machines";
 /// N2: one machine.
@@ -42,6 +44,10 @@ pub const MACHINE_DNOTIFY: &str = "/api/v0/machines/{id}/dnotify";
 pub const MACHINE_CANCEL_MAINT: &str = "/api/v0/machines/{id}/cancel_maint";
 /// N4 (POST) and N7 (DELETE). N6 is `DELETE` on [`MAINTENANCES`].
 pub const MAINTENANCES_BATCH: &str = "/api/v0/machines/maintenances/batch";
+/// N22: create or change a machine's offer (PUT; the machine is in the body).
+pub const MACHINE_CREATE_ASKS: &str = "/api/v0/machines/create_asks";
+/// N23: unlist a machine (DELETE).
+pub const MACHINE_ASKS: &str = "/api/v0/machines/{id}/asks";
 
 /// `MACHINE` for one machine.
 pub fn machine(id: i64) -> String {
@@ -57,6 +63,16 @@ pub fn machine_dnotify(id: i64) -> String {
 /// `MACHINE_CANCEL_MAINT` for one machine, with the official client's trailing slash.
 pub fn machine_cancel_maint(id: i64) -> String {
     format!("{PREFIX}/machines/{id}/cancel_maint/")
+}
+
+/// N22 as the official client sends it, with its trailing slash.
+pub fn machine_create_asks() -> String {
+    format!("{MACHINE_CREATE_ASKS}/")
+}
+
+/// `MACHINE_ASKS` for one machine (N23), with the official client's trailing slash.
+pub fn machine_asks(id: i64) -> String {
+    format!("{PREFIX}/machines/{id}/asks/")
 }
 
 /// `USER_TEMPLATES` for one user.
@@ -148,6 +164,8 @@ mod tests {
         assert_eq!(machine(7), "/api/v0/machines/7");
         assert_eq!(machine_dnotify(7), "/api/v0/machines/7/dnotify/");
         assert_eq!(machine_cancel_maint(7), "/api/v0/machines/7/cancel_maint/");
+        assert_eq!(machine_create_asks(), "/api/v0/machines/create_asks/");
+        assert_eq!(machine_asks(7), "/api/v0/machines/7/asks/");
     }
 
     #[test]

@@ -1,37 +1,59 @@
-//! The caller's machines (N1, N2): stored hardware, listing and earnings, with occupancy
-//! and rentals derived from the contracts.
+//! The caller's machines (N1, N2): stored hardware and earnings, the offer's listing fields
+//! (§1.7), and occupancy and rentals derived from the active contracts.
 
+use super::listing::{active_contract, Offer, OFFER_COLUMNS};
 use super::DbError;
 use gpudeck_wire::fleet::gpu_occupancy;
 use gpudeck_wire::{Machine, NumberOrText};
 use rusqlite::{params, Connection, Row};
 use std::collections::HashMap;
 
-/// `owner_id`'s machines (`?1`), all of them or only `?2` when it is not null, by id.
-const MACHINES: &str = "
-    SELECT id, hostname, gpu_name, cpu_name, driver_version, num_gpus, cpu_cores, gpu_ram,
-           cpu_ram, disk_space, listed, verification, reliability2, geolocation,
-           public_ipaddr, offline_since, listed_gpu_cost, min_bid_price, earn_day, earn_hour,
-           num_reports, hosting_type, inet_up, inet_down, cuda_max_good
-    FROM machines
-    WHERE owner_id = ?1 AND (?2 IS NULL OR id = ?2)
-    ORDER BY id";
+/// `owner_id`'s machines (`?1`), all of them or only `?2` when it is not null, by id, each
+/// with its offer (from column [`OFFER_AT`] on; all null when it never had one).
+fn machines_sql() -> String {
+    format!(
+        "SELECT m.id, m.hostname, m.gpu_name, m.cpu_name, m.driver_version, m.num_gpus,
+                m.cpu_cores, m.gpu_ram, m.cpu_ram, m.disk_space, m.verification, m.reliability2,
+                m.geolocation, m.public_ipaddr, m.offline_since, m.earn_day, m.earn_hour,
+                m.num_reports, m.hosting_type, m.inet_up, m.inet_down, m.cuda_max_good,
+                {OFFER_COLUMNS}
+         FROM machines m LEFT JOIN offers o ON o.machine_id = m.id
+         WHERE m.owner_id = ?1 AND (?2 IS NULL OR m.id = ?2)
+         ORDER BY m.id"
+    )
+}
 
-/// The contracts on those machines.
-const CONTRACTS: &str = "
-    SELECT c.machine_id, c.slot_start, c.gpu_count, c.kind
-    FROM contracts c JOIN machines m ON m.id = c.machine_id
-    WHERE m.owner_id = ?1 AND (?2 IS NULL OR m.id = ?2)
-    ORDER BY c.id";
+/// The first offer column of [`machines_sql`].
+const OFFER_AT: usize = 22;
+
+/// The active contracts on those machines at `?3`.
+fn contracts_sql() -> String {
+    format!(
+        "SELECT c.machine_id, c.slot_start, c.gpu_count, c.kind, c.end_date
+         FROM contracts c JOIN machines m ON m.id = c.machine_id
+         WHERE m.owner_id = ?1 AND (?2 IS NULL OR m.id = ?2) AND {}
+         ORDER BY c.id",
+        active_contract("?3")
+    )
+}
 
 /// A contract as occupancy sees it: `(slot_start, gpu_count, kind)`.
 type Run = (usize, usize, char);
 
-fn machine_from(row: &Row<'_>, runs: &[Run], now: f64) -> rusqlite::Result<Machine> {
+/// A machine's active contracts: their slots, and the latest rental end date among them.
+#[derive(Debug, Default)]
+struct Rentals {
+    runs: Vec<Run>,
+    client_end_date: Option<f64>,
+}
+
+fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<Machine> {
     let id: i64 = row.get(0)?;
     let num_gpus: i64 = row.get(5)?;
-    let offline_since: Option<f64> = row.get(15)?;
+    let offline_since: Option<f64> = row.get(14)?;
+    let runs = &rentals.runs;
     let on_demand = runs.iter().filter(|run| run.2 == 'D').count() as i64;
+    let offer = Offer::from_row(row, OFFER_AT)?;
     Ok(Machine {
         id,
         machine_id: id,
@@ -45,31 +67,34 @@ fn machine_from(row: &Row<'_>, runs: &[Run], now: f64) -> rusqlite::Result<Machi
         gpu_ram: row.get(7)?,
         cpu_ram: row.get(8)?,
         disk_space: row.get(9)?,
-        listed: row.get(10)?,
-        verification: row.get(11)?,
-        reliability2: row.get(12)?,
+        listed: offer.as_ref().is_some_and(|o| o.is_listed(now)),
+        verification: row.get(10)?,
+        reliability2: row.get(11)?,
         gpu_occupancy: gpu_occupancy(num_gpus.max(0) as usize, runs),
-        geolocation: row.get(13)?,
-        public_ipaddr: row.get(14)?,
+        geolocation: row.get(12)?,
+        public_ipaddr: row.get(13)?,
         timeout: offline_since.map_or(0.0, |since| (now - since).max(0.0)),
-        listed_gpu_cost: row.get(16)?,
-        min_bid_price: row.get(17)?,
-        earn_day: row.get(18)?,
-        earn_hour: Some(row.get(19)?),
+        listed_gpu_cost: offer.as_ref().map(|o| o.price_gpu),
+        min_bid_price: offer.as_ref().map(|o| o.price_min_bid),
+        earn_day: row.get(15)?,
+        earn_hour: Some(row.get(16)?),
         current_rentals_resident: None,
         current_rentals_on_demand: Some(on_demand),
         current_rentals_running_on_demand: Some(on_demand),
-        num_reports: Some(row.get(20)?),
-        hosting_type: row.get(21)?,
-        listed_storage_cost: None,
-        listed_volume_cost: None,
-        listed_inet_up_cost: None,
-        listed_inet_down_cost: None,
-        inet_up: row.get(22)?,
-        inet_down: row.get(23)?,
-        cuda_max_good: row.get::<_, Option<f64>>(24)?.map(NumberOrText::Number),
-        credit_discount_max: None,
+        num_reports: Some(row.get(17)?),
+        hosting_type: row.get(18)?,
+        listed_storage_cost: offer.as_ref().map(|o| o.price_disk),
+        listed_volume_cost: offer.as_ref().and_then(|o| o.vol_price),
+        listed_inet_up_cost: offer.as_ref().and_then(|o| o.price_inetu),
+        listed_inet_down_cost: offer.as_ref().and_then(|o| o.price_inetd),
+        inet_up: row.get(19)?,
+        inet_down: row.get(20)?,
+        cuda_max_good: row.get::<_, Option<f64>>(21)?.map(NumberOrText::Number),
+        credit_discount_max: offer.as_ref().map(|o| o.credit_discount_max),
         total_flops: None,
+        end_date: offer.as_ref().and_then(|o| o.listed_until(now)),
+        client_end_date: rentals.client_end_date,
+        listed_min_gpu_count: offer.as_ref().map(|o| o.min_chunk),
     })
 }
 
@@ -80,21 +105,28 @@ pub fn machines(
     only: Option<i64>,
     now: f64,
 ) -> Result<Vec<Machine>, DbError> {
-    let mut runs: HashMap<i64, Vec<Run>> = HashMap::new();
-    let mut contracts = conn.prepare_cached(CONTRACTS)?;
-    let mut rows = contracts.query(params![owner_id, only])?;
+    let mut rentals: HashMap<i64, Rentals> = HashMap::new();
+    let mut contracts = conn.prepare_cached(&contracts_sql())?;
+    let mut rows = contracts.query(params![owner_id, only, now])?;
     while let Some(row) = rows.next()? {
         let kind: String = row.get(3)?;
-        runs.entry(row.get(0)?).or_default().push((
+        let end_date: Option<f64> = row.get(4)?;
+        let machine = rentals.entry(row.get(0)?).or_default();
+        machine.runs.push((
             row.get::<_, i64>(1)?.max(0) as usize,
             row.get::<_, i64>(2)?.max(0) as usize,
             kind.chars().next().unwrap_or('D'),
         ));
+        machine.client_end_date = match (machine.client_end_date, end_date) {
+            (Some(latest), Some(end)) => Some(latest.max(end)),
+            (latest, end) => latest.or(end),
+        };
     }
-    let mut statement = conn.prepare_cached(MACHINES)?;
+    let none = Rentals::default();
+    let mut statement = conn.prepare_cached(&machines_sql())?;
     let machines = statement.query_map(params![owner_id, only], |row| {
         let id: i64 = row.get(0)?;
-        machine_from(row, runs.get(&id).map_or(&[], Vec::as_slice), now)
+        machine_from(row, rentals.get(&id).unwrap_or(&none), now)
     })?;
     Ok(machines.collect::<Result<_, _>>()?)
 }

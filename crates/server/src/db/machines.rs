@@ -1,5 +1,6 @@
 //! Machines: maintenance windows and GPU slot defragmentation.
 
+use super::listing::active_contract;
 use super::{id_array, write_tx, DbError};
 use crate::defrag::{self, Contract};
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
@@ -96,11 +97,12 @@ pub struct Defragmented {
 }
 
 /// Defragments `owner_id`'s machines among `ids` in one IMMEDIATE transaction; `None`
-/// when none of them is the caller's.
+/// when none of them is the caller's. Only contracts active at `now` hold slots and move.
 pub fn defragment(
     conn: &mut Connection,
     owner_id: i64,
     ids: &[i64],
+    now: f64,
 ) -> Result<Option<Defragmented>, DbError> {
     let tx = write_tx(conn)?;
     let (_, owned) = owned_among(&tx, owner_id, ids)?;
@@ -116,10 +118,12 @@ pub fn defragment(
             |r| r.get(0),
         )?;
         let contracts: Vec<Contract> = tx
-            .prepare(
-                "SELECT id, slot_start, gpu_count FROM contracts WHERE machine_id = ?1 ORDER BY id",
-            )?
-            .query_map([machine_id], |r| {
+            .prepare_cached(&format!(
+                "SELECT id, slot_start, gpu_count FROM contracts c
+                 WHERE machine_id = ?1 AND {} ORDER BY id",
+                active_contract("?2")
+            ))?
+            .query_map(params![machine_id, now], |r| {
                 Ok(Contract {
                     id: r.get(0)?,
                     slot_start: r.get(1)?,

@@ -1,6 +1,7 @@
 //! Scheduling and cancelling maintenance windows (N3–N7). Each operation is one IMMEDIATE
 //! transaction, so parallel requests never both act on the same state.
 
+use super::listing::active_contract;
 use super::machines::owned_among;
 use super::{write_tx, DbError};
 use gpudeck_wire::WindowPlan;
@@ -19,7 +20,7 @@ fn owns(tx: &Transaction<'_>, owner_id: i64, machine_id: i64) -> Result<bool, Db
 }
 
 /// Inserts a window the host scheduled and returns how many renters are told: the
-/// distinct renters with contracts on the machine (no e-mail is sent).
+/// distinct renters with active contracts on the machine (no e-mail is sent).
 fn insert_window(
     tx: &Transaction<'_>,
     machine_id: i64,
@@ -40,9 +41,13 @@ fn insert_window(
         reason,
         now
     ])?;
+    let renters = format!(
+        "SELECT COUNT(DISTINCT renter_id) FROM contracts c WHERE machine_id = ?1 AND {}",
+        active_contract("?2")
+    );
     Ok(tx
-        .prepare_cached("SELECT COUNT(DISTINCT renter_id) FROM contracts WHERE machine_id = ?1")?
-        .query_row([machine_id], |r| r.get(0))?)
+        .prepare_cached(&renters)?
+        .query_row(params![machine_id, now], |r| r.get(0))?)
 }
 
 /// Schedules a window on one of `owner_id`'s machines; the renters told, or `None` when

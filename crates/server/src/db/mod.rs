@@ -8,6 +8,7 @@
 
 mod error;
 pub mod fleet;
+pub mod listing;
 pub mod machines;
 pub mod maintenance;
 pub mod team;
@@ -41,6 +42,9 @@ const MIGRATIONS: &[M<'static>] = &[
         "../../migrations/0004_templates_volumes_subaccounts.sql"
     )),
     M::up(include_str!("../../migrations/0005_team_management.sql")),
+    M::up(include_str!(
+        "../../migrations/0006_offers_and_rental_contracts.sql"
+    )),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.
@@ -286,6 +290,68 @@ mod tests {
         assert!(conn
             .execute("UPDATE team_roles SET is_owner = 1 WHERE id = 4", [])
             .is_err());
+    }
+
+    #[test]
+    fn migration_6_turns_priced_listings_into_offers() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        Migrations::from_slice(&MIGRATIONS[..5])
+            .to_latest(&mut conn)
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (id, email, username, created_at) VALUES (1, 'a@x', 'a', 0);
+             INSERT INTO machines (id, owner_id, hostname, num_gpus, listed, listed_gpu_cost,
+                                   min_bid_price)
+             VALUES (1, 1, 'listed', 8, 1, 0.5, 0.3), (2, 1, 'no floor', 4, 1, 0.4, NULL),
+                    (3, 1, 'unlisted, priced', 2, 0, 0.2, 0.1), (4, 1, 'never priced', 1, 0, NULL, NULL);
+             INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count)
+             VALUES (9, 1, 1, 0, 2);",
+        )
+        .unwrap();
+        Migrations::from_slice(MIGRATIONS)
+            .to_latest(&mut conn)
+            .unwrap();
+        let mut statement = conn
+            .prepare(
+                "SELECT machine_id, price_gpu, price_min_bid, price_disk, min_chunk, end_date,
+                        withdrawn_at
+                 FROM offers ORDER BY machine_id",
+            )
+            .unwrap();
+        type Row = (i64, f64, f64, f64, i64, Option<f64>, Option<f64>);
+        let offers: Vec<Row> = statement
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            offers,
+            vec![
+                (1, 0.5, 0.3, 0.1, 1, None, None),
+                (2, 0.4, 0.4, 0.1, 1, None, None),
+                (3, 0.2, 0.1, 0.1, 1, None, Some(0.0)),
+            ]
+        );
+        // Old contracts have no locked price and no end date: they run until stopped.
+        let contract: (Option<f64>, Option<f64>) = conn
+            .query_row(
+                "SELECT price_gpu, end_date FROM contracts WHERE id = 9",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(contract, (None, None));
+        assert!(conn.prepare("SELECT listed FROM machines").is_err());
     }
 
     #[test]

@@ -20,6 +20,16 @@ pub fn machine_id_from_path(raw: &str) -> Option<i64> {
     (id >= 1).then_some(id)
 }
 
+/// The path id of N2 and N23, or their 400 naming what was sent.
+pub fn path_machine_id(raw: &str) -> Result<i64, ApiError> {
+    machine_id_from_path(raw).ok_or_else(|| {
+        ApiError::invalid_args(format!(
+            "Missing or invalid machine_id: '{}'",
+            quote(raw, 32)
+        ))
+    })
+}
+
 /// The caller's machines by id. `owner` and `user_id` are ignored: the answer is always
 /// the caller's own machines. Needs `machine_read`.
 #[utoipa::path(
@@ -70,12 +80,7 @@ pub async fn show(
     Path(raw): Path<String>,
 ) -> Result<Json<Vec<Machine>>, ApiError> {
     caller.require(PermissionGroup::MachineRead)?;
-    let id = machine_id_from_path(&raw).ok_or_else(|| {
-        ApiError::invalid_args(format!(
-            "Missing or invalid machine_id: '{}'",
-            quote(&raw, 32)
-        ))
-    })?;
+    let id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let machine = state
         .db

@@ -123,9 +123,10 @@ pub async fn defrag_offers(
     let ids = machine_ids
         .resolve()
         .map_err(|e| ApiError::invalid_args(e.to_string()))?;
+    let now = state.clock.now();
     let outcome = state
         .db
-        .run(move |conn| db::machines::defragment(conn, caller.user_id, &ids))
+        .run(move |conn| db::machines::defragment(conn, caller.user_id, &ids, now))
         .await?;
     Ok(Json(defrag_result(outcome)))
 }

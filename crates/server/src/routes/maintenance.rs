@@ -205,7 +205,7 @@ pub async fn schedule_batch(
 
 /// N5's body in the document: any JSON object, ignored (the official client sends
 /// `{"client_id": "me", "machine_id": <id>}`, and the path id wins).
-struct IgnoredBody;
+pub(crate) struct IgnoredBody;
 
 impl utoipa::PartialSchema for IgnoredBody {
     fn schema() -> RefOr<Schema> {

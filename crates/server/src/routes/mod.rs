@@ -6,8 +6,10 @@
 //! function of [`crate::db`], then says in HTTP what the query's domain result means.
 
 pub mod fleet;
+pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod server;
 pub mod subaccounts;
 pub mod team;
 pub mod team_invites;
@@ -26,6 +28,7 @@ use utoipa_axum::routes;
 /// so this list is the route table and the document's operations at once.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(server::about))
         .routes(routes!(users::current))
         .routes(routes!(fleet::list))
         .routes(routes!(fleet::show))
@@ -40,6 +43,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(maintenance::cancel_machine))
         .routes(routes!(machines::defrag_offers))
+        .routes(routes!(listing::list_machine))
+        .routes(routes!(listing::unlist_machine))
         .routes(routes!(templates::library, templates::delete_user_template))
         .routes(routes!(templates::search, templates::delete_template))
         .routes(routes!(volumes::accept, volumes::list, volumes::delete))
