@@ -343,6 +343,10 @@ pub struct SavedPlan {
     /// Machine id and start (Unix seconds), in plan order.
     pub starts: Vec<(i64, i64)>,
     pub scheduled: BTreeSet<i64>,
+    /// Machines whose request got no answer and whose re-read failed too: their window
+    /// may exist, so the plan never sends them again; the person checks them first.
+    #[serde(default)]
+    pub unsure: BTreeSet<i64>,
 }
 
 impl SavedPlan {
@@ -351,6 +355,7 @@ impl SavedPlan {
             query,
             starts: placements.iter().map(|p| (p.machine_id, p.start)).collect(),
             scheduled: BTreeSet::new(),
+            unsure: BTreeSet::new(),
         }
     }
 
@@ -368,17 +373,34 @@ impl SavedPlan {
         }
     }
 
-    /// The placements not scheduled yet: what the next run sends.
+    /// The placements not scheduled yet, unsure ones left out: what the next run sends.
     pub fn remaining(&self) -> Vec<Placement> {
         self.placements()
             .into_iter()
-            .filter(|p| !self.scheduled.contains(&p.machine_id))
+            .filter(|p| {
+                !self.scheduled.contains(&p.machine_id) && !self.unsure.contains(&p.machine_id)
+            })
             .collect()
     }
 
+    /// Every machine scheduled: an unsure one keeps the plan (and what it says) open.
     pub fn is_finished(&self) -> bool {
-        !self.starts.is_empty() && self.remaining().is_empty()
+        !self.starts.is_empty() && self.remaining().is_empty() && self.unsure.is_empty()
     }
+}
+
+/// What the plan says of the machines it holds back as unsure ([`SavedPlan::unsure`]).
+pub fn unsure_words(machines: &[i64]) -> String {
+    let list: Vec<String> = machines.iter().map(i64::to_string).collect();
+    let (which, their, them) = match machines {
+        [_] => ("machine", "its window", "it"),
+        _ => ("machines", "their windows", "them"),
+    };
+    format!(
+        "No answer came for {which} {}, and the re-read failed too: {their} may be \
+         scheduled. The plan will not send {them} again; check the maintenance page first.",
+        list.join(", ")
+    )
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -525,5 +547,38 @@ mod tests {
         assert_eq!(serde_json::from_str::<SavedPlan>(&json).unwrap(), saved);
         saved.scheduled.insert(2);
         assert!(saved.is_finished());
+    }
+
+    #[test]
+    fn a_machine_whose_outcome_stayed_unknown_is_never_sent_again() {
+        let placements = [1, 2, 3].map(|machine_id| Placement {
+            machine_id,
+            start: 100 * machine_id,
+        });
+        let mut saved = SavedPlan::new("ids=1-3".into(), &placements);
+        saved.scheduled.insert(1);
+        saved.unsure.insert(2);
+        assert_eq!(
+            saved.remaining(),
+            [Placement {
+                machine_id: 3,
+                start: 300
+            }]
+        );
+        saved.scheduled.insert(3);
+        assert!(saved.remaining().is_empty());
+        assert!(!saved.is_finished(), "machine 2 still needs a look");
+        assert_eq!(
+            unsure_words(&[2]),
+            "No answer came for machine 2, and the re-read failed too: its window may be \
+             scheduled. The plan will not send it again; check the maintenance page first."
+        );
+        assert!(unsure_words(&[2, 5]).starts_with("No answer came for machines 2, 5, and"));
+        // Plans kept before the field existed still load.
+        let old = r#"{"query":"ids=1","starts":[[1,100]],"scheduled":[]}"#;
+        assert!(serde_json::from_str::<SavedPlan>(old)
+            .unwrap()
+            .unsure
+            .is_empty());
     }
 }

@@ -21,7 +21,7 @@ use crate::components::toasts::use_toasts;
 use crate::domain::bulk::PacedAction;
 use crate::domain::fleet::{load_fleet, schedule_windows, Fleet};
 use crate::domain::rolling::{
-    check_inputs, request_of, CapKind, Input, Problem, RollingInputs, SavedPlan,
+    check_inputs, request_of, unsure_words, CapKind, Input, Problem, RollingInputs, SavedPlan,
 };
 use crate::domain::schedule::{ItemOutcome, ItemResult};
 use crate::routes::{rolling_path, with_machine_ids, MAINTENANCE};
@@ -313,6 +313,13 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                         .filter(|r| r.is_scheduled())
                         .map(|r| r.machine_id),
                 );
+                // No answer and no re-read either: the window may exist, so never again.
+                s.unsure.extend(
+                    results
+                        .iter()
+                        .filter(|r| r.outcome == ItemOutcome::Unknown)
+                        .map(|r| r.machine_id),
+                );
             });
             let done = results.iter().filter(|r| r.is_scheduled()).count();
             toasts.success(format!(
@@ -457,7 +464,12 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                         {move || {
                             let left = saved.with(|s| s.remaining().len());
                             let done = saved.with(|s| s.scheduled.len());
+                            let unsure: Vec<i64> = saved.with(|s| s.unsure.iter().copied().collect());
                             match (left, done) {
+                                (0, _) if !unsure.is_empty() => view! {
+                                    <p data-testid="plan-unsure">{unsure_words(&unsure)}</p>
+                                    <a class="button" href=with_machine_ids(MAINTENANCE, &unsure)>"Check their maintenance"</a>
+                                }.into_any(),
                                 (0, 0) => view! { <p class="muted">"Nothing to schedule."</p> }.into_any(),
                                 (0, _) => view! {
                                     <p data-testid="plan-done">{format!("All {done} windows are scheduled.")}</p>
