@@ -1,8 +1,10 @@
 //! The machines area's landing page: every machine of the host (N1) with its GPUs'
-//! occupancy and its next maintenance window (seed op 1), in a table whose selection can be
+//! occupancy, its listing and rentals (§1.7) and its next maintenance window (seed op 1),
+//! in a table whose selection can be
 //! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
 
 pub mod defrag;
+pub mod listing;
 pub mod maintenance;
 pub mod rehearsal;
 pub mod rolling;
@@ -357,14 +359,17 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
 }
 
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
+    let [listed, rentals_end, stage] = listing::listing_columns(now);
     vec![
         Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
-        Column::text("listed", "Listed", |r: &FleetRow| if r.machine.listed { "Yes" } else { "No" }.to_owned()),
+        listed,
         Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
+        rentals_end,
+        stage,
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)
         }),
