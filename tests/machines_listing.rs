@@ -1,11 +1,12 @@
-//! The Machines table's listing columns in a real browser (§1.7, offers and rental
-//! contracts): whether each machine is listed and until when, when its rentals end, and
-//! its stage. The stage rule itself is unit-tested in `src/domain/listing.rs`.
+//! The Machines table's listing column in a real browser (§1.7, offers and rental
+//! contracts): each machine's stage, with whether it is listed and until when and when
+//! its rentals end in its tooltip. The stage rule itself is unit-tested in `src/domain/listing.rs`.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
 
 use gpudeck::app::App;
+use gpudeck::components::time::format_absolute;
 use support::*;
 use wasm_bindgen_test::*;
 
@@ -35,31 +36,6 @@ fn listed_machine(
                 or_null(client_end_date)
             ),
         )
-}
-
-/// The `datetime` of the `<time>` in each shown row's cell of column `key` ("" for none).
-fn times_in(page: &Mounted, key: &str) -> Vec<String> {
-    let index = column_keys(page, ".data-table")
-        .iter()
-        .position(|k| k == key)
-        .unwrap();
-    page.all(".data-table tbody tr:not(.spacer)")
-        .iter()
-        .map(|row| {
-            let cell = row.children().item(index as u32).unwrap();
-            cell.query_selector("time")
-                .unwrap()
-                .and_then(|time| time.get_attribute("datetime"))
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
-/// `2026-11-23T14:00:00.000Z` for Unix seconds `t`.
-fn iso(t: f64) -> String {
-    js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(t * 1000.0))
-        .to_iso_string()
-        .into()
 }
 
 #[wasm_bindgen_test]
@@ -94,35 +70,13 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
             "occupancy",
             "listed",
             "rentals",
-            "rentals_end",
-            "stage",
             "reliability",
             "next",
             "windows"
         ]
     );
-    let listed = column_texts(&page, ".data-table", "listed");
     assert_eq!(
-        (listed[1].as_str(), listed[2].as_str(), listed[4].as_str()),
-        ("Open-ended", "No", "No")
-    );
-    assert!(
-        listed[0].starts_with("Until ") && listed[3].starts_with("Until "),
-        "{listed:?}"
-    );
-    assert_eq!(
-        times_in(&page, "listed"),
-        [iso(later), "".into(), "".into(), iso(later), "".into()]
-    );
-    let rentals_end = column_texts(&page, ".data-table", "rentals_end");
-    assert_eq!(rentals_end[1], "No end date");
-    assert_eq!(rentals_end[3..], ["None running", "None running"]);
-    assert_eq!(
-        times_in(&page, "rentals_end"),
-        [iso(soon), "".into(), iso(soon), "".into(), "".into()]
-    );
-    assert_eq!(
-        column_texts(&page, ".data-table", "stage"),
+        column_texts(&page, ".data-table", "listed"),
         [
             "Draining",
             "Listed",
@@ -131,16 +85,38 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
             "Unlisted, vacant"
         ]
     );
-    // The stage's sentence is the cell's tooltip.
+    // Until when it is listed and when its rentals end are in the cell's tooltip.
     let titles: Vec<String> = page
         .all(".data-table .listing-stage")
         .iter()
         .map(|span| span.get_attribute("title").unwrap_or_default())
         .collect();
-    assert!(
-        titles[0].starts_with("Draining: the offer ends at "),
-        "{titles:?}"
+    let at = |t: f64| format_absolute(t, false);
+    assert_eq!(
+        titles,
+        [
+            format!(
+                "Draining: the offer ends at {}; rentals end by {}. Listed: until {}. \
+                 Rentals end: {}.",
+                at(later),
+                at(soon),
+                at(later),
+                at(soon)
+            ),
+            "Listed with no offer end date: rentals may come and stay. Listed: open-ended. \
+             Rentals end: no end date."
+                .into(),
+            format!(
+                "Unlisted with rentals still running: rentals end by {}. Listed: no. \
+                 Rentals end: {}.",
+                at(soon),
+                at(soon)
+            ),
+            "Listed and vacant: no rental is running. Listed: until ".to_owned()
+                + &at(later)
+                + ". Rentals end: none running.",
+            "Unlisted and vacant: ready for maintenance. Listed: no. Rentals end: none running."
+                .into(),
+        ]
     );
-    assert!(titles[0].contains("; rentals end by "), "{titles:?}");
-    assert_eq!(titles[4], "Unlisted and vacant: ready for maintenance.");
 }

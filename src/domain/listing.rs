@@ -142,14 +142,15 @@ pub fn rentals_end_text(end: RentalsEnd, time: impl Fn(f64) -> String) -> String
     }
 }
 
-/// The order of the Rentals end column: the soonest end first, then rentals with no end
-/// date, then machines with none running.
-pub fn rentals_end_order(end: RentalsEnd) -> f64 {
-    match end {
-        RentalsEnd::At(at) => at,
-        RentalsEnd::NoEndDate => f64::MAX,
-        RentalsEnd::NoRentals => f64::INFINITY,
-    }
+/// The stage, the listing and the rentals' end of `machine` at `now`, in words:
+/// `Draining: the offer ends at T; rentals end by T. Listed: until T. Rentals end: T.`
+pub fn listing_details(machine: &Machine, now: f64, time: impl Fn(f64) -> String) -> String {
+    format!(
+        "{} Listed: {}. Rentals end: {}.",
+        Stage::of(machine, now).sentence(&time),
+        listing_text(Listing::of(machine, now), &time).to_lowercase(),
+        rentals_end_text(RentalsEnd::of(machine), &time).to_lowercase()
+    )
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -308,22 +309,27 @@ mod tests {
     }
 
     #[test]
-    fn rentals_end_sorts_soonest_first_then_no_end_date_then_none() {
-        let mut ends = [
-            RentalsEnd::NoRentals,
-            RentalsEnd::NoEndDate,
-            RentalsEnd::At(NOW + HOUR),
-            RentalsEnd::At(NOW),
-        ];
-        ends.sort_by(|a, b| rentals_end_order(*a).total_cmp(&rentals_end_order(*b)));
+    fn the_details_say_the_stage_the_listing_and_the_rentals_end() {
+        let details = |m: &Machine| listing_details(m, NOW, hours);
         assert_eq!(
-            ends,
-            [
-                RentalsEnd::At(NOW),
-                RentalsEnd::At(NOW + HOUR),
-                RentalsEnd::NoEndDate,
-                RentalsEnd::NoRentals
-            ]
+            details(&machine(
+                true,
+                Some(NOW + 24.0 * HOUR),
+                1,
+                Some(NOW + 5.0 * HOUR)
+            )),
+            "Draining: the offer ends at +24h; rentals end by +5h. Listed: until +24h. \
+             Rentals end: +5h."
+        );
+        assert_eq!(
+            details(&machine(true, None, 0, None)),
+            "Listed and vacant: no rental is running. Listed: open-ended. Rentals end: none \
+             running."
+        );
+        assert_eq!(
+            details(&machine(true, None, 2, None)),
+            "Listed with no offer end date: rentals may come and stay. Listed: open-ended. \
+             Rentals end: no end date."
         );
     }
 }

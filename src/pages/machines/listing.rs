@@ -1,55 +1,30 @@
-//! The Machines table's listing columns (§1.7, offers and rental contracts): whether each
-//! machine is listed and until when, when its rentals end, and its stage on the way to
-//! maintenance. The rules are in [`crate::domain::listing`]; this is how they are shown.
+//! The Machines table's listing column (§1.7, offers and rental contracts): each machine's
+//! stage on the way to maintenance, with whether it is listed and until when and when its
+//! rentals end in the cell's tooltip and the CSV. One column, because at a laptop's width
+//! the table has room for one more (the e2e look test measures it); on a phone the row is
+//! a card. The rules are in [`crate::domain::listing`]; this is how they are shown.
 
 use super::FleetRow;
 use crate::components::data_table::Column;
-use crate::components::time::{format_absolute, use_utc, Time};
-use crate::domain::listing::{
-    listing_text, rentals_end_order, rentals_end_text, Listing, RentalsEnd, Stage,
-};
+use crate::components::time::{format_absolute, use_utc};
+use crate::domain::listing::{listing_details, Stage};
 use leptos::prelude::*;
 
-/// Listed (until when), Rentals end and Stage, as of `now`.
-pub fn listing_columns(now: Signal<f64>) -> [Column<FleetRow>; 3] {
+/// "Listed": the stage as of `now`, its details in the tooltip and the CSV's cell.
+pub fn listing_column(now: Signal<f64>) -> Column<FleetRow> {
     let utc = use_utc();
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
-    let listing = move |r: &FleetRow| Listing::of(&r.machine, now.get_untracked());
-    let stage = move |r: &FleetRow| Stage::of(&r.machine, now.get_untracked());
-    [
-        Column::number(
-            "listed",
-            "Listed",
-            move |r: &FleetRow| match listing(r) {
-                Listing::NotListed => f64::NEG_INFINITY,
-                Listing::Until(end) => end,
-                Listing::OpenEnded => f64::INFINITY,
-            },
-            move |r| listing_text(listing(r), time_text),
-        )
-        .with_cell(move |r| match listing(r) {
-            Listing::Until(end) => {
-                view! { <span>"Until " <Time unix_seconds=end/></span> }.into_any()
-            }
-            other => listing_text(other, time_text).into_any(),
-        }),
-        Column::number(
-            "rentals_end",
-            "Rentals end",
-            |r: &FleetRow| rentals_end_order(RentalsEnd::of(&r.machine)),
-            move |r| rentals_end_text(RentalsEnd::of(&r.machine), time_text),
-        )
-        .with_cell(move |r| match RentalsEnd::of(&r.machine) {
-            RentalsEnd::At(end) => view! { <Time unix_seconds=end/> }.into_any(),
-            other => rentals_end_text(other, time_text).into_any(),
-        }),
-        Column::text("stage", "Stage", move |r: &FleetRow| {
-            stage(r).label().to_owned()
-        })
-        .with_cell(move |r| {
-            let stage = stage(r);
-            let sentence = stage.sentence(time_text);
-            view! { <span class="listing-stage" title=sentence>{stage.label()}</span> }.into_any()
-        }),
-    ]
+    let stage_and_details = move |r: &FleetRow| {
+        let now = now.get_untracked();
+        let details = listing_details(&r.machine, now, time_text);
+        (Stage::of(&r.machine, now).label(), details)
+    };
+    Column::text("listed", "Listed", move |r: &FleetRow| {
+        let (label, details) = stage_and_details(r);
+        format!("{label} · {details}")
+    })
+    .with_cell(move |r| {
+        let (label, details) = stage_and_details(r);
+        view! { <span class="listing-stage" title=details>{label}</span> }.into_any()
+    })
 }

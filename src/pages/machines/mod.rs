@@ -359,17 +359,14 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
 }
 
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
-    let [listed, rentals_end, stage] = listing::listing_columns(now);
     vec![
         Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
-        listed,
+        listing::listing_column(now),
         Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
-        rentals_end,
-        stage,
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)
         }),
