@@ -8,12 +8,13 @@ use gpudeck_wire::{
     BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
     CancelMaintenanceRequest, CancelMaintenanceResponse, CreateSubaccountRequest,
     CreatedSubaccount, CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest,
-    DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Invitation, Machine,
-    MachineList, MaintenanceCategory, MaintenanceWindow, MemberRoleReplaced, MemberRoleRequest,
-    MessageAnswer, ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, ScheduleMaintenanceRequest,
+    DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Invitation,
+    ListMachineRequest, ListMachineResponse, Machine, MachineList, MaintenanceCategory,
+    MaintenanceWindow, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
+    ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, ScheduleMaintenanceRequest,
     ScheduleMaintenanceResponse, ServerInfo, StatusAnswer, SubaccountList, TeamMember, TeamRole,
-    TeamRoleEntry, Template, TemplateLibrary, Volume, VolumeList, VolumeOffer, VolumeOfferList,
-    VolumeSearchRequest,
+    TeamRoleEntry, Template, TemplateLibrary, UnlistMachineResponse, Volume, VolumeList,
+    VolumeOffer, VolumeOfferList, VolumeSearchRequest,
 };
 use serde_json::{json, Value};
 
@@ -244,6 +245,23 @@ impl ApiClient {
                 paths::MAINTENANCES_BATCH,
                 &BatchCancelRequest::new(maintenance_ids),
             )
+            .await
+    }
+
+    /// `PUT /machines/create_asks/` (N22 (list machine)): creates or changes the machine's
+    /// offer. All twelve keys go, `null` for every term kept, as client 1.9.1 sends them;
+    /// the answer counts the running contracts a later offer end date extended.
+    pub async fn list_machine(
+        &self,
+        request: &ListMachineRequest,
+    ) -> Result<ListMachineResponse, ApiError> {
+        self.put(&paths::machine_create_asks(), request).await
+    }
+
+    /// `DELETE /machines/{id}/asks/` (N23 (unlist machine)): no new rentals from now on;
+    /// running contracts go on to their rental end dates. Client 1.9.1 sends `{}`.
+    pub async fn unlist_machine(&self, machine_id: i64) -> Result<UnlistMachineResponse, ApiError> {
+        self.delete(&paths::machine_asks(machine_id), &json!({}))
             .await
     }
 

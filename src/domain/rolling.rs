@@ -322,6 +322,8 @@ pub fn request_of(
                 .count() as u32,
             existing: existing.remove(&id).unwrap_or_default(),
             pin,
+            // The plan that notifies renters now may start during rentals.
+            not_before: None,
         });
     }
     let request = PlanRequest {

@@ -348,12 +348,14 @@ fn plan_section(figures: &mut Figures) -> String {
     );
     format!(
         "## The maintenance planner (release build, natively, medians of {} runs)\n\n\
-         {} generated machines with {} existing windows, {}-hour windows, at most {} machines \
-         down, within {} days: plan **{}** (target ≤ {}: {}); re-check of the plan **{}**. \
+         {} generated machines with {} existing windows, {} of them with rentals that end \
+         before a window may start, {}-hour windows, at most {} machines down, within {} \
+         days: plan **{}** (target ≤ {}: {}); re-check of the plan **{}**. \
          {} planned in {} batches, finishing after {:.0} hours; {} not planned.\n",
         plan::RUNS,
         plan::MACHINES,
         f.existing_windows,
+        f.with_release_time,
         plan::DURATION_HOURS,
         plan::CAP_MACHINES,
         plan::RANGE_DAYS,

@@ -26,6 +26,8 @@ pub struct PlanFigures {
     pub unplaced: usize,
     pub batches: usize,
     pub existing_windows: usize,
+    /// Machines whose window may not start before their rentals end.
+    pub with_release_time: usize,
     /// Hours from the earliest start to the end of the last window.
     pub finish_hours: f64,
 }
@@ -44,6 +46,11 @@ pub fn measure() -> PlanFigures {
         unplaced: planned.unplaced.len(),
         batches: batches(&planned.placements).len(),
         existing_windows: request.machines.iter().map(|m| m.existing.len()).sum(),
+        with_release_time: request
+            .machines
+            .iter()
+            .filter(|m| m.not_before.is_some())
+            .count(),
         finish_hours: planned
             .summary
             .finish
@@ -63,9 +70,11 @@ fn timed<T>(mut run: impl FnMut() -> T) -> Vec<f64> {
 }
 
 /// A host's fleet as the planner meets it: 1 to 8 GPUs a machine, two in five idle, the
-/// others with rentals and some reserved GPUs, up to three existing windows in the next two
-/// weeks (some off the hour), a few machines pinned; 4-hour windows, at most 50 machines
-/// down, within 30 days. The same fleet every run (a fixed seed).
+/// others with rentals and some reserved GPUs, the rentals ending (the release time, before
+/// which the contract-safe plan starts no window) at any second of the next three weeks,
+/// up to three existing windows in the next two weeks (some off the hour), a few machines
+/// pinned; 4-hour windows, at most 50 machines down, within 30 days. The same fleet every
+/// run (a fixed seed).
 pub fn fleet(machines: usize) -> PlanRequest {
     let mut random = XorShift(0x9e37_79b9_7f4a_7c15);
     let machines = (1..=machines as i64)
@@ -77,6 +86,8 @@ pub fn fleet(machines: usize) -> PlanRequest {
                 1 + random.below(u64::from(gpus)) as u32
             };
             let reserved_gpus = random.below(u64::from(running_rentals) + 1) as u32;
+            let not_before = (running_rentals > 0)
+                .then(|| EARLIEST_START + random.below(21 * 24 * HOUR as u64) as i64);
             let existing = (0..random.below(4))
                 .map(|_| {
                     let start = EARLIEST_START + random.below(14 * 24 * HOUR as u64) as i64;
@@ -100,6 +111,7 @@ pub fn fleet(machines: usize) -> PlanRequest {
                 reserved_gpus,
                 existing,
                 pin,
+                not_before,
             }
         })
         .collect();
@@ -138,5 +150,9 @@ mod tests {
         assert_eq!(planned.placements.len() + planned.unplaced.len(), 200);
         assert!(planned.summary.peak_machines_down <= CAP_MACHINES);
         assert!(planned.summary.finish.unwrap() <= request.deadline);
+        assert!(request.machines.iter().any(|m| m.not_before.is_some()));
+        assert!(check_plan(&request, &planned.placements)
+            .violations
+            .is_empty());
     }
 }

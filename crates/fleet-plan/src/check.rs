@@ -28,6 +28,13 @@ pub enum Violation {
     /// The window starts before the earliest start, ends after the deadline, or starts
     /// more than a year after the earliest start.
     OutOfRange { machine_id: i64, window: Span },
+    /// The window starts before the machine's `not_before` time (for a contract-safe
+    /// plan, before its rentals end).
+    StartsTooEarly {
+        machine_id: i64,
+        window: Span,
+        not_before: i64,
+    },
     /// The plan names a machine the request does not have.
     UnknownMachine { machine_id: i64 },
     /// The plan names the machine more than once.
@@ -42,8 +49,9 @@ pub struct Review {
     pub summary: Summary,
 }
 
-/// Checks `placements` against `request`: each window in range and clear of its
-/// machine's existing windows, and the cap kept at every instant.
+/// Checks `placements` against `request`: each window in range, not before its machine's
+/// `not_before` time and clear of its machine's existing windows, and the cap kept at
+/// every instant.
 pub fn check_plan(request: &PlanRequest, placements: &[Placement]) -> Review {
     let machines = by_id(&request.machines);
     let mut violations = Vec::new();
@@ -64,6 +72,13 @@ pub fn check_plan(request: &PlanRequest, placements: &[Placement]) -> Review {
         let window = request.window_from(start);
         if !request.is_in_range(window) {
             violations.push(Violation::OutOfRange { machine_id, window });
+        }
+        if let Some(not_before) = machine.not_before.filter(|_| !machine.may_start_at(start)) {
+            violations.push(Violation::StartsTooEarly {
+                machine_id,
+                window,
+                not_before,
+            });
         }
         violations.extend(
             machine
@@ -121,7 +136,7 @@ mod tests {
     use super::*;
     use crate::fixtures::{busy, machine, request, T0};
     use crate::planner::plan;
-    use crate::request::HOUR;
+    use crate::request::{MachineToPlan, HOUR};
 
     fn at(machine_id: i64, hour: i64) -> Placement {
         Placement {
@@ -176,6 +191,24 @@ mod tests {
         assert_eq!(review.summary.machines_planned, 4);
         assert_eq!(review.summary.peak_machines_down, 3);
         assert_eq!(review.summary.finish, Some(T0 + 49 * HOUR));
+    }
+
+    #[test]
+    fn a_window_before_its_machines_not_before_time_is_named() {
+        let held = MachineToPlan {
+            not_before: Some(T0 + 3 * HOUR),
+            ..machine(1, 8, 1)
+        };
+        let asked = request(vec![held, machine(2, 8, 0)], 2, Cap::Machines(2), 48);
+        assert_eq!(check_plan(&asked, &[at(1, 3), at(2, 0)]).violations, []);
+        assert_eq!(
+            check_plan(&asked, &[at(1, 2), at(2, 0)]).violations,
+            [Violation::StartsTooEarly {
+                machine_id: 1,
+                window: Span::new(T0 + 2 * HOUR, T0 + 4 * HOUR),
+                not_before: T0 + 3 * HOUR,
+            }]
+        );
     }
 
     #[test]

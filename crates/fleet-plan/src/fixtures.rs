@@ -14,6 +14,7 @@ pub fn machine(id: i64, gpus: u32, running_rentals: u32) -> MachineToPlan {
         reserved_gpus: 0,
         existing: Vec::new(),
         pin: Pin::Unpinned,
+        not_before: None,
     }
 }
 

@@ -42,6 +42,9 @@ pub enum Unfit {
     CapFullBeforeDeadline,
     /// Its id came earlier in the order already (N4 schedules a machine once a batch).
     DuplicateMachine,
+    /// The time it may not go down before (for a contract-safe plan, when its rentals
+    /// end) leaves no window that ends by the deadline.
+    NotBeforeTooLate,
 }
 
 impl fmt::Display for Unfit {
@@ -62,6 +65,9 @@ impl fmt::Display for Unfit {
                 f.write_str("the cap is full in every gap before the deadline")
             }
             Unfit::DuplicateMachine => f.write_str("it is listed more than once"),
+            Unfit::NotBeforeTooLate => {
+                f.write_str("it may not go down early enough for a window before the deadline")
+            }
         }
     }
 }
@@ -173,21 +179,27 @@ impl<'a> Grid<'a> {
                 cap: cap.limit(),
             });
         }
+        let from = machine
+            .not_before
+            .map_or(0, |time| self.first_hour_from(time));
+        if from > self.last_start {
+            return Err(Unfit::NotBeforeTooLate);
+        }
         let busy = merged(&machine.existing);
-        match self.first_fit(weight, &busy) {
+        match self.first_fit(from, weight, &busy) {
             Some(hour) => {
                 self.load.add(hour, self.hours, weight);
                 Ok(self.window_at(hour))
             }
-            None if self.first_fit(0, &busy).is_some() => Err(Unfit::CapFullBeforeDeadline),
+            None if self.first_fit(from, 0, &busy).is_some() => Err(Unfit::CapFullBeforeDeadline),
             None => Err(Unfit::NoGapBeforeDeadline),
         }
     }
 
-    /// The first hour on the grid where a window of `weight` keeps the cap and misses
-    /// `busy` (sorted, disjoint); a weight of 0 ignores the cap.
-    fn first_fit(&mut self, weight: u32, busy: &[Span]) -> Option<usize> {
-        let mut hour = 0;
+    /// The first hour on the grid from `from` where a window of `weight` keeps the cap and
+    /// misses `busy` (sorted, disjoint); a weight of 0 ignores the cap.
+    fn first_fit(&mut self, from: usize, weight: u32, busy: &[Span]) -> Option<usize> {
+        let mut hour = from;
         let mut next_busy = 0;
         loop {
             hour = self.load.first_run(hour, self.hours, weight);
@@ -412,6 +424,33 @@ mod tests {
             ]
         );
         assert_eq!(reasons(&plan), [(3, Unfit::CapFullBeforeDeadline)]);
+    }
+
+    #[test]
+    fn no_window_starts_before_its_machines_not_before_time() {
+        let after = |id, hours: i64| MachineToPlan {
+            not_before: Some(T0 + hours * 60),
+            ..machine(id, 1, 0)
+        };
+        // Minutes: 90 rounds up to the grid's 120; a past time holds nothing back; a time
+        // after the last start that ends by the deadline leaves no window.
+        let machines = vec![
+            after(1, 90),
+            after(2, -600),
+            after(3, 6 * 60 + 1),
+            MachineToPlan {
+                existing: vec![Span::new(T0 + 2 * HOUR, T0 + 3 * HOUR)],
+                ..after(4, 60)
+            },
+            machine(5, 1, 0),
+        ];
+        let planned = plan(&request(machines, 2, Cap::Machines(10), 8));
+        assert_eq!(starts(&planned), [(1, 120), (2, 0), (4, 180), (5, 0)]);
+        assert_eq!(reasons(&planned), [(3, Unfit::NotBeforeTooLate)]);
+        assert_eq!(
+            Unfit::NotBeforeTooLate.to_string(),
+            "it may not go down early enough for a window before the deadline"
+        );
     }
 
     #[test]

@@ -57,9 +57,10 @@ pub enum Pin {
     Last,
 }
 
-/// One machine to take down: what the order policy and the cap read, and the windows it
-/// already has (a new window must not overlap them).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One machine to take down: what the order policy and the cap read, the windows it
+/// already has (a new window must not overlap them) and the time before which its window
+/// may not start.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MachineToPlan {
     pub id: i64,
     pub gpus: u32,
@@ -68,6 +69,17 @@ pub struct MachineToPlan {
     /// Existing windows, in any order; empty or inverted spans are ignored.
     pub existing: Vec<Span>,
     pub pin: Pin,
+    /// Unix seconds before which this machine's window may not start; `None` for no such
+    /// time. A contract-safe plan sets it to the machine's client end date, so no window
+    /// starts while a rental contract still runs.
+    pub not_before: Option<i64>,
+}
+
+impl MachineToPlan {
+    /// A window of this machine may start at `start`: not before its `not_before` time.
+    pub fn may_start_at(&self, start: i64) -> bool {
+        self.not_before.is_none_or(|time| start >= time)
+    }
 }
 
 /// How much of the fleet may be down at any instant.

@@ -21,21 +21,23 @@ fn machine() -> impl Strategy<Value = MachineToPlan> {
     let window = (on_the_hour_or_not(-10..60), on_the_hour_or_not(1..10))
         .prop_map(|(start, length)| Span::new(T0 + start, T0 + start + length));
     let pin = prop_oneof![Just(Pin::First), Just(Pin::Unpinned), Just(Pin::Last)];
+    // Before the range, inside it (on the hour or not) and past it.
+    let not_before = prop::option::of(on_the_hour_or_not(-5..90).prop_map(|t| T0 + t));
     (
-        0u32..=8,
-        0u32..=4,
-        0u32..=8,
+        (0u32..=8, 0u32..=4, 0u32..=8),
         prop::collection::vec(window, 0..4),
         pin,
+        not_before,
     )
         .prop_map(
-            |(gpus, running_rentals, reserved_gpus, existing, pin)| MachineToPlan {
+            |((gpus, running_rentals, reserved_gpus), existing, pin, not_before)| MachineToPlan {
                 id: 0,
                 gpus,
                 running_rentals,
                 reserved_gpus,
                 existing,
                 pin,
+                not_before,
             },
         )
 }
@@ -123,7 +125,8 @@ fn naive_plan(request: &PlanRequest) -> (Vec<Placement>, Vec<Unplaced>) {
             let window = request.window_from(start);
             let mut with = down.clone();
             with.push((machine.id, window, machine.gpus));
-            !machine.existing.iter().any(|e| e.overlaps(&window))
+            machine.not_before.is_none_or(|time| start >= time)
+                && !machine.existing.iter().any(|e| e.overlaps(&window))
                 && (!mind_cap || keeps_cap(request.cap, &with))
         };
         let first = |mind_cap: bool| {
@@ -132,12 +135,18 @@ fn naive_plan(request: &PlanRequest) -> (Vec<Placement>, Vec<Unplaced>) {
                 .find(|&start| fits(start, mind_cap))
         };
         let cap = request.cap;
+        let too_late = machine.not_before.is_some_and(|time| {
+            !(request.earliest_start..=latest)
+                .step_by(HOUR as usize)
+                .any(|start| start >= time)
+        });
         let outcome = match whole {
             Some(reason) => Err(reason),
             None if cap.weight(machine.gpus) > cap.limit() => Err(Unfit::MoreGpusThanCap {
                 gpus: machine.gpus,
                 cap: cap.limit(),
             }),
+            None if too_late => Err(Unfit::NotBeforeTooLate),
             None => first(true).ok_or(if first(false).is_some() {
                 Unfit::CapFullBeforeDeadline
             } else {
@@ -181,6 +190,26 @@ proptest! {
         prop_assert_eq!(planned.summary.peak_machines_down, peak_machines);
         prop_assert_eq!(planned.summary.peak_gpus_down, u64::from(peak_gpus));
         prop_assert_eq!(planned.summary.finish, windows.iter().map(|(_, w, _)| w.end).max());
+    }
+
+    #[test]
+    fn no_window_starts_before_its_machines_not_before_time(asked in request()) {
+        let planned = plan(&asked);
+        for placement in &planned.placements {
+            let machine = asked.machines.iter().find(|m| m.id == placement.machine_id).unwrap();
+            if let Some(not_before) = machine.not_before {
+                prop_assert!(placement.start >= not_before);
+            }
+        }
+        for unplaced in &planned.unplaced {
+            let machine = asked.machines.iter().find(|m| m.id == unplaced.machine_id).unwrap();
+            // Only a machine that may not start by the last start on the grid is too late.
+            let last_start = asked.earliest_start
+                + (asked.latest_start() - asked.earliest_start).div_euclid(HOUR) * HOUR;
+            if unplaced.reason == Unfit::NotBeforeTooLate {
+                prop_assert!(machine.not_before.unwrap() > last_start);
+            }
+        }
     }
 
     #[test]

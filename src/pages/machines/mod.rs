@@ -1,8 +1,10 @@
 //! The machines area's landing page: every machine of the host (N1) with its GPUs'
-//! occupancy and its next maintenance window (seed op 1), in a table whose selection can be
+//! occupancy, its listing and rentals (§1.7) and its next maintenance window (seed op 1),
+//! in a table whose selection can be
 //! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
 
 pub mod defrag;
+pub mod listing;
 pub mod maintenance;
 pub mod rehearsal;
 pub mod rolling;
@@ -378,7 +380,7 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
-        Column::text("listed", "Listed", |r: &FleetRow| if r.machine.listed { "Yes" } else { "No" }.to_owned()),
+        listing::listing_column(now),
         Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)

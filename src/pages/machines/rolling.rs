@@ -80,6 +80,15 @@ fn violation_text(violation: &Violation, utc: bool) -> String {
             at(window.start),
             at(window.end)
         ),
+        Violation::StartsTooEarly {
+            machine_id,
+            window,
+            not_before,
+        } => format!(
+            "Machine {machine_id}: its window starts at {}, before {}, the earliest it may go down.",
+            at(window.start),
+            at(*not_before)
+        ),
         Violation::UnknownMachine { machine_id } => {
             format!("Machine {machine_id} is not one of the machines planned.")
         }
@@ -93,6 +102,7 @@ fn machine_of(violation: &Violation) -> Option<i64> {
     match violation {
         Violation::OverlapsExisting { machine_id, .. }
         | Violation::OutOfRange { machine_id, .. }
+        | Violation::StartsTooEarly { machine_id, .. }
         | Violation::UnknownMachine { machine_id }
         | Violation::PlacedTwice { machine_id } => Some(*machine_id),
         Violation::DurationInvalid | Violation::CapExceeded { .. } => None,

@@ -1,0 +1,122 @@
+//! The Machines table's listing column in a real browser (§1.7, offers and rental
+//! contracts): each machine's stage, with whether it is listed and until when and when
+//! its rentals end in its tooltip. The stage rule itself is unit-tested in `src/domain/listing.rs`.
+#![cfg(target_arch = "wasm32")]
+
+mod support;
+
+use gpudeck::app::App;
+use gpudeck::components::time::format_absolute;
+use support::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KEY: &str = "key-for-listing-tests";
+const USER: &str =
+    r#"{"id": 1, "email": "alice@example.test", "username": "alice", "balance": 10}"#;
+const DAY: f64 = 86_400.0;
+
+/// A machine of N1's answer with its listing fields (`null` where `None`).
+fn listed_machine(
+    id: i64,
+    listed: bool,
+    end_date: Option<f64>,
+    rentals: i64,
+    client_end_date: Option<f64>,
+) -> String {
+    let or_null = |t: Option<f64>| t.map_or("null".to_owned(), |t| t.to_string());
+    machine_json(id, rentals, "D x x x")
+        .replace(r#""listed": true"#, &format!(r#""listed": {listed}"#))
+        .replace(
+            r#""earn_day": 12.5}"#,
+            &format!(
+                r#""earn_day": 12.5, "end_date": {}, "client_end_date": {}}}"#,
+                or_null(end_date),
+                or_null(client_end_date)
+            ),
+        )
+}
+
+#[wasm_bindgen_test]
+async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
+    signed_in_as(KEY, USER, "/machines");
+    // Whole seconds, as the server sends them.
+    let soon = (now() + DAY).floor();
+    let later = (now() + 3.0 * DAY).floor();
+    let machines = [
+        listed_machine(1001, true, Some(later), 1, Some(soon)),
+        listed_machine(1002, true, None, 2, None),
+        listed_machine(1004, false, None, 1, Some(soon)),
+        listed_machine(1007, true, Some(later), 0, None),
+        listed_machine(1019, false, None, 0, None),
+    ];
+    let machines = leak(format!(r#"{{"machines": [{}]}}"#, machines.join(", ")));
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, machines)),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    let page = mount(App);
+    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 5).await);
+
+    assert_eq!(
+        column_keys(&page, ".data-table"),
+        [
+            "",
+            "id",
+            "hostname",
+            "gpus",
+            "occupancy",
+            "listed",
+            "rentals",
+            "reliability",
+            "next",
+            "windows"
+        ]
+    );
+    assert_eq!(
+        column_texts(&page, ".data-table", "listed"),
+        [
+            "Draining",
+            "Listed",
+            "Unlisted, rented",
+            "Vacant",
+            "Unlisted, vacant"
+        ]
+    );
+    // Until when it is listed and when its rentals end are in the cell's tooltip.
+    let titles: Vec<String> = page
+        .all(".data-table .listing-stage")
+        .iter()
+        .map(|span| span.get_attribute("title").unwrap_or_default())
+        .collect();
+    let at = |t: f64| format_absolute(t, false);
+    assert_eq!(
+        titles,
+        [
+            format!(
+                "Draining: the offer ends at {}; rentals end by {}. Listed: until {}. \
+                 Rentals end: {}.",
+                at(later),
+                at(soon),
+                at(later),
+                at(soon)
+            ),
+            "Listed with no offer end date: rentals may come and stay. Listed: open-ended. \
+             Rentals end: no end date."
+                .into(),
+            format!(
+                "Unlisted with rentals still running: rentals end by {}. Listed: no. \
+                 Rentals end: {}.",
+                at(soon),
+                at(soon)
+            ),
+            "Listed and vacant: no rental is running. Listed: until ".to_owned()
+                + &at(later)
+                + ". Rentals end: none running.",
+            "Unlisted and vacant: ready for maintenance. Listed: no. Rentals end: none running."
+                .into(),
+        ]
+    );
+}
