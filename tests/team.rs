@@ -505,7 +505,8 @@ async fn a_second_key_is_kept_only_after_users_current_accepts_it() {
     let page = mount(App);
     assert!(wait_until(3000, || page.find("#extra-api-key").is_some()).await);
     assert!(page.text("[data-testid=identity]").contains("Acting as"));
-    assert!(wait_until(2000, || fetch.calls().len() == 1).await);
+    // The header's own check of the acting key (the header also asks which server answers).
+    assert!(wait_until(2000, || calls_to(&fetch, "GET", "users/current").len() == 1).await);
 
     page.type_into("#extra-api-key", "wrong-key-0000");
     page.click("form.add-key button[type=submit]");
@@ -528,7 +529,10 @@ async fn a_second_key_is_kept_only_after_users_current_accepts_it() {
         !page.text("main").contains("dave-team-key-0000"),
         "kept keys are masked"
     );
-    assert_eq!(fetch.calls()[2].authorization, "Bearer dave-team-key-0000");
+    assert_eq!(
+        calls_to(&fetch, "GET", "users/current")[2].authorization,
+        "Bearer dave-team-key-0000"
+    );
     let stored = session_storage()
         .get_item("gpudeck.session")
         .unwrap()
