@@ -17,10 +17,11 @@ impl Harness {
     /// Fills the schedule form: tomorrow at this hour in UTC, `hours` long, category `disk`.
     pub async fn fill_schedule_form(&self, hours: &str) -> Result<()> {
         self.find("#schedule-start").await?;
-        // The UTC toggle is kept between forms: switch it on only when it is off.
-        let zone = self.find("[data-testid=zone]").await?.text().await?;
-        if !zone.contains("UTC") {
-            self.click(".schedule-fields .toggle input").await?;
+        // The UTC toggle is kept between forms: switch it on only when it is off. Its
+        // state, not the zone's text: a browser whose own zone is UTC says "UTC" either way.
+        let toggle = self.find(".schedule-fields .toggle input").await?;
+        if toggle.prop("checked").await?.as_deref() != Some("true") {
+            toggle.click().await?;
         }
         self.wait_for_text("[data-testid=zone]", "UTC").await?;
         let start = self
