@@ -1239,6 +1239,24 @@ async fn invitation_refusals_change_nothing() {
         let answer = post_json(&app, key, &uri, json!({})).await;
         assert_eq!(answer.error(status, error), msg, "{query}");
     }
+    // A body field of the wrong type is refused, even where the query gives the value
+    // (what the fuzzer sent: the query's role and a body role that is an object).
+    let uri = format!(
+        "{}?email=training%40alice.example&role=manager",
+        paths::TEAM_INVITE
+    );
+    for (body, field) in [
+        (json!({"role": {}}), "role"),
+        (json!({"email": 7, "role": "member"}), "email"),
+        (json!({"": {"w": 5.9e-8}, "role": [1]}), "role"),
+    ] {
+        let answer = post_json(&app, ALICE_KEY, &uri, body.clone()).await;
+        assert_eq!(
+            answer.error(400, "invalid_args"),
+            format!("{field} must be a string"),
+            "{body}"
+        );
+    }
     // erin was removed: her address may be invited again.
     assert_eq!(team_state(&app), before);
     post_json(

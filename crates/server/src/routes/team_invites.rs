@@ -26,14 +26,23 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// One of N17's inputs: the query's value when it has a non-empty one, else the body's.
-fn query_or_body(query: Option<&str>, name: &str, body: Option<Lenient<String>>) -> Option<String> {
+/// The query's value of `name`, else the body's. A body value of the wrong type is refused
+/// even when the query gives one: bad input is never silently ignored.
+fn query_or_body(
+    query: Option<&str>,
+    name: &str,
+    body: Option<Lenient<String>>,
+) -> Result<Option<String>, ApiError> {
     let from_body = match body {
         Some(Lenient::Valid(value)) if !value.is_empty() => Some(value),
+        Some(Lenient::Invalid) => {
+            return Err(ApiError::invalid_args(format!("{name} must be a string")))
+        }
         _ => None,
     };
-    first_query_value(query, name)
+    Ok(first_query_value(query, name)
         .filter(|value| !value.is_empty())
-        .or(from_body)
+        .or(from_body))
 }
 
 fn refusal(refusal: InviteRefusal, email: &str) -> ApiError {
@@ -79,10 +88,10 @@ fn refusal(refusal: InviteRefusal, email: &str) -> ApiError {
         ("email" = Option<String>, Query, max_length = 254, description = "The invitee's address; wins over the body's", example = "dana@example.org"),
         ("role" = Option<String>, Query, description = "A role's name (not the owner role); wins over the body's", example = "member"),
     ),
-    request_body(content = Option<InviteRequest>, description = "Optional: `{\"email\", \"role\"}` (the docs' form); any JSON object, an empty body or none is accepted"),
+    request_body(content = Option<InviteRequest>, description = "Optional: `{\"email\", \"role\"}` (the docs' form); a JSON object whose `email` and `role`, when given, are strings, an empty body or none"),
     responses(
         (status = 200, description = "`New invitation sent to <email>` (recorded; no e-mail is sent)", body = MessageAnswer),
-        (status = 400, description = "email or role missing, an invalid address, the owner role, or the caller's own address (`invalid_args`); a body that is not a JSON object", body = ErrorBody),
+        (status = 400, description = "email or role missing, an invalid address, the owner role, or the caller's own address (`invalid_args`); a body that is not a JSON object, or whose `email` or `role` is not a string", body = ErrorBody),
         (status = 403, description = "The role grants what the caller does not hold, or a team key lacks team_write", body = ErrorBody),
         (status = 404, description = "No role of that name (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`already_member`: a member of the team has that address", body = ErrorBody),
@@ -100,8 +109,8 @@ pub async fn invite(
 ) -> Result<Json<MessageAnswer>, ApiError> {
     standing(&state, &caller, PermissionGroup::TeamWrite).await?;
     let InviteRequest { email, role } = body.read()?;
-    let email = query_or_body(query.as_deref(), "email", email);
-    let role = query_or_body(query.as_deref(), "role", role);
+    let email = query_or_body(query.as_deref(), "email", email)?;
+    let role = query_or_body(query.as_deref(), "role", role)?;
     let (Some(email), Some(role)) = (email, role) else {
         return Err(ApiError::invalid_args("email and role are required"));
     };
