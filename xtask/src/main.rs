@@ -12,6 +12,7 @@ mod parallel;
 mod reuse;
 mod reuse_check;
 mod scratch;
+mod server_process;
 mod setup;
 mod shell;
 mod split;

@@ -2,15 +2,15 @@
 //! another machine of the same kind and run there with nothing else installed; and the
 //! check that such a copy works from outside the source tree.
 
-use crate::shell::{cargo, exec, root, step};
+use crate::server_process::Started;
+use crate::shell::{cargo, copy_folder, empty_folder, exec, root, step};
 use crate::{setup, split};
 use anyhow::{bail, Context, Result};
 use gpudeck_wire::paths;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::path::PathBuf;
+use std::process::Command;
 use std::time::Duration;
 
 const SERVER: &str = "gpudeck-server";
@@ -43,22 +43,12 @@ pub fn build() -> Result<()> {
     split::build_split_console()?;
     step("building the release server");
     exec(cargo().args(["build", "--release", "--locked", "-p", SERVER]))?;
-    let folder = package_dir();
-    if folder.exists() {
-        std::fs::remove_dir_all(&folder)?;
-    }
-    std::fs::create_dir_all(folder.join(CONSOLE))?;
+    let folder = empty_folder(&package_dir())?;
     std::fs::copy(
         root().join("target/release").join(SERVER),
         folder.join(SERVER),
     )?;
-    for entry in std::fs::read_dir(split::dist_dir())? {
-        let file = entry?.path();
-        std::fs::copy(
-            &file,
-            folder.join(CONSOLE).join(file.file_name().expect("a name")),
-        )?;
-    }
+    copy_folder(&split::dist_dir(), &folder.join(CONSOLE))?;
     std::fs::write(folder.join("README.txt"), HOW_TO)?;
     println!(
         "    the package: {} (README.txt says how to start it)",
@@ -73,23 +63,11 @@ pub fn build() -> Result<()> {
 pub fn check() -> Result<()> {
     build()?;
     step("starting the package from a folder outside the source tree");
-    let outside = std::env::temp_dir().join(format!("gpudeck-package-{}", std::process::id()));
-    if outside.exists() {
-        std::fs::remove_dir_all(&outside)?;
-    }
-    copy_folder(&package_dir(), &outside)?;
-    exec(cargo().args(["build", "--quiet", "-p", SERVER]))?;
-    let upstream = Started::new(
-        Command::new(root().join("target/debug").join(SERVER)).args([
-            "--memory",
-            "--demo",
-            "--addr",
-            "127.0.0.1:0",
-        ]),
+    let outside = empty_folder(
+        &std::env::temp_dir().join(format!("gpudeck-package-{}", std::process::id())),
     )?;
-    // "  alice (host, …): <key>"
-    let alice = upstream.line_after("  alice ")?;
-    let alice = alice.rsplit(' ').next().unwrap_or_default().to_owned();
+    copy_folder(&package_dir(), &outside)?;
+    let (upstream, alice) = Started::demo()?;
     let packaged = Started::new(
         Command::new(outside.join(SERVER))
             .args(["--static-dir", CONSOLE, "--addr", "127.0.0.1:0"])
@@ -114,60 +92,6 @@ pub fn check() -> Result<()> {
     Ok(())
 }
 
-/// A server started for the check: its address, and what else it printed; killed when
-/// dropped.
-struct Started {
-    child: Child,
-    url: String,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Started {
-    /// Starts `command` and waits for the line that says where it listens.
-    fn new(command: &mut Command) -> Result<Self> {
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .with_context(|| format!("starting {command:?}"))?;
-        let stdout = child.stdout.take().context("the server's output")?;
-        let (tx, lines) = mpsc::channel();
-        // Reads to the end, so the server never writes into a closed pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let mut started = Started {
-            child,
-            url: String::new(),
-            lines,
-        };
-        started.url = started.line_after("gpudeck-server listening on ")?;
-        Ok(started)
-    }
-
-    /// The rest of the next line that starts with `prefix`.
-    fn line_after(&self, prefix: &str) -> Result<String> {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .with_context(|| format!("the server printed no line starting {prefix:?}"))?;
-            if let Some(rest) = line.strip_prefix(prefix) {
-                return Ok(rest.trim().to_owned());
-            }
-        }
-    }
-}
-
-impl Drop for Started {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// `GET path` on `base` (http://host:port) over a plain socket, with `key` as the bearer;
 /// the whole answer, status line and headers included.
 fn get(base: &str, path: &str, key: Option<&str>) -> Result<String> {
@@ -190,21 +114,6 @@ fn expect(answer: &str, text: &str, what: &str) -> Result<()> {
     if !answer.contains(text) {
         let head: String = answer.chars().take(600).collect();
         bail!("{what}: the packaged server's answer lacks {text:?}:\n{head}");
-    }
-    Ok(())
-}
-
-fn copy_folder(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let path = entry?.path();
-        let target = to.join(path.file_name().expect("a name"));
-        if path.is_dir() {
-            copy_folder(&path, &target)?;
-        } else {
-            // std::fs::copy keeps the permissions: the server stays executable.
-            std::fs::copy(&path, &target)?;
-        }
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! the files that style sheet reaches change.
 
 use crate::reuse::digests;
-use crate::shell::{root, step};
+use crate::shell::{empty_folder, root, step};
 use crate::split::{self, Page};
 use anyhow::{bail, Result};
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,9 +17,7 @@ pub fn check() -> Result<()> {
     step("checking that the split build's kept steps rebuild it byte for byte");
     let built = digests(&split::dist_dir())?;
     let scratch = split::split_dir().join("reuse-check");
-    if scratch.exists() {
-        std::fs::remove_dir_all(&scratch)?;
-    }
+    empty_folder(&scratch)?;
 
     let again = scratch.join("again");
     let counts = split::rebuild_into(&again, &Page::of_repository()?)?;

@@ -50,6 +50,32 @@ pub fn exec_quiet(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
+/// `folder`, emptied (or made).
+pub fn empty_folder(folder: &Path) -> Result<PathBuf> {
+    if folder.exists() {
+        std::fs::remove_dir_all(folder)
+            .with_context(|| format!("emptying {}", folder.display()))?;
+    }
+    std::fs::create_dir_all(folder)?;
+    Ok(folder.to_path_buf())
+}
+
+/// Copies the folder `from` into `to` (made when missing), subfolders included.
+/// `std::fs::copy` keeps permissions, so executables stay executable.
+pub fn copy_folder(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
+        let path = entry?.path();
+        let target = to.join(path.file_name().expect("an entry has a name"));
+        if path.is_dir() {
+            copy_folder(&path, &target)?;
+        } else {
+            std::fs::copy(&path, &target)?;
+        }
+    }
+    Ok(())
+}
+
 /// The trimmed standard output of `program args`, or `None` when it can not run.
 pub fn output_of(program: &str, args: &[&str]) -> Option<String> {
     let output = Command::new(program).args(args).output().ok()?;

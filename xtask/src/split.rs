@@ -13,7 +13,7 @@
 use crate::packs::{self, Pack};
 use crate::parallel::two_at_a_time;
 use crate::reuse::{self, Key, Reuse, Stamp};
-use crate::shell::{cargo, exec, exec_quiet, output_of, root, step};
+use crate::shell::{cargo, copy_folder, empty_folder, exec, exec_quiet, output_of, root, step};
 use crate::{compress, merge, minify, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -116,13 +116,7 @@ fn build(wasm: &Path, page: &Page, dist: &Path, reuse: &Reuse) -> Result<Built> 
     optimise_all(&modules, reuse)?;
     let assets = build_page_assets(page, reuse)?;
     empty_folder(dist)?;
-    for entry in std::fs::read_dir(&assets)? {
-        let from = entry?.path();
-        std::fs::copy(
-            &from,
-            dist.join(from.file_name().expect("a file has a name")),
-        )?;
-    }
+    copy_folder(&assets, dist)?;
     let names = publish(&stage, &split.prefetch_map, dist, reuse)?;
     write_index(&names, dist)?;
     compress::precompress_console(dist, Some(reuse))?;
@@ -130,16 +124,6 @@ fn build(wasm: &Path, page: &Page, dist: &Path, reuse: &Reuse) -> Result<Built> 
         names,
         prefetch: split.prefetch_map,
     })
-}
-
-/// `folder`, emptied (or made).
-fn empty_folder(folder: &Path) -> Result<PathBuf> {
-    if folder.exists() {
-        std::fs::remove_dir_all(folder)
-            .with_context(|| format!("emptying {}", folder.display()))?;
-    }
-    std::fs::create_dir_all(folder)?;
-    Ok(folder.to_path_buf())
 }
 
 /// Relocations kept, so wasm-split can move code.

@@ -1,6 +1,7 @@
 //! The commands the README names.
 
 use crate::scratch::BrowserScratch;
+use crate::server_process::Started;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
 use crate::{compress, package, reuse_check, split};
@@ -308,35 +309,8 @@ impl Drop for KillOnDrop {
 /// with every check against its OpenAPI document, authenticated as the demo's alice.
 fn fuzz() -> Result<()> {
     let schemathesis = setup::ensure_schemathesis()?;
-    exec(cargo().args(["build", "--quiet", "-p", "gpudeck-server"]))?;
-    let mut server = KillOnDrop(
-        Command::new(root().join("target/debug/gpudeck-server"))
-            .args(["--memory", "--demo", "--addr", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .spawn()
-            .context("starting gpudeck-server")?,
-    );
-    let stdout = server.0.stdout.take().context("the server's stdout")?;
-    let (tx, rx) = mpsc::channel();
-    // Reads to the end, so the server never writes into a closed pipe.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let (mut url, mut key) = (None, None);
-    while url.is_none() || key.is_none() {
-        let line = rx
-            .recv_timeout(Duration::from_secs(30))
-            .context("gpudeck-server printed neither its address nor the demo keys")?;
-        if let Some(address) = line.strip_prefix("gpudeck-server listening on ") {
-            url = Some(address.trim().to_owned());
-        } else if line.trim_start().starts_with("alice ") {
-            key = line.rsplit(' ').next().map(str::to_owned);
-        }
-    }
-    let (url, key) = (url.unwrap_or_default(), key.unwrap_or_default());
+    let (mut server, key) = Started::demo()?;
+    let url = server.url.clone();
     let seed = std::env::var("GPUDECK_FUZZ_SEED").unwrap_or_else(|_| FUZZ_SEED.to_owned());
     let report = root().join("target/fuzz");
     std::fs::create_dir_all(&report)?;
@@ -393,7 +367,7 @@ fn fuzz() -> Result<()> {
     if !status.success() {
         bail!("schemathesis found problems ({status}): {cases}");
     }
-    if server.0.try_wait()?.is_some() {
+    if server.has_stopped()? {
         bail!("gpudeck-server stopped during the fuzzing");
     }
     Ok(())
