@@ -7,14 +7,13 @@ use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::page;
 use crate::pages;
-use crate::routes::{
-    sign_in_path, ACTING_ACCOUNT, DEFRAG, HOME, MACHINES, MAINTENANCE, NEW_ROLE, ROLLING, SCHEDULE,
-    SUBACCOUNTS, TEAM_MEMBERS, TEAM_ROLES, TEMPLATES, VOLUMES,
-};
+use crate::route_address::Address;
+use crate::routes::{sign_in_path, ACTING_ACCOUNT, HOME};
 use crate::session::{
     leave_notice_for_next_load, provide_session, take_notice_from_last_load, use_session,
     AfterRefusal, SessionData, SignInNotice,
 };
+use gpudeck_pages::{Section, PAGES, SIGN_IN};
 use gpudeck_wire::{CurrentUser, KeyScope};
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, ParentRoute, Redirect, Route, Router, Routes, A};
@@ -29,31 +28,57 @@ pub fn App() -> impl IntoView {
     view! {
         <Router>
             <Routes fallback=pages::not_found::NotFoundPage>
-                // The addresses are `crate::routes`' constants: `path!` takes only literals, and a
-                // test there keeps both lists the same.
                 // Sign-in is the first visit's page: it stays in the main module, so the
                 // form needs no second round trip and no chunk of its own.
-                <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
-                <ParentRoute path=path!("") view=SignedInShell>
-                    <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
-                    <Route path=path!("machines") view=page!(MachinesRoute at MACHINES, pages::machines::MachinesPage)/>
-                    <Route path=path!("machines/rolling") view=page!(RollingRoute at ROLLING, pages::machines::rolling::RollingPage)/>
-                    <Route path=path!("machines/schedule") view=page!(ScheduleRoute at SCHEDULE, pages::machines::schedule::SchedulePage)/>
-                    <Route path=path!("machines/maintenance") view=page!(MaintenanceRoute at MAINTENANCE, pages::machines::maintenance::MaintenancePage)/>
-                    <Route path=path!("machines/defrag") view=page!(DefragRoute at DEFRAG, pages::machines::defrag::DefragPage)/>
-                    <Route path=path!("templates") view=page!(TemplatesRoute at TEMPLATES, pages::templates::TemplatesPage)/>
-                    <Route path=path!("volumes") view=page!(VolumesRoute at VOLUMES, pages::volumes::VolumesPage)/>
-                    <Route path=path!("subaccounts") view=page!(SubaccountsRoute at SUBACCOUNTS, pages::subaccounts::SubaccountsPage)/>
-                    <Route path=path!("team/members") view=page!(TeamMembersRoute at TEAM_MEMBERS, pages::team::members::TeamMembersPage)/>
-                    <Route path=path!("team/roles") view=page!(TeamRolesRoute at TEAM_ROLES, pages::team::roles::RolesPage)/>
-                    <Route path=path!("team/new-role") view=page!(NewRoleRoute at NEW_ROLE, pages::team::role_editor::RoleEditorPage)/>
-                    <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team::role::TeamRolePage)/>
-                    <Route path=path!("team/roles/:name/edit") view=page!(EditRoleRoute, pages::team::role_editor::RoleEditorPage)/>
-                    <Route path=path!("acting-account") view=page!(ActingAccountRoute at ACTING_ACCOUNT, pages::acting_account::ActingAccountPage)/>
-                </ParentRoute>
+                <Route path=Address(SIGN_IN.address) view=pages::sign_in::SignInPage/>
+                <SignedInRoutes/>
             </Routes>
         </Router>
     }
+}
+
+/// The router's pages behind sign-in, each `Route for ENTRY => Component`: its address
+/// and its name come from its entry in the route table (`gpudeck_pages`), and the
+/// compiler holds `Route` to the entry's `route` (see `crate::split`).
+macro_rules! routed_pages {
+    ($($route:ident for $entry:ident => $($component:ident)::+;)*) => {
+        /// Every page of the route table the router serves.
+        pub const ROUTED: &[&gpudeck_pages::Page] = &[&SIGN_IN, $(&gpudeck_pages::$entry),*];
+
+        /// Every page but sign-in, in the signed-in shell; `/` opens the home page.
+        #[component(transparent)]
+        fn SignedInRoutes() -> impl leptos_router::MatchNestedRoutes + Clone {
+            view! {
+                <ParentRoute path=path!("") view=SignedInShell>
+                    <Route path=path!("") view=|| view! { <Redirect path=HOME/> }/>
+                    $(
+                        <Route
+                            path=Address(gpudeck_pages::$entry.address)
+                            view=page!($route for gpudeck_pages::$entry, $($component)::+)
+                        />
+                    )*
+                </ParentRoute>
+            }
+            .into_inner()
+        }
+    };
+}
+
+routed_pages! {
+    MachinesRoute for MACHINES => pages::machines::MachinesPage;
+    RollingRoute for ROLLING => pages::machines::rolling::RollingPage;
+    ScheduleRoute for SCHEDULE => pages::machines::schedule::SchedulePage;
+    MaintenanceRoute for MAINTENANCE => pages::machines::maintenance::MaintenancePage;
+    DefragRoute for DEFRAG => pages::machines::defrag::DefragPage;
+    TemplatesRoute for TEMPLATES => pages::templates::TemplatesPage;
+    VolumesRoute for VOLUMES => pages::volumes::VolumesPage;
+    SubaccountsRoute for SUBACCOUNTS => pages::subaccounts::SubaccountsPage;
+    TeamMembersRoute for TEAM_MEMBERS => pages::team::members::TeamMembersPage;
+    TeamRolesRoute for TEAM_ROLES => pages::team::roles::RolesPage;
+    NewRoleRoute for NEW_ROLE => pages::team::role_editor::RoleEditorPage;
+    TeamRoleRoute for TEAM_ROLE => pages::team::role::TeamRolePage;
+    EditRoleRoute for EDIT_ROLE => pages::team::role_editor::RoleEditorPage;
+    ActingAccountRoute for ACTING_ACCOUNT => pages::acting_account::ActingAccountPage;
 }
 
 /// Every page but sign-in: reachable only with a session, otherwise a detour through
@@ -194,22 +219,39 @@ fn key_words(user: &CurrentUser) -> Option<String> {
     }
 }
 
+/// The side navigation: the route table's entries, by section.
 #[component]
 fn Nav() -> impl IntoView {
+    let links = |section: Section| {
+        PAGES
+            .iter()
+            .filter_map(move |page| Some((page.address, page.nav.as_ref()?)))
+            .filter(move |(_, nav)| nav.section == section)
+            .map(|(address, nav)| view! { <A href=address exact=nav.exact>{nav.label}</A> })
+            .collect_view()
+    };
     view! {
         <nav class="sidenav" aria-label="Areas">
-            <h2>"Machines"</h2>
-            <A href=MACHINES exact=true>"Machines"</A>
-            <A href=MAINTENANCE>"Maintenance"</A>
-            <A href=DEFRAG>"Defragment"</A>
-            <h2>"Account"</h2>
-            <A href=TEMPLATES>"Templates"</A>
-            <A href=VOLUMES>"Volumes"</A>
-            <A href=SUBACCOUNTS>"Subaccounts"</A>
-            <h2>"Team"</h2>
-            <A href=TEAM_MEMBERS>"Members"</A>
-            <A href=TEAM_ROLES>"Roles"</A>
-            <A href=ACTING_ACCOUNT>"Acting account"</A>
+            {Section::ALL
+                .into_iter()
+                .map(|section| view! { <h2>{section.heading()}</h2> {links(section)} })
+                .collect_view()}
         </nav>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// A page in the table the router does not serve would be a link to nowhere, and the
+    /// build would find no pack for it.
+    #[test]
+    fn the_router_serves_every_page_of_the_route_table() {
+        let routed: BTreeSet<&str> = ROUTED.iter().map(|page| page.address).collect();
+        let table: BTreeSet<&str> = PAGES.iter().map(|page| page.address).collect();
+        assert_eq!(routed, table);
+        assert_eq!(ROUTED.len(), PAGES.len(), "a page is routed twice");
     }
 }

@@ -8,6 +8,7 @@ pub mod app;
 pub mod components;
 pub mod domain;
 pub mod pages;
+pub mod route_address;
 pub mod routes;
 pub mod served_sign_in;
 pub mod session;

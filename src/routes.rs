@@ -1,22 +1,24 @@
-//! Every address inside the console: the router serves these, and links, redirects and
-//! navigations build them here, so a page moves by changing one line.
+//! Every address inside the console, as links, redirects and navigations build them: the
+//! pages' addresses are the route table's (`gpudeck_pages`), which the router serves, so a
+//! page moves by changing its entry there.
 
+use gpudeck_pages as table;
 use gpudeck_wire::machine_ids::format_machine_ids;
 
-pub const SIGN_IN: &str = "/sign-in";
-pub const MACHINES: &str = "/machines";
-pub const MAINTENANCE: &str = "/machines/maintenance";
-pub const DEFRAG: &str = "/machines/defrag";
-pub const SCHEDULE: &str = "/machines/schedule";
-pub const ROLLING: &str = "/machines/rolling";
-pub const TEMPLATES: &str = "/templates";
-pub const VOLUMES: &str = "/volumes";
-pub const SUBACCOUNTS: &str = "/subaccounts";
-pub const TEAM_MEMBERS: &str = "/team/members";
-pub const TEAM_ROLES: &str = "/team/roles";
-pub const NEW_ROLE: &str = "/team/new-role";
+pub const SIGN_IN: &str = table::SIGN_IN.address;
+pub const MACHINES: &str = table::MACHINES.address;
+pub const MAINTENANCE: &str = table::MAINTENANCE.address;
+pub const DEFRAG: &str = table::DEFRAG.address;
+pub const SCHEDULE: &str = table::SCHEDULE.address;
+pub const ROLLING: &str = table::ROLLING.address;
+pub const TEMPLATES: &str = table::TEMPLATES.address;
+pub const VOLUMES: &str = table::VOLUMES.address;
+pub const SUBACCOUNTS: &str = table::SUBACCOUNTS.address;
+pub const TEAM_MEMBERS: &str = table::TEAM_MEMBERS.address;
+pub const TEAM_ROLES: &str = table::TEAM_ROLES.address;
+pub const NEW_ROLE: &str = table::NEW_ROLE.address;
 /// The page that keeps more than one key in a tab and switches between them.
-pub const ACTING_ACCOUNT: &str = "/acting-account";
+pub const ACTING_ACCOUNT: &str = table::ACTING_ACCOUNT.address;
 
 /// Where a person lands after signing in when they did not ask for a page.
 pub const HOME: &str = MACHINES;
@@ -84,89 +86,13 @@ pub fn role_name_of(segment: &str) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
 
-    /// Leptos' `path!` takes only literals, so the router in `app.rs` writes the addresses
-    /// again; this keeps the two lists the same.
+    /// `role_path` builds the addresses the table's role pages are served at.
     #[test]
-    fn the_router_serves_exactly_the_addresses_built_here() {
-        let app = include_str!("app.rs");
-        let routed: BTreeSet<String> = app
-            .split("path!(\"")
-            .skip(1)
-            .filter_map(|rest| rest.split('"').next())
-            .filter(|path| !path.is_empty())
-            .map(|path| format!("/{}", path.trim_start_matches('/')))
-            .collect();
-        let role = format!("{TEAM_ROLES}/:name");
-        let built: BTreeSet<String> = [
-            SIGN_IN,
-            MACHINES,
-            MAINTENANCE,
-            DEFRAG,
-            SCHEDULE,
-            ROLLING,
-            TEMPLATES,
-            VOLUMES,
-            SUBACCOUNTS,
-            TEAM_MEMBERS,
-            TEAM_ROLES,
-            NEW_ROLE,
-            &role,
-            &format!("{role}/edit"),
-            ACTING_ACCOUNT,
-        ]
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-        assert_eq!(routed, built);
-    }
-
-    /// `page!(Route at ADDRESS, ...)` names the address sign-in readies a page's code for:
-    /// it must be the address the router serves that page at.
-    #[test]
-    fn each_lazy_page_is_known_by_the_address_it_is_served_at() {
-        let constants = [
-            ("MACHINES", MACHINES),
-            ("ROLLING", ROLLING),
-            ("SCHEDULE", SCHEDULE),
-            ("MAINTENANCE", MAINTENANCE),
-            ("DEFRAG", DEFRAG),
-            ("TEMPLATES", TEMPLATES),
-            ("VOLUMES", VOLUMES),
-            ("SUBACCOUNTS", SUBACCOUNTS),
-            ("TEAM_MEMBERS", TEAM_MEMBERS),
-            ("TEAM_ROLES", TEAM_ROLES),
-            ("NEW_ROLE", NEW_ROLE),
-            ("ACTING_ACCOUNT", ACTING_ACCOUNT),
-        ];
-        let mut named = 0;
-        for line in include_str!("app.rs").lines() {
-            let Some((_, lazy)) = line.split_once("view=page!(") else {
-                continue;
-            };
-            let served = line
-                .split("path!(\"")
-                .nth(1)
-                .and_then(|rest| rest.split('"').next())
-                .map(|path| format!("/{path}"))
-                .expect("a lazy route has a path");
-            let Some(address) = lazy.split(',').next().and_then(|r| r.split(" at ").nth(1)) else {
-                assert!(
-                    served.contains(':'),
-                    "{served} has no parameter: name its address"
-                );
-                continue;
-            };
-            let value = constants
-                .iter()
-                .find(|(name, _)| *name == address)
-                .unwrap_or_else(|| panic!("{address} is not an address of this module"))
-                .1;
-            assert_eq!(value, served, "page! at {address}");
-            named += 1;
-        }
-        assert_eq!(named, constants.len());
+    fn role_addresses_are_the_table_role_pages() {
+        assert!(table::TEAM_ROLE.serves("/team/roles/owner"));
+        assert!(table::EDIT_ROLE.serves("/team/roles/owner/edit"));
+        assert_eq!(table::TEAM_ROLE.address, format!("{TEAM_ROLES}/:name"));
     }
 
     /// boot.js fetches the pack of the page sign-in goes to beside the main module; without

@@ -3,8 +3,10 @@
 //! opened. Without the feature (`trunk serve`, the wasm-bindgen-test suites) `page!` is
 //! the page's component itself and nothing here runs.
 //!
-//! Declare a route's view as `view=page!(SomeRoute, pages::some::SomePage)`: the first
-//! name is a new type, unique in the router, that names the split chunk.
+//! The router declares a route's view as `page!(SomeRoute for ENTRY, pages::some::SomePage)`:
+//! `SomeRoute` is a new type that names the split chunk, and `ENTRY` the page's entry in
+//! the route table (`gpudeck_pages`), whose `route` must name that type (the compiler
+//! checks it).
 
 #[cfg(feature = "split")]
 mod lazy {
@@ -16,9 +18,9 @@ mod lazy {
     pub type Preload = fn() -> Pin<Box<dyn Future<Output = ()>>>;
 
     thread_local! {
-        /// Every lazy route the router declared, with its address when it has no
-        /// parameters, for [`preload_after_first_paint`] and [`load_page_at`].
-        static ROUTES: RefCell<Vec<(Option<&'static str>, Preload)>> =
+        /// Every lazy route the router declared, with its page in the route table, for
+        /// [`preload_after_first_paint`] and [`load_page_at`].
+        static ROUTES: RefCell<Vec<(&'static gpudeck_pages::Page, Preload)>> =
             const { RefCell::new(Vec::new()) };
         /// Lazy pages the router has chosen whose view has not been built yet (their
         /// chunks are loading).
@@ -50,19 +52,19 @@ mod lazy {
     const HOLD_POLL_MS: u32 = 100;
 
     /// Called by `page!` as the router is built.
-    pub fn register(address: Option<&'static str>, preload: Preload) {
-        ROUTES.with_borrow_mut(|routes| routes.push((address, preload)));
+    pub fn register(page: &'static gpudeck_pages::Page, preload: Preload) {
+        ROUTES.with_borrow_mut(|routes| routes.push((page, preload)));
     }
 
-    /// Loads the code of the page at `address` (a path, without its query) now, hold or
-    /// not, and resolves once it is loaded: sign-in readies the page it opens next while
-    /// the person types, so that Enter waits only for the network. Resolves at once for an
-    /// address no route names.
-    pub async fn load_page_at(address: &str) {
+    /// Loads the code of the page at `path` (without its query) now, hold or not, and
+    /// resolves once it is loaded: sign-in readies the page it opens next while the person
+    /// types, so that Enter waits only for the network. Resolves at once for a path no
+    /// route serves.
+    pub async fn load_page_at(path: &str) {
         let preload = ROUTES.with_borrow(|routes| {
             routes
                 .iter()
-                .find(|(at, _)| *at == Some(address))
+                .find(|(page, _)| page.serves(path))
                 .map(|(_, preload)| *preload)
         });
         if let Some(preload) = preload {
@@ -150,18 +152,12 @@ mod lazy {
         let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
     }
 
-    /// A lazy route for a page component: `page!(Route at ADDRESS, path::to::Page)`, or
-    /// `page!(Route, path::to::Page)` for an address with parameters.
+    /// A lazy route for a page component: `page!(Route for ENTRY, path::to::Page)`.
     #[macro_export]
     macro_rules! page {
-        ($route:ident at $address:expr, $page:path) => {
-            $crate::page!(@lazy $route, Some($address), $page)
-        };
-        ($route:ident, $page:path) => {
-            $crate::page!(@lazy $route, None, $page)
-        };
-        (@lazy $route:ident, $address:expr, $page:path) => {{
+        ($route:ident for $entry:path, $page:path) => {{
             struct $route;
+            $crate::route_is_named_by_its_entry!($route, $entry);
 
             #[::leptos_router::lazy_route]
             impl ::leptos_router::LazyRoute for $route {
@@ -176,7 +172,7 @@ mod lazy {
                 }
             }
 
-            $crate::split::register($address, || {
+            $crate::split::register(&$entry, || {
                 ::std::boxed::Box::pin(<$route as ::leptos_router::LazyRoute>::preload())
             });
             ::leptos_router::Lazy::<$route>::new()
@@ -205,14 +201,33 @@ mod eager {
     /// Every page's code is in the one module.
     pub async fn load_page_at(_address: &str) {}
 
-    /// The page's component itself: `page!(Route, path::to::Page)` is `path::to::Page`.
+    /// The page's component itself: `page!(Route for ENTRY, path::to::Page)` is
+    /// `path::to::Page`.
     #[macro_export]
     macro_rules! page {
-        ($route:ident $(at $address:expr)?, $page:path) => {{
-            $(let _: &str = $address;)?
+        ($route:ident for $entry:path, $page:path) => {{
+            $crate::route_is_named_by_its_entry!($route, $entry);
             $page
         }};
     }
+}
+
+/// Fails to compile unless the route table's `entry` names the lazy route type `route`:
+/// the build finds a page's pack by that name.
+#[macro_export]
+macro_rules! route_is_named_by_its_entry {
+    ($route:ident, $entry:path) => {
+        const _: () = assert!(
+            match $entry.route {
+                Some(name) => ::gpudeck_pages::same(name, stringify!($route)),
+                None => false,
+            },
+            concat!(
+                "the route table does not name this page's route ",
+                stringify!($route)
+            )
+        );
+    };
 }
 
 #[cfg(not(feature = "split"))]

@@ -6,6 +6,7 @@
 //! sooner than the hundred.
 
 use anyhow::{bail, Result};
+use gpudeck_pages::Page;
 use std::fmt::Write as _;
 
 /// What the loader's prelude does, with the packs' index in place of `/*PACKS*/ {}`.
@@ -125,60 +126,32 @@ pub fn is_page_split(split: &str) -> bool {
     split.starts_with("__") && split.contains("_route_view_")
 }
 
-/// Each lazy route's address (`/team/roles/:name`) and its pack's file, read from the
-/// router's source (`src/app.rs`): a line `path!("…") view=page!(SomeRoute, …)` (or
-/// `page!(SomeRoute at ADDRESS, …)`) is the split wasm-split names
-/// `__some_route_view_<n>`. Fails when a lazy route has no pack, so that a router of
+/// Each lazy page's address (`/team/roles/:name`) and its pack's file, from the route
+/// table (`gpudeck_pages`): a page whose route is `SomeRoute` is the split wasm-split names
+/// `__some_route_view_<n>`. Fails when a lazy page has no pack, so that a router of
 /// another shape never silently loses its early fetch.
-pub fn route_packs(router: &str, packs: &[Pack]) -> Result<Vec<(String, String)>> {
+pub fn route_packs(pages: &[&Page], packs: &[Pack]) -> Result<Vec<(String, String)>> {
     let mut routes = Vec::new();
-    for line in router.lines().filter(|line| line.contains("page!(")) {
-        let (Some(path), Some(route)) = (between(line, "path!(\"", "\""), lazy_route_on(line))
-        else {
-            bail!("a lazy route without its path on its line: {}", line.trim());
+    for page in pages {
+        let Some(prefix) = page.split_prefix() else {
+            continue;
         };
-        let address = format!("/{}", path.trim_start_matches('/'));
+        let address = page.address;
         if !address
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"/:_-".contains(&b))
         {
             bail!("{address:?} is not a plain route address");
         }
-        let prefix = format!("__{}_view_", snake_case(route));
         let Some(pack) = packs.iter().find(|pack| pack.split.starts_with(&prefix)) else {
             bail!("no pack for the route {address} ({prefix}…)");
         };
-        routes.push((address, plain(&pack.file)?.to_owned()));
+        routes.push((address.to_owned(), plain(&pack.file)?.to_owned()));
     }
     if routes.is_empty() {
-        bail!("the router declares no lazy route");
+        bail!("the route table has no lazy page");
     }
     Ok(routes)
-}
-
-/// The lazy route's type named on a line of the router: `page!(SomeRoute, …)` and
-/// `page!(SomeRoute at ADDRESS, …)` name `SomeRoute`.
-fn lazy_route_on(line: &str) -> Option<&str> {
-    between(line, "page!(", ",")?.split_whitespace().next()
-}
-
-/// The text between the first `start` and the next `end` after it.
-pub fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let from = text.find(start)? + start.len();
-    let to = from + text[from..].find(end)?;
-    Some(&text[from..to])
-}
-
-/// `TeamMembersRoute` → `team_members_route`.
-fn snake_case(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
 }
 
 /// The routes' packs as the JSON object boot.js reads: address → `/file`.
@@ -279,17 +252,17 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
     }
     #[test]
     fn each_lazy_route_of_the_router_gets_its_pack() {
-        let router = r#"
-            <Route path=path!("/sign-in") view=pages::sign_in::SignInPage/>
-            <Route path=path!("machines") view=page!(MachinesRoute at MACHINES, pages::machines::MachinesPage)/>
-            <Route path=path!("team/roles/:name") view=page!(TeamRoleRoute, pages::team::role::TeamRolePage)/>
-        "#;
+        let router = [
+            &gpudeck_pages::SIGN_IN,
+            &gpudeck_pages::MACHINES,
+            &gpudeck_pages::TEAM_ROLE,
+        ];
         let packs = [
             published("__machines_route_view_1"),
             published("__team_role_route_view_1"),
             published("__team_roles_route_view_1"),
         ];
-        let routes = route_packs(router, &packs).unwrap();
+        let routes = route_packs(&router, &packs).unwrap();
         assert_eq!(
             routes,
             [
@@ -307,24 +280,26 @@ export const __wasm_split_load___b_route_view_2 = wrapAsyncCb(makeLoad(() => asy
             route_packs_json(&routes),
             r#"{"/machines":"/gpudeck-pack__machines_route_view_1-00.bin","/team/roles/:name":"/gpudeck-pack__team_role_route_view_1-00.bin"}"#
         );
-        let missing = route_packs(router, &packs[..1]).unwrap_err().to_string();
+        let missing = route_packs(&router, &packs[..1]).unwrap_err().to_string();
         assert_eq!(
             missing,
             "no pack for the route /team/roles/:name (__team_role_route_view_…)"
         );
-        assert!(route_packs("no routes here", &packs).is_err());
+        assert!(route_packs(&[&gpudeck_pages::SIGN_IN], &packs).is_err());
     }
 
     #[test]
-    fn the_console_router_is_of_the_shape_route_packs_reads() {
-        let router = include_str!("../../src/app.rs");
-        let lazy = router.matches("page!(").count();
-        let named: Vec<Pack> = router
-            .lines()
-            .filter_map(lazy_route_on)
-            .map(|route| published(&format!("__{}_view_7", snake_case(route))))
+    fn every_lazy_page_of_the_table_is_found_by_its_route() {
+        let named: Vec<Pack> = gpudeck_pages::PAGES
+            .iter()
+            .filter_map(|page| page.split_prefix())
+            .map(|prefix| published(&format!("{prefix}7")))
             .collect();
-        assert!(lazy > 10, "{lazy} lazy routes");
-        assert_eq!(route_packs(router, &named).unwrap().len(), lazy);
+        let lazy = gpudeck_pages::PAGES.len() - 1;
+        assert_eq!(named.len(), lazy);
+        assert_eq!(
+            route_packs(gpudeck_pages::PAGES, &named).unwrap().len(),
+            lazy
+        );
     }
 }

@@ -49,7 +49,6 @@ pub fn build_split_console() -> Result<()> {
         .key("split console")
         .file(&wasm)?
         .text(&page.key()?)
-        .file(&root().join("src/app.rs"))?
         .finish();
     let (dist, stamp) = (dist_dir(), Stamp::at(split_dir().join("dist.stamp")));
     if stamp.matches(&key, &dist)? {
@@ -251,7 +250,7 @@ impl Page {
             if line.contains(r#"rel="rust""#) {
                 continue;
             }
-            match packs::between(line, r#" href=""#, "\"").filter(|_| line.contains("data-trunk")) {
+            match between(line, r#" href=""#, "\"").filter(|_| line.contains("data-trunk")) {
                 Some(href) => {
                     let asset = replaced
                         .get(href)
@@ -457,8 +456,7 @@ fn write_pack_list(packs: &[Pack]) -> Result<()> {
 /// `pattern_script` would write it) and preloads of the files every page needs. boot.js
 /// also gets each route's pack, to fetch the opened page's beside the main module.
 fn write_index(names: &Names, dist: &Path) -> Result<()> {
-    let router = std::fs::read_to_string(root().join("src/app.rs"))?;
-    let route_packs = packs::route_packs(&router, &names.packs)?;
+    let route_packs = packs::route_packs(gpudeck_pages::PAGES, &names.packs)?;
     let path = dist.join("index.html");
     let page = std::fs::read_to_string(&path)?;
     let head = format!(
@@ -500,6 +498,13 @@ fn hash(parts: &[&[u8]]) -> String {
         hasher.write(part);
     }
     format!("{:016x}", hasher.finish())
+}
+
+/// The text between the first `start` and the next `end` after it.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = text.find(start)? + start.len();
+    let to = from + text[from..].find(end)?;
+    Some(&text[from..to])
 }
 
 #[cfg(test)]

@@ -28,6 +28,12 @@ const PAGES: &[Shown] = &[
         title: "Schedule maintenance · gpudeck",
     },
     Shown {
+        name: "rolling",
+        path: "/machines/rolling?ids=1001-1012",
+        ready: "form.rolling-form",
+        title: "Plan rolling maintenance · gpudeck",
+    },
+    Shown {
         name: "maintenance-all",
         path: "/machines/maintenance",
         ready: "figure.timeline",
@@ -112,6 +118,23 @@ const PAGES: &[Shown] = &[
         title: "Page not found · gpudeck",
     },
 ];
+
+/// A page added to the route table is looked at too: each page of the table but sign-in
+/// (looked at on the way in) is one of [`PAGES`].
+#[test]
+fn every_page_of_the_route_table_is_looked_at() {
+    let looked_at = |page: &gpudeck_pages::Page| {
+        PAGES
+            .iter()
+            .any(|shown| page.serves(shown.path.split('?').next().unwrap_or_default()))
+    };
+    let missing: Vec<&str> = gpudeck_pages::PAGES
+        .iter()
+        .filter(|page| page.route.is_some() && !looked_at(page))
+        .map(|page| page.address)
+        .collect();
+    assert!(missing.is_empty(), "not looked at: {missing:?}");
+}
 
 async fn signed_in(name: &'static str) -> anyhow::Result<Harness> {
     let app = Harness::start(name).await?;

@@ -5,6 +5,7 @@
 //! loads and runs on its own, without another page having loaded code before it.
 
 use gpudeck_e2e::{demo, Harness, Route, Throttle, ROUTES};
+use gpudeck_wire::paths;
 use std::collections::BTreeMap;
 
 /// Runs before any page script: notes when each main heading first appears. A page's
@@ -119,10 +120,80 @@ impl SplitListing {
     }
 }
 
+/// The API paths the page asked for since it was opened.
+const API_READS: &str = "
+    return performance.getEntriesByType('resource')
+        .map(r => new URL(r.name).pathname)
+        .filter(path => path.startsWith('/api/'));
+";
+
+/// What every page of the shell asks for besides its own reads: who is signed in, and
+/// where the console is connected.
+const SHELL_READS: [&str; 2] = [paths::CURRENT_USER, paths::SERVER];
+
+/// Whether `path` is an address of the API path `template`, whose `{name}` segments match
+/// any one segment; a trailing slash is neither here nor there.
+fn is_path_of(template: &str, path: &str) -> bool {
+    let (template, path) = (template.trim_end_matches('/'), path.trim_end_matches('/'));
+    let (wanted, given): (Vec<&str>, Vec<&str>) =
+        (template.split('/').collect(), path.split('/').collect());
+    wanted.len() == given.len()
+        && wanted
+            .iter()
+            .zip(&given)
+            .all(|(want, give)| want == give || (want.starts_with('{') && !give.is_empty()))
+}
+
+/// The route table says which API reads each page makes first: opened cold, the page asked
+/// for each of them, and for nothing else but the shell's.
+fn first_reads_are_the_tables(route: &Route, asked: &[String]) -> anyhow::Result<()> {
+    let expected = route.page.first_reads;
+    let missing: Vec<&&str> = expected
+        .iter()
+        .filter(|read| !asked.iter().any(|path| is_path_of(read, path)))
+        .collect();
+    anyhow::ensure!(
+        missing.is_empty(),
+        "it never asked for {missing:?} ({asked:?})"
+    );
+    let other: Vec<&String> = asked
+        .iter()
+        .filter(|path| {
+            !expected
+                .iter()
+                .chain(&SHELL_READS)
+                .any(|read| is_path_of(read, path))
+        })
+        .collect();
+    anyhow::ensure!(
+        other.is_empty(),
+        "it asked for {other:?}, not in the route table"
+    );
+    Ok(())
+}
+
+#[test]
+fn api_paths_are_matched_by_their_templates() {
+    assert!(is_path_of(
+        paths::USER_TEMPLATES,
+        "/api/v0/users/1/templates/"
+    ));
+    assert!(is_path_of(
+        paths::TEAM_ROLES_FULL,
+        "/api/v0/team/roles-full/"
+    ));
+    assert!(is_path_of(paths::MACHINES, "/api/v0/machines"));
+    assert!(!is_path_of(
+        paths::MACHINES,
+        "/api/v0/machines/maintenances"
+    ));
+    assert!(!is_path_of(paths::TEAM_ROLE, "/api/v0/team/roles/"));
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn every_route_loads_cold_by_its_address() -> anyhow::Result<()> {
     let mut problems = Vec::new();
-    for route in ROUTES {
+    for route in ROUTES.iter() {
         if let Err(problem) = load_cold(route).await {
             problems.push(format!("{}: {problem:#}", route.path));
         }
@@ -131,8 +202,8 @@ async fn every_route_loads_cold_by_its_address() -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn load_cold(route: &Route) -> anyhow::Result<()> {
-    let app = Harness::start(route.name).await?;
+async fn load_cold(route: &'static Route) -> anyhow::Result<()> {
+    let app = Harness::start(&route.name).await?;
     let outcome = async {
         app.record_page_errors().await?;
         app.record_every_fetch().await?;
@@ -196,6 +267,8 @@ async fn load_cold(route: &Route) -> anyhow::Result<()> {
         }
         let errors = app.page_errors().await?;
         anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
+        let asked: Vec<String> = serde_json::from_value(app.eval(API_READS).await?)?;
+        first_reads_are_the_tables(route, &asked)?;
         if route.path != "/sign-in" {
             // Signing out disposes the page at once: nothing of it may run on after that
             // (a panic shows as an error here).
