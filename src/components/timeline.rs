@@ -16,6 +16,7 @@
 
 use super::data_table::windowing::visible_range;
 use super::time::{format_absolute, format_span, use_utc};
+use gpudeck_wire::maintenance::HOUR;
 use gpudeck_wire::MaintenanceWindow;
 use leptos::attr::Attribute;
 use leptos::prelude::*;
@@ -34,7 +35,6 @@ const VIEW_HEIGHT_GUESS: f64 = 448.0;
 const AXIS_HEIGHT: f64 = 36.0;
 const TICK_LABEL_Y: f64 = 13.0;
 const NOW_LABEL_Y: f64 = 28.0;
-const HOUR: f64 = 3600.0;
 const TICK_STEPS_HOURS: [f64; 9] = [1.0, 3.0, 6.0, 12.0, 24.0, 48.0, 96.0, 168.0, 336.0];
 
 /// Placement of the chart: the span of time it shows and the machines in it.

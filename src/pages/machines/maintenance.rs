@@ -16,6 +16,7 @@ use crate::components::toasts::use_toasts;
 use crate::domain::cancellation::cancelled_text;
 use crate::domain::fleet::load_fleet;
 use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::maintenance::HOUR;
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
@@ -448,7 +449,7 @@ fn columns(
         Column::number("end", "End", |w: &MaintenanceWindow| w.end_time, move |w| time_text(w.end_time))
             .with_cell(|w| view! { <Time unix_seconds=w.end_time/> }.into_any()),
         Column::number("duration", "Duration", |w: &MaintenanceWindow| w.duration_hours as f64, |w| {
-            format_span(w.duration_hours as f64 * 3600.0)
+            format_span(w.duration_hours as f64 * HOUR)
         }),
         Column::text("reason", "Reason", |w: &MaintenanceWindow| w.maintenance_reason.clone().unwrap_or_default())
             .with_cell(|w| match &w.maintenance_reason {

@@ -23,10 +23,10 @@ use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::fleet::{load_fleet, schedule_plan, Fleet};
 use crate::domain::schedule::{
     check, overlap_sentence, overlaps, refused, unknown, Field, ItemResult, Plan, Problem, Run,
-    HOUR, MAX_PER_REQUEST, MAX_REASON_CHARS,
 };
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::maintenance::{HOUR, MAX_BATCH, MAX_DURATION_HOURS, MAX_REASON_CHARS};
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
@@ -267,9 +267,9 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         let ids = machine_ids.get();
         let foreign = not_mine();
         let yours = ids.len() - foreign.len();
-        let batches_text = match ids.len().div_ceil(MAX_PER_REQUEST) {
+        let batches_text = match ids.len().div_ceil(MAX_BATCH) {
             0 | 1 => String::new(),
-            n => format!(" Sent in {n} requests of at most {MAX_PER_REQUEST} machines."),
+            n => format!(" Sent in {n} requests of at most {MAX_BATCH} machines."),
         };
         match foreign.len() {
             0 => format!("{yours} of your machines.{batches_text}"),
@@ -293,7 +293,7 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     />
                 </FormField>
                 <FormField id="schedule-hours" label="Duration (whole hours)" error=problem_for(Field::Duration)>
-                    <TextInput kind=TextKind::Stepped text=hours_text attr:min="1" attr:max="8760" attr:step="1"/>
+                    <TextInput kind=TextKind::Stepped text=hours_text attr:min="1" attr:max=MAX_DURATION_HOURS.to_string() attr:step="1"/>
                 </FormField>
                 <FormField id="schedule-category" label="Category">
                     <select
@@ -432,8 +432,8 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                     )}
                     <span class="id-list">{named_in_confirmation(&plan.machines)}</span>
                 </p>
-                {(plan.machines.len() > MAX_PER_REQUEST).then(|| view! {
-                    <p>{format!("Sent in {} requests of at most {MAX_PER_REQUEST} machines.", plan.machines.len().div_ceil(MAX_PER_REQUEST))}</p>
+                {(plan.machines.len() > MAX_BATCH).then(|| view! {
+                    <p>{format!("Sent in {} requests of at most {MAX_BATCH} machines.", plan.machines.len().div_ceil(MAX_BATCH))}</p>
                 })}
                 {move || {
                     let n = overlapping.with(Vec::len);
