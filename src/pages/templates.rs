@@ -11,6 +11,7 @@ use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, use_utc, Time};
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::session::use_session;
 use crate::storage::Stored;
 use gpudeck_wire::Template;
@@ -112,11 +113,7 @@ pub fn TemplatesPage() -> impl IntoView {
     let delete = ConfirmedAction::new(
         move |api, template_id: i64| async move { api.delete_template(user_id, template_id).await },
         move |template_id, answer| {
-            let message = if answer.msg.is_empty() {
-                format!("Template {template_id} deleted")
-            } else {
-                answer.msg
-            };
+            let message = said_or(answer.msg, format!("Template {template_id} deleted"));
             toasts.success(message.clone());
             text.try_set(String::new());
             deleted.try_update(|ids| {

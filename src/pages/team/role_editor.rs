@@ -5,7 +5,6 @@
 //! in [`crate::domain::role`].
 
 use super::access::TEAM_PAGE;
-use super::answers::said_or;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::form_field::{FieldGroup, FormField};
 use crate::components::page::Page;
@@ -13,6 +12,7 @@ use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::role_summary::RoleSummaryView;
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::domain::role::{
     constraint_problem, group_words, ConstraintDraft, RoleDiff, RoleDraft, RoleSummary, RouteDraft,
 };
