@@ -46,7 +46,7 @@ pub struct Start {
 }
 
 impl Start {
-    /// From N13's list; `None` when the named role is not in it.
+    /// From N13's list (list roles); `None` when the named role is not in it.
     fn of(opened: &Opened, roles: &[TeamRoleEntry]) -> Option<Result<Start, String>> {
         let find = |name: &str| roles.iter().find(|r| r.name == name);
         let others = |except: Option<&str>| {
@@ -116,7 +116,7 @@ pub fn RoleEditorPage() -> impl IntoView {
     };
     let roles = use_api_resource(|api| async move { api.team_roles().await });
     view! {
-        <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede="Choose the permission groups, narrow single routes with constraints, and review the changes before saving. Parts the editor does not recognise are kept exactly as they are.">
+        <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede=PAGE_LEDE>
             <nav class="role-links" aria-label="Roles">
                 <a href=TEAM_ROLES>"All roles"</a>
             </nav>
@@ -234,6 +234,9 @@ enum Mode {
     Json,
 }
 
+const PAGE_LEDE: &str = "Choose the permission groups, narrow single routes with constraints, \
+    and review the changes before saving. Parts the editor does not recognise are kept exactly \
+    as they are.";
 const NAME_HINT: &str = "2 to 50 characters, different from the team's other roles.";
 const NOTHING_CHANGED: &str = "Nothing changed, so there is nothing to save.";
 
