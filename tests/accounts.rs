@@ -312,10 +312,10 @@ async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_off
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find(".error-panel").is_some()).await);
+    page.wait_for(".error-panel").await;
     assert!(page.text(".error-panel").contains("the database is busy"));
     page.click(".error-panel button");
-    assert!(wait_until(3000, || page.find(".data-table .empty-state").is_some()).await);
+    page.wait_for(".data-table .empty-state").await;
     assert!(page
         .text(".data-table .empty-state")
         .contains("You have no subaccounts. Create one below"));
@@ -331,12 +331,7 @@ async fn a_role_shows_a_grid_of_groups_its_routes_and_raw_json() {
         ("team/roles/member", json(200, MEMBER_ROLE)),
     ]);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=permission-grid]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=permission-grid]").await;
     assert!(calls_to(&fetch, "/api/v0/team/roles/member").len() == 1);
     assert_eq!(page.text("[data-testid=role-name]"), "member");
     // No role name is written into the console: the way to other roles is their list.
@@ -364,7 +359,7 @@ async fn a_role_shows_a_grid_of_groups_its_routes_and_raw_json() {
     assert!(page.find(".unrecognised-permissions").is_none());
 
     page.click(".role-header button");
-    assert!(wait_until(2000, || page.find("pre.raw-json").is_some()).await);
+    page.wait_for("pre.raw-json").await;
     assert!(current_path().ends_with("?view=json"), "{}", current_path());
     assert!(page.text("pre.raw-json").contains("\"instance_read\": {}"));
     assert_eq!(
@@ -374,12 +369,7 @@ async fn a_role_shows_a_grid_of_groups_its_routes_and_raw_json() {
         Some("true")
     );
     page.click(".role-header button");
-    assert!(
-        wait_until(2000, || page
-            .find("[data-testid=permission-grid]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=permission-grid]").await;
 }
 
 #[wasm_bindgen_test]
@@ -390,12 +380,7 @@ async fn unknown_permission_shapes_are_shown_not_dropped() {
         ("team/roles/odd", json(200, ODD_ROLE)),
     ]);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=permission-grid]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=permission-grid]").await;
     let instance_read = page.text("td[data-group=instance_read]");
     assert!(instance_read.starts_with("✓granted"), "{instance_read}");
     assert!(
@@ -426,7 +411,7 @@ async fn an_unknown_role_shows_the_servers_message_and_the_way_to_every_role() {
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("[data-testid=unknown-role]").is_some()).await);
+    page.wait_for("[data-testid=unknown-role]").await;
     assert!(page
         .text("[data-testid=unknown-role]")
         .contains("no role named \"ghost\" in team Alice Compute"));
@@ -459,7 +444,7 @@ async fn role_names_with_markup_or_unicode_round_trip_through_the_address() {
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("[data-testid=role-name]").is_some()).await);
+    page.wait_for("[data-testid=role-name]").await;
     assert_eq!(page.text("[data-testid=role-name]"), "<b>auditor</b>");
     assert!(page.find("main b").is_none());
 
@@ -469,13 +454,8 @@ async fn role_names_with_markup_or_unicode_round_trip_through_the_address() {
     assert_eq!(page.text("#role-name-error"), "Enter a role name.");
     page.type_into("#role-name", "Wartung – Nacht 🌙");
     page.click("#role-name + button");
-    assert!(
-        wait_until(3000, || page.text("[data-testid=role-name]")
-            == "Wartung – Nacht 🌙")
-        .await,
-        "{}",
-        page.text("main")
-    );
+    page.wait_for_text("[data-testid=role-name]", "Wartung – Nacht 🌙")
+        .await;
     assert_eq!(
         current_path(),
         "/team/roles/Wartung%20%E2%80%93%20Nacht%20%F0%9F%8C%99"
@@ -562,12 +542,7 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     page.click("tbody a.role-link[href='/team/roles/member']");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=permission-grid]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=permission-grid]").await;
     assert_eq!(current_path(), "/team/roles/member");
 }
 
@@ -644,12 +619,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         .text("dialog[open]")
         .contains("kept and the deletion is refused"));
     page.click("dialog[open] .button.danger");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=template-result]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=template-result]").await;
     assert!(page
         .text("[data-testid=template-result]")
         .contains("Template 501 deleted"));
@@ -677,12 +647,8 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
     page.click("form.narrow-form button[type=submit]");
     settle().await;
     page.click("dialog[open] .button.danger");
-    assert!(
-        wait_until(3000, || page
-            .text("#template-id-error")
-            .contains("in use by 2 other users"))
-        .await
-    );
+    page.wait_for_text_containing("#template-id-error", "in use by 2 other users")
+        .await;
     assert_eq!(value_of(&page, "#template-id"), "502");
     assert!(page.find("[data-testid=template-result]").is_none());
     assert_eq!(page.text("[data-testid=recently-deleted]"), "501");
@@ -692,15 +658,10 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
     page.click("form.narrow-form button[type=submit]");
     settle().await;
     page.click("dialog[open] .button.danger");
-    assert!(wait_until(3000, || page.find(".error-panel").is_some()).await);
+    page.wait_for(".error-panel").await;
     assert_eq!(page.text("#template-id-error"), "");
     page.click(".error-panel button");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=template-result]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=template-result]").await;
     assert_eq!(page.text("[data-testid=recently-deleted]"), "503501");
     assert_eq!(deletions(&fetch).len(), 4);
     // The list was loaded once, then again after each deletion.
@@ -738,7 +699,7 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
         ("volumes/search", json(200, OFFERS)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#volume-size").is_some()).await);
+    page.wait_for("#volume-size").await;
     assert_eq!(page.text("label[for=volume-ask-id]"), "Volume ask id");
     assert_eq!(page.text("label[for=volume-size]"), "Size (GB)");
 
@@ -764,12 +725,8 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
         .text("dialog[open]")
         .contains("A 50 GB volume is created from volume ask 7"));
     page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .text("#volume-size-error")
-            .contains("30 GB left"))
-        .await
-    );
+    page.wait_for_text_containing("#volume-size-error", "30 GB left")
+        .await;
     assert_eq!(page.text("#volume-ask-id-error"), "");
     assert_eq!(
         page.get("#volume-size")
@@ -784,21 +741,12 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     page.click(submit);
     settle().await;
     page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .text("#volume-ask-id-error")
-            .contains("volume ask 77 not found"))
-        .await
-    );
+    page.wait_for_text_containing("#volume-ask-id-error", "volume ask 77 not found")
+        .await;
     assert_eq!(page.text("#volume-size-error"), "");
 
     // An offer the search found: its capacity is checked before anything is sent.
-    assert!(
-        wait_until(3000, || page
-            .find(".offer-search tbody tr:not(.spacer)")
-            .is_some())
-        .await
-    );
+    page.wait_for(".offer-search tbody tr:not(.spacer)").await;
     assert!(page.text(".offer-search tbody").contains("$4.00"));
     page.type_into("#volume-ask-id", "8");
     page.type_into("#volume-size", "600");
@@ -814,7 +762,7 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     page.click(submit);
     settle().await;
     page.click("dialog[open] .button.primary");
-    assert!(wait_until(3000, || page.find("[data-testid=volume-name]").is_some()).await);
+    page.wait_for("[data-testid=volume-name]").await;
     assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
     assert!(page
         .text("[data-testid=volume-result]")
@@ -823,12 +771,8 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
         .find("[data-testid=volume-result] .copy button[aria-label='Copy the volume name V.20118484']")
         .is_some());
     // My volumes reloads and shows the new one.
-    assert!(
-        wait_until(3000, || page
-            .text(".my-volumes tbody")
-            .contains("V.20118484"))
-        .await
-    );
+    page.wait_for_text_containing(".my-volumes tbody", "V.20118484")
+        .await;
     let sent: Vec<Call> = calls_to(&fetch, "/api/v0/volumes")
         .into_iter()
         .filter(|c| c.method == "PUT")
@@ -913,12 +857,8 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
         .text("dialog[open]")
         .contains("Big@alice.example (big), a client account"));
     page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .text("#sub-email-error")
-            .contains("user already exists"))
-        .await
-    );
+    page.wait_for_text_containing("#sub-email-error", "user already exists")
+        .await;
     assert_eq!(value_of(&page, "#sub-password"), "correct horse");
 
     page.type_into("#sub-email", "new@alice.example");
@@ -926,12 +866,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
     page.click(submit);
     settle().await;
     page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=subaccount-result]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=subaccount-result]").await;
     assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
     assert!(page.text("tbody").contains("new@alice.example"));
     for field in ["#sub-email", "#sub-username", "#sub-password"] {

@@ -62,7 +62,7 @@ async fn a_resource_shows_loading_then_its_data() {
 
     let _fetch = FakeFetch::install(vec![json(200, MEMBERS)]);
     let page = with_client(|| view! { <Members/> });
-    assert!(wait_until(2000, || page.find(".members").is_some()).await);
+    page.wait_for(".members").await;
     assert_eq!(page.text(".members"), "alice");
     assert!(page.find(".loading").is_none());
 }
@@ -74,10 +74,10 @@ async fn a_failed_resource_shows_the_error_panel_whose_retry_fetches_again() {
         json(200, MEMBERS),
     ]);
     let page = with_client(|| view! { <Members/> });
-    assert!(wait_until(2000, || page.find(".error-panel").is_some()).await);
+    page.wait_for(".error-panel").await;
     assert!(page.text(".error-panel").contains("it broke"));
     page.click(".error-panel button");
-    assert!(wait_until(2000, || page.find(".members").is_some()).await);
+    page.wait_for(".members").await;
     assert!(page.find(".error-panel").is_none());
     assert_eq!(fetch.calls().len(), 2);
 }
@@ -86,10 +86,10 @@ async fn a_failed_resource_shows_the_error_panel_whose_retry_fetches_again() {
 async fn an_empty_resource_shows_its_empty_state_and_reload_fetches_again() {
     let fetch = FakeFetch::install(vec![json(200, "[]"), json(200, MEMBERS)]);
     let page = with_client(|| view! { <Members/> });
-    assert!(wait_until(2000, || page.find(".empty-state").is_some()).await);
+    page.wait_for(".empty-state").await;
     assert_eq!(page.text(".empty-state"), "Nobody here.");
     page.click(".form-actions button");
-    assert!(wait_until(2000, || page.find(".members").is_some()).await);
+    page.wait_for(".members").await;
     assert_eq!(fetch.calls().len(), 2);
 }
 
@@ -100,7 +100,7 @@ async fn refusals_the_page_shows_itself_replace_the_panel_others_do_not() {
         r#"{"error": "not_found", "msg": "no team"}"#,
     )]);
     let page = with_client(|| view! { <Members/> });
-    assert!(wait_until(2000, || page.find(".own-refusal").is_some()).await);
+    page.wait_for(".own-refusal").await;
     assert_eq!(page.text(".own-refusal"), "no team");
     assert!(page.find(".error-panel").is_none());
     drop(page);
@@ -110,7 +110,7 @@ async fn refusals_the_page_shows_itself_replace_the_panel_others_do_not() {
         r#"{"error": "forbidden", "msg": "team_read needed"}"#,
     )]);
     let page = with_client(|| view! { <Members/> });
-    assert!(wait_until(2000, || page.find(".error-panel").is_some()).await);
+    page.wait_for(".error-panel").await;
     assert!(page.text(".error-panel").contains("team_read needed"));
     assert!(page.find(".own-refusal").is_none());
 }
@@ -122,7 +122,7 @@ async fn a_refused_key_shows_nothing_the_shell_signs_out() {
     let _fetch = FakeFetch::install(vec![json(401, refused), json(401, refused)]);
     let page = with_client(|| view! { <Members/> });
     settle().await;
-    assert!(wait_until(2000, || page.find(".loading").is_none()).await);
+    page.wait_for_gone(".loading").await;
     assert!(page.find(".error-panel").is_none());
     assert!(page.find(".members").is_none());
 }
@@ -213,24 +213,25 @@ async fn refusals_stand_by_their_field_failures_get_the_panel_successes_the_resu
     };
 
     confirm().await;
-    assert!(wait_until(2000, || page.text("#conflict") == "template 7 is in use").await);
+    page.wait_for_text("#conflict", "template 7 is in use")
+        .await;
     assert_eq!(page.text("#any-refusal"), "template 7 is in use");
     assert!(page.find(".error-panel").is_none());
 
     // A refusal of another kind: still by the form, but not about the conflicting field.
     confirm().await;
-    assert!(wait_until(2000, || page.text("#any-refusal") == "not yours").await);
+    page.wait_for_text("#any-refusal", "not yours").await;
     assert_eq!(page.text("#conflict"), "");
 
     // A failure: the panel, no refusal, no toast unless asked for.
     confirm().await;
-    assert!(wait_until(2000, || page.find(".error-panel").is_some()).await);
+    page.wait_for(".error-panel").await;
     assert_eq!(page.text("#any-refusal"), "");
     assert!(page.find(".toast").is_none());
 
     // Try again sends the same request; the success replaces the failure.
     page.click(".error-panel button");
-    assert!(wait_until(2000, || page.text("#done") == "deleted 7").await);
+    page.wait_for_text("#done", "deleted 7").await;
     assert!(page.find(".error-panel").is_none());
     assert_eq!(template_calls(&fetch), 4);
     let bodies: Vec<String> = fetch.calls().into_iter().map(|c| c.body).collect();
@@ -257,11 +258,8 @@ async fn an_answer_that_did_nothing_is_a_refusal_and_replaces_the_last_success()
         page.click("dialog[open] .button.primary");
         settle().await;
     }
-    assert!(
-        wait_until(2000, || page.text("#any-refusal")
-            == "template 7 was not deleted")
-        .await
-    );
+    page.wait_for_text("#any-refusal", "template 7 was not deleted")
+        .await;
     assert_eq!(page.text("#done"), "");
 }
 
@@ -275,7 +273,7 @@ async fn refusals_can_be_failures_with_a_toast() {
     page.click("#ask");
     settle().await;
     page.click("dialog[open] .button.primary");
-    assert!(wait_until(2000, || page.find(".error-panel").is_some()).await);
+    page.wait_for(".error-panel").await;
     assert_eq!(page.text("#any-refusal"), "");
     assert_eq!(
         page.text(".toast.error .toast-text"),

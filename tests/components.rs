@@ -80,10 +80,7 @@ async fn toasts_success_and_news_hide_themselves_errors_stay_until_dismissed() {
         page.find(".toast b").is_none(),
         "server text must stay text"
     );
-    assert!(
-        wait_until(8000, || page.find(".toast.success").is_none()).await,
-        "success toasts hide"
-    );
+    page.wait_for_gone(".toast.success").await;
     assert!(
         page.find(".toast.info").is_none(),
         "news hides like a success"

@@ -198,7 +198,7 @@ async fn schedule_page_for(ids: &str) -> (Mounted, FakeFetch, f64) {
         ("machine_ids", json(200, windows)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    page.wait_for("#schedule-start").await;
     // Times in UTC, so the typed start reads the same on any machine.
     page.click(".schedule-fields .toggle input");
     settle().await;
@@ -320,12 +320,7 @@ async fn the_preview_draws_the_new_windows_and_warns_where_one_overlaps() {
 /// Confirms the run in the open dialog and waits for its result.
 async fn confirm_run(page: &Mounted) {
     page.click("dialog[open] .button.primary");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=schedule-result]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=schedule-result]").await;
 }
 
 /// Picks `value` in the select `selector`, as a person would.
@@ -510,12 +505,7 @@ async fn after_a_run_the_fleet_is_loaded_again_so_the_new_window_counts_as_exist
     // reload.
     page.type_into("#schedule-start", &typed(start));
     page.type_into("#schedule-hours", "2");
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=overlap-warning]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=overlap-warning]").await;
     let warning = page.text("[data-testid=overlap-warning]");
     assert!(warning.contains("Machine 1002"), "{warning}");
     let calls = fetch.calls();
@@ -573,7 +563,7 @@ fn cancels(fetch: &FakeFetch) -> Vec<String> {
 
 /// The lines of the cancellation's result, once it shows.
 async fn cancel_results(page: &Mounted) -> Vec<String> {
-    assert!(wait_until(3000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    page.wait_for("[data-testid=cancel-result]").await;
     page.all("[data-testid=cancel-result] li")
         .iter()
         .map(|li| li.text_content().unwrap())

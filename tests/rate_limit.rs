@@ -260,7 +260,7 @@ async fn page_at(path: &str, more: Vec<(&'static str, Reply)>) -> (Mounted, Fake
 
 /// Fills the schedule page's form with a window at `start` and confirms it.
 async fn schedule_at(page: &Mounted, start: f64) {
-    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    page.wait_for("#schedule-start").await;
     page.type_into("#schedule-start", &typed(start));
     settle().await;
     page.click(".schedule-form button[type=submit]");
@@ -281,7 +281,7 @@ async fn cancel_all_three(page: &Mounted) {
 
 /// The lines of the bulk cancel's result, once it shows.
 async fn cancel_results(page: &Mounted) -> Vec<String> {
-    assert!(wait_until(5000, || page.find("[data-testid=cancel-result]").is_some()).await);
+    page.wait_for("[data-testid=cancel-result]").await;
     page.all("[data-testid=cancel-result] li")
         .iter()
         .map(|li| li.text_content().unwrap())
@@ -343,12 +343,7 @@ async fn the_schedule_page_says_while_it_waits_for_the_rate_limit() {
         "{}",
         page.root.inner_html()
     );
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=schedule-result]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=schedule-result]").await;
     assert_eq!(
         page.text("#schedule-result-heading"),
         "Scheduled on 3 of 3 machines"
@@ -436,14 +431,7 @@ async fn a_schedule_with_no_answer_says_so_and_shows_what_the_reread_found() {
     )
     .await;
     schedule_at(&page, tomorrow).await;
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=schedule-result]")
-            .is_some())
-        .await,
-        "{}",
-        page.root.inner_html()
-    );
+    page.wait_for("[data-testid=schedule-result]").await;
     let results: Vec<String> = page
         .all("[data-testid=schedule-result] li")
         .iter()

@@ -32,7 +32,7 @@ async fn signed_in_app() -> (Mounted, FakeFetch) {
         vec![("", json(200, USER)), ("", json(200, USER))],
     )
     .await;
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    page.wait_for("[data-testid=identity]").await;
     (page, fetch)
 }
 
@@ -43,7 +43,7 @@ async fn sign_in_with(address: &str, replies: Vec<(&'static str, Reply)>) -> (Mo
     go_to(address);
     let fetch = FakeFetch::install_by_url(replies);
     let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     sign_in_through_the_form(&page, KEY).await;
     (page, fetch)
 }
@@ -55,14 +55,10 @@ const KEY_REFUSED: &str = r#"{"error": "auth_error", "msg": "Invalid user key"}"
 /// the server's words are shown.
 async fn sign_in_refused() -> Mounted {
     let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     sign_in_through_the_form(&page, "wrong").await;
-    assert!(
-        wait_until(2000, || page
-            .text("#api-key-error")
-            .contains("Invalid user key"))
-        .await
-    );
+    page.wait_for_text_containing("#api-key-error", "Invalid user key")
+        .await;
     page
 }
 
@@ -79,7 +75,7 @@ async fn signed_out_deep_link_goes_through_sign_in_and_back() {
     // Sign-in, then the header's refresh of who is signed in.
     let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
     let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     assert_eq!(
         current_path(),
         "/sign-in?next=%2Fmachines%2Fdefrag%3Fids%3D1-3"
@@ -95,7 +91,7 @@ async fn signed_out_deep_link_goes_through_sign_in_and_back() {
         "{}",
         current_path()
     );
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    page.wait_for("[data-testid=identity]").await;
     assert!(page.text("[data-testid=identity]").contains("alice"));
     assert_eq!(
         page.get("nav a[aria-current=page]").text_content().unwrap(),
@@ -136,7 +132,7 @@ async fn form_checks_before_sending() {
     go_to("/sign-in");
     let fetch = FakeFetch::install(vec![]);
     let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     sign_in_through_the_form(&page, "   ").await;
     assert_eq!(page.text("#api-key-error"), "Enter your API key.");
     page.type_into("#base-url", "ftp://files.example");
@@ -160,7 +156,7 @@ async fn base_url_is_used_and_remembered_without_trailing_slash() {
     go_to("/sign-in?next=//evil.example/steal");
     let fetch = FakeFetch::install(vec![json(200, USER), json(200, USER)]);
     let page = mount(App);
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     page.type_into("#base-url", "https://api.example.test:8443/");
     sign_in_through_the_form(&page, KEY).await;
     assert!(
@@ -181,7 +177,7 @@ async fn base_url_is_used_and_remembered_without_trailing_slash() {
 async fn sign_out_forgets_the_key() {
     let (page, _fetch) = signed_in_app().await;
     page.click("header button");
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     assert_eq!(stored_session(), None);
     assert_eq!(session_storage().length().unwrap(), 0);
     assert!(current_path().starts_with("/sign-in"));
@@ -258,7 +254,7 @@ async fn a_revoked_key_signs_out_and_comes_back_after_sign_in() {
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     assert_eq!(
         current_path(),
         "/sign-in?next=%2Fsubaccounts%3Fsort%3Demail"
@@ -416,7 +412,7 @@ async fn the_served_form_is_taken_over_with_what_was_typed() {
         .unwrap()
         .unchecked_into::<web_sys::HtmlElement>()
         .click();
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    page.wait_for("[data-testid=identity]").await;
     assert_eq!(fetch.calls()[0].authorization, format!("Bearer {KEY}"));
     assert!(
         !served.is_connected(),
@@ -438,7 +434,7 @@ async fn an_enter_pressed_before_the_code_ran_signs_in() {
         "{}",
         current_path()
     );
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    page.wait_for("[data-testid=identity]").await;
     assert_eq!(fetch.calls()[0].authorization, format!("Bearer {KEY}"));
     assert!(stored_session().unwrap().contains(KEY));
 }
@@ -485,7 +481,7 @@ async fn other_pages_discard_the_served_form() {
         ("templates", no_answer()),
     ]);
     let page = mount(App);
-    assert!(wait_until(2000, || page.find("[data-testid=identity]").is_some()).await);
+    page.wait_for("[data-testid=identity]").await;
     assert!(!served.is_connected());
     assert_eq!(key_fields_in_the_document(), 0);
 }
@@ -623,7 +619,7 @@ async fn an_accepted_key_opens_the_machines_page_even_if_the_machines_never_answ
     )
     .await;
     assert!(wait_until(2000, || current_path() == "/machines").await);
-    assert!(wait_until(1000, || page.find("[data-testid=identity]").is_some()).await);
+    page.wait_for("[data-testid=identity]").await;
     assert!(calls_to(&fetch, "machine_ids").is_empty());
 }
 
@@ -639,7 +635,7 @@ async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_
         ],
     )
     .await;
-    assert!(wait_until(3000, || page.find("tbody td").is_some()).await);
+    page.wait_for("tbody td").await;
     assert_eq!(current_path(), "/machines");
     assert!(
         page.text("tbody").contains("host-1001"),
@@ -716,7 +712,7 @@ async fn the_schedule_page_shows_the_fleet_loaded_during_sign_in_without_asking_
         ],
     )
     .await;
-    assert!(wait_until(3000, || page.find("#schedule-start").is_some()).await);
+    page.wait_for("#schedule-start").await;
     assert_eq!(current_path(), "/machines/schedule?ids=1001");
     settle().await;
     assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);

@@ -75,7 +75,7 @@ fn choose(page: &Mounted, selector: &str, value: &str) {
 }
 
 async fn confirm(page: &Mounted) {
-    assert!(wait_until(2000, || page.find("dialog[open]").is_some()).await);
+    page.wait_for("dialog[open]").await;
     page.click("dialog[open] .confirm-actions button:last-child");
     settle().await;
 }
@@ -99,7 +99,7 @@ async fn the_grid_and_raw_json_keep_what_the_editor_does_not_recognise() {
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#group-instance_read").is_some()).await);
+    page.wait_for("#group-instance_read").await;
     assert!(checked(&page, "#group-instance_read"));
     assert!(!checked(&page, "#group-team_read"));
     assert_eq!(
@@ -120,7 +120,7 @@ async fn the_grid_and_raw_json_keep_what_the_editor_does_not_recognise() {
     // Grid → JSON: the change and every unknown part are there.
     page.click("#group-team_read");
     page.click(".mode-switch button:last-child");
-    assert!(wait_until(2000, || page.find("#role-json").is_some()).await);
+    page.wait_for("#role-json").await;
     let expected = json!({
         "api": {"instance_read": {"constraints": "odd"}, "quantum_write": {"x": 1}, "team_read": {}},
         "api.instance.request_logs": {"constraints": {"id": {"eq": 1227}}},
@@ -144,7 +144,7 @@ async fn the_grid_and_raw_json_keep_what_the_editor_does_not_recognise() {
     edited["api"]["misc"] = json!({});
     type_into_textarea(&page, &edited.to_string());
     page.click(".mode-switch button:first-child");
-    assert!(wait_until(2000, || page.find("#group-misc").is_some()).await);
+    page.wait_for("#group-misc").await;
     assert!(checked(&page, "#group-misc") && checked(&page, "#group-team_read"));
     assert!(page
         .text(".unrecognised-permissions")
@@ -188,7 +188,7 @@ async fn constraints_and_names_are_checked_before_anything_is_sent() {
         ("team/roles/", json(200, r#"{"msg": "success"}"#)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#group-misc").is_some()).await);
+    page.wait_for("#group-misc").await;
     assert_eq!(page.all(".group-grid input[type=checkbox]").len(), 11);
     assert_eq!(page.all(".group-grid fieldset legend").len(), 6);
 
@@ -272,7 +272,7 @@ async fn removing_a_route_entry_leaves_the_next_one_as_typed() {
         ("team/roles-full", json(200, ROLES)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#group-misc").is_some()).await);
+    page.wait_for("#group-misc").await;
     page.click(".route-editor > button");
     page.click(".route-editor > button");
     settle().await;
@@ -310,7 +310,7 @@ async fn removing_a_route_entry_leaves_the_next_one_as_typed() {
     assert_eq!(input_value(&page, "#constraint-0-0-value"), "7");
 
     page.click(".mode-switch button:last-child");
-    assert!(wait_until(2000, || page.find("#role-json").is_some()).await);
+    page.wait_for("#role-json").await;
     assert_eq!(
         textarea_json(&page),
         json!({"api.c.d": {"constraints": {"id": {"eq": 7}}}})
@@ -325,7 +325,7 @@ async fn an_unchanged_role_has_nothing_to_save() {
         ("team/roles-full", json(200, ROLES)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#group-misc").is_some()).await);
+    page.wait_for("#group-misc").await;
     page.click("form.role-form button[type=submit]");
     settle().await;
     assert!(page.text(".role-form").contains("Nothing changed"));
@@ -394,7 +394,7 @@ async fn role_chips_use_n19s_three_methods_and_spare_the_owner() {
         r#"{"role":"member"}"#
     );
 
-    assert!(wait_until(3000, || page.find("#member-3-role").is_some()).await);
+    page.wait_for("#member-3-role").await;
     choose(&page, "#member-3-role", "manager");
     settle().await;
     page.click("#member-3-role + button");
@@ -413,12 +413,8 @@ async fn role_chips_use_n19s_three_methods_and_spare_the_owner() {
     settle().await;
     page.click("button[aria-label='Remove carol from the team']");
     confirm(&page).await;
-    assert!(
-        wait_until(3000, || page
-            .text("[data-testid=member-refusal]")
-            .contains("No user was removed"))
-        .await
-    );
+    page.wait_for_text_containing("[data-testid=member-refusal]", "No user was removed")
+        .await;
 }
 
 #[wasm_bindgen_test]
@@ -445,7 +441,7 @@ async fn without_n17a_the_invitations_listed_are_this_tabs() {
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("[data-testid=this-tab-only]").is_some()).await);
+    page.wait_for("[data-testid=this-tab-only]").await;
     let offered: Vec<String> = page
         .all("#invite-role option")
         .iter()
@@ -466,12 +462,8 @@ async fn without_n17a_the_invitations_listed_are_this_tabs() {
     settle().await;
     page.click("form.invite-form button[type=submit]");
     confirm(&page).await;
-    assert!(
-        wait_until(3000, || page
-            .text("[data-testid=invitations]")
-            .contains("erik+1@example.org"))
-        .await
-    );
+    page.wait_for_text_containing("[data-testid=invitations]", "erik+1@example.org")
+        .await;
     let sent = &calls_to(&fetch, "POST", "team/invite/")[0];
     assert!(
         sent.url
@@ -503,25 +495,21 @@ async fn a_second_key_is_kept_only_after_users_current_accepts_it() {
         ),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.find("#extra-api-key").is_some()).await);
+    page.wait_for("#extra-api-key").await;
     assert!(page.text("[data-testid=identity]").contains("Acting as"));
     // The header's own check of the acting key (the header also asks which server answers).
     assert!(wait_until(2000, || calls_to(&fetch, "GET", "users/current").len() == 1).await);
 
     page.type_into("#extra-api-key", "wrong-key-0000");
     page.click("form.add-key button[type=submit]");
-    assert!(
-        wait_until(3000, || page
-            .text("#extra-api-key-error")
-            .contains("not kept"))
-        .await
-    );
+    page.wait_for_text_containing("#extra-api-key-error", "not kept")
+        .await;
     // Still signed in: a refused extra key says nothing about the acting one.
     assert!(page.find("[data-testid=identity]").is_some());
 
     page.type_into("#extra-api-key", "dave-team-key-0000");
     page.click("form.add-key button[type=submit]");
-    assert!(wait_until(3000, || page.find("[data-testid=kept-keys]").is_some()).await);
+    page.wait_for("[data-testid=kept-keys]").await;
     assert!(page
         .text("[data-testid=kept-keys]")
         .contains("Act as dave (dave@example.test)"));
@@ -588,12 +576,7 @@ async fn a_team_page_the_acting_key_cannot_use_says_so_and_offers_the_other_keys
         ),
     ]);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=team-out-of-reach]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=team-out-of-reach]").await;
     let said = page.text("[data-testid=team-out-of-reach]");
     assert!(
         said.contains("Acting as carol (carol@example.test)"),
@@ -619,7 +602,7 @@ async fn signing_out_of_the_members_page_leaves_nothing_of_it_running() {
     assert!(wait_until(3000, || page.all("tbody tr:not(.spacer)").len() == 3).await);
     record_page_errors();
     page.click("header button.sign-out");
-    assert!(wait_until(2000, || page.find("#api-key").is_some()).await);
+    page.wait_for("#api-key").await;
     settle().await;
     assert!(page.text(".notice").contains("You signed out"));
     // Before, the member table was built again for the session that had just ended, in
@@ -639,12 +622,7 @@ async fn a_members_page_the_acting_key_cannot_read_says_so_once_and_offers_no_fo
         ("team/invites", json(403, refused)),
     ]);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page
-            .find("[data-testid=team-out-of-reach]")
-            .is_some())
-        .await
-    );
+    page.wait_for("[data-testid=team-out-of-reach]").await;
     settle().await;
     assert_eq!(page.all("[data-testid=team-out-of-reach]").len(), 1);
     assert!(page

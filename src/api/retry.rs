@@ -1,7 +1,7 @@
 //! When a refused request may be sent again: the `Retry-After` of a 429 or 503 answer,
 //! and which requests it lets the client repeat. Pure; unit-tested natively.
 
-use crate::components::calendar::days_from_civil;
+use gpudeck_wire::calendar::days_from_civil;
 
 /// The longest wait the console accepts from one `Retry-After`: beyond it a person is
 /// better served by the error than by a frozen progress bar.

@@ -2,6 +2,8 @@
 //! counts: pure, so it is unit-tested natively. Time zones stay with the browser
 //! (`super::time`).
 
+use gpudeck_wire::calendar::days_from_civil;
+
 /// The calendar fields of an instant, computed here rather than through a JavaScript
 /// `Date` per field: a table formats a few hundred times on each keystroke.
 #[derive(Debug, PartialEq)]
@@ -57,19 +59,6 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     } as u32;
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     (year, month, day)
-}
-
-/// Days since 1970-01-01 of a civil date: Howard Hinnant's `days_from_civil`, the inverse
-/// of [`civil_from_days`].
-pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = year - i64::from(month <= 2);
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month = i64::from(month);
-    let month_from_march = if month > 2 { month - 3 } else { month + 9 };
-    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 /// The first instant, in milliseconds since the epoch, at which some place is in `year`:

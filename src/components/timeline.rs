@@ -13,9 +13,15 @@
 //! the DOM (10,000 bars at 1,000 machines would otherwise be). Tabbing to a bar in the
 //! overscan scrolls it into view, which brings the next lanes in, so every bar stays within
 //! keyboard reach.
+//!
+//! The parts: [`MaintenanceTimeline`] lays the chart out and windows its lanes;
+//! [`LaneScroll`] follows the scroll box; [`window_bar`] draws one window, [`PreviewBars`]
+//! the windows not yet scheduled, [`TimelineTicks`] the time axis and [`NowMarker`] the line
+//! at now; [`timeline_summary`] is the sentence for screen readers and the caption.
 
 use super::data_table::windowing::visible_range;
 use super::time::{format_absolute, format_span, use_utc};
+use gpudeck_wire::maintenance::HOUR;
 use gpudeck_wire::MaintenanceWindow;
 use leptos::attr::Attribute;
 use leptos::prelude::*;
@@ -34,7 +40,6 @@ const VIEW_HEIGHT_GUESS: f64 = 448.0;
 const AXIS_HEIGHT: f64 = 36.0;
 const TICK_LABEL_Y: f64 = 13.0;
 const NOW_LABEL_Y: f64 = 28.0;
-const HOUR: f64 = 3600.0;
 const TICK_STEPS_HOURS: [f64; 9] = [1.0, 3.0, 6.0, 12.0, 24.0, 48.0, 96.0, 168.0, 336.0];
 
 /// Placement of the chart: the span of time it shows and the machines in it.
@@ -166,6 +171,62 @@ pub fn bar_label(window: &MaintenanceWindow, utc: bool) -> String {
     )
 }
 
+/// The chart's scroll box and what is read from it on each scroll and resize: which lanes
+/// are in view, and how wide the box is.
+#[derive(Clone, Copy)]
+struct LaneScroll {
+    scroll_box: NodeRef<leptos::html::Div>,
+    scroll_top: RwSignal<f64>,
+    view_height: RwSignal<f64>,
+    view_width: RwSignal<f64>,
+}
+
+impl LaneScroll {
+    /// Starts following the window's size; the scroll itself is read by the box's handler.
+    fn new() -> Self {
+        let scroll = LaneScroll {
+            scroll_box: NodeRef::new(),
+            scroll_top: RwSignal::new(0.0),
+            view_height: RwSignal::new(VIEW_HEIGHT_GUESS),
+            view_width: RwSignal::new(0.0),
+        };
+        let on_resize = window_event_listener(leptos::ev::resize, move |_| {
+            if let Some(scroller) = scroll.scroll_box.get_untracked() {
+                scroll.view_height.set(scroller.client_height() as f64);
+                scroll.view_width.set(scroller.client_width() as f64);
+            }
+        });
+        on_cleanup(move || on_resize.remove());
+        scroll
+    }
+
+    fn on_scroll(self, target: &web_sys::Element) {
+        self.scroll_top.set(target.scroll_top() as f64);
+        self.view_height.set(target.client_height() as f64);
+    }
+
+    /// Where the chart scrolls sideways (a phone), the new windows, later than the rest as
+    /// a rule, would be out of view to the right: they are brought into view whenever they
+    /// change or the box is resized.
+    fn keep_preview_in_view(self, layout: Memo<Layout>, preview: Signal<Vec<MaintenanceWindow>>) {
+        Effect::new(move |_| {
+            self.view_width.track();
+            let Some(scroller) = self.scroll_box.get() else {
+                return;
+            };
+            let Some(span) = preview.with(|p| layout.with(|l| preview_span(l, p))) else {
+                return;
+            };
+            let chart = scroller.scroll_width() as f64 - LABEL_WIDTH;
+            let shown = scroller.client_width() as f64 - LABEL_WIDTH;
+            let left = scroller.scroll_left() as f64;
+            if let Some(to) = scroll_to_show(span, chart, shown, left) {
+                scroller.set_scroll_left(to.round() as i32);
+            }
+        });
+    }
+}
+
 #[component]
 pub fn MaintenanceTimeline(
     #[prop(into)] windows: Signal<Vec<MaintenanceWindow>>,
@@ -196,62 +257,15 @@ pub fn MaintenanceTimeline(
         })
     });
     let summary = move || {
-        let (count, ongoing) = windows.with(|w| {
-            let now = now.get();
-            (
-                w.len(),
-                w.iter()
-                    .filter(|w| w.start_time <= now && now < w.end_time)
-                    .count(),
-            )
-        });
-        let l = layout.get();
+        let (now, utc) = (now.get(), utc.get());
         let previewed = preview.with(Vec::len);
-        let new_ones = match previewed {
-            0 => String::new(),
-            1 => " Previewed: 1 new window (outlined).".to_owned(),
-            n => format!(" Previewed: {n} new windows (outlined)."),
-        };
-        format!(
-            "{count} active maintenance windows on {} machines, from {} to {}; {ongoing} ongoing now.{new_ones}",
-            l.machines.len(),
-            format_absolute(l.from, utc.get()),
-            format_absolute(l.to, utc.get()),
-        )
+        windows.with(|w| layout.with(|l| timeline_summary(w, now, l, previewed, utc)))
     };
-    // Windowing: which lanes the scroll box shows, read on each scroll and resize.
-    let scroll_box = NodeRef::<leptos::html::Div>::new();
-    let scroll_top = RwSignal::new(0.0f64);
-    let view_height = RwSignal::new(VIEW_HEIGHT_GUESS);
-    let view_width = RwSignal::new(0.0f64);
-    let on_resize = window_event_listener(leptos::ev::resize, move |_| {
-        if let Some(scroller) = scroll_box.get_untracked() {
-            view_height.set(scroller.client_height() as f64);
-            view_width.set(scroller.client_width() as f64);
-        }
-    });
-    on_cleanup(move || on_resize.remove());
-    // Where the chart scrolls sideways (a phone), the new windows, later than the rest as a
-    // rule, would be out of view to the right: they are brought into view whenever they
-    // change or the box is resized.
-    Effect::new(move |_| {
-        view_width.track();
-        let Some(scroller) = scroll_box.get() else {
-            return;
-        };
-        let Some(span) = preview.with(|p| layout.with(|l| preview_span(l, p))) else {
-            return;
-        };
-        let chart = scroller.scroll_width() as f64 - LABEL_WIDTH;
-        let shown = scroller.client_width() as f64 - LABEL_WIDTH;
-        let left = scroller.scroll_left() as f64;
-        if let Some(to) = scroll_to_show(span, chart, shown, left) {
-            scroller.set_scroll_left(to.round() as i32);
-        }
-    });
+    let scroll = LaneScroll::new();
+    scroll.keep_preview_in_view(layout, preview);
     let shown_lanes = Memo::new(move |_| {
         let count = layout.with(|l| l.machines.len());
-        lanes_in_view(scroll_top.get(), view_height.get(), count)
+        lanes_in_view(scroll.scroll_top.get(), scroll.view_height.get(), count)
     });
     let lanes =
         Memo::new(move |_| Arc::new(layout.with(|l| windows.with(|w| windows_by_lane(l, w)))));
@@ -270,10 +284,6 @@ pub fn MaintenanceTimeline(
             .map(|lane| (lane, drawing))
             .collect::<Vec<_>>()
     };
-    let lane_top = |lane: usize| AXIS_HEIGHT + lane as f64 * LANE_HEIGHT;
-    let lane_background = move |(lane, _): (usize, u64)| {
-        view! { <rect class="lane-bg" class:odd=lane % 2 == 0 x="0" y=lane_top(lane) width="100%" height=LANE_HEIGHT></rect> }
-    };
     let lane_label = move |(lane, _): (usize, u64)| {
         let machine = layout.with_untracked(|l| l.machines[lane]);
         let y = lane_top(lane);
@@ -282,7 +292,144 @@ pub fn MaintenanceTimeline(
             <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>{machine.to_string()}</text>
         }
     };
-    let ticks = move || {
+    // A lane's bars, in one group so the lane comes and goes as a whole.
+    let lane_bars = move |(lane, _): (usize, u64)| {
+        let utc = utc.get_untracked();
+        let bars = layout.with_untracked(|l| {
+            windows.with_untracked(|all| {
+                lanes.with_untracked(|lanes| {
+                    lanes[lane]
+                        .iter()
+                        .filter_map(|&index| window_bar(&all[index], l, utc, windows, on_pick))
+                        .collect_view()
+                })
+            })
+        });
+        view! { <g class="lane">{bars}</g> }
+    };
+    let height = move || layout.get().height();
+    view! {
+        <figure class="timeline">
+            // Focusable, so keyboard users can scroll it too.
+            <div
+                class="timeline-scroll"
+                tabindex="0"
+                role="region"
+                aria-label="Maintenance timeline, scrollable"
+                node_ref=scroll.scroll_box
+                on:scroll=move |ev| scroll.on_scroll(&event_target(&ev))
+            >
+                <div class="timeline-body">
+                    <svg class="timeline-labels" aria-hidden="true" width=LABEL_WIDTH height=height>
+                        <For each=lane_keys key=|k| *k children=lane_label/>
+                    </svg>
+                    <svg
+                        class="timeline-chart"
+                        role=if on_pick.is_some() { "group" } else { "img" }
+                        aria-labelledby="timeline-title timeline-desc"
+                        width="100%"
+                        height=height
+                        style:min-width=format!("{MIN_CHART_PX}px")
+                    >
+                        <title id="timeline-title">"Maintenance timeline"</title>
+                        <desc id="timeline-desc">{summary}</desc>
+                        <For each=lane_keys key=|k| *k children=lane_background/>
+                        <TimelineTicks layout=layout/>
+                        <For each=lane_keys key=|k| *k children=lane_bars/>
+                        <PreviewBars layout=layout preview=preview shown_lanes=shown_lanes/>
+                        <NowMarker layout=layout now=now/>
+                    </svg>
+                </div>
+            </div>
+            <figcaption>{summary}</figcaption>
+        </figure>
+    }
+}
+
+/// The top of `lane`, px.
+fn lane_top(lane: usize) -> f64 {
+    AXIS_HEIGHT + lane as f64 * LANE_HEIGHT
+}
+
+/// A lane's background stripe, every other one shaded.
+fn lane_background((lane, _): (usize, u64)) -> impl IntoView {
+    view! { <rect class="lane-bg" class:odd=lane % 2 == 0 x="0" y=lane_top(lane) width="100%" height=LANE_HEIGHT></rect> }
+}
+
+/// What the chart shows, in words: for screen readers (the SVG's description) and as the
+/// caption.
+pub fn timeline_summary(
+    windows: &[MaintenanceWindow],
+    now: f64,
+    layout: &Layout,
+    previewed: usize,
+    utc: bool,
+) -> String {
+    let count = windows.len();
+    let ongoing = windows
+        .iter()
+        .filter(|w| w.start_time <= now && now < w.end_time)
+        .count();
+    let new_ones = match previewed {
+        0 => String::new(),
+        1 => " Previewed: 1 new window (outlined).".to_owned(),
+        n => format!(" Previewed: {n} new windows (outlined)."),
+    };
+    format!(
+        "{count} active maintenance windows on {} machines, from {} to {}; {ongoing} ongoing now.{new_ones}",
+        layout.machines.len(),
+        format_absolute(layout.from, utc),
+        format_absolute(layout.to, utc),
+    )
+}
+
+/// One window's bar, a button when the page can pick windows (`on_pick`); `None` when its
+/// machine has no lane. Only the id is kept per bar: the window is looked up in `all` when
+/// picked.
+fn window_bar(
+    window: &MaintenanceWindow,
+    layout: &Layout,
+    utc: bool,
+    all: Signal<Vec<MaintenanceWindow>>,
+    on_pick: Option<Callback<MaintenanceWindow>>,
+) -> Option<impl IntoView> {
+    let placed = bar_placement(layout, window, 2.0)?;
+    let label = bar_label(window, utc);
+    let marketplace = window.scheduled_by_marketplace;
+    let id = window.id;
+    let pick = move || {
+        let picked = all.with_untracked(|all| all.iter().find(|w| w.id == id).cloned());
+        if let (Some(on_pick), Some(window)) = (on_pick, picked) {
+            on_pick.run(window);
+        }
+    };
+    Some(view! {
+        <rect
+            class=format!("bar {}", category_class(window))
+            class:marketplace=marketplace
+            data-window-id=window.id
+            {..placed}
+            tabindex=on_pick.map(|_| "0")
+            role=on_pick.map(|_| "button")
+            aria-label=on_pick.map(|_| label.clone())
+            on:click=move |_| pick()
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Enter" || ev.key() == " " {
+                    ev.prevent_default();
+                    pick();
+                }
+            }
+        >
+            <title>{label.clone()}</title>
+        </rect>
+    })
+}
+
+/// The time axis: a line and a label at each tick.
+#[component]
+fn TimelineTicks(layout: Memo<Layout>) -> impl IntoView {
+    let utc = use_utc();
+    move || {
         let l = layout.get();
         let bottom = l.height();
         l.ticks()
@@ -301,57 +448,18 @@ pub fn MaintenanceTimeline(
                 }
             })
             .collect_view()
-    };
-    let window_list = windows;
-    let bar = move |w: &MaintenanceWindow, l: &Layout, utc: bool| {
-        let placed = bar_placement(l, w, 2.0)?;
-        let label = bar_label(w, utc);
-        let marketplace = w.scheduled_by_marketplace;
-        // Only the id is kept per bar; the window is looked up when picked.
-        let id = w.id;
-        let pick = move || {
-            let picked = window_list.with_untracked(|all| all.iter().find(|w| w.id == id).cloned());
-            if let (Some(on_pick), Some(window)) = (on_pick, picked) {
-                on_pick.run(window);
-            }
-        };
-        Some(view! {
-            <rect
-                class=format!("bar {}", category_class(w))
-                class:marketplace=marketplace
-                data-window-id=w.id
-                {..placed}
-                tabindex=on_pick.map(|_| "0")
-                role=on_pick.map(|_| "button")
-                aria-label=on_pick.map(|_| label.clone())
-                on:click=move |_| pick()
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                    if ev.key() == "Enter" || ev.key() == " " {
-                        ev.prevent_default();
-                        pick();
-                    }
-                }
-            >
-                <title>{label.clone()}</title>
-            </rect>
-        })
-    };
-    // A lane's bars, in one group so the lane comes and goes as a whole.
-    let lane_bars = move |(lane, _): (usize, u64)| {
-        let utc = utc.get_untracked();
-        let bars = layout.with_untracked(|l| {
-            windows.with_untracked(|all| {
-                lanes.with_untracked(|lanes| {
-                    lanes[lane]
-                        .iter()
-                        .filter_map(|&index| bar(&all[index], l, utc))
-                        .collect_view()
-                })
-            })
-        });
-        view! { <g class="lane">{bars}</g> }
-    };
-    let preview_bars = move || {
+    }
+}
+
+/// The windows not yet scheduled, outlined, in the lanes in view.
+#[component]
+fn PreviewBars(
+    layout: Memo<Layout>,
+    preview: Signal<Vec<MaintenanceWindow>>,
+    shown_lanes: Memo<(usize, usize)>,
+) -> impl IntoView {
+    let utc = use_utc();
+    move || {
         let l = layout.get();
         let utc = utc.get();
         let (first, last) = shown_lanes.get();
@@ -376,60 +484,27 @@ pub fn MaintenanceTimeline(
                 })
                 .collect_view()
         })
-    };
+    }
+}
+
+/// The line at now and its label; near the right edge the label goes to the left of the
+/// line, so it is not cut off.
+#[component]
+fn NowMarker(layout: Memo<Layout>, #[prop(into)] now: Signal<f64>) -> impl IntoView {
     let now_x = move || layout.get().x(now.get());
-    // Near the right edge the label goes to the left of the line, so it is not cut off.
-    let now_label_anchor = move || if now_x() > 90.0 { "end" } else { "start" };
-    let now_label_dx = move || if now_x() > 90.0 { "-3" } else { "3" };
+    let near_the_end = move || now_x() > 90.0;
     let height = move || layout.get().height();
     view! {
-        <figure class="timeline">
-            // Focusable, so keyboard users can scroll it too.
-            <div
-                class="timeline-scroll"
-                tabindex="0"
-                role="region"
-                aria-label="Maintenance timeline, scrollable"
-                node_ref=scroll_box
-                on:scroll=move |ev| {
-                    let target: web_sys::Element = event_target(&ev);
-                    scroll_top.set(target.scroll_top() as f64);
-                    view_height.set(target.client_height() as f64);
-                }
-            >
-                <div class="timeline-body">
-                    <svg class="timeline-labels" aria-hidden="true" width=LABEL_WIDTH height=height>
-                        <For each=lane_keys key=|k| *k children=lane_label/>
-                    </svg>
-                    <svg
-                        class="timeline-chart"
-                        role=if on_pick.is_some() { "group" } else { "img" }
-                        aria-labelledby="timeline-title timeline-desc"
-                        width="100%"
-                        height=height
-                        style:min-width=format!("{MIN_CHART_PX}px")
-                    >
-                        <title id="timeline-title">"Maintenance timeline"</title>
-                        <desc id="timeline-desc">{summary}</desc>
-                        <For each=lane_keys key=|k| *k children=lane_background/>
-                        {ticks}
-                        <For each=lane_keys key=|k| *k children=lane_bars/>
-                        {preview_bars}
-                        <line class="now-line" x1=move || percent(now_x()) x2=move || percent(now_x()) y1=NOW_LABEL_Y + 3.0 y2=height></line>
-                        <text
-                            class="now-label"
-                            x=move || percent(now_x())
-                            dx=now_label_dx
-                            y=NOW_LABEL_Y
-                            text-anchor=now_label_anchor
-                        >
-                            "now"
-                        </text>
-                    </svg>
-                </div>
-            </div>
-            <figcaption>{summary}</figcaption>
-        </figure>
+        <line class="now-line" x1=move || percent(now_x()) x2=move || percent(now_x()) y1=NOW_LABEL_Y + 3.0 y2=height></line>
+        <text
+            class="now-label"
+            x=move || percent(now_x())
+            dx=move || if near_the_end() { "-3" } else { "3" }
+            y=NOW_LABEL_Y
+            text-anchor=move || if near_the_end() { "end" } else { "start" }
+        >
+            "now"
+        </text>
     }
 }
 

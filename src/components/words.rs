@@ -1,5 +1,5 @@
 //! Counts and lists as people write them: `1 machine`, `3 machines`, `1001, 1002 and 3
-//! more`.
+//! more`; and the sentence an answer gives for a toast.
 
 /// Machines named one by one in a confirmation or a result; the rest are counted.
 const NAMED_IDS: usize = 20;
@@ -22,9 +22,20 @@ pub fn named_in_confirmation(ids: &[i64]) -> String {
     }
 }
 
+/// The sentence a write's answer gives for a toast: the server's own (a `msg` or
+/// `message`) when it says more than "success", else the page's. A 2xx saying it failed
+/// never gets here: the API client reads it as a refusal (spec neighbours §1.3 rule 2).
+pub fn said_or(said: String, otherwise: String) -> String {
+    if said.trim().is_empty() || said == "success" {
+        otherwise
+    } else {
+        said
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{counted, named_in_confirmation};
+    use super::{counted, named_in_confirmation, said_or};
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {
@@ -48,5 +59,14 @@ mod tests {
         assert!(named.starts_with("1, 2, 3"), "{named}");
         assert!(named.ends_with("19, 20 and 5 more"), "{named}");
         assert_eq!(named_in_confirmation(&[]), "");
+    }
+
+    #[test]
+    fn the_servers_sentence_wins_unless_it_says_only_success() {
+        let said = |said: &str| said_or(said.into(), "Role created".into());
+        assert_eq!(said("Role x removed from team"), "Role x removed from team");
+        assert_eq!(said("success"), "Role created");
+        assert_eq!(said(""), "Role created");
+        assert_eq!(said("  "), "Role created");
     }
 }

@@ -157,8 +157,9 @@ pub fn listing_details(machine: &Machine, now: f64, time: impl Fn(f64) -> String
 mod tests {
     use super::*;
 
+    use gpudeck_wire::maintenance::HOUR;
+
     const NOW: f64 = 1_800_000_000.0;
-    const HOUR: f64 = 3600.0;
 
     fn machine(
         listed: bool,

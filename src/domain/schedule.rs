@@ -1,20 +1,19 @@
 //! Scheduling maintenance, the pure part: the rules checked before anything is sent,
-//! the batches of at most 100 machines, which existing windows a new one overlaps, and the
-//! per-machine results of a run. Unit-tested natively.
+//! the batches of at most 100 machines (N4, schedule many), which existing windows a new
+//! one overlaps, and the per-machine results of a run. Unit-tested natively. The limits
+//! are the wire crate's, the ones the server enforces.
 
-use crate::components::calendar::{days_from_civil, days_in_month};
+use crate::components::calendar::days_in_month;
 use crate::components::words::counted;
+use gpudeck_wire::calendar::days_from_civil;
+use gpudeck_wire::maintenance::{
+    HOUR, MAX_BATCH, MAX_DURATION_HOURS, MAX_LEAD_SECONDS, MAX_REASON_CHARS,
+};
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 
-/// Machines per batch request (N4 takes at most 100).
-pub const MAX_PER_REQUEST: usize = 100;
-/// How far ahead a window may start: one year, in seconds.
-pub const MAX_AHEAD_SECONDS: f64 = 31_536_000.0;
-/// The longest window, in hours (a year).
-pub const MAX_HOURS: i64 = 8760;
-/// The longest reason, in characters.
-pub const MAX_REASON_CHARS: usize = 300;
-pub const HOUR: f64 = 3600.0;
+/// The wire crate's [`MAX_LEAD_SECONDS`] under the name `src/domain/rolling.rs` still
+/// imports from here; once it imports the wire crate's, this line goes.
+pub use gpudeck_wire::maintenance::MAX_LEAD_SECONDS as MAX_AHEAD_SECONDS;
 
 /// The field of the form a problem concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,9 +54,9 @@ impl Plan {
     }
 }
 
-/// Checks the form against the rules of N3/N4 before sending: at least one machine, a
-/// start in the future and within a year, a whole number of hours from 1 to 8760, a reason
-/// of at most 300 characters. Every problem is returned, each with its field.
+/// Checks the form against the rules of N3 (schedule one) and N4 (schedule many) before
+/// sending: at least one machine, a start in the future and within a year, a whole number
+/// of hours from 1 to 8760, a reason of at most 300 characters. Every problem is returned, each with its field.
 pub fn check(
     machines: &[i64],
     start: Option<f64>,
@@ -76,7 +75,7 @@ pub fn check(
         Some(start) if start <= now => {
             problems.push(problem(Field::Start, "The start must be in the future."))
         }
-        Some(start) if start > now + MAX_AHEAD_SECONDS => problems.push(problem(
+        Some(start) if start > now + MAX_LEAD_SECONDS => problems.push(problem(
             Field::Start,
             "The start must be within a year from now.",
         )),
@@ -90,10 +89,10 @@ pub fn check(
             ));
             None
         }
-        Ok(h) if h > MAX_HOURS => {
+        Ok(h) if h as f64 > MAX_DURATION_HOURS => {
             problems.push(problem(
                 Field::Duration,
-                format!("The duration must be at most {MAX_HOURS} hours (a year)."),
+                format!("The duration must be at most {MAX_DURATION_HOURS} hours (a year)."),
             ));
             None
         }
@@ -135,10 +134,10 @@ pub fn distinct(ids: &[i64]) -> Vec<i64> {
     ids.iter().copied().filter(|id| seen.insert(*id)).collect()
 }
 
-/// The requests a selection takes: at most [`MAX_PER_REQUEST`] machines each.
+/// The requests a selection takes: at most [`MAX_BATCH`] machines each.
 pub fn batches(ids: &[i64]) -> Vec<Vec<i64>> {
     distinct(ids)
-        .chunks(MAX_PER_REQUEST)
+        .chunks(MAX_BATCH)
         .map(<[i64]>::to_vec)
         .collect()
 }
@@ -422,8 +421,8 @@ mod tests {
         assert_eq!(fields(at(None)), [Field::Start]);
         assert_eq!(fields(at(Some(NOW))), [Field::Start]);
         assert_eq!(fields(at(Some(NOW - 60.0))), [Field::Start]);
-        assert!(at(Some(NOW + MAX_AHEAD_SECONDS)).is_ok());
-        let late = at(Some(NOW + MAX_AHEAD_SECONDS + 1.0)).unwrap_err();
+        assert!(at(Some(NOW + MAX_LEAD_SECONDS)).is_ok());
+        let late = at(Some(NOW + MAX_LEAD_SECONDS + 1.0)).unwrap_err();
         assert_eq!(late[0].message, "The start must be within a year from now.");
     }
 

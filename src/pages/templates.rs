@@ -1,7 +1,7 @@
-//! The caller's templates (N9) in a sortable, filterable table, each deletable from its
-//! row (its Actions column), and deletion by id for those who know it; both after a
-//! confirmation that explains the soft delete (hidden from lists and searches, kept) and
-//! the in-use rule. The ids deleted in this tab are listed.
+//! The caller's templates (N9, the caller's template library) in a sortable, filterable
+//! table, each deletable from its row (its Actions column), and deletion by id for those
+//! who know it; both after a confirmation that explains the soft delete (hidden from lists
+//! and searches, kept) and the in-use rule. The ids deleted in this tab are listed.
 
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::data_table::{Column, DataTable};
@@ -11,6 +11,7 @@ use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, use_utc, Time};
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::session::use_session;
 use crate::storage::Stored;
 use gpudeck_wire::Template;
@@ -19,6 +20,9 @@ use leptos::prelude::*;
 /// sessionStorage key (followed by the user id) of the ids deleted in this tab: ids only,
 /// per user, so another account signed in later in the same tab does not see them.
 const DELETED_KEY_PREFIX: &str = "gpudeck.deleted-templates.";
+
+const PAGE_LEDE: &str = "Your templates, newest changes first. Delete one from its row or by its \
+    id; templates other users still rely on are kept until they stop using them.";
 
 /// The template ids `user_id` deleted in this tab, most recent first.
 fn deleted_ids(user_id: i64) -> Stored<Vec<i64>> {
@@ -112,11 +116,7 @@ pub fn TemplatesPage() -> impl IntoView {
     let delete = ConfirmedAction::new(
         move |api, template_id: i64| async move { api.delete_template(user_id, template_id).await },
         move |template_id, answer| {
-            let message = if answer.msg.is_empty() {
-                format!("Template {template_id} deleted")
-            } else {
-                answer.msg
-            };
+            let message = said_or(answer.msg, format!("Template {template_id} deleted"));
             toasts.success(message.clone());
             text.try_set(String::new());
             deleted.try_update(|ids| {
@@ -164,7 +164,7 @@ pub fn TemplatesPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="templates" title="Templates" lede="Your templates, newest changes first. Delete one from its row or by its id; templates other users still rely on are kept until they stop using them.">
+        <Page class="templates" title="Templates" lede=PAGE_LEDE>
             <section class="template-library" aria-labelledby="library-heading">
                 <h2 id="library-heading">"Your templates"</h2>
                 <p class="form-error" role="alert" data-testid="template-refusal">{row_refusal}</p>

@@ -59,6 +59,51 @@ impl Mounted {
         self.get(selector).unchecked_into::<HtmlElement>().click();
     }
 
+    /// Waits until an element matches `selector`, and returns it.
+    pub async fn wait_for(&self, selector: &str) -> Element {
+        if !wait_until(WAIT_MS, || self.find(selector).is_some()).await {
+            self.gave_up(&format!("no element matches {selector}"));
+        }
+        self.get(selector)
+    }
+
+    /// Waits until no element matches `selector`.
+    pub async fn wait_for_gone(&self, selector: &str) {
+        if !wait_until(WAIT_MS, || self.find(selector).is_none()).await {
+            self.gave_up(&format!("an element still matches {selector}"));
+        }
+    }
+
+    /// Waits until the text of the element matching `selector` is `expected`.
+    pub async fn wait_for_text(&self, selector: &str, expected: &str) {
+        if !wait_until(WAIT_MS, || self.text_of(selector) == expected).await {
+            let found = self.text_of(selector);
+            self.gave_up(&format!("{selector} says {found:?}, not {expected:?}"));
+        }
+    }
+
+    /// Waits until the text of the element matching `selector` contains `part`.
+    pub async fn wait_for_text_containing(&self, selector: &str, part: &str) {
+        if !wait_until(WAIT_MS, || self.text_of(selector).contains(part)).await {
+            let found = self.text_of(selector);
+            self.gave_up(&format!("{selector} says {found:?}, without {part:?}"));
+        }
+    }
+
+    /// The text of the element matching `selector`; empty while there is none.
+    fn text_of(&self, selector: &str) -> String {
+        self.find(selector)
+            .and_then(|element| element.text_content())
+            .unwrap_or_default()
+    }
+
+    fn gave_up(&self, what: &str) -> ! {
+        panic!(
+            "{what} after {WAIT_MS} ms; page: {}",
+            self.root.inner_html()
+        )
+    }
+
     /// Types `value` into an input as a person would: sets it and fires `input`.
     pub fn type_into(&self, selector: &str, value: &str) {
         let input: web_sys::HtmlInputElement = self.get(selector).unchecked_into();
@@ -102,7 +147,12 @@ pub async fn settle() {
     }
 }
 
-/// Waits until `check` holds, up to about `ms` milliseconds.
+/// The longest the `wait_for` helpers wait for the page to reach a state: an upper bound
+/// for a slow machine, never reached by a test that passes.
+pub const WAIT_MS: u32 = 10_000;
+
+/// Waits until `check` holds, up to about `ms` milliseconds. For an element or its text,
+/// [`Mounted::wait_for`] and its siblings say what they waited for when they give up.
 pub async fn wait_until(ms: u32, mut check: impl FnMut() -> bool) -> bool {
     for _ in 0..(ms / 10).max(1) {
         if check() {

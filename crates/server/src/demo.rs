@@ -22,6 +22,7 @@
 use crate::db::team_invites::{record as record_invitation, SentInvitation};
 use crate::db::users::{create_user, insert_key, NewUser};
 use crate::db::DbError;
+use gpudeck_wire::maintenance::HOUR;
 use gpudeck_wire::permissions::{Constraint, ConstraintOperator, Entry, Place, RouteGrant};
 use gpudeck_wire::{PermissionGroup, Permissions};
 use rusqlite::{params, Connection};
@@ -230,8 +231,7 @@ pub const KEYS: [(&str, &str); 8] = [
 ];
 
 const CATEGORIES: [&str; 6] = ["power", "internet", "disk", "gpu", "software", "other"];
-const HOUR: f64 = 3600.0;
-const DAY: f64 = 86_400.0;
+const DAY: f64 = 24.0 * HOUR;
 
 /// A small deterministic generator (Knuth's MMIX LCG), so the demo is the same every run.
 struct Lcg(u64);

@@ -6,6 +6,7 @@
 //! console keeps working against the public service, which adds fields of its own.
 
 pub mod accounts;
+pub mod calendar;
 pub mod error;
 pub mod fleet;
 pub mod lenient;

@@ -7,14 +7,17 @@
 //!
 //! [`validate`]: ScheduleMaintenanceRequest::validate
 
+use crate::calendar::days_from_civil;
 use crate::lenient::{Lenient, Whole};
 use crate::machine_ids::{MachineIdsError, MachineIdsInput};
 use crate::machines::MaintenanceCategory;
 use serde::{Deserialize, Serialize};
 
+/// An hour, in seconds: windows last whole hours, and times are Unix seconds.
+pub const HOUR: f64 = 3600.0;
 /// The latest start: one year (365 days) after now.
-pub const MAX_LEAD_SECONDS: f64 = 31_536_000.0;
-/// The longest window, in hours (a project rule).
+pub const MAX_LEAD_SECONDS: f64 = 365.0 * 24.0 * HOUR;
+/// The longest window, in hours (a project rule): a year.
 pub const MAX_DURATION_HOURS: f64 = 8760.0;
 /// The longest reason, in characters (a project rule).
 pub const MAX_REASON_CHARS: usize = 300;
@@ -189,8 +192,9 @@ pub fn parse_rfc3339(text: &str) -> Option<f64> {
     if day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
-    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-        - offset_seconds;
+    // Both checked above: month 1 to 12, day 1 to 31.
+    let days = days_from_civil(year, month as u32, day as u32);
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_seconds;
     Some(seconds as f64 + fraction)
 }
 
@@ -198,17 +202,6 @@ fn digits_of(part: &str) -> Option<i64> {
     part.bytes()
         .all(|b| b.is_ascii_digit())
         .then(|| part.parse().ok())?
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let shifted_month = (month + 9) % 12;
-    let day_of_year = (153 * shifted_month + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 /// A window's validated schedule: what N3 and N4 store.

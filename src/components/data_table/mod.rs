@@ -5,13 +5,16 @@
 //! By job: [`columns`] is the column model (text, sort keys, CSV), [`erased`] the rows with
 //! their type erased, [`filtering`] the text filter, [`selection`] the ticked rows,
 //! [`windowing`] which rows are in view; `shell` is the generic component pages use and
-//! `view` the non-generic core that puts the rows on screen.
+//! `view` the non-generic core that puts the rows on screen, from its `toolbar` and its
+//! `rows` (header, rows, cells).
 
 pub mod columns;
 pub mod erased;
 pub mod filtering;
+mod rows;
 pub mod selection;
 mod shell;
+mod toolbar;
 mod view;
 pub mod windowing;
 

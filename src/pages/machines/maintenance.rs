@@ -1,7 +1,13 @@
 //! Maintenance windows of the host's machines: ids in, a table and a timeline out.
 //! The ids, category and status filters, sort and text filter all live in the URL.
+//!
+//! The page's parts: [`load_windows`] (what the ids in the address lead to),
+//! [`WindowFilters`] (the category and status filters), [`LoadedWindows`] (the filters,
+//! the timeline, the table and the form that cancels a machine's windows) and
+//! [`CancelOutcome`] (refusals of a cancel). Cancelling is N6 (cancel one window) from a row
+//! or a bar, and N5 (cancel every window of a machine) from the form.
 
-use crate::api::Refusal;
+use crate::api::{ApiClient, ApiError, Refusal};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::form_field::FormField;
@@ -16,7 +22,8 @@ use crate::components::toasts::use_toasts;
 use crate::domain::cancellation::cancelled_text;
 use crate::domain::fleet::load_fleet;
 use gpudeck_wire::machine_ids::format_machine_ids;
-use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
+use gpudeck_wire::maintenance::HOUR;
+use gpudeck_wire::{MachineIdsError, MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
 use std::sync::Arc;
@@ -113,12 +120,119 @@ fn about_the_ids(refusal: Refusal) -> bool {
     matches!(refusal, Refusal::Malformed | Refusal::NotFound)
 }
 
+const PAGE_LEDE: &str = "Active (upcoming and ongoing) maintenance windows of your machines: \
+    all of them, or those of the ids you give. Cancelled and finished windows are not listed.";
+const PICK_HINT: &str = "Pick a bar (click, or Tab to it and press Enter) to cancel its window.";
+
+/// What the ids in the address lead to: the windows of every machine of the host when
+/// there are none, those of the ids given otherwise.
+async fn load_windows(
+    api: ApiClient,
+    ids: Option<Result<Vec<i64>, MachineIdsError>>,
+) -> Result<Asked, ApiError> {
+    match ids {
+        None => {
+            let fleet = load_fleet(api).await?;
+            if fleet.machines.is_empty() {
+                return Ok(Asked::Nothing);
+            }
+            Ok(Asked::Loaded(Loaded {
+                windows: fleet.windows,
+                at: fleet.at,
+                every_machine: Some(fleet.machines.len()),
+            }))
+        }
+        Some(Err(_)) => Ok(Asked::BadIds),
+        Some(Ok(ids)) => api.maintenances(&ids).await.map(|windows| {
+            Asked::Loaded(Loaded {
+                windows,
+                at: now_seconds(),
+                every_machine: None,
+            })
+        }),
+    }
+}
+
+/// The category and status filters, kept in the address (`cat=gpu,disk`,
+/// `status=upcoming`).
+#[derive(Clone, Copy)]
+struct WindowFilters {
+    categories: Memo<Option<String>>,
+    set_categories: SignalSetter<Option<String>>,
+    status: Memo<Option<String>>,
+    set_status: SignalSetter<Option<String>>,
+}
+
+impl WindowFilters {
+    fn from_url() -> Self {
+        let (categories, set_categories) = query_signal::<String>("cat");
+        let (status, set_status) = query_signal::<String>("status");
+        WindowFilters {
+            categories,
+            set_categories,
+            status,
+            set_status,
+        }
+    }
+
+    fn categories(self) -> Vec<String> {
+        self.categories
+            .get()
+            .map(|c| {
+                c.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn toggle_category(self, value: &'static str) {
+        let mut chosen = self.categories();
+        match chosen.iter().position(|c| c == value) {
+            Some(i) => {
+                chosen.remove(i);
+            }
+            None => chosen.push(value.to_owned()),
+        }
+        self.set_categories
+            .set(Some(chosen.join(",")).filter(|s| !s.is_empty()));
+    }
+
+    fn status(self) -> Option<Status> {
+        match self.status.get().as_deref() {
+            Some("upcoming") => Some(Status::Upcoming),
+            Some("ongoing") => Some(Status::Ongoing),
+            _ => None,
+        }
+    }
+
+    /// The rows the filters keep, or `None` when they keep every row.
+    fn row_filter(self, now: RwSignal<f64>) -> Signal<Option<RowFilter<MaintenanceWindow>>> {
+        Signal::derive(move || {
+            let categories = self.categories();
+            let status = self.status();
+            if categories.is_empty() && status.is_none() {
+                return None;
+            }
+            let now = now.get();
+            let keep: RowFilter<MaintenanceWindow> = Arc::new(move |w: &MaintenanceWindow| {
+                (categories.is_empty()
+                    || categories
+                        .iter()
+                        .any(|c| c == w.maintenance_category.as_str()))
+                    && status.is_none_or(|s| Status::of(w, now) == s)
+            });
+            Some(keep)
+        })
+    }
+}
+
 #[component]
 pub fn MaintenancePage() -> impl IntoView {
     let utc = use_utc();
     let (ids_param, set_ids_param) = query_signal::<String>("ids");
-    let (categories_param, set_categories_param) = query_signal::<String>("cat");
-    let (status_param, set_status_param) = query_signal::<String>("status");
+    let filters = WindowFilters::from_url();
 
     let text = RwSignal::new(ids_param.get_untracked().unwrap_or_default());
     // Back/forward changes the ids in the URL: show them in the field too.
@@ -131,33 +245,9 @@ pub fn MaintenancePage() -> impl IntoView {
     });
 
     let now = use_clock();
-
     let data = use_api_resource(move |api| {
         let ids = ids_param.get().map(|text| parsed(&text));
-        async move {
-            match ids {
-                // No ids: every machine of the host.
-                None => {
-                    let fleet = load_fleet(api).await?;
-                    if fleet.machines.is_empty() {
-                        return Ok(Asked::Nothing);
-                    }
-                    Ok(Asked::Loaded(Loaded {
-                        windows: fleet.windows,
-                        at: fleet.at,
-                        every_machine: Some(fleet.machines.len()),
-                    }))
-                }
-                Some(Err(_)) => Ok(Asked::BadIds),
-                Some(Ok(ids)) => api.maintenances(&ids).await.map(|windows| {
-                    Asked::Loaded(Loaded {
-                        windows,
-                        at: now_seconds(),
-                        every_machine: None,
-                    })
-                }),
-            }
-        }
+        load_windows(api, ids)
     });
     let toasts = use_toasts();
     // The window picked from a row's Cancel or a bar of the timeline, and a marketplace
@@ -216,52 +306,10 @@ pub fn MaintenancePage() -> impl IntoView {
             set_ids_param.set(Some(compact));
         }
     };
-
-    let selected_categories = move || -> Vec<String> {
-        categories_param
-            .get()
-            .map(|c| {
-                c.split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let toggle_category = move |value: &'static str| {
-        let mut chosen = selected_categories();
-        match chosen.iter().position(|c| c == value) {
-            Some(i) => {
-                chosen.remove(i);
-            }
-            None => chosen.push(value.to_owned()),
-        }
-        set_categories_param.set(Some(chosen.join(",")).filter(|s| !s.is_empty()));
-    };
-    let status_filter = move || match status_param.get().as_deref() {
-        Some("upcoming") => Some(Status::Upcoming),
-        Some("ongoing") => Some(Status::Ongoing),
-        _ => None,
-    };
-    let row_filter = Signal::derive(move || {
-        let categories = selected_categories();
-        let status = status_filter();
-        if categories.is_empty() && status.is_none() {
-            return None;
-        }
-        let now = now.get();
-        let keep: RowFilter<MaintenanceWindow> = Arc::new(move |w: &MaintenanceWindow| {
-            (categories.is_empty()
-                || categories
-                    .iter()
-                    .any(|c| c == w.maintenance_category.as_str()))
-                && status.is_none_or(|s| Status::of(w, now) == s)
-        });
-        Some(keep)
-    });
+    let row_filter = filters.row_filter(now);
 
     view! {
-        <Page class="maintenance" title="Maintenance windows" lede="Active (upcoming and ongoing) maintenance windows of your machines: all of them, or those of the ids you give. Cancelled and finished windows are not listed.">
+        <Page class="maintenance" title="Maintenance windows" lede=PAGE_LEDE>
             <MachineIdsForm text=text problem=problem on_ids=show_ids>
                 <button type="submit" class="button primary">"Show maintenance"</button>
                 {move || loaded_at().map(|at| view! {
@@ -276,71 +324,18 @@ pub fn MaintenancePage() -> impl IntoView {
                 .refusals(|_, refusal| about_the_ids(refusal).then(|| ().into_any()))
                 .show(move |asked| match asked {
                     Asked::Nothing | Asked::BadIds => ().into_any(),
-                    Asked::Loaded(loaded) => {
-                    // Stored and a memo, not derived signals: the table, the timeline and
-                    // the cancel form each read the windows, and a derived signal would
-                    // copy all of them (10,000 at 1,000 machines) on every read.
-                    let windows = Signal::stored(loaded.windows);
-                    let filtered_windows = Memo::new(move |_| {
-                        let keep = row_filter.get();
-                        windows.with(|all| {
-                            all.iter()
-                                .filter(|w| keep.as_ref().is_none_or(|k| k(w)))
-                                .cloned()
-                                .collect::<Vec<_>>()
-                        })
-                    });
-                    view! {
-                        {loaded.every_machine.map(|n| view! {
-                            <p class="hint" data-testid="every-machine">{format!("Windows of all your {n} machines. Enter ids above to narrow them.")}</p>
-                        })}
-                        <div class="filters" role="group" aria-label="Filter windows">
-                            <span class="filter-label">"Category"</span>
-                            {MaintenanceCategory::KNOWN.into_iter().map(|category| {
-                                let value = category_key(&category);
-                                let pressed = move || selected_categories().iter().any(|c| c == value);
-                                view! {
-                                    <button
-                                        type="button"
-                                        class=format!("chip badge cat-{value}")
-                                        aria-pressed=move || pressed().to_string()
-                                        on:click=move |_| toggle_category(value)
-                                    >
-                                        {category.label().to_owned()}
-                                    </button>
-                                }
-                            }).collect_view()}
-                            <FormField id="status-filter" label="Status" label_class="filter-label" class="field-in-row">
-                                <select
-                                    prop:value=move || status_filter().map(Status::param).unwrap_or("")
-                                    on:change=move |ev| {
-                                        let value = event_target_value(&ev);
-                                        set_status_param.set(Some(value).filter(|v| !v.is_empty()));
-                                    }
-                                >
-                                    <option value="">"Any"</option>
-                                    <option value="upcoming">"Upcoming"</option>
-                                    <option value="ongoing">"Ongoing"</option>
-                                </select>
-                            </FormField>
-                            <UtcToggle/>
-                        </div>
-                        <p class="notice" role="status" hidden=move || notice.with(Option::is_none)>{move || notice.get()}</p>
-                        <MaintenanceTimeline windows=filtered_windows now=now on_pick=pick/>
-                        <p class="hint">"Pick a bar (click, or Tab to it and press Enter) to cancel its window."</p>
-                        <DataTable
-                            rows=windows
-                            columns=columns(now.into(), utc.into(), pick)
-                            row_key=|w: &MaintenanceWindow| w.id.to_string()
-                            empty="None of these machines has an active maintenance window."
-                            csv_name="maintenance-windows"
-                            caption="Active maintenance windows"
-                            also_filter=row_filter
+                    Asked::Loaded(loaded) => view! {
+                        <LoadedWindows
+                            loaded=loaded
+                            filters=filters
+                            row_filter=row_filter
+                            now=now
+                            notice=notice
+                            pick=pick
+                            picked_machine=picked_machine
+                            cancel_machine=cancel_machine
                         />
-                        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine/>
-                    }.into_any()
-                    }
-
+                    }.into_any(),
                 })}
             <ActionDialog action=cancel_one title="Cancel this maintenance window?" confirm_label="Cancel the window" danger=true>
                 <p>{move || cancel_one.asked().map(|w| {
@@ -352,31 +347,134 @@ pub fn MaintenancePage() -> impl IntoView {
             </ActionDialog>
             <ActionDialog action=cancel_machine title="Cancel every window of this machine?" confirm_label="Cancel its windows" danger=true>
                 <p>{move || cancel_machine.asked().map(|machine| {
-                    let (own, marketplace) = untrack(|| with_loaded(data, |asked| {
-                        let on: Vec<&MaintenanceWindow> = asked.windows().iter().filter(|w| w.machine_id == machine).collect();
-                        let marketplace = on.iter().filter(|w| w.scheduled_by_marketplace).count();
-                        (on.len() - marketplace, marketplace)
-                    })).unwrap_or_default();
-                    let kept = match marketplace {
-                        0 => String::new(),
-                        n => format!(" {n} scheduled by the marketplace stay."),
-                    };
-                    format!("Machine {machine}: its {own} upcoming and ongoing windows you scheduled are cancelled.{kept}")
+                    untrack(|| with_loaded(data, |asked| machine_cancel_sentence(machine, asked.windows())))
+                        .unwrap_or_else(|| machine_cancel_sentence(machine, &[]))
                 })}</p>
             </ActionDialog>
-            <div class="action-outcome" role="status">
-                {move || cancel_one.refusal_where(|_| true).map(|message| {
-                    let name = cancel_one.asked().map(|w| window_name(&w, utc.get())).unwrap_or_default();
-                    view! { <p class="form-error" data-testid="cancel-refusal">{format!("Not cancelled: {name}: {message}")}</p> }
-                })}
-                {move || cancel_machine.refusal_where(|_| true).map(|message| {
-                    let machine = cancel_machine.asked().unwrap_or_default();
-                    view! { <p class="form-error" data-testid="cancel-refusal">{format!("Machine {machine}: not cancelled: {message}")}</p> }
-                })}
-            </div>
-            {cancel_one.failure_view()}
-            {cancel_machine.failure_view()}
+            <CancelOutcome cancel_one=cancel_one cancel_machine=cancel_machine/>
         </Page>
+    }
+}
+
+/// What cancelling every window of `machine` does, among `windows`: the host's own are
+/// cancelled, the marketplace's stay.
+fn machine_cancel_sentence(machine: i64, windows: &[MaintenanceWindow]) -> String {
+    let on: Vec<&MaintenanceWindow> = windows.iter().filter(|w| w.machine_id == machine).collect();
+    let marketplace = on.iter().filter(|w| w.scheduled_by_marketplace).count();
+    let own = on.len() - marketplace;
+    let kept = match marketplace {
+        0 => String::new(),
+        n => format!(" {n} scheduled by the marketplace stay."),
+    };
+    format!("Machine {machine}: its {own} upcoming and ongoing windows you scheduled are cancelled.{kept}")
+}
+
+/// The windows loaded: the category and status filters, the timeline, the table, and the
+/// form that cancels every window of one machine.
+#[component]
+fn LoadedWindows(
+    loaded: Loaded,
+    filters: WindowFilters,
+    row_filter: Signal<Option<RowFilter<MaintenanceWindow>>>,
+    now: RwSignal<f64>,
+    notice: RwSignal<Option<String>>,
+    pick: Callback<MaintenanceWindow>,
+    picked_machine: RwSignal<String>,
+    cancel_machine: ConfirmedAction<i64, String>,
+) -> impl IntoView {
+    let utc = use_utc();
+    // Stored and a memo, not derived signals: the table, the timeline and the cancel form
+    // each read the windows, and a derived signal would copy all of them (10,000 at 1,000
+    // machines) on every read.
+    let windows = Signal::stored(loaded.windows);
+    let filtered_windows = Memo::new(move |_| {
+        let keep = row_filter.get();
+        windows.with(|all| {
+            all.iter()
+                .filter(|w| keep.as_ref().is_none_or(|k| k(w)))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        {loaded.every_machine.map(|n| view! {
+            <p class="hint" data-testid="every-machine">{format!("Windows of all your {n} machines. Enter ids above to narrow them.")}</p>
+        })}
+        <FilterBar filters=filters/>
+        <p class="notice" role="status" hidden=move || notice.with(Option::is_none)>{move || notice.get()}</p>
+        <MaintenanceTimeline windows=filtered_windows now=now on_pick=pick/>
+        <p class="hint">{PICK_HINT}</p>
+        <DataTable
+            rows=windows
+            columns=columns(now.into(), utc.into(), pick)
+            row_key=|w: &MaintenanceWindow| w.id.to_string()
+            empty="None of these machines has an active maintenance window."
+            csv_name="maintenance-windows"
+            caption="Active maintenance windows"
+            also_filter=row_filter
+        />
+        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine/>
+    }
+}
+
+/// The category chips, the status choice and the UTC toggle above the timeline.
+#[component]
+fn FilterBar(filters: WindowFilters) -> impl IntoView {
+    view! {
+        <div class="filters" role="group" aria-label="Filter windows">
+            <span class="filter-label">"Category"</span>
+            {MaintenanceCategory::KNOWN.into_iter().map(|category| {
+                let value = category_key(&category);
+                let pressed = move || filters.categories().iter().any(|c| c == value);
+                view! {
+                    <button
+                        type="button"
+                        class=format!("chip badge cat-{value}")
+                        aria-pressed=move || pressed().to_string()
+                        on:click=move |_| filters.toggle_category(value)
+                    >
+                        {category.label().to_owned()}
+                    </button>
+                }
+            }).collect_view()}
+            <FormField id="status-filter" label="Status" label_class="filter-label" class="field-in-row">
+                <select
+                    prop:value=move || filters.status().map(Status::param).unwrap_or("")
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        filters.set_status.set(Some(value).filter(|v| !v.is_empty()));
+                    }
+                >
+                    <option value="">"Any"</option>
+                    <option value="upcoming">"Upcoming"</option>
+                    <option value="ongoing">"Ongoing"</option>
+                </select>
+            </FormField>
+            <UtcToggle/>
+        </div>
+    }
+}
+
+/// Why a cancel was refused, said where the page's actions are.
+#[component]
+fn CancelOutcome(
+    cancel_one: ConfirmedAction<MaintenanceWindow, String>,
+    cancel_machine: ConfirmedAction<i64, String>,
+) -> impl IntoView {
+    let utc = use_utc();
+    view! {
+        <div class="action-outcome" role="status">
+            {move || cancel_one.refusal_where(|_| true).map(|message| {
+                let name = cancel_one.asked().map(|w| window_name(&w, utc.get())).unwrap_or_default();
+                view! { <p class="form-error" data-testid="cancel-refusal">{format!("Not cancelled: {name}: {message}")}</p> }
+            })}
+            {move || cancel_machine.refusal_where(|_| true).map(|message| {
+                let machine = cancel_machine.asked().unwrap_or_default();
+                view! { <p class="form-error" data-testid="cancel-refusal">{format!("Machine {machine}: not cancelled: {message}")}</p> }
+            })}
+        </div>
+        {cancel_one.failure_view()}
+        {cancel_machine.failure_view()}
     }
 }
 
@@ -448,7 +546,7 @@ fn columns(
         Column::number("end", "End", |w: &MaintenanceWindow| w.end_time, move |w| time_text(w.end_time))
             .with_cell(|w| view! { <Time unix_seconds=w.end_time/> }.into_any()),
         Column::number("duration", "Duration", |w: &MaintenanceWindow| w.duration_hours as f64, |w| {
-            format_span(w.duration_hours as f64 * 3600.0)
+            format_span(w.duration_hours as f64 * HOUR)
         }),
         Column::text("reason", "Reason", |w: &MaintenanceWindow| w.maintenance_reason.clone().unwrap_or_default())
             .with_cell(|w| match &w.maintenance_reason {

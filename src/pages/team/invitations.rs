@@ -2,7 +2,6 @@
 //! without N17a (the public one answers 404), the list is the invitations sent from this
 //! tab, kept in sessionStorage, and says so.
 
-use super::answers::said_or;
 use super::member_model::email_problem;
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
@@ -10,6 +9,7 @@ use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{now_seconds, Time};
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::storage::Stored;
 use gpudeck_wire::{Invitation, TeamRoleEntry};
 use leptos::prelude::*;

@@ -4,7 +4,6 @@
 //! invitations (N17a).
 
 use super::access::TEAM_PAGE;
-use super::answers::said_or;
 use super::invitations::{InviteForm, PendingInvitations};
 use super::member_model::{display_name, owner_id, RoleChange};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
@@ -14,6 +13,7 @@ use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::routes::role_path;
 use crate::session::use_session;
 use gpudeck_wire::{TeamMember, TeamRoleEntry};

@@ -1,7 +1,6 @@
 //! The team area: its roles (list, one role, the editor) and its members.
 
 pub mod access;
-pub mod answers;
 pub mod invitations;
 pub mod member_model;
 pub mod members;

@@ -5,7 +5,6 @@
 //! in [`crate::domain::role`].
 
 use super::access::TEAM_PAGE;
-use super::answers::said_or;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::form_field::{FieldGroup, FormField};
 use crate::components::page::Page;
@@ -13,6 +12,7 @@ use crate::components::permissions::pretty;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::role_summary::RoleSummaryView;
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::domain::role::{
     constraint_problem, group_words, ConstraintDraft, RoleDiff, RoleDraft, RoleSummary, RouteDraft,
 };
@@ -46,7 +46,7 @@ pub struct Start {
 }
 
 impl Start {
-    /// From N13's list; `None` when the named role is not in it.
+    /// From N13's list (list roles); `None` when the named role is not in it.
     fn of(opened: &Opened, roles: &[TeamRoleEntry]) -> Option<Result<Start, String>> {
         let find = |name: &str| roles.iter().find(|r| r.name == name);
         let others = |except: Option<&str>| {
@@ -116,7 +116,7 @@ pub fn RoleEditorPage() -> impl IntoView {
     };
     let roles = use_api_resource(|api| async move { api.team_roles().await });
     view! {
-        <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede="Choose the permission groups, narrow single routes with constraints, and review the changes before saving. Parts the editor does not recognise are kept exactly as they are.">
+        <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede=PAGE_LEDE>
             <nav class="role-links" aria-label="Roles">
                 <a href=TEAM_ROLES>"All roles"</a>
             </nav>
@@ -234,64 +234,144 @@ enum Mode {
     Json,
 }
 
-#[component]
-pub fn RoleEditor(start: Start) -> impl IntoView {
-    let toasts = use_toasts();
-    let navigate = use_navigate();
-    let Start {
-        role_id,
-        before,
-        draft,
-        other_names,
-    } = start;
-    // The one model: grid, raw JSON, summary and checks all read and change this draft.
-    let draft = RwSignal::new(draft);
-    let mode = RwSignal::new(Mode::Grid);
-    // What is typed in raw-JSON mode: the draft follows each text that reads as permissions.
-    let json_text = RwSignal::new(String::new());
-    let json_problem = RwSignal::new(None::<String>);
-    let problems = RwSignal::new(Vec::<String>::new());
-    let checked = RwSignal::new(false);
-    let nothing_changed = RwSignal::new(false);
-    let before = StoredValue::new(before);
-    let other_names = StoredValue::new(other_names);
+const PAGE_LEDE: &str = "Choose the permission groups, narrow single routes with constraints, \
+    and review the changes before saving. Parts the editor does not recognise are kept exactly \
+    as they are.";
+const NAME_HINT: &str = "2 to 50 characters, different from the team's other roles.";
+const NOTHING_CHANGED: &str = "Nothing changed, so there is nothing to save.";
 
-    // The draft, unless the raw JSON being typed does not read as permissions.
-    let current = move || -> Result<RoleDraft, String> {
-        match json_problem.get() {
+/// The editor's state: the one draft that the grid, the raw JSON, the summary and the
+/// checks all read and change, the raw JSON being typed, and what the last review found.
+#[derive(Clone, Copy)]
+struct EditorState {
+    role_id: Option<i64>,
+    draft: RwSignal<RoleDraft>,
+    mode: RwSignal<Mode>,
+    /// What is typed in raw-JSON mode: the draft follows each text that reads as
+    /// permissions.
+    json_text: RwSignal<String>,
+    json_problem: RwSignal<Option<String>>,
+    problems: RwSignal<Vec<String>>,
+    checked: RwSignal<bool>,
+    nothing_changed: RwSignal<bool>,
+    before: StoredValue<(String, Value)>,
+    other_names: StoredValue<Vec<String>>,
+}
+
+impl EditorState {
+    fn new(start: Start) -> Self {
+        EditorState {
+            role_id: start.role_id,
+            draft: RwSignal::new(start.draft),
+            mode: RwSignal::new(Mode::Grid),
+            json_text: RwSignal::new(String::new()),
+            json_problem: RwSignal::new(None),
+            problems: RwSignal::new(Vec::new()),
+            checked: RwSignal::new(false),
+            nothing_changed: RwSignal::new(false),
+            before: StoredValue::new(start.before),
+            other_names: StoredValue::new(start.other_names),
+        }
+    }
+
+    /// The draft, unless the raw JSON being typed does not read as permissions.
+    fn current(self) -> Result<RoleDraft, String> {
+        match self.json_problem.get() {
             Some(problem) => Err(problem),
-            None => Ok(draft.get()),
+            None => Ok(self.draft.get()),
         }
-    };
-    let summary = Memo::new(move |_| {
-        json_problem
-            .with(Option::is_none)
-            .then(|| draft.with(|d| RoleSummary::of(&d.permissions())))
-    });
-    let to_json = move |_| {
-        json_text.set(pretty(&draft.with_untracked(RoleDraft::permissions)));
-        json_problem.set(None);
-        mode.set(Mode::Json);
-    };
-    // Text that does not read keeps the raw-JSON mode, with its problem shown.
-    let to_grid = move |_| {
-        if json_problem.with_untracked(Option::is_none) {
-            mode.set(Mode::Grid);
+    }
+
+    fn to_json(self) {
+        let permissions = self.draft.with_untracked(RoleDraft::permissions);
+        self.json_text.set(pretty(&permissions));
+        self.json_problem.set(None);
+        self.mode.set(Mode::Json);
+    }
+
+    /// Text that does not read keeps the raw-JSON mode, with its problem shown.
+    fn to_grid(self) {
+        if self.json_problem.with_untracked(Option::is_none) {
+            self.mode.set(Mode::Grid);
         }
-    };
-    let type_json = move |text: String| {
-        let name = draft.with_untracked(|d| d.name.clone());
+    }
+
+    fn type_json(self, text: String) {
+        let name = self.draft.with_untracked(|d| d.name.clone());
         match parse_permissions(&name, &text) {
             Ok(read) => {
-                draft.set(read);
-                json_problem.set(None);
+                self.draft.set(read);
+                self.json_problem.set(None);
             }
-            Err(problem) => json_problem.set(Some(problem)),
+            Err(problem) => self.json_problem.set(Some(problem)),
         }
-        json_text.set(text);
-    };
+        self.json_text.set(text);
+    }
 
-    let save = ConfirmedAction::new(
+    /// The save to confirm; `None` when the draft has problems (listed) or, for an edit,
+    /// changes nothing (said).
+    fn review(self) -> Option<Save> {
+        self.checked.set(true);
+        self.nothing_changed.set(false);
+        let draft = match self.current() {
+            Ok(draft) => draft,
+            Err(problem) => {
+                self.problems.set(vec![problem]);
+                return None;
+            }
+        };
+        let found = self.other_names.with_value(|names| draft.problems(names));
+        self.problems.set(found.clone());
+        if !found.is_empty() {
+            return None;
+        }
+        let permissions = draft.permissions();
+        let (old_name, old_permissions) = self.before.get_value();
+        if self.role_id.is_some()
+            && RoleDiff::between((&old_name, &old_permissions), (&draft.name, &permissions))
+                .is_empty()
+        {
+            self.nothing_changed.set(true);
+            return None;
+        }
+        Some(Save {
+            role_id: self.role_id,
+            name: draft.name.clone(),
+            name_changed: draft.name != old_name,
+            permissions_changed: permissions != old_permissions,
+            permissions,
+        })
+    }
+
+    /// The changes a save makes, line by line; a new role is said as created.
+    fn diff_lines(self, asked: &Save) -> Vec<String> {
+        let (old_name, old_permissions) = self.before.get_value();
+        let mut lines = RoleDiff::between(
+            (&old_name, &old_permissions),
+            (&asked.name, &asked.permissions),
+        )
+        .lines();
+        if self.role_id.is_none() {
+            lines.retain(|line| !line.starts_with("Renamed"));
+            lines.insert(0, format!("Creates the role {}", asked.name));
+        }
+        lines
+    }
+
+    /// For a copy, the role the diff is taken against.
+    fn copied_from(self) -> Option<String> {
+        let (old_name, _) = self.before.get_value();
+        (self.role_id.is_none() && !old_name.is_empty())
+            .then(|| format!("Changes compared with the role {old_name} it copies:"))
+    }
+}
+
+/// Sends a save: N14 (create role) for a new role, N15 (update role) with only what
+/// changed for an edit; then goes to the saved role.
+fn use_save_action() -> ConfirmedAction<Save, String> {
+    let toasts = use_toasts();
+    let navigate = use_navigate();
+    ConfirmedAction::new(
         |api, save: Save| async move {
             match save.role_id {
                 None => api
@@ -313,66 +393,38 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
             navigate(&role_path(&save.name), Default::default());
             said
         },
-    );
+    )
+}
 
+#[component]
+pub fn RoleEditor(start: Start) -> impl IntoView {
+    let state = EditorState::new(start);
+    let EditorState {
+        draft,
+        mode,
+        json_text,
+        json_problem,
+        checked,
+        nothing_changed,
+        ..
+    } = state;
+    let summary = Memo::new(move |_| {
+        json_problem
+            .with(Option::is_none)
+            .then(|| draft.with(|d| RoleSummary::of(&d.permissions())))
+    });
+    let save = use_save_action();
     let review = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        checked.set(true);
-        nothing_changed.set(false);
         save.clear();
-        let draft = match current() {
-            Ok(draft) => draft,
-            Err(problem) => {
-                problems.set(vec![problem]);
-                return;
-            }
-        };
-        let found = other_names.with_value(|names| draft.problems(names));
-        problems.set(found.clone());
-        if !found.is_empty() {
-            return;
+        if let Some(asked) = state.review() {
+            save.ask(asked);
         }
-        let permissions = draft.permissions();
-        let (old_name, old_permissions) = before.get_value();
-        if role_id.is_some()
-            && RoleDiff::between((&old_name, &old_permissions), (&draft.name, &permissions))
-                .is_empty()
-        {
-            nothing_changed.set(true);
-            return;
-        }
-        save.ask(Save {
-            role_id,
-            name: draft.name.clone(),
-            name_changed: draft.name != old_name,
-            permissions_changed: permissions != old_permissions,
-            permissions,
-        });
-    };
-    let diff_lines = move || {
-        let asked = save.asked()?;
-        let (old_name, old_permissions) = before.get_value();
-        let mut lines = RoleDiff::between(
-            (&old_name, &old_permissions),
-            (&asked.name, &asked.permissions),
-        )
-        .lines();
-        if role_id.is_none() {
-            lines.retain(|line| !line.starts_with("Renamed"));
-            lines.insert(0, format!("Creates the role {}", asked.name));
-        }
-        Some(lines)
-    };
-    let copied_from = move || {
-        let (old_name, _) = before.get_value();
-        (role_id.is_none() && !old_name.is_empty())
-            .then(|| format!("Changes compared with the role {old_name} it copies:"))
     };
 
     view! {
         <form class="role-form" on:submit=review novalidate>
-            <FormField id="role-name-input" label="Role name" class="id-field"
-                hint="2 to 50 characters, different from the team's other roles.">
+            <FormField id="role-name-input" label="Role name" class="id-field" hint=NAME_HINT>
                 <input
                     type="text"
                     autocomplete="off"
@@ -381,8 +433,8 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                 />
             </FormField>
             <div class="mode-switch" role="group" aria-label="Editing mode">
-                <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Grid).to_string() on:click=to_grid>"Grid"</button>
-                <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Json).to_string() on:click=to_json>"Raw JSON"</button>
+                <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Grid).to_string() on:click=move |_| state.to_grid()>"Grid"</button>
+                <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Json).to_string() on:click=move |_| state.to_json()>"Raw JSON"</button>
             </div>
             <Show
                 when=move || mode.get() == Mode::Json
@@ -398,23 +450,14 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                         rows="16"
                         spellcheck="false"
                         prop:value=json_text
-                        on:input=move |ev| type_json(event_target_value(&ev))
+                        on:input=move |ev| state.type_json(event_target_value(&ev))
                     ></textarea>
                 </FormField>
             </Show>
             <h2>"In plain words"</h2>
             {move || summary.get().map(|summary| view! { <RoleSummaryView summary=summary/> })}
-            <div class="form-error" role="alert" data-testid="editor-problems">
-                {move || {
-                    let list = problems.get();
-                    (!list.is_empty()).then(|| view! {
-                        <p>"Fix these before saving:"</p>
-                        <ul>{list.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
-                    })
-                }}
-                <p>{move || save.refusal_where(|_| true)}</p>
-            </div>
-            <p class="hint" role="status">{move || nothing_changed.get().then_some("Nothing changed, so there is nothing to save.")}</p>
+            <EditorProblems problems=state.problems save=save/>
+            <p class="hint" role="status">{move || nothing_changed.get().then_some(NOTHING_CHANGED)}</p>
             <div class="form-actions">
                 <button type="submit" class="button primary" disabled=save.pending()>
                     {move || if save.pending().get() { "Saving…" } else { "Review and save…" }}
@@ -423,11 +466,31 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         </form>
         {save.failure_view()}
         <ActionDialog action=save title="Save these changes?" confirm_label="Save role">
-            {move || copied_from().map(|text| view! { <p>{text}</p> })}
+            {move || state.copied_from().map(|text| view! { <p>{text}</p> })}
             <ul class="role-diff" data-testid="role-diff">
-                {move || diff_lines().unwrap_or_default().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                {move || save.asked().map(|asked| state.diff_lines(&asked)).unwrap_or_default().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
             </ul>
         </ActionDialog>
+    }
+}
+
+/// What the last review found, and the server's refusal of a save.
+#[component]
+fn EditorProblems(
+    problems: RwSignal<Vec<String>>,
+    save: ConfirmedAction<Save, String>,
+) -> impl IntoView {
+    view! {
+        <div class="form-error" role="alert" data-testid="editor-problems">
+            {move || {
+                let list = problems.get();
+                (!list.is_empty()).then(|| view! {
+                    <p>"Fix these before saving:"</p>
+                    <ul>{list.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+                })
+            }}
+            <p>{move || save.refusal_where(|_| true)}</p>
+        </div>
     }
 }
 

@@ -2,7 +2,6 @@
 //! editor; deleting a role (N16) after a confirmation that names its holders.
 
 use super::access::TEAM_PAGE;
-use super::answers::said_or;
 use super::member_model::holders;
 use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
@@ -11,6 +10,7 @@ use crate::components::page::Page;
 use crate::components::page_access::page_is_readable;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::toasts::use_toasts;
+use crate::components::words::said_or;
 use crate::routes::{new_role_path, role_edit_path, role_path};
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
 use leptos::prelude::*;
