@@ -20,7 +20,8 @@ pub fn document_title(page: &str) -> String {
 pub fn Page(
     /// The section's class, e.g. `templates`.
     class: &'static str,
-    title: &'static str,
+    /// The page's entry in the route table: its heading and tab title.
+    entry: &'static gpudeck_pages::Page,
     /// What the page is for, in a sentence or two.
     #[prop(optional)]
     lede: Option<&'static str>,
@@ -29,11 +30,11 @@ pub fn Page(
     out_of_reach: OutOfReach,
     children: Children,
 ) -> impl IntoView {
-    set_document_title(title);
+    set_document_title(entry.title);
     let access = PageAccess::provide(out_of_reach);
     view! {
         <section class=class>
-            <h1>{title}</h1>
+            <h1>{entry.heading}</h1>
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
             <OutOfReachNotice access=access/>
             {children()}

@@ -21,7 +21,7 @@ pub fn ActingAccountPage() -> impl IntoView {
             .unwrap_or_default()
     };
     view! {
-        <Page class="acting-account" title="Acting account" lede="Keep more than one API key in this tab and choose which one acts. On the public service, team pages need a key made in the team's context; a personal key acts on your personal account. Keys stay in this tab only and are all forgotten when you sign out.">
+        <Page class="acting-account" entry=&gpudeck_pages::ACTING_ACCOUNT lede="Keep more than one API key in this tab and choose which one acts. On the public service, team pages need a key made in the team's context; a personal key acts on your personal account. Keys stay in this tab only and are all forgotten when you sign out.">
             <section aria-labelledby="acting-heading">
                 <h2 id="acting-heading">"Acting now"</h2>
                 <p class="acting-now" data-testid="acting-now">

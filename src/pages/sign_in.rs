@@ -29,7 +29,7 @@ const WINDOWS_PATIENCE_MS: u32 = 200;
 
 #[component]
 pub fn SignInPage() -> impl IntoView {
-    set_document_title("Sign in");
+    set_document_title(gpudeck_pages::SIGN_IN.title);
     let session = use_session();
     let query = use_query_map();
     let next = move || safe_next(query.with(|q| q.get("next")));

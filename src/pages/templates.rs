@@ -164,7 +164,7 @@ pub fn TemplatesPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="templates" title="Templates" lede=PAGE_LEDE>
+        <Page class="templates" entry=&gpudeck_pages::TEMPLATES lede=PAGE_LEDE>
             <section class="template-library" aria-labelledby="library-heading">
                 <h2 id="library-heading">"Your templates"</h2>
                 <p class="form-error" role="alert" data-testid="template-refusal">{row_refusal}</p>

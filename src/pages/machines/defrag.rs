@@ -53,7 +53,7 @@ pub fn DefragPage() -> impl IntoView {
     let named = move || named_in_confirmation(&to_defragment());
 
     view! {
-        <Page class="defrag" title="Defragment GPU offers" lede="Moves the GPU slot assignments of rentals on your machines so that free GPUs form fewer, larger offers. Running rentals keep their GPU count; a machine whose layout cannot improve is left as it is.">
+        <Page class="defrag" entry=&gpudeck_pages::DEFRAG lede="Moves the GPU slot assignments of rentals on your machines so that free GPUs form fewer, larger offers. Running rentals keep their GPU count; a machine whose layout cannot improve is left as it is.">
             <MachineIdsForm text=text on_ids=move |ids| run.ask(ids)>
                 <SubmitButton pending=pending idle="Defragment…" busy="Defragmenting…"/>
             </MachineIdsForm>

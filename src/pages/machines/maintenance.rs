@@ -309,7 +309,7 @@ pub fn MaintenancePage() -> impl IntoView {
     let row_filter = filters.row_filter(now);
 
     view! {
-        <Page class="maintenance" title="Maintenance windows" lede=PAGE_LEDE>
+        <Page class="maintenance" entry=&gpudeck_pages::MAINTENANCE lede=PAGE_LEDE>
             <MachineIdsForm text=text problem=problem on_ids=show_ids>
                 <button type="submit" class="button primary">"Show maintenance"</button>
                 {move || loaded_at().map(|at| view! {

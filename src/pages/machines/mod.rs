@@ -215,7 +215,7 @@ pub fn MachinesPage() -> impl IntoView {
     let rolling = go_with_selection(ROLLING);
 
     view! {
-        <Page class="machines" title="Machines" lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
+        <Page class="machines" entry=&gpudeck_pages::MACHINES lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
             {ResourceView::new(data, "Loading your machines…")
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")

@@ -113,7 +113,7 @@ fn machine_of(violation: &Violation) -> Option<i64> {
 pub fn RollingPage() -> impl IntoView {
     let data = use_api_resource(load_fleet);
     view! {
-        <Page class="rolling" title="Plan rolling maintenance" lede="Take a set of machines down for maintenance one group after another: the planner proposes when each goes down so that no more than you allow are down at once, around the windows they already have, with the busiest machines last.">
+        <Page class="rolling" entry=&gpudeck_pages::ROLLING lede="Take a set of machines down for maintenance one group after another: the planner proposes when each goes down so that no more than you allow are down at once, around the windows they already have, with the busiest machines last.">
             {ResourceView::new(data, "Loading your machines…")
                 .show(move |fleet| view! { <Planner fleet=fleet/> })}
         </Page>

@@ -83,7 +83,7 @@ pub fn machines_count(n: usize) -> String {
 pub fn SchedulePage() -> impl IntoView {
     let data = use_api_resource(load_fleet);
     view! {
-        <Page class="schedule" title="Schedule maintenance" lede=PAGE_LEDE>
+        <Page class="schedule" entry=&gpudeck_pages::SCHEDULE lede=PAGE_LEDE>
             {ResourceView::new(data, "Loading your machines…")
                 .show(move |fleet| view! { <ScheduleForm fleet=fleet/> })}
         </Page>

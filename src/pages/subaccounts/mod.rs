@@ -60,7 +60,7 @@ pub fn SubaccountsPage() -> impl IntoView {
     let include_keys = RwSignal::new(false);
 
     view! {
-        <Page class="subaccounts" title="Subaccounts" lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one.">
+        <Page class="subaccounts" entry=&gpudeck_pages::SUBACCOUNTS lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one.">
             {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, users }| view! {
                 {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
                 <DataTable

@@ -235,7 +235,7 @@ pub fn TeamMembersPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="team-members" out_of_reach=TEAM_PAGE title="Team members" lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions.">
+        <Page class="team-members" out_of_reach=TEAM_PAGE entry=&gpudeck_pages::TEAM_MEMBERS lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions.">
             // Nothing here would be let through once the page's reads were refused.
             <Show when=page_is_readable()>
                 <InviteForm roles=roles sent=sent/>

@@ -53,7 +53,7 @@ pub fn TeamRolePage() -> impl IntoView {
         });
 
     view! {
-        <Page class="team-role" out_of_reach=TEAM_PAGE title="Team role">
+        <Page class="team-role" out_of_reach=TEAM_PAGE entry=&gpudeck_pages::TEAM_ROLE>
             <nav class="role-links" aria-label="Roles">
                 <A href=TEAM_ROLES exact=true>"All roles"</A>
             </nav>

@@ -110,13 +110,13 @@ pub fn RoleEditorPage() -> impl IntoView {
         Some(segment) => Opened::Edit(role_name_of(&segment)),
         None => Opened::Create(query.with(|q| q.get("from"))),
     });
-    let title = match opened.get_untracked() {
-        Opened::Edit(_) => "Edit role",
-        Opened::Create(_) => "New role",
+    let entry = match opened.get_untracked() {
+        Opened::Edit(_) => &gpudeck_pages::EDIT_ROLE,
+        Opened::Create(_) => &gpudeck_pages::NEW_ROLE,
     };
     let roles = use_api_resource(|api| async move { api.team_roles().await });
     view! {
-        <Page class="role-editor" out_of_reach=TEAM_PAGE title=title lede=PAGE_LEDE>
+        <Page class="role-editor" out_of_reach=TEAM_PAGE entry=entry lede=PAGE_LEDE>
             <nav class="role-links" aria-label="Roles">
                 <a href=TEAM_ROLES>"All roles"</a>
             </nav>

@@ -43,7 +43,7 @@ pub fn RolesPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="team-roles" out_of_reach=TEAM_PAGE title="Team roles" lede="Every role of your current team, with the members who hold it. Open a role to see what it allows, edit it, copy it into a new role, or delete a role nobody holds.">
+        <Page class="team-roles" out_of_reach=TEAM_PAGE entry=&gpudeck_pages::TEAM_ROLES lede="Every role of your current team, with the members who hold it. Open a role to see what it allows, edit it, copy it into a new role, or delete a role nobody holds.">
             <Show when=page_is_readable()>
                 <div class="form-actions">
                     <a class="button primary" href=new_role_path(None)>"New role"</a>

@@ -199,7 +199,7 @@ pub fn VolumesPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="volumes" title="Volumes" lede=PAGE_LEDE>
+        <Page class="volumes" entry=&gpudeck_pages::VOLUMES lede=PAGE_LEDE>
             <OfferSearch filters=filters set_filters=set_filters offers=offers on_pick=pick/>
             <AcceptForm fields=fields offers=offers accept=accept/>
             <ActionDialog action=accept title="Accept this volume ask?" confirm_label="Accept and create volume">
