@@ -94,23 +94,26 @@ impl OfferStep {
     /// A rented machine's offer ends when its rentals end, which lengthens no contract
     /// past the window; a vacant machine's at the window's start.
     pub fn of(machine: &Machine, window_start: i64, now: f64) -> OfferStep {
-        let start = window_start as f64;
         match Listing::of(machine, now) {
             Listing::NotListed => OfferStep::NotListed,
-            Listing::Until(end) if end <= start => OfferStep::EndsInTime(end),
-            Listing::Until(_) | Listing::OpenEnded => {
-                let (end, may_extend) = match RentalsEnd::of(machine) {
-                    RentalsEnd::At(end) if end > now && end <= start => {
-                        (end, machine.current_rentals_running > 1)
-                    }
-                    RentalsEnd::NoRentals => (start, false),
-                    // Rentals that end after the window (a start moved by hand): the offer
-                    // still ends by the window, and shorter rentals may be extended to it.
-                    _ => (start, true),
-                };
-                OfferStep::EndAt { end, may_extend }
-            }
+            Listing::Until(end) if end <= window_start as f64 => OfferStep::EndsInTime(end),
+            Listing::Until(_) | Listing::OpenEnded => Self::ending(machine, window_start, now),
         }
+    }
+
+    /// The N22 that makes a listed machine's offer end by its window.
+    fn ending(machine: &Machine, window_start: i64, now: f64) -> OfferStep {
+        let start = window_start as f64;
+        let (end, may_extend) = match RentalsEnd::of(machine) {
+            RentalsEnd::At(end) if end > now && end <= start => {
+                (end, machine.current_rentals_running > 1)
+            }
+            RentalsEnd::NoRentals => (start, false),
+            // Rentals that end after the window (a start moved by hand): the offer still
+            // ends by the window, and shorter rentals may be extended to it.
+            _ => (start, true),
+        };
+        OfferStep::EndAt { end, may_extend }
     }
 
     /// The N22 end date to send, if any.
@@ -126,7 +129,8 @@ impl OfferStep {
         match self {
             OfferStep::NotListed => "Not listed: the offer is left as it is.".into(),
             OfferStep::EndsInTime(end) => format!(
-                "The offer already ends at {}, before the window: left as it is.",
+                "The offer ends at {}, before the window: left as it is (if it rolls, it is \
+                 ended when the plan is sent).",
                 time(*end)
             ),
             OfferStep::EndAt {
@@ -143,6 +147,26 @@ impl OfferStep {
             ),
         }
     }
+}
+
+/// The offers that seemed to end in time but roll, with the N22 end date each needs. N1
+/// does not say whether an offer rolls, but a rolling offer's end date is `now + its
+/// length` at every read, so it moves later between two reads and a fixed one never does.
+/// `seemed` holds each machine, its offer end date as first loaded and its window's start;
+/// `reread` the machines read again later.
+pub fn rolling_offers(seemed: &[(i64, f64, i64)], reread: &[Machine], now: f64) -> Vec<(i64, f64)> {
+    seemed
+        .iter()
+        .filter_map(|&(id, loaded_end, start)| {
+            let machine = reread.iter().find(|m| m.id == id)?;
+            match Listing::of(machine, now) {
+                Listing::Until(end) if end > loaded_end => OfferStep::ending(machine, start, now)
+                    .end_date()
+                    .map(|end| (id, end)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Whether a machine's offer now ends by `by`, as a re-read of the machine shows: what
@@ -363,6 +387,31 @@ mod tests {
             by,
             NOW
         ));
+    }
+
+    #[test]
+    fn an_offer_whose_end_date_moved_between_two_reads_rolls_and_is_ended_too() {
+        let start = (NOW + 40.0 * 24.0 * HOUR) as i64;
+        let loaded_end = NOW + 30.0 * 24.0 * HOUR;
+        let seemed = [(1001, loaded_end, start)];
+        // Read again 20 s later: the rolling offer ends 20 s later too.
+        let rolling = machine(true, Some(loaded_end + 20.0), 1, Some(loaded_end - 60.0));
+        assert_eq!(
+            rolling_offers(&seemed, &[rolling], NOW + 20.0),
+            [(1001, loaded_end - 60.0)]
+        );
+        let vacant_rolling = machine(true, Some(loaded_end + 20.0), 0, None);
+        assert_eq!(
+            rolling_offers(&seemed, &[vacant_rolling], NOW + 20.0),
+            [(1001, start as f64)]
+        );
+        // A fixed end date stays where it was; a machine unlisted since, or not read
+        // again, is left as it is.
+        let fixed = machine(true, Some(loaded_end), 1, Some(loaded_end));
+        assert!(rolling_offers(&seemed, &[fixed], NOW + 20.0).is_empty());
+        let unlisted = machine(false, None, 1, Some(loaded_end));
+        assert!(rolling_offers(&seemed, &[unlisted], NOW + 20.0).is_empty());
+        assert!(rolling_offers(&seemed, &[], NOW + 20.0).is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! plan.
 
 use super::bulk::{sort, Sorted};
-use super::contract_safe::{offer_ends_by, OfferOutcome, OfferResult};
+use super::contract_safe::{offer_ends_by, rolling_offers, OfferOutcome, OfferResult};
 use super::early_fleet;
 use super::schedule::{
     batches, results_of_batch, settle_unknown, unknown, ItemOutcome, ItemResult, Plan,
@@ -233,4 +233,20 @@ pub async fn end_offers(
         }
     }
     Ok(results)
+}
+
+/// Of the offers that seemed to end in time (machine, end date as loaded, window start),
+/// those that roll, with the end date each needs: found by reading the machines again
+/// (N1). When that read fails, none is taken for rolling.
+pub async fn rolling_among(
+    api: &ApiClient,
+    seemed: &[(i64, f64, i64)],
+) -> Result<Vec<(i64, f64)>, ApiError> {
+    if seemed.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(match sort(api.machines().await)? {
+        Sorted::Done(machines) => rolling_offers(seemed, &machines, now_seconds()),
+        Sorted::Refused(_) | Sorted::Unknown => Vec::new(),
+    })
 }

@@ -271,12 +271,6 @@ async fn twenty_distinct_starts_meet_the_public_services_plain_429s() -> anyhow:
     twenty_distinct_starts_at_the_public_pace("rolling_paced_public", RefusalShape::Public).await
 }
 
-/// The machines of the contract-safe plan: alice's, with rentals ending in hours (1001),
-/// days and weeks (1003, 1005, 1010, 1013, 1016), unlisted ones whose rentals still run
-/// (1004, 1009, 1014) and vacant listed ones (1007, 1011, 1015); and 1002, whose rentals
-/// have no end date.
-const CONTRACT_SAFE_IDS: &str = "1001-1005,1007,1009-1011,1013-1016";
-
 /// Per machine of `first..=last`: the latest rental end date among its active contracts,
 /// and whether one has no end date.
 async fn rentals_end(
@@ -323,28 +317,44 @@ async fn texts(app: &Harness, css: &str) -> anyhow::Result<Vec<String>> {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> anyhow::Result<()> {
     let app = Harness::start("rolling_contract_safe").await?;
-    let (first, last) = (1001, 1016);
-    let asked: Vec<i64> = [1001..=1005, 1007..=1007, 1009..=1011, 1013..=1016]
-        .into_iter()
-        .flatten()
-        .collect();
-    let rentals: Vec<_> = rentals_end(&app, first, last)
-        .await?
-        .into_iter()
-        .filter(|r| asked.contains(&r.0))
-        .collect();
-    // The demo data as this test needs it: only 1002 has a rental with no end date, and
-    // the others' rentals end at different times.
-    let endless: Vec<i64> = rentals.iter().filter(|r| r.2).map(|r| r.0).collect();
-    assert_eq!(endless, [1002]);
-    let mut ends: Vec<i64> = rentals
+    // The first 12 of alice's machines from 1001 whose rentals all have an end date
+    // (rentals ending in hours, days and weeks; unlisted machines whose rentals still run;
+    // vacant listed ones), and 1002, whose rentals have none.
+    let (first, last) = (1001, 1040);
+    let rentals = rentals_end(&app, first, last).await?;
+    let endless = |id: i64| rentals.iter().any(|r| r.0 == id && r.2);
+    assert!(endless(1002));
+    let planned: Vec<i64> = (first..=last).filter(|&id| !endless(id)).take(12).collect();
+    for (id, what) in [
+        (1001, "rentals end in hours"),
+        (1004, "unlisted, rented"),
+        (1011, "vacant, open-ended"),
+    ] {
+        assert!(
+            planned.contains(&id),
+            "{id} ({what}) is planned: {planned:?}"
+        );
+    }
+    let mut asked = planned.clone();
+    asked.push(1002);
+    let ids = asked
         .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let planned_ends: Vec<f64> = rentals
+        .iter()
+        .filter(|r| planned.contains(&r.0))
         .filter_map(|r| r.1)
-        .map(|e| e as i64)
         .collect();
-    ends.sort_unstable();
-    ends.dedup();
-    assert!(ends.len() >= 6, "{rentals:?}");
+    let mut distinct: Vec<i64> = planned_ends.iter().map(|&e| e as i64).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(
+        distinct.len() >= 6,
+        "rentals ending at different times: {rentals:?}"
+    );
+    let latest_end = planned_ends.iter().copied().fold(0.0, f64::max);
     let before = windows_of(&app, first, last).await?;
 
     app.open("/").await?;
@@ -365,18 +375,10 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
         "{mode}"
     );
 
-    // The longest rentals end in 30 days: a deadline of 32 days fits every window.
+    // Two days after the last rental ends leaves room for every window.
     let from = tomorrow_on_the_hour();
-    let until = from + 32.0 * 86_400.0;
-    plan(
-        &app,
-        "contract-safe",
-        CONTRACT_SAFE_IDS,
-        (from, until),
-        "2",
-        "3",
-    )
-    .await?;
+    let until = latest_end.max(from) + 2.0 * 86_400.0;
+    plan(&app, "contract-safe", &ids, (from, until), "2", "3").await?;
     app.wait_for_text("[data-testid=planned-count]", "12")
         .await?;
     assert!(app.address().await?.contains("mode=contract-safe"));
@@ -425,7 +427,18 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     .await?;
     assert!(!shows_an_error(&app).await?);
     let offer_results = texts(&app, "[data-testid=offer-results] li").await?;
-    assert_eq!(offer_results.len(), offers_to_end, "{offer_results:?}");
+    // The rolling offer read as ending in time, but its end date moved by the time the
+    // plan was sent: it is ended too.
+    let rolling = demo::ROLLING_MACHINE;
+    assert!(planned.contains(&rolling), "{planned:?}");
+    assert!(said(rolling).contains("if it rolls"), "{changes:?}");
+    assert_eq!(offer_results.len(), offers_to_end + 1, "{offer_results:?}");
+    assert!(
+        offer_results
+            .iter()
+            .any(|r| r.starts_with(&format!("Machine {rolling}: offer now ends at"))),
+        "{offer_results:?}"
+    );
     assert!(offer_results
         .iter()
         .all(|r| r.contains("offer now ends at")));
@@ -441,7 +454,6 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
         .collect();
     let mut machines: Vec<i64> = new.iter().map(|w| w.0).collect();
     machines.sort_unstable();
-    let planned: Vec<i64> = asked.iter().copied().filter(|&id| id != 1002).collect();
     assert_eq!(machines, planned, "{new:?}");
     let spans: Vec<(f64, f64)> = new.iter().map(|w| (w.1, w.2)).collect();
     assert!(peak(&spans) <= 3, "{spans:?}");

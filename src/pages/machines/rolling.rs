@@ -31,7 +31,7 @@ use crate::domain::contract_safe::{
     steps_left, Mode, OfferOutcome, OfferResult, OfferStep, WINDOW_IS_A_NOTIFICATION,
     WINDOW_NOT_SENT,
 };
-use crate::domain::fleet::{end_offers, load_fleet, schedule_windows, Fleet};
+use crate::domain::fleet::{end_offers, load_fleet, rolling_among, schedule_windows, Fleet};
 use crate::domain::rolling::{
     check_inputs, request_of, unsure_words, Asked, CapKind, Input, Problem, RollingInputs,
     SavedPlan, Settings,
@@ -263,12 +263,23 @@ impl PlanState {
 
     /// What the next run sends: the offers to end first and the windows.
     fn next_run(self) -> Sent {
-        let (offers, _) = self
-            .saved
-            .with(|s| steps_left(&self.offer_steps(), &s.offers_ended));
+        let steps = self.offer_steps();
+        let windows = self.saved.with(SavedPlan::remaining);
+        let ended = self.saved.with(|s| s.offers_ended.clone());
+        let (offers, _) = steps_left(&steps, &ended);
+        let start_of = |id: i64| windows.iter().find(|p| p.machine_id == id).map(|p| p.start);
+        let seemed_in_time = steps
+            .iter()
+            .filter(|(id, _)| !ended.contains(id))
+            .filter_map(|&(id, step)| match step {
+                OfferStep::EndsInTime(end) => Some((id, end, start_of(id)?)),
+                _ => None,
+            })
+            .collect();
         Sent {
             offers,
-            windows: self.saved.with(SavedPlan::remaining),
+            seemed_in_time,
+            windows,
         }
     }
 }
@@ -278,6 +289,9 @@ impl PlanState {
 #[derive(Debug, Clone, PartialEq)]
 struct Sent {
     offers: Vec<(i64, f64)>,
+    /// Offers that seemed to end in time (machine, end date, window start): checked again
+    /// when sent, since a rolling one does not.
+    seemed_in_time: Vec<(i64, f64, i64)>,
     windows: Vec<Placement>,
 }
 
@@ -345,8 +359,10 @@ fn schedule_action(
             let hours = i64::from(state.duration());
             let category = state.category();
             async move {
-                offers_done.try_set((0, sent.offers.len()));
-                let offers = end_offers(&api, &sent.offers, |result| {
+                let mut to_end = sent.offers;
+                to_end.extend(rolling_among(&api, &sent.seemed_in_time).await?);
+                offers_done.try_set((0, to_end.len()));
+                let offers = end_offers(&api, &to_end, |result| {
                     offers_done.try_update(|(done, _)| *done += 1);
                     if result.is_done() {
                         saved.try_update(|s| s.offers_ended.insert(result.machine_id));
@@ -365,6 +381,7 @@ fn schedule_action(
                 });
                 let ready = Sent {
                     offers: Vec::new(),
+                    seemed_in_time: Vec::new(),
                     windows: sent
                         .windows
                         .into_iter()
