@@ -2,7 +2,10 @@
 //! from the loaded fleet, the machines that do not fit with their reasons, a start moved by
 //! hand and checked again at once, the plan kept across a reload, and scheduling: one N4
 //! request per distinct start, a refused machine left in the plan, the wait for the rate
-//! limit shown. The planner itself is `crates/fleet-plan`'s unit and property tests.
+//! limit shown; these plan in the "notify renters now" mode. In the contract-safe mode,
+//! each offer is ended before its window, a machine whose offer step failed keeps its
+//! window unsent, and a retry sends only the steps not done. The planner itself is
+//! `crates/fleet-plan`'s unit and property tests.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
@@ -27,10 +30,11 @@ fn earliest_start() -> f64 {
 }
 
 /// The planner's address: machines 1001 to 1004 and 9999, two hours each, one at a time,
-/// within eight hours from `from`.
+/// within eight hours from `from`, renters notified now.
 fn address(from: f64) -> String {
     format!(
-        "/machines/rolling?ids=1001-1004,9999&from={}&until={}&hours=2&cap=1&category=disk",
+        "/machines/rolling?ids=1001-1004,9999&from={}&until={}&hours=2&cap=1&category=disk\
+         &mode=notify",
         typed(from),
         typed(from + 8.0 * HOUR)
     )
@@ -307,4 +311,206 @@ async fn scheduling_sends_one_batch_per_start_and_leaves_a_refused_machine_in_th
     let kept = session_storage().get_item(PLAN_KEY).unwrap().unwrap();
     assert!(kept.contains(r#""scheduled":[1001,1003]"#), "{kept}");
     assert!(page.find(".error-panel").is_none());
+}
+
+fn offer_calls(fetch: &FakeFetch) -> Vec<(i64, f64)> {
+    fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "PUT" && c.url.contains("create_asks"))
+        .map(|c| {
+            let body: Value = serde_json::from_str(&c.body).unwrap();
+            (
+                body["machine"].as_i64().unwrap(),
+                body["end_date"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The contract-safe planner for machines 1001 (listed open-ended, vacant), 1002 (listed
+/// open-ended, one rental ending an hour after `from`) and 1003 (a rental with no end
+/// date), in UTC, once its plan shows.
+async fn contract_safe_planner(
+    from: f64,
+    more: Vec<(&'static str, Reply)>,
+) -> (Mounted, FakeFetch) {
+    gpudeck::api::pacing::scale_public_intervals(0.01);
+    signed_in_as(
+        KEY,
+        USER,
+        &format!(
+            "/machines/rolling?ids=1001-1003&from={}&until={}&hours=2&cap=1&category=disk",
+            typed(from),
+            typed(from + 8.0 * HOUR)
+        ),
+    );
+    session_storage().set_item("gpudeck.utc", "true").unwrap();
+    let rented = |id: i64, client_end: &str| {
+        machine_json(id, 1, "D x x x").replace(
+            r#""earn_day": 12.5"#,
+            &format!(r#""earn_day": 12.5, "client_end_date": {client_end}"#),
+        )
+    };
+    let machines = [
+        machine_json(1001, 0, "x x x x"),
+        rented(1002, &(from + HOUR).to_string()),
+        rented(1003, "null"),
+    ]
+    .join(", ");
+    let mut replies = vec![
+        ("users/current", json(200, USER)),
+        (
+            "/api/v0/machines?owner=me",
+            json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
+        ),
+        ("machine_ids", json(200, "[]")),
+    ];
+    replies.extend(more);
+    let fetch = FakeFetch::install_by_url(replies);
+    let page = mount(App);
+    assert!(
+        wait_until(3000, || page.find("[data-testid=planned-count]").is_some()).await,
+        "{}",
+        page.root.inner_html()
+    );
+    (page, fetch)
+}
+
+/// Opens the dialog, confirms it, and waits for the run that sends the `batches`th N4
+/// request to end.
+async fn schedule_and_wait(page: &Mounted, fetch: &FakeFetch, batches: usize) {
+    page.click("[data-action=schedule-plan]");
+    assert!(wait_until(2000, || page.find("dialog[open]").is_some()).await);
+    page.click("dialog[open] .confirm-actions button:last-child");
+    assert!(
+        wait_until(5000, || batch_calls(fetch).len() == batches
+            && page.find("[data-testid=run-progress]").is_none())
+        .await,
+        "{}",
+        page.root.inner_html()
+    );
+}
+
+fn result_texts(page: &Mounted) -> Vec<String> {
+    page.all("[data-testid=plan-result] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_is_left() {
+    let from = earliest_start();
+    let ok = |extended: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "extended": {extended}, "msg": "offer updated"}}"#
+            )),
+        )
+    };
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 0}}]}}"#
+            )),
+        )
+    };
+    let refused = json(
+        400,
+        r#"{"error": "invalid_args", "msg": "end_date must be in the future"}"#,
+    );
+    let (page, fetch) = contract_safe_planner(
+        from,
+        vec![
+            // First run: 1001's offer ends, 1002's is refused; only 1001's window goes.
+            ("create_asks", ok(0)),
+            ("create_asks", refused),
+            ("maintenances/batch", scheduled(1001)),
+            // Second run: 1002's offer ends, its window is refused.
+            ("create_asks", ok(1)),
+            (
+                "maintenances/batch",
+                json(
+                    404,
+                    r#"{"error": "not_found", "msg": "No such machine id"}"#,
+                ),
+            ),
+            // Third run: only its window.
+            ("maintenances/batch", scheduled(1002)),
+        ],
+    )
+    .await;
+    // 1003's rental has no end date: not planned, and said why.
+    assert_eq!(page.text("[data-testid=planned-count]"), "2");
+    assert!(page
+        .text("[data-testid=plan-unfit]")
+        .contains("Machine 1003: a rental has no end date"));
+    // 1002 waits for its rental (an hour after the earliest start): after 1001's window.
+    let start_1001 = from;
+    let start_1002 = from + 2.0 * HOUR;
+    assert_eq!(start_of(&page, 1001), typed(start_1001));
+    assert_eq!(start_of(&page, 1002), typed(start_1002));
+    let changes: Vec<String> = page
+        .all("[data-testid=offer-changes] li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(changes.len(), 2, "{changes:?}");
+    assert!(changes[0].starts_with("Machine 1001: The offer will end at"));
+    assert!(changes[1].starts_with("Machine 1002: The offer will end at"));
+
+    schedule_and_wait(&page, &fetch, 1).await;
+    assert_eq!(
+        offer_calls(&fetch),
+        [(1001, start_1001), (1002, from + HOUR)],
+        "the vacant machine's offer ends at its window, the rented one's with its rental"
+    );
+    let results = result_texts(&page);
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1001: offer now ends at")),
+        "{results:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1001: scheduled")),
+        "{results:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r
+                .starts_with("Machine 1002: offer not changed (end_date must be in the future)")),
+        "{results:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1002: not sent")),
+        "{results:?}"
+    );
+    assert_eq!(batch_calls(&fetch).len(), 1);
+    assert_eq!(state_of(&page, 1001), "Scheduled");
+
+    // The retry ends 1002's offer, then sends its window, which is refused.
+    schedule_and_wait(&page, &fetch, 2).await;
+    assert_eq!(offer_calls(&fetch).len(), 3);
+    assert_eq!(offer_calls(&fetch)[2], (1002, from + HOUR));
+    assert_eq!(batch_calls(&fetch).len(), 2);
+    let kept = session_storage().get_item(PLAN_KEY).unwrap().unwrap();
+    assert!(kept.contains(r#""offers_ended":[1001,1002]"#), "{kept}");
+
+    // The next retry sends only the window: its offer step is done.
+    schedule_and_wait(&page, &fetch, 3).await;
+    assert_eq!(offer_calls(&fetch).len(), 3, "no offer is ended twice");
+    assert_eq!(batch_calls(&fetch).len(), 3);
+    assert!(wait_until(2000, || page.find("[data-testid=plan-done]").is_some()).await);
+    assert!(page
+        .text("[data-testid=plan-done]")
+        .contains("All 2 windows are scheduled"));
 }

@@ -2,6 +2,7 @@
 //! back, the checks before planning, the planner's request built from the loaded fleet,
 //! and the plan kept across a reload. Unit-tested natively.
 
+use super::contract_safe::{not_before_of, Mode};
 use super::schedule::MAX_AHEAD_SECONDS;
 use gpudeck_fleet_plan::{Cap, MachineToPlan, Pin, Placement, PlanRequest, Span, MAX_HOURS};
 use gpudeck_wire::machine_ids::{format_machine_ids, parse_machine_ids};
@@ -48,6 +49,7 @@ pub struct RollingInputs {
     /// Machines pinned first / last, as an id list (`1001,1005-1007`).
     pub first: String,
     pub last: String,
+    pub mode: Mode,
 }
 
 impl Default for RollingInputs {
@@ -62,13 +64,14 @@ impl Default for RollingInputs {
             category: MaintenanceCategory::Other,
             first: String::new(),
             last: String::new(),
+            mode: Mode::ContractSafe,
         }
     }
 }
 
 /// The parameters of the address, in the order they are written.
-const PARAMS: [&str; 9] = [
-    "ids", "from", "until", "hours", "cap", "cap_kind", "category", "first", "last",
+const PARAMS: [&str; 10] = [
+    "ids", "from", "until", "hours", "cap", "cap_kind", "category", "first", "last", "mode",
 ];
 
 impl RollingInputs {
@@ -87,6 +90,7 @@ impl RollingInputs {
                 .map_or(defaults.category, |c| MaintenanceCategory::from_stored(&c)),
             first: text("first", defaults.first),
             last: text("last", defaults.last),
+            mode: get("mode").map_or(defaults.mode, |m| Mode::from_key(&m)),
         }
     }
 
@@ -102,6 +106,7 @@ impl RollingInputs {
             self.category.as_str().to_owned(),
             compact_ids(&self.first),
             compact_ids(&self.last),
+            self.mode.key().to_owned(),
         ];
         PARAMS
             .into_iter()
@@ -184,6 +189,7 @@ pub struct Settings {
     pub category: MaintenanceCategory,
     pub first: Vec<i64>,
     pub last: Vec<i64>,
+    pub mode: Mode,
 }
 
 /// Checks the inputs, `from` and `until` already read as Unix seconds (`None`: not a
@@ -278,18 +284,30 @@ pub fn check_inputs(
             category: inputs.category.clone(),
             first,
             last,
+            mode: inputs.mode,
         }),
         _ => Err(problems),
     }
 }
 
-/// The planner's request for the machines of `settings` that are the host's, and the ids
-/// that are not (they are named, never silently dropped).
+/// The planner's request, and the machines asked for that it leaves out: each is named
+/// with its reason, never silently dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked {
+    pub request: PlanRequest,
+    /// Ids that are not the host's machines.
+    pub not_yours: Vec<i64>,
+    /// The host's machines the mode cannot plan, with why (a rental with no end date).
+    pub not_fitting: Vec<(i64, &'static str)>,
+}
+
+/// The planner's request for the machines of `settings` that are the host's and that its
+/// mode can plan; in the contract-safe mode each waits for its rentals to end.
 pub fn request_of(
     settings: &Settings,
     machines: &[Machine],
     windows: &[MaintenanceWindow],
-) -> (PlanRequest, Vec<i64>) {
+) -> Asked {
     let by_id: HashMap<i64, &Machine> = machines.iter().map(|m| (m.id, m)).collect();
     let mut existing: HashMap<i64, Vec<Span>> = HashMap::new();
     for window in windows {
@@ -298,11 +316,19 @@ pub fn request_of(
         }
     }
     let mut not_yours = Vec::new();
+    let mut not_fitting = Vec::new();
     let mut planned = Vec::new();
     for &id in &settings.ids {
         let Some(machine) = by_id.get(&id) else {
             not_yours.push(id);
             continue;
+        };
+        let not_before = match not_before_of(machine, settings.mode) {
+            Ok(not_before) => not_before,
+            Err(reason) => {
+                not_fitting.push((id, reason));
+                continue;
+            }
         };
         let pin = if settings.first.contains(&id) {
             Pin::First
@@ -322,8 +348,7 @@ pub fn request_of(
                 .count() as u32,
             existing: existing.remove(&id).unwrap_or_default(),
             pin,
-            // The plan that notifies renters now may start during rentals.
-            not_before: None,
+            not_before,
         });
     }
     let request = PlanRequest {
@@ -334,7 +359,11 @@ pub fn request_of(
         cap: settings.cap,
         category: settings.category.clone(),
     };
-    (request, not_yours)
+    Asked {
+        request,
+        not_yours,
+        not_fitting,
+    }
 }
 
 /// A plan as kept in this tab's storage until it is scheduled: for which inputs (the
@@ -349,6 +378,10 @@ pub struct SavedPlan {
     /// may exist, so the plan never sends them again; the person checks them first.
     #[serde(default)]
     pub unsure: BTreeSet<i64>,
+    /// Contract-safe plans: machines whose offer a run (or its re-read) showed ending by
+    /// their window's start, so a retry sends only their window.
+    #[serde(default)]
+    pub offers_ended: BTreeSet<i64>,
 }
 
 impl SavedPlan {
@@ -358,6 +391,7 @@ impl SavedPlan {
             starts: placements.iter().map(|p| (p.machine_id, p.start)).collect(),
             scheduled: BTreeSet::new(),
             unsure: BTreeSet::new(),
+            offers_ended: BTreeSet::new(),
         }
     }
 
@@ -368,9 +402,13 @@ impl SavedPlan {
             .collect()
     }
 
-    /// The machine's start moved by hand.
+    /// The machine's start moved by hand. Its offer, if ended for the old start, is looked
+    /// at again: it may end after the new one.
     pub fn move_start(&mut self, machine_id: i64, start: i64) {
         if let Some(entry) = self.starts.iter_mut().find(|(id, _)| *id == machine_id) {
+            if entry.1 != start {
+                self.offers_ended.remove(&machine_id);
+            }
             entry.1 = start;
         }
     }
@@ -422,6 +460,7 @@ mod tests {
             category: MaintenanceCategory::Disk,
             first: "1002".into(),
             last: String::new(),
+            mode: Mode::NotifyNow,
         }
     }
 
@@ -432,7 +471,7 @@ mod tests {
         assert_eq!(
             query,
             "ids=1001-1003&from=2027-01-15T08:00&until=2027-01-16T08:00&hours=2&cap=3\
-             &cap_kind=gpus&category=disk&first=1002"
+             &cap_kind=gpus&category=disk&first=1002&mode=notify"
         );
         let params: HashMap<&str, String> = typed.params().into_iter().collect();
         let back = RollingInputs::from_params(|name| params.get(name).cloned());
@@ -440,6 +479,7 @@ mod tests {
         assert_eq!(back.cap_kind, CapKind::Gpus);
         assert_eq!(back.category, MaintenanceCategory::Disk);
         assert_eq!(back.first, "1002");
+        assert_eq!(back.mode, Mode::NotifyNow);
         assert_eq!(back.query(), query);
         let empty = RollingInputs::from_params(|_| None);
         assert_eq!(empty, RollingInputs::default());
@@ -487,6 +527,11 @@ mod tests {
     }
 
     fn machine(id: i64, gpus: i64, occupancy: &str) -> Machine {
+        rented_until(id, gpus, occupancy, None)
+    }
+
+    /// A machine with two rentals running, the latest ending at `client_end`.
+    fn rented_until(id: i64, gpus: i64, occupancy: &str, client_end: Option<f64>) -> Machine {
         serde_json::from_value(serde_json::json!({
             "id": id, "machine_id": id, "hostname": format!("host-{id}"), "gpu_name": "RTX 4090",
             "cpu_name": "EPYC", "driver_version": "550", "num_gpus": gpus, "cpu_cores": 32,
@@ -494,7 +539,7 @@ mod tests {
             "disk_space": 2000.0, "listed": true, "verification": "verified",
             "reliability2": 0.99, "gpu_occupancy": occupancy, "geolocation": null,
             "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
-            "min_bid_price": 0.2, "earn_day": 10.0
+            "min_bid_price": 0.2, "earn_day": 10.0, "client_end_date": client_end
         }))
         .unwrap()
     }
@@ -509,8 +554,14 @@ mod tests {
         }))
         .unwrap();
         let machines = [machine(1001, 4, "R R D x"), machine(1002, 2, "x x")];
-        let (request, not_yours) = request_of(&settings, &machines, &[window]);
+        let Asked {
+            request,
+            not_yours,
+            not_fitting,
+        } = request_of(&settings, &machines, &[window]);
         assert_eq!(not_yours, [1003]);
+        assert!(not_fitting.is_empty());
+        assert_eq!(request.machines[0].not_before, None);
         assert_eq!(request.machines.len(), 2);
         assert_eq!(request.machines[0].reserved_gpus, 2);
         assert_eq!(request.machines[0].running_rentals, 2);
@@ -520,6 +571,33 @@ mod tests {
         );
         assert_eq!(request.machines[1].pin, Pin::First);
         assert_eq!(request.cap, Cap::Gpus(3));
+    }
+
+    #[test]
+    fn contract_safe_machines_wait_for_their_rentals_and_endless_rentals_do_not_fit() {
+        let contract_safe = RollingInputs {
+            mode: Mode::ContractSafe,
+            ..inputs()
+        };
+        let settings =
+            check_inputs(&contract_safe, Some(NOW + 60.0), Some(NOW + 86_400.0), NOW).unwrap();
+        assert_eq!(settings.mode, Mode::ContractSafe);
+        let machines = [
+            rented_until(1001, 4, "D D x x", Some(NOW + 7200.5)),
+            rented_until(1002, 2, "D x", None),
+        ];
+        let asked = request_of(&settings, &machines, &[]);
+        assert_eq!(asked.request.machines.len(), 1);
+        assert_eq!(asked.request.machines[0].id, 1001);
+        assert_eq!(
+            asked.request.machines[0].not_before,
+            Some(NOW as i64 + 7201)
+        );
+        assert_eq!(
+            asked.not_fitting,
+            [(1002, super::super::contract_safe::NO_END_DATE_REASON)]
+        );
+        assert_eq!(asked.not_yours, [1003]);
     }
 
     #[test]
@@ -535,7 +613,11 @@ mod tests {
             },
         ];
         let mut saved = SavedPlan::new("ids=1-2".into(), &placements);
+        saved.offers_ended.extend([1, 2]);
         saved.move_start(2, 300);
+        saved.move_start(1, 100);
+        // Moved: its offer is looked at again; unmoved: still ended.
+        assert_eq!(saved.offers_ended, BTreeSet::from([1]));
         saved.scheduled.insert(1);
         assert_eq!(
             saved.remaining(),

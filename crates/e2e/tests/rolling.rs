@@ -3,7 +3,9 @@
 //! windows they already have, scheduled; the database then holds exactly that plan. And a
 //! plan of 20 distinct starts against a server that limits N4 as the public service does,
 //! its 429s in either shape (JSON with Retry-After, the public plain text without): the
-//! console keeps N4's pace, says so, and schedules all 20 with no refusal shown.
+//! console keeps N4's pace, says so, and schedules all 20 with no refusal shown. These
+//! plan in the "notify renters now" mode. A contract-safe plan of 12 machines whose
+//! rentals end at different times then waits for every rental and ends offers first.
 
 use gpudeck_e2e::{demo, Config, Harness};
 use gpudeck_server::limits::RefusalShape;
@@ -54,14 +56,18 @@ fn tomorrow_on_the_hour() -> f64 {
     ((now() / 3600.0).floor() + 24.0) * 3600.0
 }
 
-/// Fills in the planner (times in UTC) and submits it.
+/// Fills in the planner (times in UTC) in `mode` (`contract-safe` or `notify`) and submits
+/// it.
 async fn plan(
     app: &Harness,
+    mode: &str,
     machines: &str,
     (from, until): (f64, f64),
     hours: &str,
     cap: &str,
 ) -> anyhow::Result<()> {
+    app.click(&format!("input[name=rolling-mode][value={mode}]"))
+        .await?;
     app.fill("#rolling-machines", machines).await?;
     app.click(".rolling-form .toggle input").await?;
     let at = |t: f64| {
@@ -130,7 +136,15 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
         .await?
         .starts_with("/machines/rolling?ids=1001"));
 
-    plan(&app, "1001-1020", (from, from + 24.0 * 3600.0), "2", "3").await?;
+    plan(
+        &app,
+        "notify",
+        "1001-1020",
+        (from, from + 24.0 * 3600.0),
+        "2",
+        "3",
+    )
+    .await?;
     app.wait_for_text("[data-testid=planned-count]", "20")
         .await?;
     let peak_shown = app
@@ -205,7 +219,15 @@ async fn twenty_distinct_starts_at_the_public_pace(
 
     // One machine down at a time, an hour each: 20 starts, so 20 N4 calls, one every 2 s.
     let from = tomorrow_on_the_hour();
-    plan(&app, "1031-1050", (from, from + 48.0 * 3600.0), "1", "1").await?;
+    plan(
+        &app,
+        "notify",
+        "1031-1050",
+        (from, from + 48.0 * 3600.0),
+        "1",
+        "1",
+    )
+    .await?;
     app.wait_for_text("[data-testid=planned-count]", "20")
         .await?;
     let dialog = schedule(&app).await?;
@@ -247,4 +269,216 @@ async fn twenty_distinct_starts_meet_json_429s_with_retry_after() -> anyhow::Res
 #[tokio::test(flavor = "multi_thread")]
 async fn twenty_distinct_starts_meet_the_public_services_plain_429s() -> anyhow::Result<()> {
     twenty_distinct_starts_at_the_public_pace("rolling_paced_public", RefusalShape::Public).await
+}
+
+/// Per machine of `first..=last`: the latest rental end date among its active contracts,
+/// and whether one has no end date.
+async fn rentals_end(
+    app: &Harness,
+    first: i64,
+    last: i64,
+) -> anyhow::Result<Vec<(i64, Option<f64>, bool)>> {
+    app.db_rows(
+        "SELECT machine_id, MAX(end_date), SUM(end_date IS NULL) > 0 FROM contracts
+         WHERE machine_id BETWEEN ?1 AND ?2 AND (end_date IS NULL OR end_date > ?3)
+         GROUP BY machine_id",
+        (first, last, now()),
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+    )
+    .await
+}
+
+/// Per machine of `first..=last` with an offer: its end date, rolling duration, and
+/// whether it is up (not withdrawn and not past its end).
+async fn offers_of(
+    app: &Harness,
+    first: i64,
+    last: i64,
+) -> anyhow::Result<Vec<(i64, Option<f64>, Option<f64>, bool)>> {
+    app.db_rows(
+        "SELECT machine_id, end_date, duration,
+                withdrawn_at IS NULL AND (end_date IS NULL OR end_date > ?3)
+         FROM offers WHERE machine_id BETWEEN ?1 AND ?2",
+        (first, last, now()),
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+    )
+    .await
+}
+
+/// The texts of the elements `css` finds.
+async fn texts(app: &Harness, css: &str) -> anyhow::Result<Vec<String>> {
+    let mut texts = Vec::new();
+    for element in app.driver.find_all(thirtyfour::By::Css(css)).await? {
+        texts.push(element.text().await?);
+    }
+    Ok(texts)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> anyhow::Result<()> {
+    let app = Harness::start("rolling_contract_safe").await?;
+    // The first 12 of alice's machines from 1001 whose rentals all have an end date
+    // (rentals ending in hours, days and weeks; unlisted machines whose rentals still run;
+    // vacant listed ones), and 1002, whose rentals have none.
+    let (first, last) = (1001, 1040);
+    let rentals = rentals_end(&app, first, last).await?;
+    let endless = |id: i64| rentals.iter().any(|r| r.0 == id && r.2);
+    assert!(endless(1002));
+    let planned: Vec<i64> = (first..=last).filter(|&id| !endless(id)).take(12).collect();
+    for (id, what) in [
+        (1001, "rentals end in hours"),
+        (1004, "unlisted, rented"),
+        (1011, "vacant, open-ended"),
+    ] {
+        assert!(
+            planned.contains(&id),
+            "{id} ({what}) is planned: {planned:?}"
+        );
+    }
+    let mut asked = planned.clone();
+    asked.push(1002);
+    let ids = asked
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let planned_ends: Vec<f64> = rentals
+        .iter()
+        .filter(|r| planned.contains(&r.0))
+        .filter_map(|r| r.1)
+        .collect();
+    let mut distinct: Vec<i64> = planned_ends.iter().map(|&e| e as i64).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(
+        distinct.len() >= 6,
+        "rentals ending at different times: {rentals:?}"
+    );
+    let latest_end = planned_ends.iter().copied().fold(0.0, f64::max);
+    let before = windows_of(&app, first, last).await?;
+
+    app.open("/").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/machines").await?;
+    app.open("/machines/rolling").await?;
+    app.find(".rolling-form").await?;
+    // Contract-safe is the default, with the hosting guide's words beside it.
+    assert!(
+        app.find("input[name=rolling-mode][value=contract-safe]")
+            .await?
+            .is_selected()
+            .await?
+    );
+    let mode = app.find(".mode-choice").await?.text().await?;
+    assert!(
+        mode.contains("a notification, not an action. It does not stop instances, unlist the machine, or block new rentals."),
+        "{mode}"
+    );
+
+    // Two days after the last rental ends leaves room for every window.
+    let from = tomorrow_on_the_hour();
+    let until = latest_end.max(from) + 2.0 * 86_400.0;
+    plan(&app, "contract-safe", &ids, (from, until), "2", "3").await?;
+    app.wait_for_text("[data-testid=planned-count]", "12")
+        .await?;
+    assert!(app.address().await?.contains("mode=contract-safe"));
+    let unfit = app.find("[data-testid=plan-unfit]").await?.text().await?;
+    assert!(
+        unfit.contains("1 machines do not fit")
+            && unfit.contains("Machine 1002: a rental has no end date"),
+        "{unfit}"
+    );
+    // The preview names each offer change: 1004 is not listed, 1007's offer already ends
+    // in 4 days, 1011's (open-ended, vacant) ends at its window.
+    let changes = texts(&app, "[data-testid=offer-changes] li").await?;
+    assert_eq!(changes.len(), 12, "{changes:?}");
+    let said = |id: i64| {
+        changes
+            .iter()
+            .find(|c| c.starts_with(&format!("Machine {id}:")))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(said(1004).contains("Not listed"), "{changes:?}");
+    assert!(said(1011).contains("The offer will end at"), "{changes:?}");
+    assert!(said(1001).contains("may be extended"), "{changes:?}");
+    let offers_to_end = changes.iter().filter(|c| c.contains("will end at")).count();
+    assert!(offers_to_end >= 3, "{changes:?}");
+
+    app.check_look("rolling-contract-safe").await?;
+
+    let dialog = schedule(&app).await?;
+    assert!(
+        dialog.contains(&format!(
+            "First, {offers_to_end} machines' offers end no later than their windows' start"
+        )),
+        "{dialog}"
+    );
+    assert!(
+        dialog.contains(&format!("{offers_to_end} offers: about")),
+        "{dialog}"
+    );
+    assert!(dialog.contains("12 windows of 2 hours"), "{dialog}");
+    app.wait_for_text_within(
+        "[data-testid=plan-done]",
+        "All 12 windows are scheduled",
+        Duration::from_secs(240),
+    )
+    .await?;
+    assert!(!shows_an_error(&app).await?);
+    let offer_results = texts(&app, "[data-testid=offer-results] li").await?;
+    // The rolling offer read as ending in time, but its end date moved by the time the
+    // plan was sent: it is ended too.
+    let rolling = demo::ROLLING_MACHINE;
+    assert!(planned.contains(&rolling), "{planned:?}");
+    assert!(said(rolling).contains("if it rolls"), "{changes:?}");
+    assert_eq!(offer_results.len(), offers_to_end + 1, "{offer_results:?}");
+    assert!(
+        offer_results
+            .iter()
+            .any(|r| r.starts_with(&format!("Machine {rolling}: offer now ends at"))),
+        "{offer_results:?}"
+    );
+    assert!(offer_results
+        .iter()
+        .all(|r| r.contains("offer now ends at")));
+    app.check_look("rolling-contract-safe-done").await?;
+
+    // The database: one new window per planned machine, none before its rentals end, no
+    // instant with more than 3 down, and every listed machine's offer ending by its window.
+    let after = windows_of(&app, first, last).await?;
+    let new: Vec<_> = after
+        .iter()
+        .filter(|w| !before.contains(w))
+        .copied()
+        .collect();
+    let mut machines: Vec<i64> = new.iter().map(|w| w.0).collect();
+    machines.sort_unstable();
+    assert_eq!(machines, planned, "{new:?}");
+    let spans: Vec<(f64, f64)> = new.iter().map(|w| (w.1, w.2)).collect();
+    assert!(peak(&spans) <= 3, "{spans:?}");
+    let rentals_now = rentals_end(&app, first, last).await?;
+    let offers = offers_of(&app, first, last).await?;
+    for &(machine, start, end, _) in &new {
+        assert!(start >= from && end <= until);
+        if let Some(&(_, Some(rental_end), _)) = rentals_now.iter().find(|r| r.0 == machine) {
+            assert!(
+                start >= rental_end,
+                "machine {machine}: window at {start}, rentals end at {rental_end}"
+            );
+        }
+        if let Some(&(_, end_date, duration, up)) = offers.iter().find(|o| o.0 == machine) {
+            if up {
+                assert_eq!(duration, None, "machine {machine}'s offer still rolls");
+                let end_date = end_date.expect("a listed machine's offer ends");
+                assert!(
+                    end_date <= start,
+                    "machine {machine}: offer ends at {end_date}, window at {start}"
+                );
+            }
+        }
+    }
+    // 1002 kept its offer and got no window.
+    assert!(offers.iter().any(|o| o.0 == 1002 && o.1.is_none() && o.3));
+    app.finish().await
 }

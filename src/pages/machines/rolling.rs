@@ -1,7 +1,14 @@
 //! Planning rolling maintenance for a selection of machines (`/machines/rolling?ids=…`):
 //! the planner proposes a start for each machine so that no more than a cap is down at
 //! once, around the windows they already have; a person may move any start (the plan is
-//! checked again at once) and schedules it, one N4 request per distinct start.
+//! checked again at once) and schedules it, one N4 (schedule many) request per distinct
+//! start.
+//!
+//! The contract-safe mode, the default, honours every rental contract (§1.7): a machine
+//! goes down only after its rentals end, and before the windows are sent each offer is
+//! made to end no later than its window's start (N22 (list machine)), so that no new
+//! rental crosses it. "Notify renters now" plans straight through rentals, for unplanned
+//! work: a window only tells the renters.
 //!
 //! Everything asked for lives in the address; the plan itself, with the hand edits and
 //! what is scheduled, is kept in this tab's storage until all of it is scheduled.
@@ -18,19 +25,25 @@ use crate::components::time::{
 };
 use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
+use crate::components::words::counted;
 use crate::domain::bulk::PacedAction;
-use crate::domain::fleet::{load_fleet, schedule_windows, Fleet};
+use crate::domain::contract_safe::{
+    steps_left, Mode, OfferOutcome, OfferResult, OfferStep, WINDOW_IS_A_NOTIFICATION,
+    WINDOW_NOT_SENT,
+};
+use crate::domain::fleet::{end_offers, load_fleet, rolling_among, schedule_windows, Fleet};
 use crate::domain::rolling::{
-    check_inputs, request_of, unsure_words, CapKind, Input, Problem, RollingInputs, SavedPlan,
+    check_inputs, request_of, unsure_words, Asked, CapKind, Input, Problem, RollingInputs,
+    SavedPlan, Settings,
 };
 use crate::domain::schedule::{ItemOutcome, ItemResult};
 use crate::routes::{rolling_path, with_machine_ids, MAINTENANCE};
 use crate::storage::Stored;
-use gpudeck_fleet_plan::{batches, check_plan, plan, Plan, Violation};
-use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
+use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review, Violation};
+use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// Where the plan is kept in this tab until it is scheduled.
 const STORAGE_KEY: &str = "gpudeck.rolling-plan";
@@ -120,200 +133,282 @@ pub fn RollingPage() -> impl IntoView {
     }
 }
 
-#[component]
-fn Planner(fleet: Fleet) -> impl IntoView {
-    let utc = use_utc();
-    let toasts = use_toasts();
-    let navigate = use_navigate();
-    let query = use_query_map();
-    let fleet = StoredValue::new(fleet);
-    let now = now_seconds();
+/// What the planner's parts share: the loaded fleet, what the address asks, the checked
+/// settings, the planner's request and proposal, and the plan in use with its review.
+#[derive(Clone, Copy)]
+struct PlanState {
+    fleet: StoredValue<Fleet>,
+    utc: RwSignal<bool>,
+    now: f64,
+    asked: Memo<RollingInputs>,
+    settings: Memo<Result<Settings, Vec<Problem>>>,
+    request: Memo<Option<Asked>>,
+    proposal: Memo<Option<Plan>>,
+    saved: RwSignal<SavedPlan>,
+    review: Memo<Option<Review>>,
+}
 
-    // What the address asks for, and the form's draft of it.
-    let asked = Memo::new(move |_| query.with(|q| RollingInputs::from_params(|name| q.get(name))));
-    let start = asked.get_untracked();
-    let ids = RwSignal::new(start.ids.clone());
-    let from = RwSignal::new(start.from.clone());
-    let until = RwSignal::new(start.until.clone());
-    let hours = RwSignal::new(start.hours.clone());
-    let cap = RwSignal::new(start.cap.clone());
-    let cap_kind = RwSignal::new(start.cap_kind);
-    let category = RwSignal::new(start.category.clone());
-    let first = RwSignal::new(start.first.clone());
-    let last = RwSignal::new(start.last.clone());
-    let submitted = RwSignal::new(!start.from.is_empty() || !start.until.is_empty());
-
-    let settings = Memo::new(move |_| {
-        let inputs = asked.get();
-        let utc = utc.get();
-        check_inputs(
-            &inputs,
-            start_seconds(&inputs.from, utc),
-            start_seconds(&inputs.until, utc),
+impl PlanState {
+    /// The state for `fleet`, the plan kept in this tab's storage while not all scheduled.
+    fn new(fleet: Fleet) -> Self {
+        let utc = use_utc();
+        let query = use_query_map();
+        let fleet = StoredValue::new(fleet);
+        let now = now_seconds();
+        let asked =
+            Memo::new(move |_| query.with(|q| RollingInputs::from_params(|name| q.get(name))));
+        let settings = Memo::new(move |_| {
+            let inputs = asked.get();
+            let utc = utc.get();
+            check_inputs(
+                &inputs,
+                start_seconds(&inputs.from, utc),
+                start_seconds(&inputs.until, utc),
+                now,
+            )
+        });
+        let request = Memo::new(move |_| {
+            let settings = settings.get().ok()?;
+            Some(fleet.with_value(|f| request_of(&settings, &f.machines, &f.windows)))
+        });
+        let proposal = Memo::new(move |_| request.with(|r| r.as_ref().map(|a| plan(&a.request))));
+        let saved = RwSignal::new(SavedPlan::default());
+        let review = Memo::new(move |_| {
+            request.with(|r| {
+                r.as_ref()
+                    .map(|a| saved.with(|s| check_plan(&a.request, &s.placements())))
+            })
+        });
+        let state = Self {
+            fleet,
+            utc,
             now,
-        )
-    });
-    let request = Memo::new(move |_| {
-        let settings = settings.get().ok()?;
-        Some(fleet.with_value(|f| request_of(&settings, &f.machines, &f.windows)))
-    });
-    let proposal: Memo<Option<Plan>> =
-        Memo::new(move |_| request.with(|r| r.as_ref().map(|(r, _)| plan(r))));
-
-    // The plan in use: the one kept for this address, else the planner's.
-    let saved = RwSignal::new(SavedPlan::default());
-    Effect::new(move |_| {
-        let key = asked.with(RollingInputs::query);
-        let next = match proposal.get() {
-            None => SavedPlan::default(),
-            Some(proposed) => kept()
-                .load()
-                .filter(|s| s.query == key)
-                .unwrap_or_else(|| SavedPlan::new(key, &proposed.placements)),
+            asked,
+            settings,
+            request,
+            proposal,
+            saved,
+            review,
         };
-        saved.set(next);
-    });
-    Effect::new(move |_| {
-        saved.with(|s| {
-            if s.is_finished() {
-                kept().take();
-            } else if !s.starts.is_empty() {
-                kept().save(s);
-            }
-        })
-    });
-    let review = Memo::new(move |_| {
-        request.with(|r| {
-            r.as_ref()
-                .map(|(request, _)| saved.with(|s| check_plan(request, &s.placements())))
-        })
-    });
+        state.keep_the_plan();
+        state
+    }
 
-    let problems = move || -> Vec<Problem> {
-        if !submitted.get() {
-            return Vec::new();
-        }
-        settings.get().err().unwrap_or_default()
-    };
-    let problem_of = move |input: Input| {
-        Signal::derive(move || {
-            let found: Vec<String> = problems()
-                .into_iter()
-                .filter(|p| p.input == input)
-                .map(|p| p.message)
-                .collect();
-            (!found.is_empty()).then(|| found.join(" "))
-        })
-    };
-
-    let duration = move || settings.with(|s| s.as_ref().map_or(1, |s| s.duration_hours));
-    let rows = Signal::derive(move || {
-        let utc = utc.get();
-        let hours = i64::from(duration());
-        let mut by_machine: HashMap<i64, Vec<String>> = HashMap::new();
-        review.with(|r| {
-            for violation in r.iter().flat_map(|r| r.violations.iter()) {
-                if let Some(id) = machine_of(violation) {
-                    by_machine
-                        .entry(id)
-                        .or_default()
-                        .push(violation_text(violation, utc));
+    /// The plan in use is the one kept for this address, else the planner's; it is kept
+    /// until every machine is scheduled.
+    fn keep_the_plan(self) {
+        let Self {
+            asked,
+            proposal,
+            saved,
+            ..
+        } = self;
+        Effect::new(move |_| {
+            let key = asked.with(RollingInputs::query);
+            let next = match proposal.get() {
+                None => SavedPlan::default(),
+                Some(proposed) => kept()
+                    .load()
+                    .filter(|s| s.query == key)
+                    .unwrap_or_else(|| SavedPlan::new(key, &proposed.placements)),
+            };
+            saved.set(next);
+        });
+        Effect::new(move |_| {
+            saved.with(|s| {
+                if s.is_finished() {
+                    kept().take();
+                } else if !s.starts.is_empty() {
+                    kept().save(s);
                 }
-            }
+            })
         });
-        let machines = fleet.with_value(|f| {
-            f.machines
-                .iter()
-                .map(|m| (m.id, m.clone()))
-                .collect::<HashMap<_, _>>()
-        });
-        saved.with(|s| {
-            s.starts
-                .iter()
-                .map(|&(machine_id, start)| {
-                    let machine = machines.get(&machine_id);
-                    PlanRow {
-                        machine_id,
-                        hostname: machine.map(|m| m.hostname.clone()).unwrap_or_default(),
-                        gpus: machine.map_or(0, |m| m.num_gpus),
-                        start,
-                        end: start + hours * 3600,
-                        rentals: machine.map_or(0, |m| m.current_rentals_running),
-                        scheduled: s.scheduled.contains(&machine_id),
-                        problems: by_machine.remove(&machine_id).unwrap_or_default(),
-                    }
-                })
-                .collect::<Vec<_>>()
-        })
-    });
+    }
 
-    let existing = Signal::derive(move || {
-        let planned: Vec<i64> = saved.with(|s| s.starts.iter().map(|(id, _)| *id).collect());
-        fleet.with_value(|f| {
-            f.windows
-                .iter()
-                .filter(|w| planned.contains(&w.machine_id))
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-    });
-    let preview = Signal::derive(move || {
-        let hours = duration();
-        let category = settings.with(|s| {
+    fn duration(self) -> u32 {
+        self.settings
+            .with(|s| s.as_ref().map_or(1, |s| s.duration_hours))
+    }
+
+    fn category(self) -> MaintenanceCategory {
+        self.settings.with(|s| {
             s.as_ref()
                 .map_or(MaintenanceCategory::Other, |s| s.category.clone())
-        });
-        saved.with(|s| {
-            s.starts
-                .iter()
-                .enumerate()
-                .map(|(i, &(machine_id, start))| MaintenanceWindow {
-                    id: -(i as i64) - 1,
-                    machine_id,
-                    start_time: start as f64,
-                    duration_hours: i64::from(hours),
-                    maintenance_category: category.clone(),
-                    maintenance_reason: None,
-                    created_at: now,
-                    cancelled_at: None,
-                    end_time: (start + i64::from(hours) * 3600) as f64,
-                    scheduled_by_marketplace: false,
-                })
-                .collect::<Vec<_>>()
         })
-    });
+    }
 
+    fn mode(self) -> Mode {
+        self.asked.with(|a| a.mode)
+    }
+
+    /// Each machine not scheduled yet with what a contract-safe plan does to its offer
+    /// first, in plan order; empty when the plan notifies renters now.
+    fn offer_steps(self) -> Vec<(i64, OfferStep)> {
+        if self.mode() != Mode::ContractSafe {
+            return Vec::new();
+        }
+        let now = self.now;
+        self.fleet.with_value(|f| {
+            self.saved.with(|s| {
+                s.remaining()
+                    .into_iter()
+                    .filter_map(|p| {
+                        let machine = f.machines.iter().find(|m| m.id == p.machine_id)?;
+                        Some((p.machine_id, OfferStep::of(machine, p.start, now)))
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    /// What the next run sends: the offers to end first and the windows.
+    fn next_run(self) -> Sent {
+        let steps = self.offer_steps();
+        let windows = self.saved.with(SavedPlan::remaining);
+        let ended = self.saved.with(|s| s.offers_ended.clone());
+        let (offers, _) = steps_left(&steps, &ended);
+        let start_of = |id: i64| windows.iter().find(|p| p.machine_id == id).map(|p| p.start);
+        let seemed_in_time = steps
+            .iter()
+            .filter(|(id, _)| !ended.contains(id))
+            .filter_map(|&(id, step)| match step {
+                OfferStep::EndsInTime(end) => Some((id, end, start_of(id)?)),
+                _ => None,
+            })
+            .collect();
+        Sent {
+            offers,
+            seemed_in_time,
+            windows,
+        }
+    }
+}
+
+/// What one run sends: the offers to end (machine, N22 end date), then the windows of the
+/// machines whose offer step is done or not needed.
+#[derive(Debug, Clone, PartialEq)]
+struct Sent {
+    offers: Vec<(i64, f64)>,
+    /// Offers that seemed to end in time (machine, end date, window start): checked again
+    /// when sent, since a rolling one does not.
+    seemed_in_time: Vec<(i64, f64, i64)>,
+    windows: Vec<Placement>,
+}
+
+impl Sent {
+    /// The windows as N4 takes them: one start and its machines each.
+    fn batches(&self) -> Vec<(f64, Vec<i64>)> {
+        batches(&self.windows)
+            .into_iter()
+            .map(|b| (b.start as f64, b.machine_ids))
+            .collect()
+    }
+}
+
+/// How a run ended, machine by machine: each offer step, then each window.
+#[derive(Debug, Clone, PartialEq)]
+struct PlanRun {
+    offers: Vec<OfferResult>,
+    windows: Vec<ItemResult>,
+}
+
+#[component]
+fn Planner(fleet: Fleet) -> impl IntoView {
+    let state = PlanState::new(fleet);
     let progress = RunProgress::new();
-    let schedule = ConfirmedAction::new(
-        move |api: ApiClient, sent: Vec<(i64, Vec<i64>)>| {
-            let total = sent.iter().map(|(_, ids)| ids.len()).sum();
-            let api = progress.start(&api, total);
-            let hours = i64::from(duration());
-            let category = settings.with_untracked(|s| {
-                s.as_ref()
-                    .map_or(MaintenanceCategory::Other, |s| s.category.clone())
-            });
-            let windows: Vec<(f64, Vec<i64>)> = sent
-                .into_iter()
-                .map(|(start, ids)| (start as f64, ids))
-                .collect();
+    let offers_done = RwSignal::new((0, 0));
+    let schedule = schedule_action(state, progress, offers_done);
+    let pending = schedule.pending();
+    let ask_schedule = Callback::new(move |_: ()| {
+        let sent = state.next_run();
+        if !sent.windows.is_empty() {
+            schedule.ask(sent);
+        }
+    });
+    view! {
+        <SettingsForm state=state/>
+        {move || state.proposal.get().map(|proposed| view! {
+            <PlanSection state=state proposed=proposed pending=pending ask_schedule=ask_schedule/>
+        })}
+        <ScheduleDialog state=state schedule=schedule/>
+        {move || pending.get().then(|| {
+            let (done, total) = offers_done.get();
+            (total > 0).then(|| view! {
+                <p class="muted" data-testid="offer-progress">{format!("Offers ended: {done} of {total}.")}</p>
+            })
+        })}
+        <RunProgressBar progress=progress running=pending done_verb="Scheduled" id="rolling-progress"/>
+        {schedule.failure_view()}
+        {move || schedule.done().map(|run| view! { <PlanResults run=run utc=state.utc/> })}
+    }
+}
+
+/// The run: in a contract-safe plan each offer first (N22, paced), then the windows of
+/// the machines whose offer step did not fail (N4, one request per start). Each machine
+/// is marked as its answer comes, so that a reload mid-way sends nothing twice.
+fn schedule_action(
+    state: PlanState,
+    progress: RunProgress,
+    offers_done: RwSignal<(usize, usize)>,
+) -> ConfirmedAction<Sent, PlanRun> {
+    let saved = state.saved;
+    let toasts = use_toasts();
+    ConfirmedAction::new(
+        move |api: ApiClient, sent: Sent| {
+            let api = progress.start(&api, sent.windows.len());
+            let hours = i64::from(state.duration());
+            let category = state.category();
             async move {
-                // Each machine is marked scheduled as its answer comes, so that a reload
-                // mid-way does not send it again.
-                schedule_windows(&api, &windows, hours, &category, |answered| {
-                    progress.count(answered.len());
-                    saved.try_update(|s| {
-                        for result in answered {
-                            if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
-                                s.scheduled.insert(result.machine_id);
-                            }
-                        }
-                    });
+                let mut to_end = sent.offers;
+                to_end.extend(rolling_among(&api, &sent.seemed_in_time).await?);
+                offers_done.try_set((0, to_end.len()));
+                let offers = end_offers(&api, &to_end, |result| {
+                    offers_done.try_update(|(done, _)| *done += 1);
+                    if result.is_done() {
+                        saved.try_update(|s| s.offers_ended.insert(result.machine_id));
+                    }
                 })
-                .await
+                .await?;
+                let failed: BTreeSet<i64> = offers
+                    .iter()
+                    .filter(|r| !r.is_done())
+                    .map(|r| r.machine_id)
+                    .collect();
+                // Settled by the re-read: never sent again either.
+                saved.try_update(|s| {
+                    s.offers_ended
+                        .extend(offers.iter().filter(|r| r.is_done()).map(|r| r.machine_id))
+                });
+                let ready = Sent {
+                    offers: Vec::new(),
+                    seemed_in_time: Vec::new(),
+                    windows: sent
+                        .windows
+                        .into_iter()
+                        .filter(|p| !failed.contains(&p.machine_id))
+                        .collect(),
+                };
+                let mut windows =
+                    schedule_windows(&api, &ready.batches(), hours, &category, |answered| {
+                        progress.count(answered.len());
+                        saved.try_update(|s| {
+                            for result in answered {
+                                if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
+                                    s.scheduled.insert(result.machine_id);
+                                }
+                            }
+                        });
+                    })
+                    .await?;
+                windows.extend(failed.into_iter().map(|machine_id| ItemResult {
+                    machine_id,
+                    outcome: ItemOutcome::Refused(WINDOW_NOT_SENT.into()),
+                }));
+                Ok(PlanRun { offers, windows })
             }
         },
-        move |_, results: Vec<ItemResult>| {
+        move |_, run: PlanRun| {
+            let results = &run.windows;
             // Windows whose answer was lost but that the re-read found count as scheduled
             // too, so that the plan never sends them again.
             saved.try_update(|s| {
@@ -336,23 +431,47 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                 "Scheduled the window on {done} of {} machines.",
                 results.len()
             ));
-            results
+            run
         },
     )
     .refusals_as_failures()
-    .toast_failures("Scheduling failed");
-    let pending = schedule.pending();
-    let remaining = move || saved.with(SavedPlan::remaining);
-    let ask_schedule = move |_| {
-        let sent: Vec<(i64, Vec<i64>)> = batches(&remaining())
-            .into_iter()
-            .map(|b| (b.start, b.machine_ids))
-            .collect();
-        if !sent.is_empty() {
-            schedule.ask(sent);
-        }
-    };
+    .toast_failures("Scheduling failed")
+}
 
+/// The settings as typed, sent to the address by "Plan": the address holds the plan asked.
+#[component]
+fn SettingsForm(state: PlanState) -> impl IntoView {
+    let navigate = use_navigate();
+    let start = state.asked.get_untracked();
+    let ids = RwSignal::new(start.ids.clone());
+    let from = RwSignal::new(start.from.clone());
+    let until = RwSignal::new(start.until.clone());
+    let hours = RwSignal::new(start.hours.clone());
+    let cap = RwSignal::new(start.cap.clone());
+    let cap_kind = RwSignal::new(start.cap_kind);
+    let category = RwSignal::new(start.category.clone());
+    let first = RwSignal::new(start.first.clone());
+    let last = RwSignal::new(start.last.clone());
+    let mode = RwSignal::new(start.mode);
+    let submitted = RwSignal::new(!start.from.is_empty() || !start.until.is_empty());
+
+    let problem_of = move |input: Input| {
+        Signal::derive(move || {
+            if !submitted.get() {
+                return None;
+            }
+            let found: Vec<String> = state.settings.with(|s| {
+                s.as_ref()
+                    .err()
+                    .into_iter()
+                    .flatten()
+                    .filter(|p| p.input == input)
+                    .map(|p| p.message.clone())
+                    .collect()
+            });
+            (!found.is_empty()).then(|| found.join(" "))
+        })
+    };
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         submitted.set(true);
@@ -366,27 +485,29 @@ fn Planner(fleet: Fleet) -> impl IntoView {
             category: category.get_untracked(),
             first: first.get_untracked(),
             last: last.get_untracked(),
+            mode: mode.get_untracked(),
         };
         navigate(&rolling_path(&inputs.query()), Default::default());
     };
-
-    let moved = move |machine_id: i64, text: String| {
-        if let Some(start) = start_seconds(&text, utc.get_untracked()) {
-            saved.update(|s| s.move_start(machine_id, start as i64));
+    let utc = state.utc;
+    let zone = move || {
+        if utc.get() {
+            "(UTC)"
+        } else {
+            "(your time zone)"
         }
     };
-    let columns = plan_columns(utc, Callback::new(move |(id, text)| moved(id, text)));
-    let zone = move || if utc.get() { "UTC" } else { "your time zone" };
     view! {
         <form class="rolling-form" on:submit=submit novalidate>
+            <ModeChoice mode=mode/>
             <FormField id="rolling-machines" label="Machines" hint="Ids or ranges, e.g. 1001-1020, 1042." error=problem_of(Input::Machines)>
                 <TextInput kind=TextKind::Plain text=ids/>
             </FormField>
-            <FormField id="rolling-from" label=view! { "Earliest start " <span class="zone">{move || format!("({})", zone())}</span> }
+            <FormField id="rolling-from" label=view! { "Earliest start " <span class="zone">{zone}</span> }
                 error=problem_of(Input::From) beside=|| view! { <UtcToggle/> }>
                 <input type="datetime-local" prop:value=from on:input=move |ev| from.set(event_target_value(&ev))/>
             </FormField>
-            <FormField id="rolling-until" label=view! { "Deadline " <span class="zone">{move || format!("({})", zone())}</span> }
+            <FormField id="rolling-until" label=view! { "Deadline " <span class="zone">{zone}</span> }
                 error=problem_of(Input::Until)>
                 <input type="datetime-local" prop:value=until on:input=move |ev| until.set(event_target_value(&ev))/>
             </FormField>
@@ -424,99 +545,317 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                 <button type="submit" class="button primary">"Plan"</button>
             </div>
         </form>
+    }
+}
 
-        {move || proposal.get().map(|proposed| {
-            let not_yours = request.with(|r| r.as_ref().map(|(_, n)| n.clone()).unwrap_or_default());
-            let unfit_count = proposed.unplaced.len() + not_yours.len();
+/// The choice between waiting for rentals to end and notifying renters now, with the
+/// hosting guide's words on what a window does not do.
+#[component]
+fn ModeChoice(mode: RwSignal<Mode>) -> impl IntoView {
+    let option = move |choice: Mode| {
+        view! {
+            <label class="choice">
+                <input type="radio" name="rolling-mode" value=choice.key()
+                    prop:checked=move || mode.get() == choice
+                    on:change=move |_| mode.set(choice)/>
+                {format!(" {}", choice.label())}
+            </label>
+        }
+    };
+    view! {
+        <fieldset class="mode-choice" aria-describedby="rolling-mode-hint">
+            <legend>"Running rentals"</legend>
+            {option(Mode::ContractSafe)}
+            {option(Mode::NotifyNow)}
+            <p class="hint" id="rolling-mode-hint">
+                {move || mode.get().hint()}" "{WINDOW_IS_A_NOTIFICATION}
+            </p>
+        </fieldset>
+    }
+}
+
+/// The plan: its summary and broken rules, the machines that do not fit, the offers a
+/// contract-safe plan ends first, the timeline and the table of windows, and its action.
+#[component]
+fn PlanSection(
+    state: PlanState,
+    proposed: Plan,
+    pending: Signal<bool>,
+    ask_schedule: Callback<()>,
+) -> impl IntoView {
+    let moved = move |machine_id: i64, text: String| {
+        if let Some(start) = start_seconds(&text, state.utc.get_untracked()) {
+            state
+                .saved
+                .update(|s| s.move_start(machine_id, start as i64));
+        }
+    };
+    let columns = plan_columns(state.utc, Callback::new(move |(id, text)| moved(id, text)));
+    let now = state.now;
+    view! {
+        <section class="plan" aria-labelledby="plan-heading">
+            <h2 id="plan-heading">"The plan"</h2>
+            <PlanSummary state=state/>
+            <NotFitting state=state proposed=proposed/>
+            <OfferChanges state=state/>
+            {move || (!state.saved.with(|s| s.starts.is_empty())).then(|| view! {
+                <MaintenanceTimeline windows=existing_windows(state) now=Signal::stored(now) preview=preview_windows(state)/>
+            })}
+            <DataTable
+                rows=plan_rows(state)
+                columns=columns
+                row_key=|r: &PlanRow| r.machine_id.to_string()
+                empty="No machine fits this plan."
+                csv_name="rolling-plan"
+                caption="The plan: each machine's window"
+                url_prefix="plan_"
+            />
+            <PlanActions state=state pending=pending ask_schedule=ask_schedule/>
+        </section>
+    }
+}
+
+/// The plan's figures, and the rules the plan as edited breaks.
+#[component]
+fn PlanSummary(state: PlanState) -> impl IntoView {
+    let utc = state.utc;
+    move || {
+        state.review.get().map(|r| {
+            let s = r.summary;
             view! {
-                <section class="plan" aria-labelledby="plan-heading">
-                    <h2 id="plan-heading">"The plan"</h2>
-                    {move || review.get().map(|r| {
-                        let s = r.summary;
-                        view! {
-                            <dl class="plan-summary" data-testid="plan-summary">
-                                <div><dt>"Machines planned"</dt><dd data-testid="planned-count">{s.machines_planned}</dd></div>
-                                <div><dt>"Peak machines down"</dt><dd data-testid="peak-machines">{s.peak_machines_down}</dd></div>
-                                <div><dt>"Peak GPUs down"</dt><dd>{s.peak_gpus_down}</dd></div>
-                                <div><dt>"Renters notified"</dt><dd>{s.renters_notified}</dd></div>
-                                <div><dt>"Finished by"</dt><dd>{s.finish.map_or_else(|| "—".to_owned(), |t| format_absolute(t as f64, utc.get()))}</dd></div>
-                            </dl>
-                            {(!r.violations.is_empty()).then(|| view! {
-                                <div class="warning" role="status" data-testid="plan-violations">
-                                    <p><strong>{format!("The plan as edited breaks {} rules:", r.violations.len())}</strong></p>
-                                    <ul>{r.violations.iter().map(|v| view! { <li>{violation_text(v, utc.get())}</li> }).collect_view()}</ul>
-                                </div>
-                            })}
-                        }
-                    })}
-                    {(unfit_count > 0).then(|| view! {
-                        <div class="warning" data-testid="plan-unfit">
-                            <p><strong>{format!("{unfit_count} machines do not fit:")}</strong></p>
-                            <ul>
-                                {not_yours.iter().map(|id| view! { <li>{format!("Machine {id}: it is not one of your machines.")}</li> }).collect_view()}
-                                {proposed.unplaced.iter().map(|u| view! { <li data-machine-id=u.machine_id>{format!("Machine {}: {}.", u.machine_id, u.reason)}</li> }).collect_view()}
-                            </ul>
-                        </div>
-                    })}
-                    {move || (!preview.with(Vec::is_empty)).then(|| view! {
-                        <MaintenanceTimeline windows=existing now=Signal::stored(now) preview=preview/>
-                    })}
-                    <DataTable
-                        rows=rows
-                        columns=columns.clone()
-                        row_key=|r: &PlanRow| r.machine_id.to_string()
-                        empty="No machine fits this plan."
-                        csv_name="rolling-plan"
-                        caption="The plan: each machine's window"
-                        url_prefix="plan_"
-                    />
-                    <div class="form-actions">
-                        {move || {
-                            let left = saved.with(|s| s.remaining().len());
-                            let done = saved.with(|s| s.scheduled.len());
-                            let unsure: Vec<i64> = saved.with(|s| s.unsure.iter().copied().collect());
-                            match (left, done) {
-                                (0, _) if !unsure.is_empty() => view! {
-                                    <p data-testid="plan-unsure">{unsure_words(&unsure)}</p>
-                                    <a class="button" href=with_machine_ids(MAINTENANCE, &unsure)>"Check their maintenance"</a>
-                                }.into_any(),
-                                (0, 0) => view! { <p class="muted">"Nothing to schedule."</p> }.into_any(),
-                                (0, _) => view! {
-                                    <p data-testid="plan-done">{format!("All {done} windows are scheduled.")}</p>
-                                    <a class="button" href=with_machine_ids(MAINTENANCE, &saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>()))>"Show their maintenance"</a>
-                                }.into_any(),
-                                (left, _) => view! {
-                                    <button type="button" class="button primary" data-action="schedule-plan" disabled=pending on:click=ask_schedule>
-                                        {move || if pending.get() { "Scheduling…".to_owned() } else if done > 0 { format!("Schedule the {left} remaining…") } else { format!("Schedule {left} windows…") }}
-                                    </button>
-                                }.into_any(),
-                            }
-                        }}
+                <dl class="plan-summary" data-testid="plan-summary">
+                    <div><dt>"Machines planned"</dt><dd data-testid="planned-count">{s.machines_planned}</dd></div>
+                    <div><dt>"Peak machines down"</dt><dd data-testid="peak-machines">{s.peak_machines_down}</dd></div>
+                    <div><dt>"Peak GPUs down"</dt><dd>{s.peak_gpus_down}</dd></div>
+                    <div><dt>"Renters notified"</dt><dd>{s.renters_notified}</dd></div>
+                    <div><dt>"Finished by"</dt><dd>{s.finish.map_or_else(|| "—".to_owned(), |t| format_absolute(t as f64, utc.get()))}</dd></div>
+                </dl>
+                {(!r.violations.is_empty()).then(|| view! {
+                    <div class="warning" role="status" data-testid="plan-violations">
+                        <p><strong>{format!("The plan as edited breaks {} rules:", r.violations.len())}</strong></p>
+                        <ul>{r.violations.iter().map(|v| view! { <li>{violation_text(v, utc.get())}</li> }).collect_view()}</ul>
                     </div>
-                </section>
+                })}
             }
-        })}
+        })
+    }
+}
 
+/// The machines asked for that the plan leaves out, each with its reason.
+#[component]
+fn NotFitting(state: PlanState, proposed: Plan) -> impl IntoView {
+    let (not_yours, not_fitting) = state.request.with_untracked(|r| {
+        r.as_ref()
+            .map(|a| (a.not_yours.clone(), a.not_fitting.clone()))
+            .unwrap_or_default()
+    });
+    let count = proposed.unplaced.len() + not_yours.len() + not_fitting.len();
+    (count > 0).then(|| view! {
+        <div class="warning" data-testid="plan-unfit">
+            <p><strong>{format!("{count} machines do not fit:")}</strong></p>
+            <ul>
+                {not_yours.iter().map(|id| view! { <li>{format!("Machine {id}: it is not one of your machines.")}</li> }).collect_view()}
+                {not_fitting.into_iter().map(|(id, reason)| view! { <li data-machine-id=id>{format!("Machine {id}: {reason}.")}</li> }).collect_view()}
+                {proposed.unplaced.iter().map(|u| view! { <li data-machine-id=u.machine_id>{format!("Machine {}: {}.", u.machine_id, u.reason)}</li> }).collect_view()}
+            </ul>
+        </div>
+    })
+}
+
+/// In a contract-safe plan, what happens to each machine's offer before its window.
+#[component]
+fn OfferChanges(state: PlanState) -> impl IntoView {
+    let utc = state.utc;
+    move || {
+        let steps = state.offer_steps();
+        let ended = state.saved.with(|s| s.offers_ended.clone());
+        (!steps.is_empty()).then(|| {
+            let time = move |t: f64| format_absolute(t, utc.get());
+            view! {
+                <div class="offer-changes" data-testid="offer-changes">
+                    <h3>"Offers, before the windows"</h3>
+                    <ul>
+                        {steps.into_iter().map(|(id, step)| {
+                            let said = if ended.contains(&id) {
+                                "The offer already ends in time (done by an earlier run).".to_owned()
+                            } else {
+                                step.sentence(time)
+                            };
+                            view! { <li data-machine-id=id>{format!("Machine {id}: {said}")}</li> }
+                        }).collect_view()}
+                    </ul>
+                </div>
+            }
+        })
+    }
+}
+
+/// What is left to do: schedule the windows, or where to look at them.
+#[component]
+fn PlanActions(
+    state: PlanState,
+    pending: Signal<bool>,
+    ask_schedule: Callback<()>,
+) -> impl IntoView {
+    let saved = state.saved;
+    view! {
+        <div class="form-actions">
+            {move || {
+                let left = saved.with(|s| s.remaining().len());
+                let done = saved.with(|s| s.scheduled.len());
+                let unsure: Vec<i64> = saved.with(|s| s.unsure.iter().copied().collect());
+                match (left, done) {
+                    (0, _) if !unsure.is_empty() => view! {
+                        <p data-testid="plan-unsure">{unsure_words(&unsure)}</p>
+                        <a class="button" href=with_machine_ids(MAINTENANCE, &unsure)>"Check their maintenance"</a>
+                    }.into_any(),
+                    (0, 0) => view! { <p class="muted">"Nothing to schedule."</p> }.into_any(),
+                    (0, _) => view! {
+                        <p data-testid="plan-done">{format!("All {done} windows are scheduled.")}</p>
+                        <a class="button" href=with_machine_ids(MAINTENANCE, &saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>()))>"Show their maintenance"</a>
+                    }.into_any(),
+                    (left, _) => view! {
+                        <button type="button" class="button primary" data-action="schedule-plan" disabled=pending on:click=move |_| ask_schedule.run(())>
+                            {move || if pending.get() { "Scheduling…".to_owned() } else if done > 0 { format!("Schedule the {left} remaining…") } else { format!("Schedule {left} windows…") }}
+                        </button>
+                    }.into_any(),
+                }
+            }}
+        </div>
+    }
+}
+
+/// The confirmation: what is sent, in which order, and how long the public pace makes it.
+#[component]
+fn ScheduleDialog(state: PlanState, schedule: ConfirmedAction<Sent, PlanRun>) -> impl IntoView {
+    view! {
         <ActionDialog action=schedule title="Schedule this plan?" confirm_label="Schedule">
             {move || schedule.asked().map(|sent| {
-                let machines: usize = sent.iter().map(|(_, ids)| ids.len()).sum();
+                let requests = sent.batches().len();
+                let offers = sent.offers.len();
                 view! {
-                    <p>{format!("{machines} windows of {} hours, sent in {} requests (one per start). Renters on these machines are told.", duration(), sent.len())}</p>
-                    {PacedAction::ScheduleEachStart.duration_sentence(sent.len()).map(|takes| view! {
+                    {(offers > 0).then(|| view! {
+                        <p data-testid="offers-first">{format!("First, {} end no later than their windows' start, so no new rental crosses a window (one request each).", counted(offers as i64, "machine's offer", "machines' offers"))}</p>
+                        {PacedAction::ListEachOffer.duration_sentence(offers).map(|takes| view! {
+                            <p data-testid="offers-duration">{format!("{takes}, before the windows are sent.")}</p>
+                        })}
+                    })}
+                    <p>{format!("{} windows of {} hours, sent in {requests} requests (one per start). Renters on these machines are told.", sent.windows.len(), state.duration())}</p>
+                    {PacedAction::ScheduleEachStart.duration_sentence(requests).map(|takes| view! {
                         <p data-testid="paced-duration">{format!("{takes}.")}</p>
                     })}
                 }
             })}
         </ActionDialog>
-        <RunProgressBar progress=progress running=pending done_verb="Scheduled" id="rolling-progress"/>
-        {schedule.failure_view()}
-        {move || schedule.done().map(|results| view! {
-            <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">
-                <h2 id="plan-result-heading">"Results"</h2>
-                <ItemResults results=results/>
-            </section>
-        })}
     }
+}
+
+/// Each machine's result: its offer step first where there was one, then its window.
+#[component]
+fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
+    let offers = run.offers;
+    let class = |r: &OfferResult| match r.outcome {
+        OfferOutcome::Refused(_) => "refused",
+        OfferOutcome::Unknown => "unknown",
+        OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer => "ok",
+    };
+    view! {
+        <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">
+            <h2 id="plan-result-heading">"Results"</h2>
+            {(!offers.is_empty()).then(|| view! {
+                <h3>"Offers"</h3>
+                <ul class="item-results" data-testid="offer-results">
+                    {offers.iter().map(|r| view! {
+                        <li class=class(r) data-machine-id=r.machine_id>{r.sentence(|t| format_absolute(t, utc.get_untracked()))}</li>
+                    }).collect_view()}
+                </ul>
+                <h3>"Windows"</h3>
+            })}
+            <ItemResults results=run.windows/>
+        </section>
+    }
+}
+
+/// One row a machine of the plan, with the rules its window breaks.
+fn plan_rows(state: PlanState) -> Signal<Vec<PlanRow>> {
+    Signal::derive(move || {
+        let utc = state.utc.get();
+        let hours = i64::from(state.duration());
+        let mut by_machine: HashMap<i64, Vec<String>> = HashMap::new();
+        state.review.with(|r| {
+            for violation in r.iter().flat_map(|r| r.violations.iter()) {
+                if let Some(id) = machine_of(violation) {
+                    by_machine
+                        .entry(id)
+                        .or_default()
+                        .push(violation_text(violation, utc));
+                }
+            }
+        });
+        state.fleet.with_value(|f| {
+            let machines: HashMap<i64, &Machine> = f.machines.iter().map(|m| (m.id, m)).collect();
+            state.saved.with(|s| {
+                s.starts
+                    .iter()
+                    .map(|&(machine_id, start)| {
+                        let machine = machines.get(&machine_id);
+                        PlanRow {
+                            machine_id,
+                            hostname: machine.map(|m| m.hostname.clone()).unwrap_or_default(),
+                            gpus: machine.map_or(0, |m| m.num_gpus),
+                            start,
+                            end: start + hours * 3600,
+                            rentals: machine.map_or(0, |m| m.current_rentals_running),
+                            scheduled: s.scheduled.contains(&machine_id),
+                            problems: by_machine.remove(&machine_id).unwrap_or_default(),
+                        }
+                    })
+                    .collect()
+            })
+        })
+    })
+}
+
+/// The windows the planned machines already have, for the timeline.
+fn existing_windows(state: PlanState) -> Signal<Vec<MaintenanceWindow>> {
+    Signal::derive(move || {
+        let planned: Vec<i64> = state
+            .saved
+            .with(|s| s.starts.iter().map(|(id, _)| *id).collect());
+        state.fleet.with_value(|f| {
+            f.windows
+                .iter()
+                .filter(|w| planned.contains(&w.machine_id))
+                .cloned()
+                .collect()
+        })
+    })
+}
+
+/// The plan's windows as the timeline draws them, not yet sent.
+fn preview_windows(state: PlanState) -> Signal<Vec<MaintenanceWindow>> {
+    Signal::derive(move || {
+        let hours = i64::from(state.duration());
+        let category = state.category();
+        state.saved.with(|s| {
+            s.starts
+                .iter()
+                .enumerate()
+                .map(|(i, &(machine_id, start))| MaintenanceWindow {
+                    id: -(i as i64) - 1,
+                    machine_id,
+                    start_time: start as f64,
+                    duration_hours: hours,
+                    maintenance_category: category.clone(),
+                    maintenance_reason: None,
+                    created_at: state.now,
+                    cancelled_at: None,
+                    end_time: (start + hours * 3600) as f64,
+                    scheduled_by_marketplace: false,
+                })
+                .collect()
+        })
+    })
 }
 
 /// The plan's columns; each start not yet scheduled is a field that moves it.

@@ -1,0 +1,477 @@
+//! The rolling planner's two modes, and what the contract-safe one adds (§1.7, offers and
+//! rental contracts): no machine goes down before its rentals end, and before its window
+//! is scheduled its offer is made to end no later than the window's start (N22 (list
+//! machine) with `end_date`), so that no new rental crosses the window. Pure and
+//! unit-tested natively; the page sends the requests.
+
+use super::listing::{Listing, RentalsEnd};
+use gpudeck_wire::Machine;
+use std::collections::BTreeSet;
+
+/// The hosting guide's words on what a maintenance window is, shown beside the mode.
+pub const WINDOW_IS_A_NOTIFICATION: &str = "A maintenance window is a notification, not an \
+     action. It does not stop instances, unlist the machine, or block new rentals.";
+
+/// Why a machine with a rental that has no end date is not planned contract-safe.
+pub const NO_END_DATE_REASON: &str =
+    "a rental has no end date, so there is no time its renters are sure to have left";
+
+/// How the planner treats running rentals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Each window waits for its machine's rentals to end, and each offer ends by then.
+    #[default]
+    ContractSafe,
+    /// Windows may start during rentals: their renters are told, nothing more (unplanned
+    /// work).
+    NotifyNow,
+}
+
+impl Mode {
+    pub fn key(self) -> &'static str {
+        match self {
+            Mode::ContractSafe => "contract-safe",
+            Mode::NotifyNow => "notify",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Self {
+        match key {
+            "notify" => Mode::NotifyNow,
+            _ => Mode::ContractSafe,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::ContractSafe => "Contract-safe",
+            Mode::NotifyNow => "Notify renters now",
+        }
+    }
+
+    /// What choosing the mode does, in a sentence.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Mode::ContractSafe => {
+                "Each machine goes down only after its rentals end, and its offer is first \
+                 made to end by its window's start, so no new rental crosses the window."
+            }
+            Mode::NotifyNow => {
+                "Windows may start while rentals run: their renters are told. For unplanned \
+                 work."
+            }
+        }
+    }
+}
+
+/// The earliest a machine may go down in `mode` (Unix seconds; `None`: any time), or why
+/// it is not planned at all.
+pub fn not_before_of(machine: &Machine, mode: Mode) -> Result<Option<i64>, &'static str> {
+    if mode == Mode::NotifyNow {
+        return Ok(None);
+    }
+    match RentalsEnd::of(machine) {
+        RentalsEnd::NoRentals => Ok(None),
+        RentalsEnd::At(end) => Ok(Some(end.ceil() as i64)),
+        RentalsEnd::NoEndDate => Err(NO_END_DATE_REASON),
+    }
+}
+
+/// What the contract-safe plan does to a machine's offer before its window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OfferStep {
+    /// Not listed: no new rental can come.
+    NotListed,
+    /// The offer already ends at this time, no later than the window's start.
+    EndsInTime(f64),
+    /// N22 with this `end_date`. With `may_extend`, other rentals run that may end before
+    /// it: those at a locked price not below the offer's are extended to it (§1.7).
+    EndAt { end: f64, may_extend: bool },
+}
+
+impl OfferStep {
+    /// The offer step for `machine` whose window starts at `window_start`, at `now`.
+    /// A rented machine's offer ends when its rentals end, which lengthens no contract
+    /// past the window; a vacant machine's at the window's start.
+    pub fn of(machine: &Machine, window_start: i64, now: f64) -> OfferStep {
+        match Listing::of(machine, now) {
+            Listing::NotListed => OfferStep::NotListed,
+            Listing::Until(end) if end <= window_start as f64 => OfferStep::EndsInTime(end),
+            Listing::Until(_) | Listing::OpenEnded => Self::ending(machine, window_start, now),
+        }
+    }
+
+    /// The N22 that makes a listed machine's offer end by its window.
+    fn ending(machine: &Machine, window_start: i64, now: f64) -> OfferStep {
+        let start = window_start as f64;
+        let (end, may_extend) = match RentalsEnd::of(machine) {
+            RentalsEnd::At(end) if end > now && end <= start => {
+                (end, machine.current_rentals_running > 1)
+            }
+            RentalsEnd::NoRentals => (start, false),
+            // Rentals that end after the window (a start moved by hand): the offer still
+            // ends by the window, and shorter rentals may be extended to it.
+            _ => (start, true),
+        };
+        OfferStep::EndAt { end, may_extend }
+    }
+
+    /// The N22 end date to send, if any.
+    pub fn end_date(&self) -> Option<f64> {
+        match self {
+            OfferStep::EndAt { end, .. } => Some(*end),
+            _ => None,
+        }
+    }
+
+    /// What the preview says of this step, its times written by `time`.
+    pub fn sentence(&self, time: impl Fn(f64) -> String) -> String {
+        match self {
+            OfferStep::NotListed => "Not listed: the offer is left as it is.".into(),
+            OfferStep::EndsInTime(end) => format!(
+                "The offer ends at {}, before the window: left as it is (if it rolls, it is \
+                 ended when the plan is sent).",
+                time(*end)
+            ),
+            OfferStep::EndAt {
+                end,
+                may_extend: false,
+            } => format!("The offer will end at {}.", time(*end)),
+            OfferStep::EndAt {
+                end,
+                may_extend: true,
+            } => format!(
+                "The offer will end at {end}. Rentals ending before {end} at a price not \
+                 below the offer's may be extended to {end}.",
+                end = time(*end)
+            ),
+        }
+    }
+}
+
+/// The offers that seemed to end in time but roll, with the N22 end date each needs. N1
+/// does not say whether an offer rolls, but a rolling offer's end date is `now + its
+/// length` at every read, so it moves later between two reads and a fixed one never does.
+/// `seemed` holds each machine, its offer end date as first loaded and its window's start;
+/// `reread` the machines read again later.
+pub fn rolling_offers(seemed: &[(i64, f64, i64)], reread: &[Machine], now: f64) -> Vec<(i64, f64)> {
+    seemed
+        .iter()
+        .filter_map(|&(id, loaded_end, start)| {
+            let machine = reread.iter().find(|m| m.id == id)?;
+            match Listing::of(machine, now) {
+                Listing::Until(end) if end > loaded_end => OfferStep::ending(machine, start, now)
+                    .end_date()
+                    .map(|end| (id, end)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Whether a machine's offer now ends by `by`, as a re-read of the machine shows: what
+/// settles an N22 that got no answer.
+pub fn offer_ends_by(machine: &Machine, by: f64, now: f64) -> bool {
+    match Listing::of(machine, now) {
+        Listing::NotListed => true,
+        Listing::Until(end) => end <= by,
+        Listing::OpenEnded => false,
+    }
+}
+
+/// How one machine's N22 ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OfferOutcome {
+    /// The offer now ends at the date sent; `extended` running contracts were lengthened
+    /// to it (the server's count).
+    Ended { extended: i64 },
+    /// No answer came, but the re-read shows the offer ending in time.
+    FoundAfterNoAnswer,
+    /// Not changed, with the server's sentence; its window is not sent.
+    Refused(String),
+    /// No answer, and the re-read did not show the offer ending in time: its window is not
+    /// sent, and a retry sends the same end date again (which changes nothing twice).
+    Unknown,
+}
+
+/// One machine's offer step in a run: the end date sent and how it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OfferResult {
+    pub machine_id: i64,
+    pub end: f64,
+    pub outcome: OfferOutcome,
+}
+
+impl OfferResult {
+    pub fn is_done(&self) -> bool {
+        matches!(
+            self.outcome,
+            OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer
+        )
+    }
+
+    /// `Machine 1001: offer now ends at T, 2 contracts extended`, its time by `time`.
+    pub fn sentence(&self, time: impl Fn(f64) -> String) -> String {
+        let id = self.machine_id;
+        let end = time(self.end);
+        match &self.outcome {
+            OfferOutcome::Ended { extended: 0 } => format!("Machine {id}: offer now ends at {end}"),
+            OfferOutcome::Ended { extended: 1 } => {
+                format!("Machine {id}: offer now ends at {end}, 1 contract extended to it")
+            }
+            OfferOutcome::Ended { extended } => format!(
+                "Machine {id}: offer now ends at {end}, {extended} contracts extended to it"
+            ),
+            OfferOutcome::FoundAfterNoAnswer => format!(
+                "Machine {id}: no answer came, but the re-read shows its offer ending by {end}"
+            ),
+            OfferOutcome::Refused(why) => {
+                format!("Machine {id}: offer not changed ({why}); its window was not sent")
+            }
+            OfferOutcome::Unknown => format!(
+                "Machine {id}: no answer came for its offer and the re-read did not show it \
+                 ending by {end}; its window was not sent"
+            ),
+        }
+    }
+}
+
+/// Why a window was not sent: its machine's offer step did not succeed.
+pub const WINDOW_NOT_SENT: &str =
+    "not sent: its offer could not be made to end first; it stays in the plan to retry";
+
+/// The two steps a run still has to take: the offers to end (machine, N22 end date) and
+/// the machines whose window may be sent once those are done. `remaining` is the plan's
+/// machines not scheduled yet with their steps; `offers_ended` those whose offer step a
+/// run (or its re-read) already showed done, which is never sent again.
+pub fn steps_left(
+    remaining: &[(i64, OfferStep)],
+    offers_ended: &BTreeSet<i64>,
+) -> (Vec<(i64, f64)>, Vec<i64>) {
+    let mut offers = Vec::new();
+    let mut ready = Vec::new();
+    for (id, step) in remaining {
+        match step.end_date() {
+            Some(end) if !offers_ended.contains(id) => offers.push((*id, end)),
+            _ => ready.push(*id),
+        }
+    }
+    (offers, ready)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    const NOW: f64 = 1_800_000_000.0;
+    const HOUR: f64 = 3600.0;
+
+    fn machine(
+        listed: bool,
+        end_date: Option<f64>,
+        rentals: i64,
+        client_end: Option<f64>,
+    ) -> Machine {
+        serde_json::from_value(serde_json::json!({
+            "id": 1001, "machine_id": 1001, "hostname": "rig", "gpu_name": "RTX 4090",
+            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": 4, "cpu_cores": 32,
+            "current_rentals_running": rentals, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
+            "disk_space": 2000.0, "listed": listed, "verification": "verified",
+            "reliability2": 0.99, "gpu_occupancy": "D x x x", "geolocation": null,
+            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
+            "min_bid_price": 0.2, "earn_day": 10.0, "end_date": end_date,
+            "client_end_date": client_end
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_machine_waits_for_its_rentals_to_end_and_one_without_an_end_date_does_not_fit() {
+        let rented = machine(true, Some(NOW + 48.0 * HOUR), 2, Some(NOW + 5.5 * HOUR));
+        assert_eq!(
+            not_before_of(&rented, Mode::ContractSafe),
+            Ok(Some((NOW + 5.5 * HOUR) as i64))
+        );
+        assert_eq!(not_before_of(&rented, Mode::NotifyNow), Ok(None));
+        let vacant = machine(true, None, 0, None);
+        assert_eq!(not_before_of(&vacant, Mode::ContractSafe), Ok(None));
+        let endless = machine(true, None, 1, None);
+        assert_eq!(
+            not_before_of(&endless, Mode::ContractSafe),
+            Err(NO_END_DATE_REASON)
+        );
+        assert_eq!(not_before_of(&endless, Mode::NotifyNow), Ok(None));
+        // An unlisted machine's rentals still run to their end.
+        let unlisted = machine(false, None, 1, Some(NOW + 30.0 * HOUR));
+        assert_eq!(
+            not_before_of(&unlisted, Mode::ContractSafe),
+            Ok(Some((NOW + 30.0 * HOUR) as i64))
+        );
+    }
+
+    #[test]
+    fn a_rented_machines_offer_ends_with_its_rentals_and_a_vacant_ones_at_its_window() {
+        let start = (NOW + 24.0 * HOUR) as i64;
+        // Offer ends in two days, rentals in ten hours: the offer ends in ten hours.
+        let rented = machine(true, Some(NOW + 48.0 * HOUR), 1, Some(NOW + 10.0 * HOUR));
+        assert_eq!(
+            OfferStep::of(&rented, start, NOW),
+            OfferStep::EndAt {
+                end: NOW + 10.0 * HOUR,
+                may_extend: false
+            }
+        );
+        // Several rentals: the shorter ones may be extended to the latest's end.
+        let several = machine(true, None, 3, Some(NOW + 10.0 * HOUR));
+        let step = OfferStep::of(&several, start, NOW);
+        assert_eq!(
+            step,
+            OfferStep::EndAt {
+                end: NOW + 10.0 * HOUR,
+                may_extend: true
+            }
+        );
+        assert_eq!(
+            step.sentence(|t| format!("+{}h", (t - NOW) / HOUR)),
+            "The offer will end at +10h. Rentals ending before +10h at a price not below \
+             the offer's may be extended to +10h."
+        );
+        let vacant = machine(true, None, 0, None);
+        assert_eq!(
+            OfferStep::of(&vacant, start, NOW),
+            OfferStep::EndAt {
+                end: start as f64,
+                may_extend: false
+            }
+        );
+        assert_eq!(
+            OfferStep::of(&vacant, start, NOW).end_date(),
+            Some(start as f64)
+        );
+        // A start moved before the rentals' end: the offer still ends by the window.
+        let moved = (NOW + 5.0 * HOUR) as i64;
+        assert_eq!(
+            OfferStep::of(&rented, moved, NOW),
+            OfferStep::EndAt {
+                end: moved as f64,
+                may_extend: true
+            }
+        );
+    }
+
+    #[test]
+    fn an_offer_that_ends_in_time_and_an_unlisted_machine_are_left_as_they_are() {
+        let start = (NOW + 24.0 * HOUR) as i64;
+        let early = machine(true, Some(NOW + 20.0 * HOUR), 1, Some(NOW + 20.0 * HOUR));
+        assert_eq!(
+            OfferStep::of(&early, start, NOW),
+            OfferStep::EndsInTime(NOW + 20.0 * HOUR)
+        );
+        assert_eq!(OfferStep::of(&early, start, NOW).end_date(), None);
+        let exactly = machine(true, Some(start as f64), 0, None);
+        assert_eq!(
+            OfferStep::of(&exactly, start, NOW),
+            OfferStep::EndsInTime(start as f64)
+        );
+        let unlisted = machine(false, None, 1, Some(NOW + 20.0 * HOUR));
+        assert_eq!(OfferStep::of(&unlisted, start, NOW), OfferStep::NotListed);
+        // An offer end date already passed: no longer listed.
+        let expired = machine(true, Some(NOW - 1.0), 0, None);
+        assert_eq!(OfferStep::of(&expired, start, NOW), OfferStep::NotListed);
+        let by = start as f64;
+        assert!(offer_ends_by(&early, by, NOW));
+        assert!(offer_ends_by(&unlisted, by, NOW));
+        assert!(!offer_ends_by(&machine(true, None, 0, None), by, NOW));
+        assert!(!offer_ends_by(
+            &machine(true, Some(by + 1.0), 0, None),
+            by,
+            NOW
+        ));
+    }
+
+    #[test]
+    fn an_offer_whose_end_date_moved_between_two_reads_rolls_and_is_ended_too() {
+        let start = (NOW + 40.0 * 24.0 * HOUR) as i64;
+        let loaded_end = NOW + 30.0 * 24.0 * HOUR;
+        let seemed = [(1001, loaded_end, start)];
+        // Read again 20 s later: the rolling offer ends 20 s later too.
+        let rolling = machine(true, Some(loaded_end + 20.0), 1, Some(loaded_end - 60.0));
+        assert_eq!(
+            rolling_offers(&seemed, &[rolling], NOW + 20.0),
+            [(1001, loaded_end - 60.0)]
+        );
+        let vacant_rolling = machine(true, Some(loaded_end + 20.0), 0, None);
+        assert_eq!(
+            rolling_offers(&seemed, &[vacant_rolling], NOW + 20.0),
+            [(1001, start as f64)]
+        );
+        // A fixed end date stays where it was; a machine unlisted since, or not read
+        // again, is left as it is.
+        let fixed = machine(true, Some(loaded_end), 1, Some(loaded_end));
+        assert!(rolling_offers(&seemed, &[fixed], NOW + 20.0).is_empty());
+        let unlisted = machine(false, None, 1, Some(loaded_end));
+        assert!(rolling_offers(&seemed, &[unlisted], NOW + 20.0).is_empty());
+        assert!(rolling_offers(&seemed, &[], NOW + 20.0).is_empty());
+    }
+
+    #[test]
+    fn a_retry_ends_only_the_offers_not_yet_ended_and_sends_windows_once_they_are() {
+        let end = |end: f64| OfferStep::EndAt {
+            end,
+            may_extend: false,
+        };
+        let remaining = [
+            (1, end(100.0)),
+            (2, OfferStep::NotListed),
+            (3, end(300.0)),
+            (4, OfferStep::EndsInTime(50.0)),
+        ];
+        let (offers, ready) = steps_left(&remaining, &BTreeSet::new());
+        assert_eq!(offers, [(1, 100.0), (3, 300.0)]);
+        assert_eq!(ready, [2, 4]);
+        // Machine 3's offer was ended by an earlier run: only its window is left.
+        let (offers, ready) = steps_left(&remaining, &BTreeSet::from([3]));
+        assert_eq!(offers, [(1, 100.0)]);
+        assert_eq!(ready, [2, 3, 4]);
+    }
+
+    #[test]
+    fn each_offer_result_says_what_happened_to_the_offer_and_the_window() {
+        let result = |outcome| OfferResult {
+            machine_id: 1001,
+            end: NOW + HOUR,
+            outcome,
+        };
+        let time = |t: f64| format!("+{}h", (t - NOW) / HOUR);
+        let ended = result(OfferOutcome::Ended { extended: 2 });
+        assert!(ended.is_done());
+        assert_eq!(
+            ended.sentence(time),
+            "Machine 1001: offer now ends at +1h, 2 contracts extended to it"
+        );
+        assert_eq!(
+            result(OfferOutcome::Ended { extended: 0 }).sentence(time),
+            "Machine 1001: offer now ends at +1h"
+        );
+        assert!(result(OfferOutcome::FoundAfterNoAnswer).is_done());
+        let refused = result(OfferOutcome::Refused(
+            "end_date must be in the future".into(),
+        ));
+        assert!(!refused.is_done());
+        assert_eq!(
+            refused.sentence(time),
+            "Machine 1001: offer not changed (end_date must be in the future); its window \
+             was not sent"
+        );
+        assert!(!result(OfferOutcome::Unknown).is_done());
+    }
+
+    #[test]
+    fn the_mode_goes_into_the_address_and_back() {
+        for mode in [Mode::ContractSafe, Mode::NotifyNow] {
+            assert_eq!(Mode::from_key(mode.key()), mode);
+        }
+        assert_eq!(Mode::from_key("anything"), Mode::ContractSafe);
+        assert_eq!(Mode::default(), Mode::ContractSafe);
+    }
+}
