@@ -80,11 +80,7 @@ async fn planner(from: f64, fresh: bool, more: Vec<(&'static str, Reply)>) -> (M
     replies.extend(more);
     let fetch = FakeFetch::install_by_url(replies);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page.find("[data-testid=planned-count]").is_some()).await,
-        "{}",
-        page.root.inner_html()
-    );
+    page.wait_for("[data-testid=planned-count]").await;
     (page, fetch)
 }
 
@@ -235,7 +231,7 @@ async fn scheduling_sends_one_batch_per_start_and_leaves_a_refused_machine_in_th
     )
     .await;
     page.click("[data-action=schedule-plan]");
-    assert!(wait_until(2000, || page.find("dialog[open]").is_some()).await);
+    page.wait_for("dialog[open]").await;
     assert!(page
         .text("dialog[open]")
         .contains("3 windows of 2 hours, sent in 3 requests (one per start)."));
@@ -254,7 +250,7 @@ async fn scheduling_sends_one_batch_per_start_and_leaves_a_refused_machine_in_th
         "{}",
         page.root.inner_html()
     );
-    assert!(wait_until(5000, || page.find("[data-testid=plan-result]").is_some()).await);
+    page.wait_for("[data-testid=plan-result]").await;
 
     // One request per start, each with its machine and the plan's duration and category.
     let sent: Vec<(Value, Value, Value, Value)> = batch_calls(&fetch)
@@ -369,11 +365,7 @@ async fn contract_safe_planner(
     replies.extend(more);
     let fetch = FakeFetch::install_by_url(replies);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page.find("[data-testid=planned-count]").is_some()).await,
-        "{}",
-        page.root.inner_html()
-    );
+    page.wait_for("[data-testid=planned-count]").await;
     (page, fetch)
 }
 
@@ -381,7 +373,7 @@ async fn contract_safe_planner(
 /// request to end.
 async fn schedule_and_wait(page: &Mounted, fetch: &FakeFetch, batches: usize) {
     page.click("[data-action=schedule-plan]");
-    assert!(wait_until(2000, || page.find("dialog[open]").is_some()).await);
+    page.wait_for("dialog[open]").await;
     page.click("dialog[open] .confirm-actions button:last-child");
     assert!(
         wait_until(5000, || batch_calls(fetch).len() == batches
@@ -509,7 +501,7 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
     schedule_and_wait(&page, &fetch, 3).await;
     assert_eq!(offer_calls(&fetch).len(), 3, "no offer is ended twice");
     assert_eq!(batch_calls(&fetch).len(), 3);
-    assert!(wait_until(2000, || page.find("[data-testid=plan-done]").is_some()).await);
+    page.wait_for("[data-testid=plan-done]").await;
     assert!(page
         .text("[data-testid=plan-done]")
         .contains("All 2 windows are scheduled"));

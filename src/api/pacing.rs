@@ -192,6 +192,13 @@ pub fn duration_sentence(what: &str, seconds: f64) -> Option<String> {
     }
     let said = if seconds < 90.0 {
         format!("about {} s", (seconds / 5.0).round().max(1.0) as i64 * 5)
+    } else if seconds < 600.0 {
+        // Under ten minutes, to the nearest ten seconds: 30 offers at 5 s are 2 min 30 s.
+        let tens = (seconds / 10.0).round() as i64;
+        match (tens / 6, tens % 6) {
+            (minutes, 0) => format!("about {minutes} min"),
+            (minutes, tens) => format!("about {minutes} min {} s", tens * 10),
+        }
     } else {
         format!("about {} min", (seconds / 60.0).round() as i64)
     };
@@ -354,7 +361,7 @@ mod tests {
         assert_eq!(duration_sentence("1 machine", 2.5), None);
         assert_eq!(
             duration_sentence("100 offers", 500.0),
-            Some("100 offers: about 8 min at the public service's pace".into())
+            Some("100 offers: about 8 min 20 s at the public service's pace".into())
         );
     }
 }

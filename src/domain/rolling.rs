@@ -3,9 +3,9 @@
 //! and the plan kept across a reload. Unit-tested natively.
 
 use super::contract_safe::{not_before_of, Mode};
-use super::schedule::MAX_AHEAD_SECONDS;
 use gpudeck_fleet_plan::{Cap, MachineToPlan, Pin, Placement, PlanRequest, Span, MAX_HOURS};
 use gpudeck_wire::machine_ids::{format_machine_ids, parse_machine_ids};
+use gpudeck_wire::maintenance::MAX_LEAD_SECONDS;
 use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -218,7 +218,7 @@ pub fn check_inputs(
             Input::From,
             "The earliest start must be in the future.",
         )),
-        Some(from) if from > now + MAX_AHEAD_SECONDS => problems.push(problem(
+        Some(from) if from > now + MAX_LEAD_SECONDS => problems.push(problem(
             Input::From,
             "The earliest start must be within a year from now.",
         )),

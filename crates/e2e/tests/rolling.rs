@@ -384,7 +384,7 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     assert!(app.address().await?.contains("mode=contract-safe"));
     let unfit = app.find("[data-testid=plan-unfit]").await?.text().await?;
     assert!(
-        unfit.contains("1 machines do not fit")
+        unfit.contains("1 machine does not fit")
             && unfit.contains("Machine 1002: a rental has no end date"),
         "{unfit}"
     );

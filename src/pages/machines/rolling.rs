@@ -40,6 +40,7 @@ use crate::domain::schedule::{ItemOutcome, ItemResult};
 use crate::routes::{rolling_path, with_machine_ids, MAINTENANCE};
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review, Violation};
+use gpudeck_wire::maintenance::MAX_DURATION_HOURS;
 use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -69,7 +70,9 @@ struct PlanRow {
 fn violation_text(violation: &Violation, utc: bool) -> String {
     let at = |t: i64| format_absolute(t as f64, utc);
     match violation {
-        Violation::DurationInvalid => "The duration must be 1 to 8760 whole hours.".into(),
+        Violation::DurationInvalid => {
+            format!("The duration must be 1 to {MAX_DURATION_HOURS} whole hours.")
+        }
         Violation::CapExceeded {
             span,
             machines_down,
@@ -652,7 +655,10 @@ fn NotFitting(state: PlanState, proposed: Plan) -> impl IntoView {
     let count = proposed.unplaced.len() + not_yours.len() + not_fitting.len();
     (count > 0).then(|| view! {
         <div class="warning" data-testid="plan-unfit">
-            <p><strong>{format!("{count} machines do not fit:")}</strong></p>
+            <p><strong>{match count {
+                1 => "1 machine does not fit:".to_owned(),
+                n => format!("{n} machines do not fit:"),
+            }}</strong></p>
             <ul>
                 {not_yours.iter().map(|id| view! { <li>{format!("Machine {id}: it is not one of your machines.")}</li> }).collect_view()}
                 {not_fitting.into_iter().map(|(id, reason)| view! { <li data-machine-id=id>{format!("Machine {id}: {reason}.")}</li> }).collect_view()}
