@@ -1,6 +1,6 @@
 //! What more than one page knows about the domain: the fleet as loaded, a machine's
 //! listing and its stage on the way to maintenance, the rules of scheduling a window, what
-//! a cancellation did, the rolling maintenance plan and its contract-safe mode, and a team
+//! a cancellation did, a form's problems, the rolling maintenance plan and its contract-safe mode, and a team
 //! role being edited. Pages import these; no page imports another.
 
 pub mod bulk;
@@ -8,6 +8,7 @@ pub mod cancellation;
 pub mod contract_safe;
 pub mod early_fleet;
 pub mod fleet;
+pub mod form_problem;
 pub mod listing;
 pub mod role;
 pub mod rolling;

@@ -165,17 +165,11 @@ pub enum Input {
     Pins,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub input: Input,
-    pub message: String,
-}
+/// A problem with one input of the planner.
+pub type Problem = super::form_problem::Problem<Input>;
 
 fn problem(input: Input, message: impl Into<String>) -> Problem {
-    Problem {
-        input,
-        message: message.into(),
-    }
+    Problem::new(input, message)
 }
 
 /// Checked inputs: what the planner is asked for.
@@ -509,7 +503,7 @@ mod tests {
         let found: Vec<Input> = check_inputs(&bad, Some(NOW - 1.0), None, NOW)
             .unwrap_err()
             .into_iter()
-            .map(|p| p.input)
+            .map(|p| p.field)
             .collect();
         assert_eq!(
             found,
@@ -523,7 +517,7 @@ mod tests {
             ]
         );
         let backwards = check_inputs(&inputs(), Some(NOW + 7200.0), Some(NOW + 3600.0), NOW);
-        assert_eq!(backwards.unwrap_err()[0].input, Input::Until);
+        assert_eq!(backwards.unwrap_err()[0].field, Input::Until);
     }
 
     fn machine(id: i64, gpus: i64, occupancy: &str) -> Machine {

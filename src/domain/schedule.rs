@@ -23,17 +23,11 @@ pub enum Field {
     Reason,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub field: Field,
-    pub message: String,
-}
+/// A problem with one field of the schedule form.
+pub type Problem = super::form_problem::Problem<Field>;
 
 fn problem(field: Field, message: impl Into<String>) -> Problem {
-    Problem {
-        field,
-        message: message.into(),
-    }
+    Problem::new(field, message)
 }
 
 /// A window to schedule, checked.

@@ -32,6 +32,7 @@ use crate::domain::contract_safe::{
     WINDOW_NOT_SENT,
 };
 use crate::domain::fleet::{end_offers, load_fleet, rolling_among, schedule_windows, Fleet};
+use crate::domain::form_problem::said_for;
 use crate::domain::rolling::{
     check_inputs, request_of, unsure_words, Asked, CapKind, Input, Problem, RollingInputs,
     SavedPlan, Settings,
@@ -463,16 +464,10 @@ fn SettingsForm(state: PlanState) -> impl IntoView {
             if !submitted.get() {
                 return None;
             }
-            let found: Vec<String> = state.settings.with(|s| {
-                s.as_ref()
-                    .err()
-                    .into_iter()
-                    .flatten()
-                    .filter(|p| p.input == input)
-                    .map(|p| p.message.clone())
-                    .collect()
-            });
-            (!found.is_empty()).then(|| found.join(" "))
+            state.settings.with(|s| match s {
+                Err(problems) => said_for(problems, input),
+                Ok(_) => None,
+            })
         })
     };
     let submit = move |ev: leptos::ev::SubmitEvent| {

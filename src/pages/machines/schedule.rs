@@ -27,6 +27,7 @@ use crate::components::timeline::{category_key, MaintenanceTimeline};
 use crate::components::toasts::use_toasts;
 use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::fleet::{load_fleet, schedule_plan, Fleet};
+use crate::domain::form_problem::said_for;
 use crate::domain::schedule::{
     check, overlap_sentence, overlaps, refused, unknown, Field, ItemResult, Plan, Problem, Run,
 };
@@ -184,16 +185,7 @@ impl ScheduleState {
     /// What is wrong with one field, every problem found in one line; `None` when nothing.
     fn problem_for(self, field: Field) -> Signal<Option<String>> {
         let problems = self.problems;
-        Signal::derive(move || {
-            let said = problems.with(|p| {
-                p.iter()
-                    .filter(|p| p.field == field)
-                    .map(|p| p.message.clone())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            });
-            Some(said).filter(|said| !said.is_empty())
-        })
+        Signal::derive(move || problems.with(|p| said_for(p, field)))
     }
 
     /// The windows the plan would add, on the host's own machines only.
