@@ -206,13 +206,27 @@ fn terms(offers: &[OfferRow]) -> Vec<(i64, Vec<rusqlite::types::Value>)> {
     offers.iter().map(|o| (o.0, o.1.clone())).collect()
 }
 
-/// The preview's or the results' line of `machine`.
+/// The preview's or the results' line of `machine`, read in one script: the table's
+/// reload after a run draws the panel again, so an element found earlier may be gone.
 async fn line_of(app: &Harness, list: &str, machine: i64) -> anyhow::Result<String> {
-    Ok(app
-        .find(&format!("{list} li[data-machine-id='{machine}']"))
-        .await?
-        .text()
-        .await?)
+    let css = format!("{list} li[data-machine-id='{machine}']");
+    let script =
+        format!("const e = document.querySelector({css:?}); return e ? e.innerText : null;");
+    let deadline = tokio::time::Instant::now() + gpudeck_e2e::PATIENCE;
+    loop {
+        if let Some(text) = app.eval(&script).await?.as_str() {
+            return Ok(text.to_owned());
+        }
+        anyhow::ensure!(tokio::time::Instant::now() < deadline, "no {css}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until the table shows `machine` at `stage`: it has been loaded again.
+async fn wait_for_stage(app: &Harness, machine: i64, stage: &str) -> anyhow::Result<()> {
+    app.wait_for_text(&format!("tr[data-key='{machine}'] .listing-stage"), stage)
+        .await?;
+    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -222,6 +236,11 @@ async fn ending_offers_extends_the_contracts_the_server_counts() -> anyhow::Resu
     // 1001 to 1006: 1004 is not listed and is skipped; five offers end.
     select_range(&app, 1001, 1006).await?;
     open_offer_action(&app, "end-offers").await?;
+    app.wait_for_text(
+        "#offer-panel .hint",
+        "Each offer ends at this time: no new rental",
+    )
+    .await?;
     times_in_utc(&app).await?;
     let (typed, end, written) = minute_in_days(40.0);
     app.set_value("#offer-end", &typed, "input").await?;
@@ -270,6 +289,8 @@ async fn ending_offers_extends_the_contracts_the_server_counts() -> anyhow::Resu
         Duration::from_secs(90),
     )
     .await?;
+    // The open-ended machine now has an offer end date.
+    wait_for_stage(&app, demo::RENTALS_WITHOUT_END, "Draining").await?;
     for machine in sent {
         let count = before
             .iter()
@@ -348,6 +369,7 @@ async fn unlisting_then_listing_again_keeps_each_machines_terms() -> anyhow::Res
         Duration::from_secs(30),
     )
     .await?;
+    wait_for_stage(&app, idle, "Unlisted, vacant").await?;
     assert_eq!(
         line_of(&app, "[data-testid=offer-result]", idle).await?,
         "Machine 1007: unlisted; no rental is running: ready for maintenance"
@@ -390,6 +412,7 @@ async fn unlisting_then_listing_again_keeps_each_machines_terms() -> anyhow::Res
         Duration::from_secs(30),
     )
     .await?;
+    wait_for_stage(&app, idle, "Vacant").await?;
     assert!(line_of(&app, "[data-testid=offer-result]", idle)
         .await?
         .starts_with("Machine 1007: listed rolling, always 2 weeks ahead; "));

@@ -178,6 +178,11 @@ fn cancel_action(
     .refusals_as_failures()
 }
 
+const LEDE: &str =
+    "Your machines: their GPUs as they are rented now, their offers and their maintenance. \
+    Select machines to show, schedule or cancel their maintenance, to defragment their GPU \
+    offers, or to end, withdraw or renew their offers.";
+
 #[component]
 pub fn MachinesPage() -> impl IntoView {
     let utc = use_utc();
@@ -237,7 +242,7 @@ pub fn MachinesPage() -> impl IntoView {
     let rolling = go_with_selection(ROLLING);
 
     view! {
-        <Page class="machines" title="Machines" lede="Your machines: their GPUs as they are rented now, their offers and their maintenance. Select machines to show, schedule or cancel their maintenance, to defragment their GPU offers, or to end, withdraw or renew their offers.">
+        <Page class="machines" title="Machines" lede=LEDE>
             {ResourceView::new(data, "Loading your machines…")
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
@@ -262,6 +267,8 @@ pub fn MachinesPage() -> impl IntoView {
                         <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected.get() || cancel_all.pending().get() on:click=ask_cancel>
                             {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
                         </button>
+                        // The offers' actions on a row of their own, so that each row fits a laptop.
+                        <span class="selection-label">"Their offers:"</span>
                         {offers.buttons(none_selected)}
                     </div>
                     {offers.panel(selected_machines)}

@@ -68,6 +68,12 @@ impl EndOffersState {
     }
 }
 
+/// What ending the offers does, above the form.
+const END_OFFERS_HINT: &str =
+    "Each offer ends at this time: no new rental runs past it. A later end extends the \
+    running rentals that end before it, at the same or a higher locked price (a longer \
+    commitment for you). Machines that are not listed are skipped.";
+
 #[component]
 pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> impl IntoView {
     let utc = use_utc();
@@ -102,7 +108,7 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
     };
     let asked = move || action.asked();
     view! {
-        <p class="hint">"Each offer ends at this time: no new rental runs past it. A later end extends the running rentals that end before it, at the same or a higher locked price (a longer commitment for you). Machines that are not listed are skipped."</p>
+        <p class="hint">{END_OFFERS_HINT}</p>
         <form class="offer-form" on:submit=submit novalidate>
             <FormField id="offer-end" label=view! { "Offers end at " <span class="zone">{move || format!("({})", zone())}</span> }
                 error=Signal::derive(move || state.problem.get()) beside=|| view! { <UtcToggle/> }>

@@ -111,6 +111,12 @@ impl RelistState {
     }
 }
 
+/// What listing again does, above the form.
+const RELIST_HINT: &str =
+    "Each machine is listed again with the terms it kept. Give an offer end date or a \
+    rolling duration (or neither, for an open-ended offer), and a new price or minimum \
+    only to change them.";
+
 #[component]
 pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl IntoView {
     let utc = use_utc();
@@ -151,7 +157,7 @@ pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl I
         })
     };
     view! {
-        <p class="hint">"Each machine is listed again with the terms it kept. Give an offer end date or a rolling duration (or neither, for an open-ended offer), and a new price or minimum only to change them."</p>
+        <p class="hint">{RELIST_HINT}</p>
         <form class="offer-form" on:submit=submit novalidate>
             <p class="form-error" role="alert" id="relist-error">{move || state.problem_for(RelistField::Machines).get()}</p>
             <div class="offer-fields">

@@ -62,6 +62,11 @@ impl UnlistState {
     }
 }
 
+/// What unlisting does, above the preview.
+const UNLIST_HINT: &str =
+    "Unlisting stops new rentals at once. Running rentals go on to their end: the machine \
+    is ready for maintenance once they have.";
+
 #[component]
 pub fn UnlistPanel(state: UnlistState, machines: Signal<Vec<Machine>>) -> impl IntoView {
     let utc = use_utc();
@@ -95,7 +100,7 @@ pub fn UnlistPanel(state: UnlistState, machines: Signal<Vec<Machine>>) -> impl I
             .count()
     };
     view! {
-        <p class="hint">"Unlisting stops new rentals at once. Running rentals go on to their end: the machine is ready for maintenance once they have."</p>
+        <p class="hint">{UNLIST_HINT}</p>
         <form class="offer-form" on:submit=submit novalidate>
             <PreviewList lines=preview label="What unlisting changes"/>
             <p class="form-error" role="alert" id="unlist-error">{move || state.problem.get()}</p>
