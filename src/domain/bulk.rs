@@ -1,5 +1,5 @@
 //! The one place that decides how each request of a bulk action ended (schedule, cancel,
-//! defragment, a rolling plan, and the offer actions as they come): done, refused and so
+//! defragment, a rolling plan, and the offer actions): done, refused and so
 //! not applied, or unknown (sent, no answer), or a reason to stop the whole run. The pacing
 //! and the waits for the rate limit are the fetch layer's (`api::pacing`): a request
 //! refused as too frequent reaches here only after the client waited and tried again.
@@ -43,6 +43,8 @@ pub enum PacedAction {
     ScheduleEachStart,
     /// N22, one request per offer.
     ListEachOffer,
+    /// N23, one request per machine.
+    UnlistEachMachine,
 }
 
 impl PacedAction {
@@ -51,12 +53,15 @@ impl PacedAction {
             PacedAction::CancelEachMachine => ("PUT", "/api/v0/machines/1/cancel_maint/"),
             PacedAction::ScheduleEachStart => ("POST", "/api/v0/machines/maintenances/batch"),
             PacedAction::ListEachOffer => ("PUT", "/api/v0/machines/create_asks/"),
+            PacedAction::UnlistEachMachine => ("DELETE", "/api/v0/machines/1/asks/"),
         }
     }
 
     fn noun(self) -> (&'static str, &'static str) {
         match self {
-            PacedAction::CancelEachMachine => ("machine", "machines"),
+            PacedAction::CancelEachMachine | PacedAction::UnlistEachMachine => {
+                ("machine", "machines")
+            }
             PacedAction::ScheduleEachStart => ("start", "starts"),
             PacedAction::ListEachOffer => ("offer", "offers"),
         }
@@ -116,6 +121,12 @@ mod tests {
         assert_eq!(
             PacedAction::ListEachOffer.duration_sentence(10).as_deref(),
             Some("10 offers: about 45 s at the public service's pace")
+        );
+        assert_eq!(
+            PacedAction::UnlistEachMachine
+                .duration_sentence(20)
+                .as_deref(),
+            Some("20 machines: about 35 s at the public service's pace")
         );
         assert_eq!(PacedAction::CancelEachMachine.duration_sentence(1), None);
     }

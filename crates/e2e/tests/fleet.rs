@@ -393,7 +393,7 @@ return [...document.querySelectorAll('.selection-actions .button')].map(b => {
 "#;
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_selections_buttons_fit_one_row_at_laptop_width_each_label_on_one_line(
+async fn the_selections_buttons_fit_their_rows_at_laptop_width_each_label_on_one_line(
 ) -> anyhow::Result<()> {
     let app = signed_in_on_machines("fleet_selection_bar").await?;
     app.wait_for_text(".row-count", "120 rows").await?;
@@ -410,7 +410,10 @@ async fn the_selections_buttons_fit_one_row_at_laptop_width_each_label_on_one_li
                 "Schedule maintenance…",
                 "Plan rolling maintenance…",
                 "Defragment…",
-                "Cancel maintenance…"
+                "Cancel maintenance…",
+                "End offers at…",
+                "Unlist…",
+                "List again…"
             ]
         );
         for (label, count, _) in &lines {
@@ -420,15 +423,20 @@ async fn the_selections_buttons_fit_one_row_at_laptop_width_each_label_on_one_li
                 viewport.name
             );
         }
-        // From a laptop up, the five buttons are one row.
+        // From a laptop up, the five maintenance buttons are one row and the three offer
+        // buttons the row below.
         if viewport.width >= LAPTOP.width {
-            let rows: BTreeSet<i64> = lines.iter().map(|(.., top)| *top).collect();
-            assert_eq!(
-                rows.len(),
-                1,
-                "the buttons take {} rows: {lines:?}",
-                rows.len()
-            );
+            let (maintenance, offers) = lines.split_at(5);
+            for (part, buttons) in [("maintenance", maintenance), ("offers", offers)] {
+                let rows: BTreeSet<i64> = buttons.iter().map(|(.., top)| *top).collect();
+                assert_eq!(
+                    rows.len(),
+                    1,
+                    "the {part} buttons take {} rows: {lines:?}",
+                    rows.len()
+                );
+            }
+            assert!(offers[0].2 > maintenance[0].2, "{lines:?}");
         }
         assert_eq!(app.sideways_overflow().await?, None, "at {}", viewport.name);
         screenshot(&app, &format!("fleet_selection_bar_{}", viewport.name)).await?;

@@ -1,11 +1,13 @@
 //! The machines area's landing page: every machine of the host (N1) with its GPUs'
 //! occupancy, its listing and rentals (§1.7) and its next maintenance window (seed op 1),
-//! in a table whose selection can be
-//! shown on the maintenance page, scheduled, defragmented or have its windows cancelled.
+//! in a table whose selection can be shown on the maintenance page, scheduled,
+//! defragmented, have its windows cancelled, or have its offers ended, withdrawn or
+//! renewed ([`offers`]).
 
 pub mod defrag;
 pub mod listing;
 pub mod maintenance;
+pub mod offers;
 pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
@@ -27,6 +29,7 @@ use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
 use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
+use offers::OfferActions;
 use std::collections::{BTreeSet, HashMap};
 
 /// One row: a machine, its next window (the ongoing or soonest one) and how many are active.
@@ -99,27 +102,13 @@ struct DefragOutcome {
 /// server's refusal.
 type CancelOutcome = Vec<(i64, Cancelled)>;
 
-#[component]
-pub fn MachinesPage() -> impl IntoView {
-    let utc = use_utc();
+/// Defragmenting the selection (seed op 2): each machine's strip before, the answer, and
+/// the strips after, read again.
+fn defrag_action(
+    data: LocalResource<Result<Fleet, crate::api::ApiError>>,
+) -> ConfirmedAction<Vec<(i64, String)>, DefragOutcome> {
     let toasts = use_toasts();
-    let navigate = use_navigate();
-    let now = use_clock();
-
-    let data = use_api_resource(load_fleet);
-    let selected = RwSignal::new(BTreeSet::<String>::new());
-    let selected_ids = Signal::derive(move || selected.with(ids_of));
-    let none_selected = move || selected.with(BTreeSet::is_empty);
-
-    let go_with_selection = move |path: &'static str| {
-        let navigate = navigate.clone();
-        move |_| {
-            let ids = selected_ids.get_untracked();
-            navigate(&with_machine_ids(path, &ids), Default::default());
-        }
-    };
-
-    let defrag = ConfirmedAction::new(
+    ConfirmedAction::new(
         |api, asked: Vec<(i64, String)>| async move {
             let ids: Vec<i64> = asked.iter().map(|(id, _)| *id).collect();
             let result = match api.defrag_offers(&ids).await {
@@ -157,15 +146,21 @@ pub fn MachinesPage() -> impl IntoView {
         },
     )
     .refusals_as_failures()
-    .toast_failures("Defragmentation failed");
+    .toast_failures("Defragmentation failed")
+}
 
-    let cancel_progress = RunProgress::new();
-    let cancel_all = ConfirmedAction::new(
+/// Cancelling every window of each selected machine (N5), at N5's public pace.
+fn cancel_action(
+    data: LocalResource<Result<Fleet, crate::api::ApiError>>,
+    progress: RunProgress,
+) -> ConfirmedAction<Vec<i64>, CancelOutcome> {
+    let toasts = use_toasts();
+    ConfirmedAction::new(
         move |api: crate::api::ApiClient, ids: Vec<i64>| {
             // N5 keeps its public pace from the first machine; the progress says when a
             // request waits for its slot.
-            let api = cancel_progress.start(&api, ids.len());
-            async move { cancel_each(&api, ids, move || cancel_progress.count(1)).await }
+            let api = progress.start(&api, ids.len());
+            async move { cancel_each(&api, ids, move || progress.count(1)).await }
         },
         move |_, outcome: CancelOutcome| {
             let done = outcome
@@ -180,7 +175,49 @@ pub fn MachinesPage() -> impl IntoView {
             outcome
         },
     )
-    .refusals_as_failures();
+    .refusals_as_failures()
+}
+
+const LEDE: &str =
+    "Your machines: their GPUs as they are rented now, their offers and their maintenance. \
+    Select machines to show, schedule or cancel their maintenance, to defragment their GPU \
+    offers, or to end, withdraw or renew their offers.";
+
+#[component]
+pub fn MachinesPage() -> impl IntoView {
+    let utc = use_utc();
+    let navigate = use_navigate();
+    let now = use_clock();
+
+    let data = use_api_resource(load_fleet);
+    let selected = RwSignal::new(BTreeSet::<String>::new());
+    let selected_ids = Signal::derive(move || selected.with(ids_of));
+    let none_selected = Signal::derive(move || selected.with(BTreeSet::is_empty));
+    let selected_machines = Signal::derive(move || {
+        let ids = selected_ids.get();
+        with_loaded(data, |fleet| {
+            fleet
+                .machines
+                .iter()
+                .filter(|m| ids.binary_search(&m.id).is_ok())
+                .cloned()
+                .collect::<Vec<Machine>>()
+        })
+        .unwrap_or_default()
+    });
+
+    let go_with_selection = move |path: &'static str| {
+        let navigate = navigate.clone();
+        move |_| {
+            let ids = selected_ids.get_untracked();
+            navigate(&with_machine_ids(path, &ids), Default::default());
+        }
+    };
+
+    let defrag = defrag_action(data);
+    let cancel_progress = RunProgress::new();
+    let cancel_all = cancel_action(data, cancel_progress);
+    let offers = OfferActions::new(move || data.refetch());
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();
@@ -199,23 +236,13 @@ pub fn MachinesPage() -> impl IntoView {
         defrag.ask(asked);
     };
     let ask_cancel = move |_| cancel_all.ask(selected_ids.get_untracked());
-    let windows_of_selection = move || {
-        let ids = cancel_all.asked().unwrap_or_default();
-        with_loaded(data, |fleet| {
-            let mine = fleet.windows.iter().filter(|w| ids.contains(&w.machine_id));
-            let (marketplace, own): (Vec<_>, Vec<_>) =
-                mine.partition(|w| w.scheduled_by_marketplace);
-            (own.len(), marketplace.len())
-        })
-        .unwrap_or((0, 0))
-    };
 
     let show_maintenance = go_with_selection(MAINTENANCE);
     let schedule = go_with_selection(SCHEDULE);
     let rolling = go_with_selection(ROLLING);
 
     view! {
-        <Page class="machines" entry=&gpudeck_pages::MACHINES lede="Your machines: their GPUs as they are rented now, and their maintenance. Select machines to show, schedule or cancel their maintenance, or to defragment their GPU offers.">
+        <Page class="machines" entry=&gpudeck_pages::MACHINES lede=LEDE>
             {ResourceView::new(data, "Loading your machines…")
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
@@ -234,13 +261,17 @@ pub fn MachinesPage() -> impl IntoView {
                         <button type="button" class="button" data-action="show" disabled=none_selected on:click=show_maintenance.clone()>"Show maintenance"</button>
                         <button type="button" class="button primary" data-action="schedule" disabled=none_selected on:click=schedule.clone()>"Schedule maintenance…"</button>
                         <button type="button" class="button" data-action="rolling" disabled=none_selected on:click=rolling.clone()>"Plan rolling maintenance…"</button>
-                        <button type="button" class="button" data-action="defrag" disabled=move || none_selected() || defrag.pending().get() on:click=ask_defrag>
+                        <button type="button" class="button" data-action="defrag" disabled=move || none_selected.get() || defrag.pending().get() on:click=ask_defrag>
                             {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
                         </button>
-                        <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected() || cancel_all.pending().get() on:click=ask_cancel>
+                        <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected.get() || cancel_all.pending().get() on:click=ask_cancel>
                             {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
                         </button>
+                        // The offers' actions on a row of their own, so that each row fits a laptop.
+                        <span class="selection-label">"Their offers:"</span>
+                        {offers.buttons(none_selected)}
                     </div>
+                    {offers.panel(selected_machines)}
                     <RunProgressBar progress=cancel_progress running=cancel_all.pending() done_verb="Cancelled" id="cancel-progress"/>
                     {defrag.failure_view()}
                     {cancel_all.failure_view()}
@@ -248,34 +279,61 @@ pub fn MachinesPage() -> impl IntoView {
                     {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
                     {fleet_table(&fleet, now.into(), selected)}
                 })}
-            <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
-                <p>
-                    {move || format!("{} machines: ", defrag.asked().map_or(0, |a| a.len()))}
-                    <strong class="id-list">{move || {
-                        let ids: Vec<i64> = defrag.asked().unwrap_or_default().iter().map(|(id, _)| *id).collect();
-                        named_in_confirmation(&ids)
-                    }}</strong>
-                </p>
-                <p>"Rentals on them may be assigned different GPU slots; their GPU counts stay."</p>
-            </ActionDialog>
-            <ActionDialog action=cancel_all title="Cancel the maintenance of these machines?" confirm_label="Cancel their windows" danger=true>
-                <p>
-                    {move || format!("{} machines: ", cancel_all.asked().map_or(0, |a| a.len()))}
-                    <strong class="id-list">{move || named_in_confirmation(&cancel_all.asked().unwrap_or_default())}</strong>
-                </p>
-                <p>{move || {
-                    let (own, marketplace) = windows_of_selection();
-                    let kept = marketplace_windows_stay(marketplace as i64).map(|stays| format!(" {stays}.")).unwrap_or_default();
-                    format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
-                }}</p>
-                {move || {
-                    let count = cancel_all.asked().map_or(0, |a| a.len());
-                    PacedAction::CancelEachMachine.duration_sentence(count).map(|takes| view! {
-                        <p data-testid="paced-duration">{format!("{takes}.")}</p>
-                    })
-                }}
-            </ActionDialog>
+            <DefragDialog defrag=defrag/>
+            <CancelDialog cancel_all=cancel_all data=data/>
         </Page>
+    }
+}
+
+#[component]
+fn DefragDialog(defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>) -> impl IntoView {
+    view! {
+        <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
+            <p>
+                {move || format!("{} machines: ", defrag.asked().map_or(0, |a| a.len()))}
+                <strong class="id-list">{move || {
+                    let ids: Vec<i64> = defrag.asked().unwrap_or_default().iter().map(|(id, _)| *id).collect();
+                    named_in_confirmation(&ids)
+                }}</strong>
+            </p>
+            <p>"Rentals on them may be assigned different GPU slots; their GPU counts stay."</p>
+        </ActionDialog>
+    }
+}
+
+#[component]
+fn CancelDialog(
+    cancel_all: ConfirmedAction<Vec<i64>, CancelOutcome>,
+    data: LocalResource<Result<Fleet, crate::api::ApiError>>,
+) -> impl IntoView {
+    let windows_of_selection = move || {
+        let ids = cancel_all.asked().unwrap_or_default();
+        with_loaded(data, |fleet| {
+            let mine = fleet.windows.iter().filter(|w| ids.contains(&w.machine_id));
+            let (marketplace, own): (Vec<_>, Vec<_>) =
+                mine.partition(|w| w.scheduled_by_marketplace);
+            (own.len(), marketplace.len())
+        })
+        .unwrap_or((0, 0))
+    };
+    view! {
+        <ActionDialog action=cancel_all title="Cancel the maintenance of these machines?" confirm_label="Cancel their windows" danger=true>
+            <p>
+                {move || format!("{} machines: ", cancel_all.asked().map_or(0, |a| a.len()))}
+                <strong class="id-list">{move || named_in_confirmation(&cancel_all.asked().unwrap_or_default())}</strong>
+            </p>
+            <p>{move || {
+                let (own, marketplace) = windows_of_selection();
+                let kept = marketplace_windows_stay(marketplace as i64).map(|stays| format!(" {stays}.")).unwrap_or_default();
+                format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
+            }}</p>
+            {move || {
+                let count = cancel_all.asked().map_or(0, |a| a.len());
+                PacedAction::CancelEachMachine.duration_sentence(count).map(|takes| view! {
+                    <p data-testid="paced-duration">{format!("{takes}.")}</p>
+                })
+            }}
+        </ActionDialog>
     }
 }
 

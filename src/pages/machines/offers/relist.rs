@@ -1,0 +1,210 @@
+//! "List again…": N22 (list machine) on each selected machine with its kept terms (N1's
+//! `listed_gpu_cost`, `listed_min_gpu_count`, …), a new offer end date or a rolling
+//! duration, and optionally a new on-demand price and minimum GPUs. Only what changes is
+//! sent; `null` keeps the rest.
+
+use super::rules::{check_relist, relist_line, relist_result};
+use super::rules::{DurationUnit, OfferResult, RelistField, RelistForm, RelistPlan};
+use super::{reread_of, send_each, OfferResults, PreviewList};
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use crate::components::form_field::{FormField, TextInput, TextKind};
+use crate::components::item_results::{RunProgress, RunProgressBar};
+use crate::components::time::{
+    format_absolute, local_zone, now_seconds, start_seconds, use_clock, use_utc, UtcToggle,
+};
+use crate::components::words::{counted, named_in_confirmation};
+use crate::domain::bulk::PacedAction;
+use gpudeck_wire::{ListMachineRequest, Machine};
+use leptos::prelude::*;
+
+/// The form's fields, its problems and the run, kept by the page.
+#[derive(Clone, Copy)]
+pub struct RelistState {
+    end_text: RwSignal<String>,
+    duration: RwSignal<String>,
+    unit: RwSignal<DurationUnit>,
+    price: RwSignal<String>,
+    min_chunk: RwSignal<String>,
+    problems: RwSignal<Vec<(RelistField, String)>>,
+    progress: RunProgress,
+    action: ConfirmedAction<RelistPlan, Vec<OfferResult>>,
+}
+
+impl RelistState {
+    pub fn new(reload: impl Fn() + 'static) -> Self {
+        let utc = use_utc();
+        let progress = RunProgress::new();
+        let action = ConfirmedAction::new(
+            move |api, plan: RelistPlan| {
+                let api = progress.start(&api, plan.requests.len());
+                async move {
+                    let ids = plan.requests.iter().map(|(id, _)| *id).collect();
+                    let requests = plan.requests.clone();
+                    let send = move |api: crate::api::ApiClient, id: i64| {
+                        let request = requests
+                            .iter()
+                            .find(|(of, _)| *of == id)
+                            .map(|(_, request)| request.clone())
+                            .unwrap_or_else(|| ListMachineRequest::new(id));
+                        async move { api.list_machine(&request).await }
+                    };
+                    let (sorted, reread) =
+                        send_each(&api, ids, send, move || progress.count(1)).await?;
+                    let now = now_seconds();
+                    let time = |t| format_absolute(t, utc.get_untracked());
+                    Ok(sorted
+                        .into_iter()
+                        .map(|(id, s)| {
+                            relist_result(id, &plan.terms, s, reread_of(&reread, id), now, &time)
+                        })
+                        .collect::<Vec<_>>())
+                }
+            },
+            move |_, results: Vec<OfferResult>| {
+                reload();
+                results
+            },
+        )
+        .refusals_as_failures();
+        Self {
+            end_text: RwSignal::new(String::new()),
+            duration: RwSignal::new(String::new()),
+            unit: RwSignal::new(DurationUnit::Days),
+            price: RwSignal::new(String::new()),
+            min_chunk: RwSignal::new(String::new()),
+            problems: RwSignal::new(Vec::new()),
+            progress,
+            action,
+        }
+    }
+
+    pub fn pending(self) -> bool {
+        self.action.pending().get_untracked()
+    }
+
+    /// The form as typed, its end date read in UTC or the browser's zone.
+    fn form(self, utc: bool) -> RelistForm {
+        let end_text = self.end_text.get();
+        RelistForm {
+            end: start_seconds(&end_text, utc),
+            end_given: !end_text.trim().is_empty(),
+            duration: self.duration.get(),
+            unit: self.unit.get(),
+            price: self.price.get(),
+            min_chunk: self.min_chunk.get(),
+        }
+    }
+
+    /// What is wrong with `field`, every problem in one line.
+    fn problem_for(self, field: RelistField) -> Signal<Option<String>> {
+        let problems = self.problems;
+        Signal::derive(move || {
+            let said = problems.with(|p| {
+                p.iter()
+                    .filter(|(f, _)| *f == field)
+                    .map(|(_, m)| m.clone())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            Some(said).filter(|said| !said.is_empty())
+        })
+    }
+}
+
+/// What listing again does, above the form.
+const RELIST_HINT: &str =
+    "Each machine is listed again with the terms it kept. Give an offer end date or a \
+    rolling duration (or neither, for an open-ended offer), and a new price or minimum \
+    only to change them.";
+
+#[component]
+pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl IntoView {
+    let utc = use_utc();
+    let now = use_clock();
+    let action = state.action;
+    let time = move |t: f64| format_absolute(t, utc.get());
+    let preview = Signal::derive(move || {
+        let form = state.form(utc.get());
+        machines.with(|ms| match check_relist(ms, &form, now.get()) {
+            Ok(plan) => ms
+                .iter()
+                .map(|m| relist_line(m, &plan.terms, now.get(), &time))
+                .collect(),
+            Err(_) => Vec::new(),
+        })
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let form = state.form(utc.get_untracked());
+        match check_relist(&machines.get_untracked(), &form, now_seconds()) {
+            Ok(plan) => {
+                state.problems.set(Vec::new());
+                action.ask(plan);
+            }
+            Err(found) => state.problems.set(found),
+        }
+    };
+    let zone = move || {
+        if utc.get() {
+            "UTC".to_owned()
+        } else {
+            local_zone()
+        }
+    };
+    let asked_ids = move || {
+        action.asked().map_or_else(Vec::new, |plan| {
+            plan.requests.iter().map(|(id, _)| *id).collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <p class="hint">{RELIST_HINT}</p>
+        <form class="offer-form" on:submit=submit novalidate>
+            <p class="form-error" role="alert" id="relist-error">{move || state.problem_for(RelistField::Machines).get()}</p>
+            <div class="offer-fields">
+                <FormField id="relist-end" label=view! { "Offer end date " <span class="zone">{move || format!("({})", zone())}</span> }
+                    error=state.problem_for(RelistField::End) beside=|| view! { <UtcToggle/> }>
+                    <input type="datetime-local" prop:value=state.end_text on:input=move |ev| state.end_text.set(event_target_value(&ev))/>
+                </FormField>
+                <FormField id="relist-duration" label="Or rolling: always this far ahead" error=state.problem_for(RelistField::Duration)
+                    beside=move || view! {
+                        <select aria-label="Unit of the rolling duration" class="duration-unit"
+                            prop:value=move || state.unit.get().key()
+                            on:change=move |ev| state.unit.set(DurationUnit::from_key(&event_target_value(&ev)))>
+                            <option value="days">"days"</option>
+                            <option value="weeks">"weeks"</option>
+                        </select>
+                    }>
+                    <TextInput kind=TextKind::Whole text=state.duration/>
+                </FormField>
+                <FormField id="relist-price" label="New on-demand price, $/GPU-hour (optional)" error=state.problem_for(RelistField::Price)>
+                    <TextInput kind=TextKind::Decimal text=state.price/>
+                </FormField>
+                <FormField id="relist-min-chunk" label="New minimum GPUs a rental (optional)" error=state.problem_for(RelistField::MinChunk)
+                    hint="1 or a power of two up to the machine's GPUs.">
+                    <TextInput kind=TextKind::Whole text=state.min_chunk/>
+                </FormField>
+            </div>
+            {move || if preview.with(Vec::is_empty) {
+                view! { <p class="hint">"Fix the fields above to see what changes on each selected machine."</p> }.into_any()
+            } else {
+                view! { <PreviewList lines=preview label="What listing again changes"/> }.into_any()
+            }}
+            <div class="form-actions">
+                <SubmitButton pending=action.pending() idle="List these machines again…" busy="Listing…"/>
+            </div>
+        </form>
+        <RunProgressBar progress=state.progress running=action.pending() done_verb="Answered for" id="relist-progress"/>
+        {action.failure_view()}
+        {move || action.done().map(|results| view! { <OfferResults results=results heading="Listed again"/> })}
+        <ActionDialog action=action title="List these machines again?" confirm_label="List them">
+            <p>
+                {move || format!("{}: ", counted(asked_ids().len() as i64, "machine", "machines"))}
+                <strong class="id-list">{move || named_in_confirmation(&asked_ids())}</strong>
+            </p>
+            <p>"New renters can rent them at once, on the terms shown."</p>
+            {move || PacedAction::ListEachOffer.duration_sentence(asked_ids().len()).map(|takes| view! {
+                <p data-testid="paced-duration">{format!("{takes}.")}</p>
+            })}
+        </ActionDialog>
+    }
+}

@@ -1,0 +1,1074 @@
+//! What the offer actions will do and did, machine by machine, before any request goes:
+//! the preview of "End offers at…" (which rentals N22 (list machine) extends, who still
+//! has renters after the new end), of "Unlist…" (N23 (unlist machine) stops new rentals
+//! only) and of "List again…" (the kept terms), the checks of each form, the N22 requests
+//! built from them, and each machine's result in words. Pure, so it runs under `cargo
+//! test`; times are written by the caller's `time`.
+
+use crate::components::words::counted;
+use crate::domain::bulk::Sorted;
+use crate::domain::listing::{Listing, RentalsEnd};
+use gpudeck_wire::listing::{min_chunk_fits, ListingRefusal, OfferDuration};
+use gpudeck_wire::{ListMachineRequest, ListMachineResponse, Machine};
+
+/// One machine's line of a preview: whether a request goes to it, and what it does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreviewLine {
+    pub machine_id: i64,
+    pub sent: bool,
+    pub text: String,
+}
+
+/// How one machine's request ended, in words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OfferResult {
+    pub machine_id: i64,
+    pub outcome: ResultKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultKind {
+    Done,
+    /// Not applied (refused, or the re-read after a lost answer shows it was not).
+    Refused,
+    /// Sent, no answer, and the re-read could not tell.
+    Unknown,
+}
+
+impl ResultKind {
+    /// The list item's class.
+    pub fn class(self) -> &'static str {
+        match self {
+            ResultKind::Done => "ok",
+            ResultKind::Refused => "refused",
+            ResultKind::Unknown => "unknown",
+        }
+    }
+}
+
+/// Whether two offer end dates are the same instant as N1 reports it.
+fn same_time(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1.0
+}
+
+/// `listed until T`, `listed, open-ended` or `not listed`.
+pub fn listing_words(machine: &Machine, now: f64, time: &impl Fn(f64) -> String) -> String {
+    match Listing::of(machine, now) {
+        Listing::NotListed => "not listed".into(),
+        Listing::OpenEnded => "listed, open-ended".into(),
+        Listing::Until(end) => format!("listed until {}", time(end)),
+    }
+}
+
+/// What moving the offer end date to `end` does to the machine's running rentals (§1.7,
+/// extension): N1 gives only their count and the latest rental end date, and not the
+/// prices they locked, so the words say what follows from those and no more.
+pub fn extension_words(machine: &Machine, end: f64, time: &impl Fn(f64) -> String) -> String {
+    let running = machine.current_rentals_running;
+    let others = if running > 1 {
+        format!(
+            "; any of its rentals that ends before {} is extended to it, unless it locked a \
+             lower price",
+            time(end)
+        )
+    } else {
+        String::new()
+    };
+    match RentalsEnd::of(machine) {
+        RentalsEnd::NoRentals => "no rental is running, so none is extended".into(),
+        RentalsEnd::NoEndDate => format!(
+            "{} no end date; {} when the renter stops it",
+            if running > 1 {
+                "its rentals have"
+            } else {
+                "its rental has"
+            },
+            if running > 1 { "each ends" } else { "it ends" }
+        ),
+        RentalsEnd::At(latest) if latest < end && !same_time(latest, end) => format!(
+            "extends its {} that {} before {} (latest now ends at {}) to {}, unless a rental \
+             locked a lower price",
+            if running > 1 { "rentals" } else { "rental" },
+            if running > 1 { "end" } else { "ends" },
+            time(end),
+            time(latest),
+            time(end)
+        ),
+        RentalsEnd::At(latest) if same_time(latest, end) => {
+            format!("its latest rental ends at {} too{others}", time(end))
+        }
+        RentalsEnd::At(latest) => format!(
+            "still has renters after {} (until {}){others}",
+            time(end),
+            time(latest)
+        ),
+    }
+}
+
+/// The N22 body that sets only the offer end date: every term kept.
+pub fn end_offer_request(machine_id: i64, end: f64) -> ListMachineRequest {
+    ListMachineRequest {
+        end_date: Some(end.into()),
+        ..ListMachineRequest::new(machine_id)
+    }
+}
+
+/// "End offers at…": one line per machine. A machine that is not listed is skipped, since
+/// N22 on it would list it again.
+pub fn end_offers_line(
+    machine: &Machine,
+    end: f64,
+    now: f64,
+    time: &impl Fn(f64) -> String,
+) -> PreviewLine {
+    let listing = Listing::of(machine, now);
+    let text = if listing == Listing::NotListed {
+        "skipped: not listed. Setting an offer end date would list it again; List again… \
+         does that."
+            .to_owned()
+    } else {
+        format!(
+            "{}; the offer ends at {}; {}.",
+            capitalised(&listing_words(machine, now, time)),
+            time(end),
+            extension_words(machine, end, time)
+        )
+    };
+    PreviewLine {
+        machine_id: machine.id,
+        sent: listing != Listing::NotListed,
+        text,
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// What goes when "End offers at…" is confirmed: the end date and the listed machines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndOffersPlan {
+    pub end: f64,
+    pub machine_ids: Vec<i64>,
+    /// Machines left out, not listed.
+    pub skipped: Vec<i64>,
+}
+
+/// Checks the "End offers at…" form: machines selected, a time given and later than now
+/// (N22's own rule), and at least one listed machine.
+pub fn check_end_offers(
+    machines: &[Machine],
+    end: Option<f64>,
+    now: f64,
+) -> Result<EndOffersPlan, String> {
+    if machines.is_empty() {
+        return Err("Select the machines in the table first.".into());
+    }
+    let end = end.ok_or("Enter the date and time the offers end.")?;
+    if let Err(refusal) = end_offer_request(machines[0].id, end).validate(now) {
+        return Err(end_refusal_words(refusal));
+    }
+    let (listed, skipped): (Vec<&Machine>, Vec<&Machine>) = machines
+        .iter()
+        .partition(|m| Listing::of(m, now) != Listing::NotListed);
+    if listed.is_empty() {
+        return Err(
+            "None of the selected machines is listed, so there is no offer to end. List \
+             again… lists them."
+                .into(),
+        );
+    }
+    Ok(EndOffersPlan {
+        end,
+        machine_ids: listed.iter().map(|m| m.id).collect(),
+        skipped: skipped.iter().map(|m| m.id).collect(),
+    })
+}
+
+fn end_refusal_words(refusal: ListingRefusal) -> String {
+    match refusal {
+        ListingRefusal::EndDatePast => "The offer end must be later than now.".into(),
+        ListingRefusal::EndDateAndDuration => {
+            "Give an offer end date or a rolling duration, not both.".into()
+        }
+        other => format!("Not sent: {other}."),
+    }
+}
+
+/// "Unlist…": every machine is sent (N23 changes nothing on one already unlisted, and says
+/// so); the line says who still has renters and until when.
+pub fn unlist_line(machine: &Machine, now: f64, time: &impl Fn(f64) -> String) -> PreviewLine {
+    let rentals = match RentalsEnd::of(machine) {
+        RentalsEnd::NoRentals => "no rental is running".to_owned(),
+        RentalsEnd::At(end) => format!(
+            "still has renters until {}: they go on to their end",
+            time(end)
+        ),
+        RentalsEnd::NoEndDate => {
+            "a rental has no end date: it goes on until its renter stops it".to_owned()
+        }
+    };
+    let text = match Listing::of(machine, now) {
+        Listing::NotListed => {
+            format!("already unlisted (unlisting again changes nothing); {rentals}.")
+        }
+        _ if RentalsEnd::of(machine) == RentalsEnd::NoRentals => format!(
+            "{}; {rentals}: once unlisted it is ready for maintenance.",
+            capitalised(&listing_words(machine, now, time))
+        ),
+        _ => format!(
+            "{}; unlisting stops new rentals only; {rentals}.",
+            capitalised(&listing_words(machine, now, time))
+        ),
+    };
+    PreviewLine {
+        machine_id: machine.id,
+        sent: true,
+        text,
+    }
+}
+
+/// A rolling offer's unit, as the form offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DurationUnit {
+    Days,
+    Weeks,
+}
+
+impl DurationUnit {
+    pub fn key(self) -> &'static str {
+        match self {
+            DurationUnit::Days => "days",
+            DurationUnit::Weeks => "weeks",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Self {
+        if key == "weeks" {
+            DurationUnit::Weeks
+        } else {
+            DurationUnit::Days
+        }
+    }
+}
+
+/// The "List again…" form as typed; `end` is the end date field read as a time (`None`
+/// when empty or incomplete, `end_given` telling which).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelistForm {
+    pub end: Option<f64>,
+    pub end_given: bool,
+    pub duration: String,
+    pub unit: DurationUnit,
+    pub price: String,
+    pub min_chunk: String,
+}
+
+/// The form's fields, for placing each error next to its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelistField {
+    Machines,
+    End,
+    Duration,
+    Price,
+    MinChunk,
+}
+
+/// How the new offer ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewEnd {
+    /// No end date and no duration: listed until unlisted.
+    OpenEnded,
+    Date(f64),
+    /// `N days` or `N weeks`, as N22 takes it.
+    Rolling(String),
+}
+
+/// What "List again…" changes on every machine; `None` keeps the machine's own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelistTerms {
+    pub end: NewEnd,
+    pub price_gpu: Option<f64>,
+    pub min_chunk: Option<i64>,
+}
+
+/// What goes when "List again…" is confirmed: one N22 body per machine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelistPlan {
+    pub terms: RelistTerms,
+    /// Each machine and its request.
+    pub requests: Vec<(i64, ListMachineRequest)>,
+}
+
+type Problems = Vec<(RelistField, String)>;
+
+fn parse_optional<T: std::str::FromStr>(text: &str) -> Result<Option<T>, ()> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| ())
+}
+
+/// Reads the form's fields into terms, N22's rules judged by `ListMachineRequest::validate`
+/// (the wire crate's one definition) and `min_chunk_fits` against every machine.
+fn relist_terms(
+    machines: &[Machine],
+    form: &RelistForm,
+    now: f64,
+) -> Result<RelistTerms, Problems> {
+    let mut problems = Problems::new();
+    if form.end_given && form.end.is_none() {
+        problems.push((
+            RelistField::End,
+            "Enter a whole date and time, or nothing.".into(),
+        ));
+    }
+    let duration = match parse_optional::<u32>(&form.duration) {
+        Ok(None) => None,
+        Ok(Some(n)) if n > 0 => Some(format!("{n} {}", form.unit.key())),
+        _ => {
+            problems.push((
+                RelistField::Duration,
+                "The rolling duration must be a whole number above 0.".into(),
+            ));
+            None
+        }
+    };
+    let price = parse_optional::<f64>(&form.price).unwrap_or_else(|()| {
+        problems.push((
+            RelistField::Price,
+            "The price must be a number, like 0.45.".into(),
+        ));
+        None
+    });
+    let min_chunk = parse_optional::<i64>(&form.min_chunk).unwrap_or_else(|()| {
+        problems.push((
+            RelistField::MinChunk,
+            "The minimum GPUs must be a whole number, like 2.".into(),
+        ));
+        None
+    });
+    let request = ListMachineRequest {
+        end_date: form.end.map(Into::into),
+        duration: duration.clone().map(|d| OfferDuration::Text(d).into()),
+        price_gpu: price.map(Into::into),
+        ..ListMachineRequest::new(1)
+    };
+    if let Err(refusal) = request.validate(now) {
+        problems.push(match refusal {
+            ListingRefusal::Negative(_) => {
+                (RelistField::Price, "The price must be 0 or more.".into())
+            }
+            ListingRefusal::EndDateAndDuration => {
+                (RelistField::Duration, end_refusal_words(refusal))
+            }
+            ListingRefusal::Duration => (
+                RelistField::Duration,
+                "The rolling duration is too long.".into(),
+            ),
+            other => (RelistField::End, end_refusal_words(other)),
+        });
+    }
+    if let Some(chunk) = min_chunk {
+        let misfits: Vec<String> = machines
+            .iter()
+            .filter(|m| !min_chunk_fits(chunk, m.num_gpus))
+            .map(|m| format!("{} ({} GPUs)", m.id, m.num_gpus))
+            .collect();
+        if !misfits.is_empty() {
+            problems.push((
+                RelistField::MinChunk,
+                format!(
+                    "The minimum GPUs must be 1 or a power of two up to the machine's GPUs; \
+                     {chunk} does not fit machine {}.",
+                    misfits.join(", ")
+                ),
+            ));
+        }
+    }
+    if price.is_none() {
+        let unpriced: Vec<String> = machines
+            .iter()
+            .filter(|m| m.listed_gpu_cost.is_none())
+            .map(|m| m.id.to_string())
+            .collect();
+        if !unpriced.is_empty() {
+            problems.push((
+                RelistField::Price,
+                format!(
+                    "Machine {} has no price kept: give an on-demand price.",
+                    unpriced.join(", ")
+                ),
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let end = match (form.end, duration) {
+        (Some(end), _) => NewEnd::Date(end),
+        (None, Some(duration)) => NewEnd::Rolling(duration),
+        (None, None) => NewEnd::OpenEnded,
+    };
+    Ok(RelistTerms {
+        end,
+        price_gpu: price,
+        min_chunk,
+    })
+}
+
+/// Checks the "List again…" form and builds each machine's N22 body.
+pub fn check_relist(
+    machines: &[Machine],
+    form: &RelistForm,
+    now: f64,
+) -> Result<RelistPlan, Problems> {
+    if machines.is_empty() {
+        return Err(vec![(
+            RelistField::Machines,
+            "Select the machines in the table first.".into(),
+        )]);
+    }
+    let terms = relist_terms(machines, form, now)?;
+    let requests = machines
+        .iter()
+        .map(|m| (m.id, relist_request(m, &terms)))
+        .collect();
+    Ok(RelistPlan { terms, requests })
+}
+
+/// The N22 body for `machine`: the new end, and a price or minimum only where it differs
+/// from the machine's kept one (`null` keeps it).
+pub fn relist_request(machine: &Machine, terms: &RelistTerms) -> ListMachineRequest {
+    let price_gpu = terms.price_gpu.filter(|p| {
+        machine
+            .listed_gpu_cost
+            .is_none_or(|kept| (kept - p).abs() > 1e-9)
+    });
+    let min_chunk = terms
+        .min_chunk
+        .filter(|c| machine.listed_min_gpu_count != Some(*c));
+    let (end_date, duration) = match &terms.end {
+        NewEnd::OpenEnded => (None, None),
+        NewEnd::Date(end) => (Some((*end).into()), None),
+        NewEnd::Rolling(text) => (None, Some(OfferDuration::Text(text.clone()).into())),
+    };
+    ListMachineRequest {
+        price_gpu: price_gpu.map(Into::into),
+        min_chunk: min_chunk.map(|c| gpudeck_wire::lenient::Whole(c).into()),
+        end_date,
+        duration,
+        ..ListMachineRequest::new(machine.id)
+    }
+}
+
+/// `$0.40/GPU-hour`.
+pub fn price_words(price: f64) -> String {
+    format!("${price:.2}/GPU-hour")
+}
+
+/// `until T`, `rolling, 2 weeks ahead`, `open-ended`.
+fn new_end_words(end: &NewEnd, time: &impl Fn(f64) -> String) -> String {
+    match end {
+        NewEnd::OpenEnded => "open-ended (no offer end date)".into(),
+        NewEnd::Date(end) => format!("until {}", time(*end)),
+        NewEnd::Rolling(duration) => format!("rolling, always {duration} ahead"),
+    }
+}
+
+/// "List again…": the machine's kept terms, what changes, and the rentals a later offer
+/// end date extends.
+pub fn relist_line(
+    machine: &Machine,
+    terms: &RelistTerms,
+    now: f64,
+    time: &impl Fn(f64) -> String,
+) -> PreviewLine {
+    let price = match (terms.price_gpu, machine.listed_gpu_cost) {
+        (Some(new), Some(kept)) if (new - kept).abs() > 1e-9 => {
+            format!("{} (was {})", price_words(new), price_words(kept))
+        }
+        (Some(new), None) => format!("{} (new)", price_words(new)),
+        (_, Some(kept)) => format!("{} (kept)", price_words(kept)),
+        (None, None) => "no price".into(),
+    };
+    let kept_chunk = machine.listed_min_gpu_count.unwrap_or(1);
+    let chunk = match terms.min_chunk {
+        Some(new) if new != kept_chunk => {
+            format!("at least {new} GPUs a rental (was {kept_chunk})")
+        }
+        _ => format!(
+            "at least {} a rental (kept)",
+            counted(kept_chunk, "GPU", "GPUs")
+        ),
+    };
+    let before = match Listing::of(machine, now) {
+        Listing::NotListed => "Not listed now".to_owned(),
+        _ => format!(
+            "Already {}: its offer changes",
+            listing_words(machine, now, time)
+        ),
+    };
+    let extends = match &terms.end {
+        NewEnd::Date(end) => format!("; {}", extension_words(machine, *end, time)),
+        NewEnd::Rolling(_) if machine.current_rentals_running > 0 => {
+            "; its rentals that end before the rolling end date are extended to it, unless \
+             one locked a lower price"
+                .into()
+        }
+        _ => String::new(),
+    };
+    PreviewLine {
+        machine_id: machine.id,
+        sent: true,
+        text: format!(
+            "{before}. Listed {}, {price}, {chunk}{extends}.",
+            new_end_words(&terms.end, time)
+        ),
+    }
+}
+
+/// `extended 2 contracts to T`, or that none was.
+fn extended_words(extended: i64, to: &str) -> String {
+    match extended {
+        0 => "no contract extended".into(),
+        n => format!("extended {} to {to}", counted(n, "contract", "contracts")),
+    }
+}
+
+/// The machine as the re-read (N1) after a lost answer shows it.
+#[derive(Debug, Clone, Copy)]
+pub enum Reread<'a> {
+    Shows(&'a Machine),
+    /// The re-read does not have it.
+    Missing,
+    /// The re-read failed too, or was not needed.
+    Failed,
+}
+
+/// One machine's result: its answer, its refusal, or after no answer, what the re-read
+/// shows (`applied` says whether it shows the change made).
+fn settled<T>(
+    machine_id: i64,
+    sorted: Sorted<T>,
+    done: impl FnOnce(T) -> String,
+    reread: Reread<'_>,
+    applied: impl FnOnce(&Machine) -> Option<String>,
+    not_applied: impl FnOnce(&Machine) -> String,
+) -> OfferResult {
+    let (outcome, text) = match (sorted, reread) {
+        (Sorted::Done(answer), _) => (ResultKind::Done, done(answer)),
+        (Sorted::Refused(why), _) => (ResultKind::Refused, format!("not changed: {why}")),
+        (Sorted::Unknown, Reread::Shows(machine)) => match applied(machine) {
+            Some(shown) => (
+                ResultKind::Done,
+                format!("no answer came, but the re-read shows {shown}: done"),
+            ),
+            None => (
+                ResultKind::Refused,
+                format!(
+                    "no answer came, and the re-read shows {}: not changed",
+                    not_applied(machine)
+                ),
+            ),
+        },
+        (Sorted::Unknown, Reread::Missing) => (
+            ResultKind::Unknown,
+            "no answer came, and the re-read does not show this machine".into(),
+        ),
+        (Sorted::Unknown, Reread::Failed) => (
+            ResultKind::Unknown,
+            "no answer came and the re-read failed: it may have changed; reload to see".into(),
+        ),
+    };
+    OfferResult {
+        machine_id,
+        outcome,
+        text,
+    }
+}
+
+/// "End offers at…": the server's count of extended contracts, its refusal, or the re-read.
+pub fn end_offer_result(
+    machine_id: i64,
+    end: f64,
+    sorted: Sorted<ListMachineResponse>,
+    reread: Reread<'_>,
+    now: f64,
+    time: &impl Fn(f64) -> String,
+) -> OfferResult {
+    let to = time(end);
+    settled(
+        machine_id,
+        sorted,
+        |answer| {
+            format!(
+                "the offer ends at {to}; {}",
+                extended_words(answer.extended, &to)
+            )
+        },
+        reread,
+        |m| {
+            m.end_date
+                .filter(|at| m.listed && same_time(*at, end))
+                .map(|at| format!("the offer ending at {}", time(at)))
+        },
+        |m| format!("it {}", listing_words(m, now, time)),
+    )
+}
+
+/// "Unlist…": unlisted, with the rentals that go on; or its refusal, or the re-read.
+pub fn unlist_result(
+    machine: &Machine,
+    sorted: Sorted<()>,
+    reread: Reread<'_>,
+    now: f64,
+    time: &impl Fn(f64) -> String,
+) -> OfferResult {
+    let rentals = match RentalsEnd::of(machine) {
+        RentalsEnd::NoRentals => "no rental is running: ready for maintenance".to_owned(),
+        RentalsEnd::At(end) => format!("its rentals go on until {}", time(end)),
+        RentalsEnd::NoEndDate => "a rental with no end date goes on".to_owned(),
+    };
+    settled(
+        machine.id,
+        sorted,
+        |()| format!("unlisted; {rentals}"),
+        reread,
+        |m| (!m.listed).then(|| "it unlisted".to_owned()),
+        |m| format!("it {}", listing_words(m, now, time)),
+    )
+}
+
+/// "List again…": listed again, with the contracts a later end date extended.
+pub fn relist_result(
+    machine_id: i64,
+    terms: &RelistTerms,
+    sorted: Sorted<ListMachineResponse>,
+    reread: Reread<'_>,
+    now: f64,
+    time: &impl Fn(f64) -> String,
+) -> OfferResult {
+    let end = new_end_words(&terms.end, time);
+    let to = match &terms.end {
+        NewEnd::Date(at) => time(*at),
+        _ => "the offer end date".into(),
+    };
+    settled(
+        machine_id,
+        sorted,
+        |answer| format!("listed {end}; {}", extended_words(answer.extended, &to)),
+        reread,
+        |m| {
+            (Listing::of(m, now) != Listing::NotListed)
+                .then(|| format!("it {}", listing_words(m, now, time)))
+        },
+        |m| format!("it {}", listing_words(m, now, time)),
+    )
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    const NOW: f64 = 1_800_000_000.0;
+    const HOUR: f64 = 3600.0;
+    const DAY: f64 = 86_400.0;
+
+    fn time(at: f64) -> String {
+        format!("+{}h", (at - NOW) / HOUR)
+    }
+
+    fn machine(
+        id: i64,
+        listed: bool,
+        end: Option<f64>,
+        rentals: i64,
+        client_end: Option<f64>,
+    ) -> Machine {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "machine_id": id, "hostname": "rig", "gpu_name": "RTX 4090",
+            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": 4, "cpu_cores": 32,
+            "current_rentals_running": rentals, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
+            "disk_space": 2000.0, "listed": listed, "verification": "verified",
+            "reliability2": 0.99, "gpu_occupancy": "D x x x", "geolocation": null,
+            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
+            "min_bid_price": 0.2, "earn_day": 10.0, "end_date": end,
+            "client_end_date": client_end, "listed_min_gpu_count": 1
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_later_end_extends_rentals_that_end_before_it_unless_priced_lower() {
+        let rented = machine(1, true, Some(NOW + 72.0 * HOUR), 3, Some(NOW + 9.0 * HOUR));
+        let line = end_offers_line(&rented, NOW + 96.0 * HOUR, NOW, &time);
+        assert!(line.sent);
+        assert_eq!(
+            line.text,
+            "Listed until +72h; the offer ends at +96h; extends its rentals that end before \
+             +96h (latest now ends at +9h) to +96h, unless a rental locked a lower price."
+        );
+        let one = machine(2, true, None, 1, Some(NOW + 5.0 * HOUR));
+        assert_eq!(
+            extension_words(&one, NOW + 10.0 * HOUR, &time),
+            "extends its rental that ends before +10h (latest now ends at +5h) to +10h, \
+             unless a rental locked a lower price"
+        );
+    }
+
+    #[test]
+    fn an_earlier_end_leaves_renters_after_it_and_says_until_when() {
+        let one = machine(1, true, None, 1, Some(NOW + 48.0 * HOUR));
+        assert_eq!(
+            extension_words(&one, NOW + 24.0 * HOUR, &time),
+            "still has renters after +24h (until +48h)"
+        );
+        // With more rentals, one of them may end before the new end and be extended.
+        let three = machine(1, true, None, 3, Some(NOW + 48.0 * HOUR));
+        assert_eq!(
+            extension_words(&three, NOW + 24.0 * HOUR, &time),
+            "still has renters after +24h (until +48h); any of its rentals that ends before \
+             +24h is extended to it, unless it locked a lower price"
+        );
+        assert_eq!(
+            extension_words(&one, NOW + 48.0 * HOUR, &time),
+            "its latest rental ends at +48h too"
+        );
+    }
+
+    #[test]
+    fn rentals_without_an_end_date_or_none_running_are_said_as_such() {
+        let endless = machine(1, true, None, 2, None);
+        assert_eq!(
+            extension_words(&endless, NOW + DAY, &time),
+            "its rentals have no end date; each ends when the renter stops it"
+        );
+        let one = machine(1, true, None, 1, None);
+        assert_eq!(
+            extension_words(&one, NOW + DAY, &time),
+            "its rental has no end date; it ends when the renter stops it"
+        );
+        let idle = machine(1, true, Some(NOW + DAY), 0, None);
+        assert_eq!(
+            extension_words(&idle, NOW + 2.0 * DAY, &time),
+            "no rental is running, so none is extended"
+        );
+    }
+
+    #[test]
+    fn machines_not_listed_are_skipped_with_their_reason() {
+        let unlisted = machine(1004, false, None, 1, Some(NOW + DAY));
+        let expired = machine(1005, true, Some(NOW - 1.0), 0, None);
+        for m in [&unlisted, &expired] {
+            let line = end_offers_line(m, NOW + 2.0 * DAY, NOW, &time);
+            assert!(!line.sent);
+            assert_eq!(
+                line.text,
+                "skipped: not listed. Setting an offer end date would list it again; List \
+                 again… does that."
+            );
+        }
+        let listed = machine(1001, true, None, 0, None);
+        let plan =
+            check_end_offers(&[listed.clone(), unlisted.clone()], Some(NOW + DAY), NOW).unwrap();
+        assert_eq!(plan.machine_ids, [1001]);
+        assert_eq!(plan.skipped, [1004]);
+        assert_eq!(
+            check_end_offers(&[unlisted], Some(NOW + DAY), NOW).unwrap_err(),
+            "None of the selected machines is listed, so there is no offer to end. List \
+             again… lists them."
+        );
+    }
+
+    #[test]
+    fn the_end_offers_form_refuses_a_past_time_no_time_and_no_machine() {
+        let listed = machine(1001, true, None, 0, None);
+        assert_eq!(
+            check_end_offers(std::slice::from_ref(&listed), Some(NOW - 60.0), NOW).unwrap_err(),
+            "The offer end must be later than now."
+        );
+        assert_eq!(
+            check_end_offers(std::slice::from_ref(&listed), Some(NOW), NOW).unwrap_err(),
+            "The offer end must be later than now."
+        );
+        assert_eq!(
+            check_end_offers(std::slice::from_ref(&listed), None, NOW).unwrap_err(),
+            "Enter the date and time the offers end."
+        );
+        assert_eq!(
+            check_end_offers(&[], Some(NOW + DAY), NOW).unwrap_err(),
+            "Select the machines in the table first."
+        );
+    }
+
+    #[test]
+    fn ending_an_offer_sends_only_its_end_date() {
+        let body = serde_json::to_value(end_offer_request(1001, NOW + DAY)).unwrap();
+        assert_eq!(body["machine"], 1001);
+        assert_eq!(body["end_date"], NOW + DAY);
+        let set: Vec<&String> = body
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(set, ["end_date", "machine"]);
+    }
+
+    #[test]
+    fn unlisting_says_who_still_has_renters_and_who_is_already_unlisted() {
+        let rented = machine(1, true, Some(NOW + DAY), 2, Some(NOW + 10.0 * HOUR));
+        assert_eq!(
+            unlist_line(&rented, NOW, &time).text,
+            "Listed until +24h; unlisting stops new rentals only; still has renters until \
+             +10h: they go on to their end."
+        );
+        let idle = machine(2, true, None, 0, None);
+        assert_eq!(
+            unlist_line(&idle, NOW, &time).text,
+            "Listed, open-ended; no rental is running: once unlisted it is ready for \
+             maintenance."
+        );
+        let withdrawn = machine(3, false, None, 1, Some(NOW + DAY));
+        let line = unlist_line(&withdrawn, NOW, &time);
+        assert!(line.sent);
+        assert_eq!(
+            line.text,
+            "already unlisted (unlisting again changes nothing); still has renters until \
+             +24h: they go on to their end."
+        );
+        let endless = machine(4, true, None, 1, None);
+        assert!(unlist_line(&endless, NOW, &time)
+            .text
+            .ends_with("a rental has no end date: it goes on until its renter stops it."));
+    }
+
+    fn form() -> RelistForm {
+        RelistForm {
+            end: None,
+            end_given: false,
+            duration: String::new(),
+            unit: DurationUnit::Days,
+            price: String::new(),
+            min_chunk: String::new(),
+        }
+    }
+
+    #[test]
+    fn listing_again_sends_only_what_changes() {
+        let withdrawn = machine(1004, false, None, 1, Some(NOW + DAY));
+        let plan = check_relist(
+            std::slice::from_ref(&withdrawn),
+            &RelistForm {
+                end: Some(NOW + 3.0 * DAY),
+                end_given: true,
+                price: "0.40".into(),
+                min_chunk: "1".into(),
+                ..form()
+            },
+            NOW,
+        )
+        .unwrap();
+        let body = serde_json::to_value(&plan.requests[0].1).unwrap();
+        // The price and the minimum are the kept ones: null keeps them.
+        assert_eq!(body["price_gpu"], serde_json::Value::Null);
+        assert_eq!(body["min_chunk"], serde_json::Value::Null);
+        assert_eq!(body["end_date"], NOW + 3.0 * DAY);
+        assert_eq!(body["duration"], serde_json::Value::Null);
+
+        let rolling = check_relist(
+            std::slice::from_ref(&withdrawn),
+            &RelistForm {
+                duration: "2".into(),
+                unit: DurationUnit::Weeks,
+                price: "0.5".into(),
+                min_chunk: "2".into(),
+                ..form()
+            },
+            NOW,
+        )
+        .unwrap();
+        let body = serde_json::to_value(&rolling.requests[0].1).unwrap();
+        assert_eq!(body["duration"], "2 weeks");
+        assert_eq!(body["end_date"], serde_json::Value::Null);
+        assert_eq!(body["price_gpu"], 0.5);
+        assert_eq!(body["min_chunk"], 2);
+        assert_eq!(
+            relist_line(&withdrawn, &rolling.terms, NOW, &time).text,
+            "Not listed now. Listed rolling, always 2 weeks ahead, $0.50/GPU-hour (was \
+             $0.40/GPU-hour), at least 2 GPUs a rental (was 1); its rentals that end before \
+             the rolling end date are extended to it, unless one locked a lower price."
+        );
+        let open = check_relist(std::slice::from_ref(&withdrawn), &form(), NOW).unwrap();
+        assert_eq!(open.terms.end, NewEnd::OpenEnded);
+        assert_eq!(
+            relist_line(&withdrawn, &open.terms, NOW, &time).text,
+            "Not listed now. Listed open-ended (no offer end date), $0.40/GPU-hour (kept), at \
+             least 1 GPU a rental (kept)."
+        );
+    }
+
+    #[test]
+    fn the_relist_form_names_each_bad_field() {
+        let m = machine(1004, false, None, 0, None);
+        let problems = |f: RelistForm| check_relist(std::slice::from_ref(&m), &f, NOW).unwrap_err();
+        assert_eq!(
+            problems(RelistForm {
+                end: Some(NOW - 60.0),
+                end_given: true,
+                ..form()
+            }),
+            [(
+                RelistField::End,
+                "The offer end must be later than now.".into()
+            )]
+        );
+        assert_eq!(
+            problems(RelistForm {
+                end: Some(NOW + DAY),
+                end_given: true,
+                duration: "3".into(),
+                ..form()
+            }),
+            [(
+                RelistField::Duration,
+                "Give an offer end date or a rolling duration, not both.".into()
+            )]
+        );
+        assert_eq!(
+            problems(RelistForm {
+                price: "-0.1".into(),
+                ..form()
+            }),
+            [(RelistField::Price, "The price must be 0 or more.".into())]
+        );
+        assert_eq!(
+            problems(RelistForm {
+                min_chunk: "3".into(),
+                ..form()
+            }),
+            [(
+                RelistField::MinChunk,
+                "The minimum GPUs must be 1 or a power of two up to the machine's GPUs; 3 \
+                 does not fit machine 1004 (4 GPUs)."
+                    .into()
+            )]
+        );
+        assert_eq!(
+            problems(RelistForm {
+                min_chunk: "8".into(),
+                ..form()
+            })[0]
+                .0,
+            RelistField::MinChunk
+        );
+        assert_eq!(
+            problems(RelistForm {
+                duration: "0".into(),
+                ..form()
+            }),
+            [(
+                RelistField::Duration,
+                "The rolling duration must be a whole number above 0.".into()
+            )]
+        );
+        assert_eq!(
+            problems(RelistForm {
+                end_given: true,
+                ..form()
+            }),
+            [(
+                RelistField::End,
+                "Enter a whole date and time, or nothing.".into()
+            )]
+        );
+        assert_eq!(
+            check_relist(&[], &form(), NOW).unwrap_err()[0].0,
+            RelistField::Machines
+        );
+        let mut unpriced = m.clone();
+        unpriced.listed_gpu_cost = None;
+        assert_eq!(
+            check_relist(&[unpriced], &form(), NOW).unwrap_err(),
+            [(
+                RelistField::Price,
+                "Machine 1004 has no price kept: give an on-demand price.".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn results_say_the_servers_count_its_refusal_or_what_the_reread_shows() {
+        let end = NOW + 96.0 * HOUR;
+        let answer = |extended| ListMachineResponse {
+            success: true,
+            extended,
+            msg: "offer updated".into(),
+        };
+        let result = |sorted, reread| end_offer_result(1001, end, sorted, reread, NOW, &time);
+        assert_eq!(
+            result(Sorted::Done(answer(2)), Reread::Failed).text,
+            "the offer ends at +96h; extended 2 contracts to +96h"
+        );
+        assert_eq!(
+            result(Sorted::Done(answer(0)), Reread::Failed).text,
+            "the offer ends at +96h; no contract extended"
+        );
+        let refused = result(Sorted::Refused("No such machine id".into()), Reread::Failed);
+        assert_eq!(refused.outcome, ResultKind::Refused);
+        assert_eq!(refused.text, "not changed: No such machine id");
+        let moved = machine(1001, true, Some(end), 1, Some(end));
+        let found = result(Sorted::Unknown, Reread::Shows(&moved));
+        assert_eq!(found.outcome, ResultKind::Done);
+        assert_eq!(
+            found.text,
+            "no answer came, but the re-read shows the offer ending at +96h: done"
+        );
+        let unmoved = machine(1001, true, Some(NOW + DAY), 1, None);
+        let not = result(Sorted::Unknown, Reread::Shows(&unmoved));
+        assert_eq!(not.outcome, ResultKind::Refused);
+        assert_eq!(
+            not.text,
+            "no answer came, and the re-read shows it listed until +24h: not changed"
+        );
+        assert_eq!(
+            result(Sorted::Unknown, Reread::Failed).outcome,
+            ResultKind::Unknown
+        );
+
+        let rented = machine(1, true, None, 1, Some(NOW + 5.0 * HOUR));
+        assert_eq!(
+            unlist_result(&rented, Sorted::Done(()), Reread::Failed, NOW, &time).text,
+            "unlisted; its rentals go on until +5h"
+        );
+        let gone = machine(1, false, None, 1, Some(NOW + 5.0 * HOUR));
+        assert_eq!(
+            unlist_result(&rented, Sorted::Unknown, Reread::Shows(&gone), NOW, &time).text,
+            "no answer came, but the re-read shows it unlisted: done"
+        );
+        let terms = RelistTerms {
+            end: NewEnd::Date(end),
+            price_gpu: None,
+            min_chunk: None,
+        };
+        assert_eq!(
+            relist_result(
+                1004,
+                &terms,
+                Sorted::Done(answer(1)),
+                Reread::Failed,
+                NOW,
+                &time
+            )
+            .text,
+            "listed until +96h; extended 1 contract to +96h"
+        );
+    }
+}
