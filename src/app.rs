@@ -30,8 +30,8 @@ pub fn App() -> impl IntoView {
             <Routes fallback=pages::not_found::NotFoundPage>
                 // Sign-in is the first visit's page: it stays in the main module, so the
                 // form needs no second round trip and no chunk of its own.
-                <Route path=Address(SIGN_IN.address) view=pages::sign_in::SignInPage/>
-                <SignedInRoutes/>
+                <Route path=Address(SIGN_IN.address) view=pages::sign_in::SignInPage />
+                <SignedInRoutes />
             </Routes>
         </Router>
     }
@@ -99,21 +99,21 @@ fn SignedInShell() -> impl IntoView {
     view! {
         <Show
             when=move || session.is_signed_in()
-            fallback=move || view! { <Redirect path=back_here()/> }
+            fallback=move || view! { <Redirect path=back_here() /> }
         >
             {provide_session_client()}
             {crate::served_sign_in::discard_served()}
             <div class="shell">
-                <Header/>
+                <Header />
                 // The toasts sit in the layout under the navigation, never over a control.
                 <div class="sidebar">
                     <div class="sidebar-content">
-                        <Nav/>
-                        <ToastRegion/>
+                        <Nav />
+                        <ToastRegion />
                     </div>
                 </div>
                 <main id="main" class="page">
-                    <Outlet/>
+                    <Outlet />
                 </main>
             </div>
         </Show>
@@ -187,14 +187,27 @@ fn Header() -> impl IntoView {
     let kept = move || session.get().map_or(0, |s| s.others.len());
     view! {
         <header class="topbar">
-            <a class="skip-link" href="#main">"Skip to content"</a>
+            <a class="skip-link" href="#main">
+                "Skip to content"
+            </a>
             <span class="brand">"gpudeck"</span>
             <div class="identity" data-testid="identity">
                 <span class="identity-label">"Acting as"</span>
                 <span class="identity-name">{move || user().username}</span>
-                {move || key_words(&user()).map(|words| view! { <span class="identity-key" data-testid="key-scope">{words}</span> })}
-                <Connection base_url=Signal::derive(base_url)/>
-                <span class="identity-balance" title="Balance">{move || format_usd(user().balance)}</span>
+                {move || {
+                    key_words(&user())
+                        .map(|words| {
+                            view! {
+                                <span class="identity-key" data-testid="key-scope">
+                                    {words}
+                                </span>
+                            }
+                        })
+                }}
+                <Connection base_url=Signal::derive(base_url) />
+                <span class="identity-balance" title="Balance">
+                    {move || format_usd(user().balance)}
+                </span>
                 <span class="identity-email">{move || user().email}</span>
                 <span class="identity-id">{move || format!("user #{}", user().id)}</span>
             </div>
@@ -227,14 +240,25 @@ fn Nav() -> impl IntoView {
             .iter()
             .filter_map(move |page| Some((page.address, page.nav.as_ref()?)))
             .filter(move |(_, nav)| nav.section == section)
-            .map(|(address, nav)| view! { <A href=address exact=nav.exact>{nav.label}</A> })
+            .map(|(address, nav)| {
+                view! {
+                    <A href=address exact=nav.exact>
+                        {nav.label}
+                    </A>
+                }
+            })
             .collect_view()
     };
     view! {
         <nav class="sidenav" aria-label="Areas">
             {Section::ALL
                 .into_iter()
-                .map(|section| view! { <h2>{section.heading()}</h2> {links(section)} })
+                .map(|section| {
+                    view! {
+                        <h2>{section.heading()}</h2>
+                        {links(section)}
+                    }
+                })
                 .collect_view()}
         </nav>
     }

@@ -491,7 +491,7 @@ async fn leaving_a_page_aborts_its_requests() {
     let _fetch = FakeFetch::install(vec![no_answer()]);
     let page = mount(|| {
         gpudeck::api::provide_api(client());
-        view! { <WaitingPage/> }
+        view! { <WaitingPage /> }
     });
     settle().await;
     assert!(!request_aborted(0), "still wanted while the page is shown");

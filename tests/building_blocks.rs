@@ -24,7 +24,10 @@ fn with_client<V: IntoView + 'static>(page: impl FnOnce() -> V + 'static) -> Mou
     mount(move || {
         provide_api(ApiClient::new("http://api.test", "key-for-building-blocks"));
         provide_toasts();
-        view! { {page()} <ToastRegion/> }
+        view! {
+            {page()}
+            <ToastRegion />
+        }
     })
 }
 
@@ -50,7 +53,7 @@ fn Members() -> impl IntoView {
 #[wasm_bindgen_test]
 async fn a_resource_shows_loading_then_its_data() {
     let _fetch = FakeFetch::install(vec![no_answer()]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     settle().await;
     assert_eq!(page.text(".loading"), "Loading members…");
     assert_eq!(
@@ -61,7 +64,7 @@ async fn a_resource_shows_loading_then_its_data() {
     drop(page);
 
     let _fetch = FakeFetch::install(vec![json(200, MEMBERS)]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     page.wait_for(".members").await;
     assert_eq!(page.text(".members"), "alice");
     assert!(page.find(".loading").is_none());
@@ -73,7 +76,7 @@ async fn a_failed_resource_shows_the_error_panel_whose_retry_fetches_again() {
         json(500, r#"{"error": "internal_error", "msg": "it broke"}"#),
         json(200, MEMBERS),
     ]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     page.wait_for(".error-panel").await;
     assert!(page.text(".error-panel").contains("it broke"));
     page.click(".error-panel button");
@@ -85,7 +88,7 @@ async fn a_failed_resource_shows_the_error_panel_whose_retry_fetches_again() {
 #[wasm_bindgen_test]
 async fn an_empty_resource_shows_its_empty_state_and_reload_fetches_again() {
     let fetch = FakeFetch::install(vec![json(200, "[]"), json(200, MEMBERS)]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     page.wait_for(".empty-state").await;
     assert_eq!(page.text(".empty-state"), "Nobody here.");
     page.click(".form-actions button");
@@ -99,7 +102,7 @@ async fn refusals_the_page_shows_itself_replace_the_panel_others_do_not() {
         404,
         r#"{"error": "not_found", "msg": "no team"}"#,
     )]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     page.wait_for(".own-refusal").await;
     assert_eq!(page.text(".own-refusal"), "no team");
     assert!(page.find(".error-panel").is_none());
@@ -109,7 +112,7 @@ async fn refusals_the_page_shows_itself_replace_the_panel_others_do_not() {
         403,
         r#"{"error": "forbidden", "msg": "team_read needed"}"#,
     )]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     page.wait_for(".error-panel").await;
     assert!(page.text(".error-panel").contains("team_read needed"));
     assert!(page.find(".own-refusal").is_none());
@@ -120,7 +123,7 @@ async fn a_refused_key_shows_nothing_the_shell_signs_out() {
     let refused = r#"{"error": "auth_error", "msg": "Invalid user key"}"#;
     // The page's request, then the client's check of the key at `users/current`.
     let _fetch = FakeFetch::install(vec![json(401, refused), json(401, refused)]);
-    let page = with_client(|| view! { <Members/> });
+    let page = with_client(|| view! { <Members /> });
     settle().await;
     page.wait_for_gone(".loading").await;
     assert!(page.find(".error-panel").is_none());
@@ -143,9 +146,18 @@ fn Deleter(#[prop(optional)] as_failures: bool) -> impl IntoView {
     };
     let pending = action.pending();
     view! {
-        <button id="ask" on:click=move |_| action.ask(7)>"Delete…"</button>
-        <button id="send-again" on:click=move |_| action.send()>"Send again"</button>
-        <ConfirmDialog open=action.confirming title="Sure?" confirm_label="Delete" on_confirm=action.on_confirm()>
+        <button id="ask" on:click=move |_| action.ask(7)>
+            "Delete…"
+        </button>
+        <button id="send-again" on:click=move |_| action.send()>
+            "Send again"
+        </button>
+        <ConfirmDialog
+            open=action.confirming
+            title="Sure?"
+            confirm_label="Delete"
+            on_confirm=action.on_confirm()
+        >
             <p>{move || format!("template {}", action.asked().unwrap_or_default())}</p>
         </ConfirmDialog>
         <p id="any-refusal">{move || action.refusal_where(|_| true)}</p>
@@ -167,7 +179,7 @@ fn template_calls(fetch: &FakeFetch) -> usize {
 #[wasm_bindgen_test]
 async fn nothing_is_sent_before_confirming_and_cancel_sends_nothing() {
     let fetch = FakeFetch::install(vec![]);
-    let page = with_client(|| view! { <Deleter/> });
+    let page = with_client(|| view! { <Deleter /> });
     page.click("#ask");
     settle().await;
     assert!(page.find("dialog[open]").is_some());
@@ -181,7 +193,7 @@ async fn nothing_is_sent_before_confirming_and_cancel_sends_nothing() {
 #[wasm_bindgen_test]
 async fn a_confirmed_action_is_never_sent_twice_at_once() {
     let fetch = FakeFetch::install(vec![no_answer(), no_answer()]);
-    let page = with_client(|| view! { <Deleter/> });
+    let page = with_client(|| view! { <Deleter /> });
     page.click("#ask");
     settle().await;
     page.click("dialog[open] .button.primary");
@@ -205,7 +217,7 @@ async fn refusals_stand_by_their_field_failures_get_the_panel_successes_the_resu
         network_failure(),
         json(200, r#"{"success": true, "msg": "Template 7 deleted"}"#),
     ]);
-    let page = with_client(|| view! { <Deleter/> });
+    let page = with_client(|| view! { <Deleter /> });
     let confirm = || async {
         page.click("#ask");
         settle().await;
@@ -251,7 +263,7 @@ async fn an_answer_that_did_nothing_is_a_refusal_and_replaces_the_last_success()
             r#"{"success": false, "msg": "template 7 was not deleted"}"#,
         ),
     ]);
-    let page = with_client(|| view! { <Deleter/> });
+    let page = with_client(|| view! { <Deleter /> });
     for _ in 0..2 {
         page.click("#ask");
         settle().await;
@@ -269,7 +281,7 @@ async fn refusals_can_be_failures_with_a_toast() {
         400,
         r#"{"error": "invalid_args", "msg": "bad ids"}"#,
     )]);
-    let page = with_client(|| view! { <Deleter as_failures=true/> });
+    let page = with_client(|| view! { <Deleter as_failures=true /> });
     page.click("#ask");
     settle().await;
     page.click("dialog[open] .button.primary");

@@ -33,9 +33,15 @@ async fn a_time_this_year_leaves_out_the_year_and_others_keep_it() {
     let this_year = js_sys::Date::new_0().get_full_year();
     let page = mount(move || {
         view! {
-            <p id="now"><Time unix_seconds=now/></p>
-            <p id="then"><Time unix_seconds=1_600_000_000.0/></p>
-            <p id="again"><Time unix_seconds=now/></p>
+            <p id="now">
+                <Time unix_seconds=now />
+            </p>
+            <p id="then">
+                <Time unix_seconds=1_600_000_000.0 />
+            </p>
+            <p id="again">
+                <Time unix_seconds=now />
+            </p>
         }
     });
     let shown = page.text("#now time");
@@ -56,7 +62,7 @@ async fn toasts_success_and_news_hide_themselves_errors_stay_until_dismissed() {
     let handle = toasts.clone();
     let page = mount(move || {
         handle.set(Some(provide_toasts()));
-        view! { <ToastRegion/> }
+        view! { <ToastRegion /> }
     });
     let toasts = toasts.get().unwrap();
     toasts.error("<b>Refused</b>: in use");
@@ -154,7 +160,12 @@ async fn confirm_dialog_keeps_focus_inside() {
     let page = mount(move || {
         view! {
             <button id="outside">"outside"</button>
-            <ConfirmDialog open=open title="Sure?" confirm_label="Yes" on_confirm=Callback::new(|_| {})>
+            <ConfirmDialog
+                open=open
+                title="Sure?"
+                confirm_label="Yes"
+                on_confirm=Callback::new(|_| {})
+            >
                 <p>"Body"</p>
             </ConfirmDialog>
         }
@@ -188,7 +199,11 @@ async fn error_panel_shows_status_message_and_retries() {
     let page = mount(move || {
         view! {
             <ErrorPanel
-                error=ApiError::Http { status: 503, error: Some("busy".into()), msg: "<i>try later</i>".into() }
+                error=ApiError::Http {
+                    status: 503,
+                    error: Some("busy".into()),
+                    msg: "<i>try later</i>".into(),
+                }
                 on_retry=Callback::new(move |_| retried.update(|n| *n += 1))
             />
         }
@@ -219,7 +234,7 @@ async fn a_form_field_names_its_control_and_links_hint_and_error() {
     let page = mount(move || {
         view! {
             <FormField id="size" label="Size (GB)" hint="Whole gigabytes." error=error>
-                <TextInput kind=TextKind::Whole text=text attr:placeholder="e.g. 10"/>
+                <TextInput kind=TextKind::Whole text=text attr:placeholder="e.g. 10" />
             </FormField>
         }
     });
@@ -274,12 +289,24 @@ async fn a_form_field_wraps_any_control_and_leaves_out_what_it_lacks() {
                     <option value="member">"member"</option>
                 </select>
             </FormField>
-            <FormField id="ids" label="Machine ids" status=move || status.get() error=error
-                beside=|| view! { <button type="button">"Clear"</button> }>
+            <FormField
+                id="ids"
+                label="Machine ids"
+                status=move || status.get()
+                error=error
+                beside=|| view! { <button type="button">"Clear"</button> }
+            >
                 <textarea rows="2"></textarea>
             </FormField>
-            <FormField id="start" label=view! { "Start " <span class="zone">"(UTC)"</span> } error=error>
-                <input type="datetime-local"/>
+            <FormField
+                id="start"
+                label=view! {
+                    "Start "
+                    <span class="zone">"(UTC)"</span>
+                }
+                error=error
+            >
+                <input type="datetime-local" />
             </FormField>
         }
     });
@@ -333,20 +360,28 @@ async fn a_field_group_gives_its_hint_and_error_to_every_control_in_it() {
     let error = RwSignal::new(None::<String>);
     let page = mount(move || {
         view! {
-            <FieldGroup id="limit" legend="Limit" legend_class="visually-hidden"
-                hint="A field, how to compare, and a value." error=error class="row">
+            <FieldGroup
+                id="limit"
+                legend="Limit"
+                legend_class="visually-hidden"
+                hint="A field, how to compare, and a value."
+                error=error
+                class="row"
+            >
                 <FormField id="limit-field" label="Field">
-                    <input type="text"/>
+                    <input type="text" />
                 </FormField>
                 <FormField id="limit-operator" label="Operator">
-                    <select><option value="eq">"equals"</option></select>
+                    <select>
+                        <option value="eq">"equals"</option>
+                    </select>
                 </FormField>
                 <FormField id="limit-value" label="Value" hint="A number.">
-                    <input type="text"/>
+                    <input type="text" />
                 </FormField>
             </FieldGroup>
             <FormField id="after" label="After the group">
-                <input type="text"/>
+                <input type="text" />
             </FormField>
         }
     });

@@ -25,8 +25,8 @@ const USER: &str =
 async fn the_occupancy_strip_shows_a_cell_per_gpu_and_says_it_in_words() {
     let page = mount(|| {
         view! {
-            <OccupancyStrip occupancy="D R I x Z x"/>
-            <OccupancyLegend/>
+            <OccupancyStrip occupancy="D R I x Z x" />
+            <OccupancyLegend />
         }
     });
     settle().await;

@@ -23,7 +23,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 async fn machine_ids_field_counts_ranges_and_names_bad_tokens() {
     let text = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
-    let page = mount(move || view! { <MachineIdsField text=text problem=problem/> });
+    let page = mount(move || view! { <MachineIdsField text=text problem=problem /> });
     page.type_into("textarea", "1001, 1002\n1005-1010");
     settle().await;
     assert_eq!(page.text(".hint"), "8 machines");
@@ -75,7 +75,7 @@ async fn machine_ids_field_counts_ranges_and_names_bad_tokens() {
 async fn saved_sets_keep_ids_only_in_local_storage() {
     local_storage().remove_item("gpudeck.machine-sets").unwrap();
     let text = RwSignal::new(String::new());
-    let page = mount(move || view! { <SavedSets text=text/> });
+    let page = mount(move || view! { <SavedSets text=text /> });
     text.set("1001 1002 1003 1010".into());
     page.type_into("#saved-set-name", "rack A");
     page.click(".saved-sets button:last-of-type");
@@ -510,7 +510,7 @@ async fn timeline_draws_one_bar_per_window_in_its_lane_and_colour() {
     assert_eq!(layout.machines, vec![1001, 1002]);
     let page = mount({
         let windows = windows.clone();
-        move || view! { <MaintenanceTimeline windows=windows now=now/> }
+        move || view! { <MaintenanceTimeline windows=windows now=now /> }
     });
     settle().await;
     let bars = page.all("rect.bar");
@@ -551,7 +551,7 @@ async fn a_clock_tick_moves_the_now_line_and_keeps_the_bars() {
     let start = 1_800_000_000.0;
     let now = RwSignal::new(start);
     let windows = vec![window(1, 1001, MaintenanceCategory::Gpu, start + 7200.0, 4)];
-    let page = mount(move || view! { <MaintenanceTimeline windows=windows.clone() now=now/> });
+    let page = mount(move || view! { <MaintenanceTimeline windows=windows.clone() now=now /> });
     settle().await;
     page.get("rect.bar")
         .set_attribute("data-marker", "kept")
@@ -584,7 +584,7 @@ async fn timeline_stays_readable_at_a_hundred_machines() {
         .collect();
     let page = mount({
         let windows = windows.clone();
-        move || view! { <MaintenanceTimeline windows=windows now=now/> }
+        move || view! { <MaintenanceTimeline windows=windows now=now /> }
     });
     settle().await;
     // Only the lanes in view, and a few more, are drawn: a 448 px box shows 28 lanes' worth.
@@ -729,7 +729,13 @@ fn Rehearsed(stage: RwSignal<Option<web_sys::Element>, LocalStorage>) -> impl In
 async fn the_machines_rehearsal_builds_the_table_outside_the_document() {
     go_to("/sign-in");
     let stage = RwSignal::new_local(None);
-    let _page = mount(move || view! { <Router><Rehearsed stage=stage/></Router> });
+    let _page = mount(move || {
+        view! {
+            <Router>
+                <Rehearsed stage=stage />
+            </Router>
+        }
+    });
     settle().await;
     let stage = stage.get_untracked().expect("the table was built");
     assert!(!stage.is_connected());
@@ -748,7 +754,7 @@ async fn the_machines_rehearsal_builds_the_table_outside_the_document() {
 #[component]
 fn FormOwner(owner: RwSignal<Option<WeakOwner>, LocalStorage>) -> impl IntoView {
     owner.set(Owner::current().map(|owner| owner.downgrade()));
-    view! { <input id="typed" aria-label="Typed"/> }
+    view! { <input id="typed" aria-label="Typed" /> }
 }
 
 #[wasm_bindgen_test]
@@ -757,7 +763,13 @@ async fn the_machines_rehearsal_leaves_the_page_the_network_and_the_focus_alone(
     document().set_title("Sign in");
     let fetch = FakeFetch::install(Vec::new());
     let owner = RwSignal::new_local(None);
-    let page = mount(move || view! { <Router><FormOwner owner=owner/></Router> });
+    let page = mount(move || {
+        view! {
+            <Router>
+                <FormOwner owner=owner />
+            </Router>
+        }
+    });
     settle().await;
     let typed: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(page.get("#typed"));
     typed.focus().unwrap();

@@ -360,13 +360,23 @@ fn the_served_sign_in_fields_are_what_form_field_renders() {
     let no_error = RwSignal::new(None::<String>);
     let page = mount(move || {
         view! {
-            <FormField id="api-key" label="API key" error=no_error
-                hint="The key stays in this tab only and is forgotten when you sign out or close it.">
-                <input/>
+            <FormField
+                id="api-key"
+                label="API key"
+                error=no_error
+                hint="The key stays in this tab only and is forgotten when you sign out or close it."
+            >
+                <input />
             </FormField>
-            <FormField id="base-url" label=view! { "REST base URL " <span class="hint">"(optional)"</span> }
-                hint="Leave empty to use this console's own server.">
-                <input/>
+            <FormField
+                id="base-url"
+                label=view! {
+                    "REST base URL "
+                    <span class="hint">"(optional)"</span>
+                }
+                hint="Leave empty to use this console's own server."
+            >
+                <input />
             </FormField>
         }
     });

@@ -37,34 +37,61 @@ pub fn SwitchOffer(#[prop(optional)] forget: bool) -> impl IntoView {
     view! {
         <Show
             when=move || !others().is_empty()
-            fallback=move || view! {
-                <p class="empty-state">
-                    "No other key is kept in this tab."
-                    // On the acting-account page the form to add one follows.
-                    {(!forget).then(|| view! { " " <a href=ACTING_ACCOUNT>"Add another key"</a> " to act as another account." })}
-                </p>
+            fallback=move || {
+                view! {
+                    <p class="empty-state">
+                        "No other key is kept in this tab."
+                        // On the acting-account page the form to add one follows.
+                        {(!forget)
+                            .then(|| {
+                                view! {
+                                    " "
+                                    <a href=ACTING_ACCOUNT>"Add another key"</a>
+                                    " to act as another account."
+                                }
+                            })}
+                    </p>
+                }
             }
         >
             <ul class="kept-keys" data-testid="kept-keys">
-                {move || others().into_iter().enumerate().map(|(index, kept)| {
-                    let who = account_words(&kept.user);
-                    let forget_label = format!("Forget the key of {who}");
-                    view! {
-                        <li>
-                            <span class="kept-account">{who.clone()}</span>
-                            " "
-                            <code class="key-text">{mask_key(&kept.api_key)}</code>
-                            <button type="button" class="button small primary switch-account" on:click=move |_| session.switch_to(index)>
-                                {format!("Act as {who}")}
-                            </button>
-                            {forget.then(|| view! {
-                                <button type="button" class="button small" aria-label=forget_label on:click=move |_| session.forget(index)>
-                                    "Forget"
-                                </button>
-                            })}
-                        </li>
-                    }
-                }).collect_view()}
+                {move || {
+                    others()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, kept)| {
+                            let who = account_words(&kept.user);
+                            let forget_label = format!("Forget the key of {who}");
+                            view! {
+                                <li>
+                                    <span class="kept-account">{who.clone()}</span>
+                                    " "
+                                    <code class="key-text">{mask_key(&kept.api_key)}</code>
+                                    <button
+                                        type="button"
+                                        class="button small primary switch-account"
+                                        on:click=move |_| session.switch_to(index)
+                                    >
+                                        {format!("Act as {who}")}
+                                    </button>
+                                    {forget
+                                        .then(|| {
+                                            view! {
+                                                <button
+                                                    type="button"
+                                                    class="button small"
+                                                    aria-label=forget_label
+                                                    on:click=move |_| session.forget(index)
+                                                >
+                                                    "Forget"
+                                                </button>
+                                            }
+                                        })}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
             </ul>
         </Show>
     }

@@ -198,7 +198,7 @@ where
         let this = *self;
         move || {
             this.failure.get().map(|error| {
-                view! { <ErrorPanel error=error on_retry=Callback::new(move |_| this.send())/> }
+                view! { <ErrorPanel error=error on_retry=Callback::new(move |_| this.send()) /> }
             })
         }
     }

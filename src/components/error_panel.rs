@@ -29,9 +29,14 @@ pub fn ErrorPanel(
         <div class="error-panel" role="alert">
             <p class="error-heading">{heading}</p>
             <p class="error-message">{error.message()}</p>
-            {on_retry.map(|retry| view! {
-                <button type="button" class="button" on:click=move |_| retry.run(())>"Try again"</button>
-            })}
+            {on_retry
+                .map(|retry| {
+                    view! {
+                        <button type="button" class="button" on:click=move |_| retry.run(())>
+                            "Try again"
+                        </button>
+                    }
+                })}
         </div>
     }
 }

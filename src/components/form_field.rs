@@ -54,13 +54,20 @@ pub fn FormField(
     let control = children().add_any_attr((id_attr(id.clone()), own.with_group().attributes()));
     view! {
         <div class=class.unwrap_or("field")>
-            <label for=id class=label_class>{label}</label>
+            <label for=id class=label_class>
+                {label}
+            </label>
             {control}
             {beside.map(ViewFnOnce::run)}
             {hint_line(hint_id, hint)}
-            {status.map(|status| view! {
-                <p id=status_id class="hint" aria-live="polite">{move || status.get()}</p>
-            })}
+            {status
+                .map(|status| {
+                    view! {
+                        <p id=status_id class="hint" aria-live="polite">
+                            {move || status.get()}
+                        </p>
+                    }
+                })}
             {error_line(error_id, error)}
         </div>
     }
@@ -153,11 +160,23 @@ impl Lines {
 }
 
 fn hint_line(id: String, hint: Option<TextProp>) -> impl IntoView {
-    hint.map(|hint| view! { <p id=id class="hint">{move || hint.get()}</p> })
+    hint.map(|hint| {
+        view! {
+            <p id=id class="hint">
+                {move || hint.get()}
+            </p>
+        }
+    })
 }
 
 fn error_line(id: String, error: Option<Signal<Option<String>>>) -> impl IntoView {
-    error.map(|error| view! { <p id=id class="form-error" role="alert">{move || error.get()}</p> })
+    error.map(|error| {
+        view! {
+            <p id=id class="form-error" role="alert">
+                {move || error.get()}
+            </p>
+        }
+    })
 }
 
 /// The input's kind of text: what the browser offers to fill in and which keyboard a

@@ -95,7 +95,9 @@ pub fn RunProgressBar(
             view! {
                 <div class="batch-progress" data-testid="run-progress">
                     <label for=id>{progress.text(done_verb)}</label>
-                    <progress id=id max=total value=done>{format!("{done} of {total}")}</progress>
+                    <progress id=id max=total value=done>
+                        {format!("{done} of {total}")}
+                    </progress>
                 </div>
             }
         })
@@ -114,10 +116,18 @@ pub fn ItemResults(results: Vec<ItemResult>) -> impl IntoView {
         results.into_iter().partition(|r| class(r) != "ok");
     view! {
         <ul class="item-results">
-            {first.into_iter().chain(rest).map(|r| {
-                let class = class(&r);
-                view! { <li class=class data-machine-id=r.machine_id>{r.sentence()}</li> }
-            }).collect_view()}
+            {first
+                .into_iter()
+                .chain(rest)
+                .map(|r| {
+                    let class = class(&r);
+                    view! {
+                        <li class=class data-machine-id=r.machine_id>
+                            {r.sentence()}
+                        </li>
+                    }
+                })
+                .collect_view()}
         </ul>
     }
 }

@@ -91,8 +91,8 @@ pub fn MachineIdsForm(
     };
     view! {
         <form class="ids-form" on:submit=submit novalidate>
-            <MachineIdsField text=text problem=shown/>
-            <SavedSets text=text/>
+            <MachineIdsField text=text problem=shown />
+            <SavedSets text=text />
             <div class="form-actions">{children()}</div>
         </form>
     }
@@ -156,7 +156,12 @@ pub fn SavedSets(text: RwSignal<String>) -> impl IntoView {
     view! {
         <fieldset class="saved-sets">
             <legend>"Saved sets"</legend>
-            <FormField id="saved-set-pick" label="Saved set" label_class="visually-hidden" class="field-in-row">
+            <FormField
+                id="saved-set-pick"
+                label="Saved set"
+                label_class="visually-hidden"
+                class="field-in-row"
+            >
                 <select on:change=pick prop:value=chosen>
                     <option value="">"Choose a saved set…"</option>
                     <For each=set_list key=|(name, ids)| format!("{name}={ids}") let:set>
@@ -164,14 +169,33 @@ pub fn SavedSets(text: RwSignal<String>) -> impl IntoView {
                     </For>
                 </select>
             </FormField>
-            <button type="button" class="button" on:click=delete disabled=move || chosen.with(String::is_empty)>
+            <button
+                type="button"
+                class="button"
+                on:click=delete
+                disabled=move || chosen.with(String::is_empty)
+            >
                 "Delete set"
             </button>
-            <FormField id="saved-set-name" label="Name for the current ids" label_class="visually-hidden" class="field-in-row">
-                <TextInput kind=TextKind::Plain text=new_name attr:maxlength="60" attr:placeholder="Name for these ids"/>
+            <FormField
+                id="saved-set-name"
+                label="Name for the current ids"
+                label_class="visually-hidden"
+                class="field-in-row"
+            >
+                <TextInput
+                    kind=TextKind::Plain
+                    text=new_name
+                    attr:maxlength="60"
+                    attr:placeholder="Name for these ids"
+                />
             </FormField>
-            <button type="button" class="button" on:click=save>"Save set"</button>
-            <span class="hint" role="status">{move || message.get()}</span>
+            <button type="button" class="button" on:click=save>
+                "Save set"
+            </button>
+            <span class="hint" role="status">
+                {move || message.get()}
+            </span>
         </fieldset>
     }
 }

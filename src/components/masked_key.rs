@@ -34,11 +34,15 @@ pub fn MaskedKey(key: String, #[prop(into)] owner: String) -> impl IntoView {
             <code class="key-text" data-revealed=move || revealed.get().to_string()>
                 {move || if revealed.get() { full.clone() } else { masked.clone() }}
             </code>
-            <button type="button" class="button small reveal" on:click=move |_| revealed.update(|shown| *shown = !*shown)>
+            <button
+                type="button"
+                class="button small reveal"
+                on:click=move |_| revealed.update(|shown| *shown = !*shown)
+            >
                 {move || if revealed.get() { "Hide" } else { "Show" }}
                 <span class="visually-hidden">{format!(" the API key of {toggle_label}")}</span>
             </button>
-            <CopyButton text=key label=format!("Copy the API key of {owner}")/>
+            <CopyButton text=key label=format!("Copy the API key of {owner}") />
         </span>
     }
 }

@@ -102,7 +102,11 @@ pub fn OccupancyStrip(#[prop(into)] occupancy: String) -> impl IntoView {
     let cells = slots(&occupancy)
         .into_iter()
         .map(|slot| {
-            view! { <span class=slot.class() aria-hidden="true">{slot.code().to_owned()}</span> }
+            view! {
+                <span class=slot.class() aria-hidden="true">
+                    {slot.code().to_owned()}
+                </span>
+            }
         })
         .collect_view();
     view! {
@@ -125,12 +129,19 @@ pub fn OccupancyLegend() -> impl IntoView {
     view! {
         <p class="occupancy-legend">
             <span class="legend-title">"GPUs: "</span>
-            {known.into_iter().map(|slot| view! {
-                <span class="legend-item">
-                    <span class=slot.class() aria-hidden="true">{slot.code().to_owned()}</span>
-                    {format!(" {}", slot.meaning())}
-                </span>
-            }).collect_view()}
+            {known
+                .into_iter()
+                .map(|slot| {
+                    view! {
+                        <span class="legend-item">
+                            <span class=slot.class() aria-hidden="true">
+                                {slot.code().to_owned()}
+                            </span>
+                            {format!(" {}", slot.meaning())}
+                        </span>
+                    }
+                })
+                .collect_view()}
             <span class="legend-item muted">"other codes are shown as sent"</span>
         </p>
     }

@@ -36,7 +36,7 @@ pub fn Page(
         <section class=class>
             <h1>{entry.heading}</h1>
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
-            <OutOfReachNotice access=access/>
+            <OutOfReachNotice access=access />
             {children()}
         </section>
     }

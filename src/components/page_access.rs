@@ -98,7 +98,7 @@ pub fn OutOfReachNotice(access: PageAccess) -> impl IntoView {
                     <h2>{heading}</h2>
                     <p>{move || format!("Acting as {}. The server said: {said}", acting())}</p>
                     <p>{advice}</p>
-                    <SwitchOffer/>
+                    <SwitchOffer />
                 </div>
             }
         })

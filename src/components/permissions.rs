@@ -72,41 +72,74 @@ pub fn RolePermissions(permissions: Permissions, #[prop(into)] role: String) -> 
                 </tr>
             </thead>
             <tbody>
-                {rows.into_iter().map(|row| {
-                    let single = row.cells.len() == 1;
-                    view! {
-                        <tr data-area=row.area>
-                            <th scope="row">{row.area}</th>
-                            {row.cells.into_iter().map(|cell| view! { <GridCellView cell=cell span_both=single/> }).collect_view()}
-                        </tr>
-                    }
-                }).collect_view()}
+                {rows
+                    .into_iter()
+                    .map(|row| {
+                        let single = row.cells.len() == 1;
+                        view! {
+                            <tr data-area=row.area>
+                                <th scope="row">{row.area}</th>
+                                {row
+                                    .cells
+                                    .into_iter()
+                                    .map(|cell| {
+                                        view! { <GridCellView cell=cell span_both=single /> }
+                                    })
+                                    .collect_view()}
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
             </tbody>
         </table>
         <section class="route-permissions" aria-labelledby="route-permissions-heading">
             <h3 id="route-permissions-heading">"Route-level permissions"</h3>
             {if routes.is_empty() {
-                view! { <p class="muted">"None: this role has no permissions for single routes."</p> }.into_any()
+                view! {
+                    <p class="muted">"None: this role has no permissions for single routes."</p>
+                }
+                    .into_any()
             } else {
                 view! {
                     <ul>
-                        {routes.into_iter().map(|route| view! { <RouteEntry route=route/> }).collect_view()}
+                        {routes
+                            .into_iter()
+                            .map(|route| view! { <RouteEntry route=route /> })
+                            .collect_view()}
                     </ul>
-                }.into_any()
+                }
+                    .into_any()
             }}
         </section>
-        {(!unrecognised.is_empty()).then(|| view! {
-            <section class="unrecognised-permissions" aria-labelledby="unrecognised-permissions-heading">
-                <h3 id="unrecognised-permissions-heading">"Entries this console does not recognise"</h3>
-                <p class="hint">"Shown as the server sent them."</p>
-                <dl>
-                    {unrecognised.into_iter().map(|part| view! {
-                        <dt><code>{whole_or_path(&part)}</code></dt>
-                        <dd><pre>{pretty(&part.value)}</pre></dd>
-                    }).collect_view()}
-                </dl>
-            </section>
-        })}
+        {(!unrecognised.is_empty())
+            .then(|| {
+                view! {
+                    <section
+                        class="unrecognised-permissions"
+                        aria-labelledby="unrecognised-permissions-heading"
+                    >
+                        <h3 id="unrecognised-permissions-heading">
+                            "Entries this console does not recognise"
+                        </h3>
+                        <p class="hint">"Shown as the server sent them."</p>
+                        <dl>
+                            {unrecognised
+                                .into_iter()
+                                .map(|part| {
+                                    view! {
+                                        <dt>
+                                            <code>{whole_or_path(&part)}</code>
+                                        </dt>
+                                        <dd>
+                                            <pre>{pretty(&part.value)}</pre>
+                                        </dd>
+                                    }
+                                })
+                                .collect_view()}
+                        </dl>
+                    </section>
+                }
+            })}
     }
 }
 
@@ -123,16 +156,23 @@ fn GridCellView(cell: GridCell, span_both: bool) -> impl IntoView {
             colspan=if span_both { "2" } else { "1" }
             data-group=cell.group.as_str()
         >
-            <span class="tick" aria-hidden="true">{tick}</span>
+            <span class="tick" aria-hidden="true">
+                {tick}
+            </span>
             <span class="visually-hidden">{said}</span>
-            {(!cell.constraints.is_empty()).then(|| view! {
-                <ul class="constraints" aria-label="Only where">
-                    {cell.constraints.into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
-                </ul>
-            })}
-            {cell.extra.map(|extra| view! {
-                <p class="extra">"Also: " <code>{extra}</code></p>
-            })}
+            {(!cell.constraints.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="constraints" aria-label="Only where">
+                            {cell
+                                .constraints
+                                .into_iter()
+                                .map(|c| view! { <li>{c}</li> })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
+            {cell.extra.map(|extra| view! { <p class="extra">"Also: " <code>{extra}</code></p> })}
         </td>
     }
 }
@@ -153,11 +193,18 @@ fn RouteEntry(route: RouteGrant) -> impl IntoView {
             {if constraints.is_empty() {
                 view! { <span class="muted">" — without constraints"</span> }.into_any()
             } else {
-                view! { " — only where " <span class="constraints">{constraints.join(", ")}</span> }.into_any()
+                view! {
+                    " — only where "
+                    <span class="constraints">{constraints.join(", ")}</span>
+                }
+                    .into_any()
             }}
-            {route.entry.extra().map(|extra| view! {
-                <p class="extra">"Also: " <code>{extra.to_string()}</code></p>
-            })}
+            {route
+                .entry
+                .extra()
+                .map(|extra| {
+                    view! { <p class="extra">"Also: " <code>{extra.to_string()}</code></p> }
+                })}
         </li>
     }
 }

@@ -118,22 +118,31 @@ impl<T: Clone + Send + Sync + 'static> ResourceView<T> {
                     } else if access.is_some_and(|access| access.take(&error, kind)) {
                         ().into_any()
                     } else {
-                        view! { <ErrorPanel error=error on_retry=retry/> }.into_any()
+                        view! { <ErrorPanel error=error on_retry=retry /> }.into_any()
                     }
                 }
                 Outcome::Failed | Outcome::Unknown => {
-                    view! { <ErrorPanel error=error on_retry=retry/> }.into_any()
+                    view! { <ErrorPanel error=error on_retry=retry /> }.into_any()
                 }
             },
         };
         view! {
-            {reload_button.then(|| view! {
-                <div class="form-actions">
-                    <ReloadButton reloading=reloading on_reload=retry/>
-                </div>
-            })}
+            {reload_button
+                .then(|| {
+                    view! {
+                        <div class="form-actions">
+                            <ReloadButton reloading=reloading on_reload=retry />
+                        </div>
+                    }
+                })}
             <Transition
-                fallback=move || view! { <p class="loading" role="status">{loading}</p> }
+                fallback=move || {
+                    view! {
+                        <p class="loading" role="status">
+                            {loading}
+                        </p>
+                    }
+                }
                 set_pending=reloading
             >
                 {body.clone()}

@@ -19,19 +19,30 @@ pub fn RoleSummaryView(summary: RoleSummary) -> impl IntoView {
                 <h3>"Can"</h3>
                 {list(summary.can)}
             </div>
-            {(!summary.limited.is_empty()).then(|| view! {
-                <div>
-                    <h3>"Can, within limits"</h3>
-                    {list(summary.limited)}
-                </div>
-            })}
+            {(!summary.limited.is_empty())
+                .then(|| {
+                    view! {
+                        <div>
+                            <h3>"Can, within limits"</h3>
+                            {list(summary.limited)}
+                        </div>
+                    }
+                })}
             <div>
                 <h3>"Cannot"</h3>
                 {list(summary.cannot)}
             </div>
-            {(summary.unrecognised > 0).then(|| view! {
-                <p class="hint">{format!("Also holds {} part(s) the console does not recognise; they are kept as they are.", summary.unrecognised)}</p>
-            })}
+            {(summary.unrecognised > 0)
+                .then(|| {
+                    view! {
+                        <p class="hint">
+                            {format!(
+                                "Also holds {} part(s) the console does not recognise; they are kept as they are.",
+                                summary.unrecognised,
+                            )}
+                        </p>
+                    }
+                })}
         </section>
     }
 }

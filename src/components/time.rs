@@ -211,7 +211,9 @@ pub fn Time(unix_seconds: f64) -> impl IntoView {
     let year = current_year();
     view! {
         <time datetime=iso(unix_seconds) title=exact>
-            {move || without_current_year(&format_absolute(unix_seconds, utc.get()), year).to_owned()}
+            {move || {
+                without_current_year(&format_absolute(unix_seconds, utc.get()), year).to_owned()
+            }}
         </time>
     }
 }
@@ -237,7 +239,7 @@ fn iso(unix_seconds: f64) -> String {
 #[component]
 pub fn UtcToggle() -> impl IntoView {
     let utc = use_utc();
-    view! { <Toggle checked=utc label=" Show times in UTC"/> }
+    view! { <Toggle checked=utc label=" Show times in UTC" /> }
 }
 
 /// The browser's time zone as people read it: `Europe/Berlin, UTC+01:00`.

@@ -288,8 +288,17 @@ pub fn MaintenanceTimeline(
         let machine = layout.with_untracked(|l| l.machines[lane]);
         let y = lane_top(lane);
         view! {
-            <rect class="lane-bg" class:odd=lane % 2 == 0 x="0" y=y width=LABEL_WIDTH height=LANE_HEIGHT></rect>
-            <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>{machine.to_string()}</text>
+            <rect
+                class="lane-bg"
+                class:odd=lane % 2 == 0
+                x="0"
+                y=y
+                width=LABEL_WIDTH
+                height=LANE_HEIGHT
+            ></rect>
+            <text class="lane-label" x="4" y=y + LANE_HEIGHT - 4.0>
+                {machine.to_string()}
+            </text>
         }
     };
     // A lane's bars, in one group so the lane comes and goes as a whole.
@@ -321,7 +330,7 @@ pub fn MaintenanceTimeline(
             >
                 <div class="timeline-body">
                     <svg class="timeline-labels" aria-hidden="true" width=LABEL_WIDTH height=height>
-                        <For each=lane_keys key=|k| *k children=lane_label/>
+                        <For each=lane_keys key=|k| *k children=lane_label />
                     </svg>
                     <svg
                         class="timeline-chart"
@@ -333,11 +342,11 @@ pub fn MaintenanceTimeline(
                     >
                         <title id="timeline-title">"Maintenance timeline"</title>
                         <desc id="timeline-desc">{summary}</desc>
-                        <For each=lane_keys key=|k| *k children=lane_background/>
-                        <TimelineTicks layout=layout/>
-                        <For each=lane_keys key=|k| *k children=lane_bars/>
-                        <PreviewBars layout=layout preview=preview shown_lanes=shown_lanes/>
-                        <NowMarker layout=layout now=now/>
+                        <For each=lane_keys key=|k| *k children=lane_background />
+                        <TimelineTicks layout=layout />
+                        <For each=lane_keys key=|k| *k children=lane_bars />
+                        <PreviewBars layout=layout preview=preview shown_lanes=shown_lanes />
+                        <NowMarker layout=layout now=now />
                     </svg>
                 </div>
             </div>
@@ -353,7 +362,16 @@ fn lane_top(lane: usize) -> f64 {
 
 /// A lane's background stripe, every other one shaded.
 fn lane_background((lane, _): (usize, u64)) -> impl IntoView {
-    view! { <rect class="lane-bg" class:odd=lane % 2 == 0 x="0" y=lane_top(lane) width="100%" height=LANE_HEIGHT></rect> }
+    view! {
+        <rect
+            class="lane-bg"
+            class:odd=lane % 2 == 0
+            x="0"
+            y=lane_top(lane)
+            width="100%"
+            height=LANE_HEIGHT
+        ></rect>
+    }
 }
 
 /// What the chart shows, in words: for screen readers (the SVG's description) and as the
@@ -443,7 +461,9 @@ fn TimelineTicks(layout: Memo<Layout>) -> impl IntoView {
                 view! {
                     <g class="tick">
                         <line x1=x.clone() x2=x.clone() y1=TICK_LABEL_Y + 3.0 y2=bottom></line>
-                        <text x=x dx="2" y=TICK_LABEL_Y>{label}</text>
+                        <text x=x dx="2" y=TICK_LABEL_Y>
+                            {label}
+                        </text>
                     </g>
                 }
             })
@@ -495,7 +515,13 @@ fn NowMarker(layout: Memo<Layout>, #[prop(into)] now: Signal<f64>) -> impl IntoV
     let near_the_end = move || now_x() > 90.0;
     let height = move || layout.get().height();
     view! {
-        <line class="now-line" x1=move || percent(now_x()) x2=move || percent(now_x()) y1=NOW_LABEL_Y + 3.0 y2=height></line>
+        <line
+            class="now-line"
+            x1=move || percent(now_x())
+            x2=move || percent(now_x())
+            y1=NOW_LABEL_Y + 3.0
+            y2=height
+        ></line>
         <text
             class="now-label"
             x=move || percent(now_x())

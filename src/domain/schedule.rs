@@ -11,9 +11,6 @@ use gpudeck_wire::maintenance::{
 };
 use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 
-/// The wire crate's [`MAX_LEAD_SECONDS`] under the name `src/domain/rolling.rs` still
-/// imports from here; once it imports the wire crate's, this line goes.
-
 /// The field of the form a problem concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {

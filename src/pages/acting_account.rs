@@ -21,18 +21,24 @@ pub fn ActingAccountPage() -> impl IntoView {
             .unwrap_or_default()
     };
     view! {
-        <Page class="acting-account" entry=&gpudeck_pages::ACTING_ACCOUNT lede="Keep more than one API key in this tab and choose which one acts. On the public service, team pages need a key made in the team's context; a personal key acts on your personal account. Keys stay in this tab only and are all forgotten when you sign out.">
+        <Page
+            class="acting-account"
+            entry=&gpudeck_pages::ACTING_ACCOUNT
+            lede="Keep more than one API key in this tab and choose which one acts. On the public service, team pages need a key made in the team's context; a personal key acts on your personal account. Keys stay in this tab only and are all forgotten when you sign out."
+        >
             <section aria-labelledby="acting-heading">
                 <h2 id="acting-heading">"Acting now"</h2>
                 <p class="acting-now" data-testid="acting-now">
-                    {acting} " " <code class="key-text">{acting_key}</code>
+                    {acting}
+                    " "
+                    <code class="key-text">{acting_key}</code>
                 </p>
             </section>
             <section aria-labelledby="kept-heading">
                 <h2 id="kept-heading">"Other keys in this tab"</h2>
-                <SwitchOffer forget=true/>
+                <SwitchOffer forget=true />
             </section>
-            <AddKeyForm/>
+            <AddKeyForm />
         </Page>
     }
 }
@@ -83,10 +89,17 @@ fn AddKeyForm() -> impl IntoView {
     view! {
         <form class="add-key" on:submit=submit novalidate aria-labelledby="add-key-heading">
             <h2 id="add-key-heading">"Add a key"</h2>
-            <FormField id="extra-api-key" label="API key" hint="Checked with the server before it is kept. The acting key does not change until you switch." error=problem>
-                <TextInput kind=TextKind::Secret text=key_text/>
+            <FormField
+                id="extra-api-key"
+                label="API key"
+                hint="Checked with the server before it is kept. The acting key does not change until you switch."
+                error=problem
+            >
+                <TextInput kind=TextKind::Secret text=key_text />
             </FormField>
-            <p class="form-success" role="status">{move || added.get().map(|who| format!("Kept the key of {who}."))}</p>
+            <p class="form-success" role="status">
+                {move || added.get().map(|who| format!("Kept the key of {who}."))}
+            </p>
             <div class="form-actions">
                 <button type="submit" class="button primary" disabled=pending>
                     {move || if pending.get() { "Checking…" } else { "Add key" }}

@@ -13,7 +13,9 @@ pub fn NotFoundPage() -> impl IntoView {
         <main class="not-found" id="main">
             <h1>"Page not found"</h1>
             <p>"There is no page at " <code>{move || location.pathname.get()}</code> "."</p>
-            <p><A href=crate::routes::HOME>"Go to maintenance windows"</A></p>
+            <p>
+                <A href=crate::routes::HOME>"Go to maintenance windows"</A>
+            </p>
         </main>
     }
 }

@@ -34,8 +34,11 @@ pub fn SignInPage() -> impl IntoView {
     let query = use_query_map();
     let next = move || safe_next(query.with(|q| q.get("next")));
     view! {
-        <Show when=move || !session.is_signed_in() fallback=move || view! { <Redirect path=next()/> }>
-            <SignInForm/>
+        <Show
+            when=move || !session.is_signed_in()
+            fallback=move || view! { <Redirect path=next() /> }
+        >
+            <SignInForm />
         </Show>
     }
 }

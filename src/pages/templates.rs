@@ -167,55 +167,87 @@ pub fn TemplatesPage() -> impl IntoView {
         <Page class="templates" entry=&gpudeck_pages::TEMPLATES lede=PAGE_LEDE>
             <section class="template-library" aria-labelledby="library-heading">
                 <h2 id="library-heading">"Your templates"</h2>
-                <p class="form-error" role="alert" data-testid="template-refusal">{row_refusal}</p>
-                {ResourceView::new(library, "Loading your templates…").with_reload_button().show(move |templates| view! {
-                    <DataTable
-                        rows=templates
-                        columns=template_columns(utc.into(), ask_from_row)
-                        row_key=|t: &Template| t.id.to_string()
-                        empty="You have no templates. Templates are made on the marketplace's site or with its command-line client."
-                        csv_name="templates"
-                        caption="Your templates"
-                    />
-                })}
+                <p class="form-error" role="alert" data-testid="template-refusal">
+                    {row_refusal}
+                </p>
+                {ResourceView::new(library, "Loading your templates…")
+                    .with_reload_button()
+                    .show(move |templates| {
+                        view! {
+                            <DataTable
+                                rows=templates
+                                columns=template_columns(utc.into(), ask_from_row)
+                                row_key=|t: &Template| t.id.to_string()
+                                empty="You have no templates. Templates are made on the marketplace's site or with its command-line client."
+                                csv_name="templates"
+                                caption="Your templates"
+                            />
+                        }
+                    })}
             </section>
             <h2>"Delete by id"</h2>
             <NarrowForm on_submit=ask>
-                <FormField id="template-id" label="Template id" hint="The number of the template, e.g. 501." error=field_error class="short-field">
-                    <TextInput kind=TextKind::Whole text=text/>
+                <FormField
+                    id="template-id"
+                    label="Template id"
+                    hint="The number of the template, e.g. 501."
+                    error=field_error
+                    class="short-field"
+                >
+                    <TextInput kind=TextKind::Whole text=text />
                 </FormField>
                 <div class="form-actions">
-                    <SubmitButton pending=pending idle="Delete template…" busy="Deleting…" danger=true/>
+                    <SubmitButton
+                        pending=pending
+                        idle="Delete template…"
+                        busy="Deleting…"
+                        danger=true
+                    />
                 </div>
             </NarrowForm>
-            <ActionDialog action=delete title="Delete this template?" confirm_label="Delete template" danger=true>
-                <p><strong class="id-list" data-testid="delete-title">{asked_title}</strong></p>
+            <ActionDialog
+                action=delete
+                title="Delete this template?"
+                confirm_label="Delete template"
+                danger=true
+            >
+                <p>
+                    <strong class="id-list" data-testid="delete-title">
+                        {asked_title}
+                    </strong>
+                </p>
                 <p data-testid="soft-delete">
                     "Deleting hides the template from your list of templates and from searches. It is not erased: it is kept, marked as deleted (a soft delete), and instances already made from it keep running."
                 </p>
-                <p>
-                    "While other users still use it, it is kept and the deletion is refused."
-                </p>
+                <p>"While other users still use it, it is kept and the deletion is refused."</p>
             </ActionDialog>
             {delete.failure_view()}
-            {move || delete.done().map(|message| view! {
-                <div class="result" role="status" data-testid="template-result">
-                    <h2>"Deleted"</h2>
-                    <p>{message}</p>
-                </div>
-            })}
+            {move || {
+                delete
+                    .done()
+                    .map(|message| {
+                        view! {
+                            <div class="result" role="status" data-testid="template-result">
+                                <h2>"Deleted"</h2>
+                                <p>{message}</p>
+                            </div>
+                        }
+                    })
+            }}
             <section class="recently-deleted" aria-labelledby="recently-deleted-heading">
                 <h2 id="recently-deleted-heading">"Deleted in this session"</h2>
                 {move || {
                     let ids = deleted.get();
                     if ids.is_empty() {
-                        view! { <p class="muted">"No templates deleted yet in this tab."</p> }.into_any()
+                        view! { <p class="muted">"No templates deleted yet in this tab."</p> }
+                            .into_any()
                     } else {
                         view! {
                             <ul class="id-chips" data-testid="recently-deleted">
                                 {ids.into_iter().map(|id| view! { <li>{id}</li> }).collect_view()}
                             </ul>
-                        }.into_any()
+                        }
+                            .into_any()
                     }
                 }}
             </section>

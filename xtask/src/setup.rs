@@ -20,6 +20,8 @@ pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// The marketplace's official command-line client (PyPI), which the native suite runs
 /// against the reference server (shared/spec/neighbours.md cites this version).
 pub const VASTAI_VERSION: &str = "1.9.1";
+/// leptosfmt (crates.io), which formats the markup inside `view!` for the format suite.
+const LEPTOSFMT_VERSION: &str = "0.1.33";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -171,11 +173,30 @@ pub fn ensure_vastai() -> Result<std::path::PathBuf> {
     ensure_in_venv("vastai", VASTAI_VERSION, "about 20 s")
 }
 
-/// What the test suites run besides cargo: schemathesis and the official client.
+/// What the test suites run besides cargo: leptosfmt, schemathesis and the official client.
 pub fn ensure_test_tools() -> Result<()> {
+    ensure_leptosfmt()?;
     ensure_schemathesis()?;
     ensure_vastai()?;
     Ok(())
+}
+
+pub fn ensure_leptosfmt() -> Result<()> {
+    let wanted = format!("leptosfmt {LEPTOSFMT_VERSION}");
+    if output_of("leptosfmt", &["--version"]).as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing leptosfmt {LEPTOSFMT_VERSION} from crates.io (about 3 minutes on 2 cores, once)"
+    ));
+    exec(cargo().args([
+        "install",
+        "leptosfmt",
+        "--version",
+        LEPTOSFMT_VERSION,
+        "--locked",
+    ]))
+    .context("leptosfmt checks the markup of view! for the format suite")
 }
 
 /// The command `package` (PyPI) installs, at exactly `version`, in the virtual

@@ -184,8 +184,15 @@ struct Suite {
 const SUITES: &[Suite] = &[
     Suite {
         name: "format",
-        what: "cargo fmt --check",
-        run: || exec(cargo().args(["fmt", "--all", "--", "--check"])),
+        what: "cargo fmt --check, then leptosfmt --check on the view! markup",
+        run: || {
+            exec(cargo().args(["fmt", "--all", "--", "--check"]))?;
+            setup::ensure_leptosfmt()?;
+            // leptosfmt.toml sets its width; the console and its wasm tests hold the markup.
+            exec(Command::new("leptosfmt")
+                .args(["--quiet", "--check", "src", "tests"])
+                .current_dir(root()))
+        },
     },
     Suite {
         name: "lint",

@@ -15,13 +15,23 @@ pub(super) fn TableHeader(state: TableState) -> impl IntoView {
         cols.iter()
             .enumerate()
             .map(|(index, column)| {
-                view! { <HeaderCell state=state index=index key=column.key label=column.label numeric=column.numeric/> }
+                view! {
+                    <HeaderCell
+                        state=state
+                        index=index
+                        key=column.key
+                        label=column.label
+                        numeric=column.numeric
+                    />
+                }
             })
             .collect_view()
     });
     view! {
         <thead>
-            <tr aria-rowindex="1">{state.selection.map(|_| view! { <SelectAllCell state=state/> })}{cells}</tr>
+            <tr aria-rowindex="1">
+                {state.selection.map(|_| view! { <SelectAllCell state=state /> })}{cells}
+            </tr>
         </thead>
     }
 }
@@ -48,7 +58,8 @@ fn HeaderCell(
     view! {
         <th scope="col" aria-sort=aria_sort class:numeric=numeric data-key=key>
             <button type="button" class="sort" on:click=move |_| state.sort_by(key)>
-                {label}<span aria-hidden="true">{arrow}</span>
+                {label}
+                <span aria-hidden="true">{arrow}</span>
             </button>
         </th>
     }
@@ -117,13 +128,22 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
         cols.iter()
             .enumerate()
             .map(|(column, info)| {
-                view! { <td class:numeric=info.numeric data-label=info.label>{model.0.cell(row, column)}</td> }
+                view! {
+                    <td class:numeric=info.numeric data-label=info.label>
+                        {model.0.cell(row, column)}
+                    </td>
+                }
             })
             .collect_view()
     });
     let key = model.0.key(row);
     let select = select_cell(state, Signal::stored(key.clone()));
-    view! { <tr aria-rowindex=position + 2 data-key=key>{select}{cells}</tr> }
+    view! {
+        <tr aria-rowindex=position + 2 data-key=key>
+            {select}
+            {cells}
+        </tr>
+    }
 }
 
 /// A windowed row slot: the row at `position` of the shown rows, whichever row that is
@@ -136,7 +156,11 @@ fn row_slot(state: TableState, position: usize) -> impl IntoView {
             .enumerate()
             .map(|(column, info)| {
                 let cell = move || row.get().map(|row| model.with(|m| m.0.cell(row, column)));
-                view! { <td class:numeric=info.numeric data-label=info.label>{cell}</td> }
+                view! {
+                    <td class:numeric=info.numeric data-label=info.label>
+                        {cell}
+                    </td>
+                }
             })
             .collect_view()
     });
@@ -146,7 +170,12 @@ fn row_slot(state: TableState, position: usize) -> impl IntoView {
             .unwrap_or_default()
     });
     let select = select_cell(state, key);
-    view! { <tr aria-rowindex=position + 2 data-key=key>{select}{cells}</tr> }
+    view! {
+        <tr aria-rowindex=position + 2 data-key=key>
+            {select}
+            {cells}
+        </tr>
+    }
 }
 
 /// The body: the rows in view (or all of them) between two spacers as tall as the rows
@@ -176,20 +205,32 @@ pub(super) fn TableBody(state: TableState, rows: RowWindow) -> impl IntoView {
             )
         } else {
             Either::Right(view! {
-                <For each=move || rows.positions() key=|position| *position children=move |position| row_slot(state, position)/>
+                <For
+                    each=move || rows.positions()
+                    key=|position| *position
+                    children=move |position| row_slot(state, position)
+                />
             })
         }
     };
     view! {
         <tbody>
-            <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", slice.get().0 as f64 * row_height.get())>
+            <tr
+                class="spacer"
+                aria-hidden="true"
+                style:height=move || format!("{}px", slice.get().0 as f64 * row_height.get())
+            >
                 <td colspan=cell_count></td>
             </tr>
             {rows_in_view}
-            <tr class="spacer" aria-hidden="true" style:height=move || {
-                let (_, last, count) = slice.get();
-                format!("{}px", (count - last) as f64 * row_height.get())
-            }>
+            <tr
+                class="spacer"
+                aria-hidden="true"
+                style:height=move || {
+                    let (_, last, count) = slice.get();
+                    format!("{}px", (count - last) as f64 * row_height.get())
+                }
+            >
                 <td colspan=cell_count></td>
             </tr>
         </tbody>

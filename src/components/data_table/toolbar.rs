@@ -32,8 +32,12 @@ pub(super) fn TableToolbar(
     view! {
         <div class="table-toolbar">
             // Named after the CSV file, which is unique among the tables.
-            <FormField id=format!("{csv_name}-row-filter") label=format!("Filter rows of {caption}")
-                label_class="visually-hidden" class="filter">
+            <FormField
+                id=format!("{csv_name}-row-filter")
+                label=format!("Filter rows of {caption}")
+                label_class="visually-hidden"
+                class="filter"
+            >
                 <input
                     type="search"
                     placeholder="Filter…"
@@ -51,19 +55,23 @@ pub(super) fn TableToolbar(
                     }
                 }}
             </span>
-            {state.selection.map(|selected| view! {
-                <span class="selected-count" aria-live="polite">
-                    {move || format!("{} selected", selected.with(BTreeSet::len))}
-                </span>
-                <button
-                    type="button"
-                    class="button"
-                    disabled=move || selected.with(BTreeSet::is_empty)
-                    on:click=move |_| selected.set(BTreeSet::new())
-                >
-                    "Clear selection"
-                </button>
-            })}
+            {state
+                .selection
+                .map(|selected| {
+                    view! {
+                        <span class="selected-count" aria-live="polite">
+                            {move || format!("{} selected", selected.with(BTreeSet::len))}
+                        </span>
+                        <button
+                            type="button"
+                            class="button"
+                            disabled=move || selected.with(BTreeSet::is_empty)
+                            on:click=move |_| selected.set(BTreeSet::new())
+                        >
+                            "Clear selection"
+                        </button>
+                    }
+                })}
             {extra.map(|c| c())}
             <label class="toggle" title=ALL_ROWS_TITLE>
                 <input
@@ -76,7 +84,12 @@ pub(super) fn TableToolbar(
                 />
                 " Show all rows"
             </label>
-            <button type="button" class="button" on:click=move |_| state.export() disabled=move || shown.with(Vec::is_empty)>
+            <button
+                type="button"
+                class="button"
+                on:click=move |_| state.export()
+                disabled=move || shown.with(Vec::is_empty)
+            >
                 "Export CSV"
             </button>
         </div>
@@ -94,7 +107,9 @@ pub(super) fn EmptyStates(state: TableState, empty: String) -> impl IntoView {
             view! {
                 <div class="empty-state">
                     <p>"No rows match the filters."</p>
-                    <button type="button" class="button" on:click=move |_| state.clear_filter()>"Clear the text filter"</button>
+                    <button type="button" class="button" on:click=move |_| state.clear_filter()>
+                        "Clear the text filter"
+                    </button>
                 </div>
             }
             .into_any()

@@ -320,8 +320,8 @@ pub fn table_core(mut spec: TableSpec) -> AnyView {
     let shown = state.shown;
     view! {
         <div class="data-table cards-on-phone">
-            <TableToolbar state=state extra=spec.children/>
-            <EmptyStates state=state empty=spec.empty/>
+            <TableToolbar state=state extra=spec.children />
+            <EmptyStates state=state empty=spec.empty />
             <div
                 class="table-scroll"
                 node_ref=rows.scroll_box
@@ -330,8 +330,8 @@ pub fn table_core(mut spec: TableSpec) -> AnyView {
             >
                 <table aria-rowcount=move || shown.with(Vec::len) + 1>
                     <caption class="visually-hidden">{state.caption.get_value()}</caption>
-                    <TableHeader state=state/>
-                    <TableBody state=state rows=rows/>
+                    <TableHeader state=state />
+                    <TableBody state=state rows=rows />
                 </table>
             </div>
         </div>

@@ -53,19 +53,25 @@ pub fn DefragPage() -> impl IntoView {
     let named = move || named_in_confirmation(&to_defragment());
 
     view! {
-        <Page class="defrag" entry=&gpudeck_pages::DEFRAG lede="Moves the GPU slot assignments of rentals on your machines so that free GPUs form fewer, larger offers. Running rentals keep their GPU count; a machine whose layout cannot improve is left as it is.">
+        <Page
+            class="defrag"
+            entry=&gpudeck_pages::DEFRAG
+            lede="Moves the GPU slot assignments of rentals on your machines so that free GPUs form fewer, larger offers. Running rentals keep their GPU count; a machine whose layout cannot improve is left as it is."
+        >
             <MachineIdsForm text=text on_ids=move |ids| run.ask(ids)>
-                <SubmitButton pending=pending idle="Defragment…" busy="Defragmenting…"/>
+                <SubmitButton pending=pending idle="Defragment…" busy="Defragmenting…" />
             </MachineIdsForm>
             <ActionDialog action=run title="Defragment these machines?" confirm_label="Defragment">
                 <p>
                     {move || format!("{} machines: ", to_defragment().len())}
                     <strong class="id-list">{named}</strong>
                 </p>
-                <p>"Rentals on them may be assigned different GPU slots. Machines that are not yours are ignored."</p>
+                <p>
+                    "Rentals on them may be assigned different GPU slots. Machines that are not yours are ignored."
+                </p>
             </ActionDialog>
             {run.failure_view()}
-            {move || run.done().map(|outcome| view! { <OutcomeView outcome=outcome/> })}
+            {move || run.done().map(|outcome| view! { <OutcomeView outcome=outcome /> })}
         </Page>
     }
 }
@@ -81,9 +87,18 @@ fn OutcomeView(outcome: Outcome) -> impl IntoView {
                 <div class="result" data-testid="defrag-result">
                     <h2>"Result"</h2>
                     <dl class="figures">
-                        <div><dt>"Rentals moved (n0)"</dt><dd>{count(n0)}</dd></div>
-                        <div><dt>"Free-GPU offers before (n1)"</dt><dd>{count(n1)}</dd></div>
-                        <div><dt>"Free-GPU offers after (n2)"</dt><dd>{count(n2)}</dd></div>
+                        <div>
+                            <dt>"Rentals moved (n0)"</dt>
+                            <dd>{count(n0)}</dd>
+                        </div>
+                        <div>
+                            <dt>"Free-GPU offers before (n1)"</dt>
+                            <dd>{count(n1)}</dd>
+                        </div>
+                        <div>
+                            <dt>"Free-GPU offers after (n2)"</dt>
+                            <dd>{count(n2)}</dd>
+                        </div>
                     </dl>
                     <p class="defragmented">
                         <strong>{format!("Defragmented ({}): ", changed.len())}</strong>
@@ -92,7 +107,9 @@ fn OutcomeView(outcome: Outcome) -> impl IntoView {
                     <p class="unchanged">
                         <strong>{format!("Not changed ({}): ", unchanged.len())}</strong>
                         {if unchanged.is_empty() { "none".to_owned() } else { list(&unchanged) }}
-                        <span class="hint">" — already as compact as they can be, or not machines of yours."</span>
+                        <span class="hint">
+                            " — already as compact as they can be, or not machines of yours."
+                        </span>
                     </p>
                 </div>
             }
@@ -101,7 +118,9 @@ fn OutcomeView(outcome: Outcome) -> impl IntoView {
         _ => view! {
             <div class="result nothing" role="status" data-testid="defrag-result">
                 <h2>"None of these machines could be defragmented"</h2>
-                <p>"None of the ids names a machine of yours. Check the ids, or sign in with the key of the host that owns them."</p>
+                <p>
+                    "None of the ids names a machine of yours. Check the ids, or sign in with the key of the host that owns them."
+                </p>
             </div>
         }
         .into_any(),

@@ -25,6 +25,11 @@ pub fn listing_column(now: Signal<f64>) -> Column<FleetRow> {
     })
     .with_cell(move |r| {
         let (label, details) = stage_and_details(r);
-        view! { <span class="listing-stage" title=details>{label}</span> }.into_any()
+        view! {
+            <span class="listing-stage" title=details>
+                {label}
+            </span>
+        }
+        .into_any()
     })
 }

@@ -311,47 +311,91 @@ pub fn MaintenancePage() -> impl IntoView {
     view! {
         <Page class="maintenance" entry=&gpudeck_pages::MAINTENANCE lede=PAGE_LEDE>
             <MachineIdsForm text=text problem=problem on_ids=show_ids>
-                <button type="submit" class="button primary">"Show maintenance"</button>
-                {move || loaded_at().map(|at| view! {
-                    <span class="hint">
-                        "Loaded " {format_absolute(at, utc.get())} " · "
-                    </span>
-                    <button type="button" class="button" on:click=move |_| data.refetch()>"Reload"</button>
-                })}
+                <button type="submit" class="button primary">
+                    "Show maintenance"
+                </button>
+                {move || {
+                    loaded_at()
+                        .map(|at| {
+                            view! {
+                                <span class="hint">
+                                    "Loaded " {format_absolute(at, utc.get())} " · "
+                                </span>
+                                <button
+                                    type="button"
+                                    class="button"
+                                    on:click=move |_| data.refetch()
+                                >
+                                    "Reload"
+                                </button>
+                            }
+                        })
+                }}
             </MachineIdsForm>
             {ResourceView::new(data, "Loading maintenance windows…")
-                .empty_when(|asked| matches!(asked, Asked::Nothing), "You have no machines, so no maintenance windows.")
+                .empty_when(
+                    |asked| matches!(asked, Asked::Nothing),
+                    "You have no machines, so no maintenance windows.",
+                )
                 .refusals(|_, refusal| about_the_ids(refusal).then(|| ().into_any()))
                 .show(move |asked| match asked {
                     Asked::Nothing | Asked::BadIds => ().into_any(),
-                    Asked::Loaded(loaded) => view! {
-                        <LoadedWindows
-                            loaded=loaded
-                            filters=filters
-                            row_filter=row_filter
-                            now=now
-                            notice=notice
-                            pick=pick
-                            picked_machine=picked_machine
-                            cancel_machine=cancel_machine
-                        />
-                    }.into_any(),
+                    Asked::Loaded(loaded) => {
+                        view! {
+                            <LoadedWindows
+                                loaded=loaded
+                                filters=filters
+                                row_filter=row_filter
+                                now=now
+                                notice=notice
+                                pick=pick
+                                picked_machine=picked_machine
+                                cancel_machine=cancel_machine
+                            />
+                        }
+                            .into_any()
+                    }
                 })}
-            <ActionDialog action=cancel_one title="Cancel this maintenance window?" confirm_label="Cancel the window" danger=true>
-                <p>{move || cancel_one.asked().map(|w| {
-                    let mut name = window_name(&w, utc.get());
-                    name[..1].make_ascii_uppercase();
-                    format!("{name} ({}).", format_span(w.end_time - w.start_time))
-                })}</p>
+            <ActionDialog
+                action=cancel_one
+                title="Cancel this maintenance window?"
+                confirm_label="Cancel the window"
+                danger=true
+            >
+                <p>
+                    {move || {
+                        cancel_one
+                            .asked()
+                            .map(|w| {
+                                let mut name = window_name(&w, utc.get());
+                                name[..1].make_ascii_uppercase();
+                                format!("{name} ({}).", format_span(w.end_time - w.start_time))
+                            })
+                    }}
+                </p>
                 <p>"Its renters are no longer told about it. This cannot be undone."</p>
             </ActionDialog>
-            <ActionDialog action=cancel_machine title="Cancel every window of this machine?" confirm_label="Cancel its windows" danger=true>
-                <p>{move || cancel_machine.asked().map(|machine| {
-                    untrack(|| with_loaded(data, |asked| machine_cancel_sentence(machine, asked.windows())))
-                        .unwrap_or_else(|| machine_cancel_sentence(machine, &[]))
-                })}</p>
+            <ActionDialog
+                action=cancel_machine
+                title="Cancel every window of this machine?"
+                confirm_label="Cancel its windows"
+                danger=true
+            >
+                <p>
+                    {move || {
+                        cancel_machine
+                            .asked()
+                            .map(|machine| {
+                                untrack(|| with_loaded(
+                                        data,
+                                        |asked| machine_cancel_sentence(machine, asked.windows()),
+                                    ))
+                                    .unwrap_or_else(|| machine_cancel_sentence(machine, &[]))
+                            })
+                    }}
+                </p>
             </ActionDialog>
-            <CancelOutcome cancel_one=cancel_one cancel_machine=cancel_machine/>
+            <CancelOutcome cancel_one=cancel_one cancel_machine=cancel_machine />
         </Page>
     }
 }
@@ -397,12 +441,22 @@ fn LoadedWindows(
         })
     });
     view! {
-        {loaded.every_machine.map(|n| view! {
-            <p class="hint" data-testid="every-machine">{format!("Windows of all your {n} machines. Enter ids above to narrow them.")}</p>
-        })}
-        <FilterBar filters=filters/>
-        <p class="notice" role="status" hidden=move || notice.with(Option::is_none)>{move || notice.get()}</p>
-        <MaintenanceTimeline windows=filtered_windows now=now on_pick=pick/>
+        {loaded
+            .every_machine
+            .map(|n| {
+                view! {
+                    <p class="hint" data-testid="every-machine">
+                        {format!(
+                            "Windows of all your {n} machines. Enter ids above to narrow them.",
+                        )}
+                    </p>
+                }
+            })}
+        <FilterBar filters=filters />
+        <p class="notice" role="status" hidden=move || notice.with(Option::is_none)>
+            {move || notice.get()}
+        </p>
+        <MaintenanceTimeline windows=filtered_windows now=now on_pick=pick />
         <p class="hint">{PICK_HINT}</p>
         <DataTable
             rows=windows
@@ -413,7 +467,7 @@ fn LoadedWindows(
             caption="Active maintenance windows"
             also_filter=row_filter
         />
-        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine/>
+        <CancelMachineForm windows=windows picked=picked_machine action=cancel_machine />
     }
 }
 
@@ -423,21 +477,29 @@ fn FilterBar(filters: WindowFilters) -> impl IntoView {
     view! {
         <div class="filters" role="group" aria-label="Filter windows">
             <span class="filter-label">"Category"</span>
-            {MaintenanceCategory::KNOWN.into_iter().map(|category| {
-                let value = category_key(&category);
-                let pressed = move || filters.categories().iter().any(|c| c == value);
-                view! {
-                    <button
-                        type="button"
-                        class=format!("chip badge cat-{value}")
-                        aria-pressed=move || pressed().to_string()
-                        on:click=move |_| filters.toggle_category(value)
-                    >
-                        {category.label().to_owned()}
-                    </button>
-                }
-            }).collect_view()}
-            <FormField id="status-filter" label="Status" label_class="filter-label" class="field-in-row">
+            {MaintenanceCategory::KNOWN
+                .into_iter()
+                .map(|category| {
+                    let value = category_key(&category);
+                    let pressed = move || filters.categories().iter().any(|c| c == value);
+                    view! {
+                        <button
+                            type="button"
+                            class=format!("chip badge cat-{value}")
+                            aria-pressed=move || pressed().to_string()
+                            on:click=move |_| filters.toggle_category(value)
+                        >
+                            {category.label().to_owned()}
+                        </button>
+                    }
+                })
+                .collect_view()}
+            <FormField
+                id="status-filter"
+                label="Status"
+                label_class="filter-label"
+                class="field-in-row"
+            >
                 <select
                     prop:value=move || filters.status().map(Status::param).unwrap_or("")
                     on:change=move |ev| {
@@ -450,7 +512,7 @@ fn FilterBar(filters: WindowFilters) -> impl IntoView {
                     <option value="ongoing">"Ongoing"</option>
                 </select>
             </FormField>
-            <UtcToggle/>
+            <UtcToggle />
         </div>
     }
 }
@@ -464,14 +526,33 @@ fn CancelOutcome(
     let utc = use_utc();
     view! {
         <div class="action-outcome" role="status">
-            {move || cancel_one.refusal_where(|_| true).map(|message| {
-                let name = cancel_one.asked().map(|w| window_name(&w, utc.get())).unwrap_or_default();
-                view! { <p class="form-error" data-testid="cancel-refusal">{format!("Not cancelled: {name}: {message}")}</p> }
-            })}
-            {move || cancel_machine.refusal_where(|_| true).map(|message| {
-                let machine = cancel_machine.asked().unwrap_or_default();
-                view! { <p class="form-error" data-testid="cancel-refusal">{format!("Machine {machine}: not cancelled: {message}")}</p> }
-            })}
+            {move || {
+                cancel_one
+                    .refusal_where(|_| true)
+                    .map(|message| {
+                        let name = cancel_one
+                            .asked()
+                            .map(|w| window_name(&w, utc.get()))
+                            .unwrap_or_default();
+                        view! {
+                            <p class="form-error" data-testid="cancel-refusal">
+                                {format!("Not cancelled: {name}: {message}")}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                cancel_machine
+                    .refusal_where(|_| true)
+                    .map(|message| {
+                        let machine = cancel_machine.asked().unwrap_or_default();
+                        view! {
+                            <p class="form-error" data-testid="cancel-refusal">
+                                {format!("Machine {machine}: not cancelled: {message}")}
+                            </p>
+                        }
+                    })
+            }}
         </div>
         {cancel_one.failure_view()}
         {cancel_machine.failure_view()}
@@ -505,14 +586,36 @@ fn CancelMachineForm(
     view! {
         <Show when=move || !machines().is_empty()>
             <form class="cancel-machine" on:submit=submit>
-                <FormField id="cancel-machine-pick" label="Cancel every window of machine" class="field-in-row">
-                    <select prop:value=picked on:change=move |ev| picked.set(event_target_value(&ev))>
+                <FormField
+                    id="cancel-machine-pick"
+                    label="Cancel every window of machine"
+                    class="field-in-row"
+                >
+                    <select
+                        prop:value=picked
+                        on:change=move |ev| picked.set(event_target_value(&ev))
+                    >
                         <option value="">"Choose a machine…"</option>
-                        {move || machines().into_iter().map(|id| view! { <option value=id.to_string()>{id}</option> }).collect_view()}
+                        {move || {
+                            machines()
+                                .into_iter()
+                                .map(|id| view! { <option value=id.to_string()>{id}</option> })
+                                .collect_view()
+                        }}
                     </select>
                 </FormField>
-                <button type="submit" class="button danger" disabled=move || picked.with(String::is_empty) || action.pending().get()>
-                    {move || if action.pending().get() { "Cancelling…" } else { "Cancel all its windows…" }}
+                <button
+                    type="submit"
+                    class="button danger"
+                    disabled=move || picked.with(String::is_empty) || action.pending().get()
+                >
+                    {move || {
+                        if action.pending().get() {
+                            "Cancelling…"
+                        } else {
+                            "Cancel all its windows…"
+                        }
+                    }}
                 </button>
             </form>
         </Show>

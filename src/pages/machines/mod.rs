@@ -246,41 +246,110 @@ pub fn MachinesPage() -> impl IntoView {
             {ResourceView::new(data, "Loading your machines…")
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
-                .show(move |fleet| view! {
-                    <p class="hint">
-                        {format!("{} machines, loaded {}", fleet.machines.len(), format_absolute(fleet.at, utc.get_untracked()))}
-                    </p>
-                    <div class="selection-actions" role="group" aria-label="With the selected machines">
-                        <span class="selection-label">
-                            {move || match selected.with(BTreeSet::len) {
-                                0 => "Select machines in the table to act on them:".to_owned(),
-                                1 => "With the 1 selected machine:".to_owned(),
-                                n => format!("With the {n} selected machines:"),
-                            }}
-                        </span>
-                        <button type="button" class="button" data-action="show" disabled=none_selected on:click=show_maintenance.clone()>"Show maintenance"</button>
-                        <button type="button" class="button primary" data-action="schedule" disabled=none_selected on:click=schedule.clone()>"Schedule maintenance…"</button>
-                        <button type="button" class="button" data-action="rolling" disabled=none_selected on:click=rolling.clone()>"Plan rolling maintenance…"</button>
-                        <button type="button" class="button" data-action="defrag" disabled=move || none_selected.get() || defrag.pending().get() on:click=ask_defrag>
-                            {move || if defrag.pending().get() { "Defragmenting…" } else { "Defragment…" }}
-                        </button>
-                        <button type="button" class="button danger" data-action="cancel" disabled=move || none_selected.get() || cancel_all.pending().get() on:click=ask_cancel>
-                            {move || if cancel_all.pending().get() { "Cancelling…" } else { "Cancel maintenance…" }}
-                        </button>
-                        // The offers' actions on a row of their own, so that each row fits a laptop.
-                        <span class="selection-label">"Their offers:"</span>
-                        {offers.buttons(none_selected)}
-                    </div>
-                    {offers.panel(selected_machines)}
-                    <RunProgressBar progress=cancel_progress running=cancel_all.pending() done_verb="Cancelled" id="cancel-progress"/>
-                    {defrag.failure_view()}
-                    {cancel_all.failure_view()}
-                    {move || defrag.done().map(|outcome| view! { <DefragView outcome=outcome/> })}
-                    {move || cancel_all.done().map(|outcome| view! { <CancelView outcome=outcome/> })}
-                    {fleet_table(&fleet, now.into(), selected)}
+                .show(move |fleet| {
+                    view! {
+                        <p class="hint">
+                            {format!(
+                                "{} machines, loaded {}",
+                                fleet.machines.len(),
+                                format_absolute(fleet.at, utc.get_untracked()),
+                            )}
+                        </p>
+                        <div
+                            class="selection-actions"
+                            role="group"
+                            aria-label="With the selected machines"
+                        >
+                            <span class="selection-label">
+                                {move || match selected.with(BTreeSet::len) {
+                                    0 => "Select machines in the table to act on them:".to_owned(),
+                                    1 => "With the 1 selected machine:".to_owned(),
+                                    n => format!("With the {n} selected machines:"),
+                                }}
+                            </span>
+                            <button
+                                type="button"
+                                class="button"
+                                data-action="show"
+                                disabled=none_selected
+                                on:click=show_maintenance.clone()
+                            >
+                                "Show maintenance"
+                            </button>
+                            <button
+                                type="button"
+                                class="button primary"
+                                data-action="schedule"
+                                disabled=none_selected
+                                on:click=schedule.clone()
+                            >
+                                "Schedule maintenance…"
+                            </button>
+                            <button
+                                type="button"
+                                class="button"
+                                data-action="rolling"
+                                disabled=none_selected
+                                on:click=rolling.clone()
+                            >
+                                "Plan rolling maintenance…"
+                            </button>
+                            <button
+                                type="button"
+                                class="button"
+                                data-action="defrag"
+                                disabled=move || none_selected.get() || defrag.pending().get()
+                                on:click=ask_defrag
+                            >
+                                {move || {
+                                    if defrag.pending().get() {
+                                        "Defragmenting…"
+                                    } else {
+                                        "Defragment…"
+                                    }
+                                }}
+                            </button>
+                            <button
+                                type="button"
+                                class="button danger"
+                                data-action="cancel"
+                                disabled=move || none_selected.get() || cancel_all.pending().get()
+                                on:click=ask_cancel
+                            >
+                                {move || {
+                                    if cancel_all.pending().get() {
+                                        "Cancelling…"
+                                    } else {
+                                        "Cancel maintenance…"
+                                    }
+                                }}
+                            </button>
+                            // The offers' actions on a row of their own, so that each row fits a laptop.
+                            <span class="selection-label">"Their offers:"</span>
+                            {offers.buttons(none_selected)}
+                        </div>
+                        {offers.panel(selected_machines)}
+                        <RunProgressBar
+                            progress=cancel_progress
+                            running=cancel_all.pending()
+                            done_verb="Cancelled"
+                            id="cancel-progress"
+                        />
+                        {defrag.failure_view()}
+                        {cancel_all.failure_view()}
+                        {move || {
+                            defrag.done().map(|outcome| view! { <DefragView outcome=outcome /> })
+                        }}
+                        {move || {
+                            cancel_all
+                                .done()
+                                .map(|outcome| view! { <CancelView outcome=outcome /> })
+                        }}
+                        {fleet_table(&fleet, now.into(), selected)}
+                    }
                 })}
-            <DefragDialog defrag=defrag/>
-            <CancelDialog cancel_all=cancel_all data=data/>
+            <DefragDialog defrag=defrag />
+            <CancelDialog cancel_all=cancel_all data=data />
         </Page>
     }
 }
@@ -291,10 +360,17 @@ fn DefragDialog(defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>) -> i
         <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
             <p>
                 {move || format!("{} machines: ", defrag.asked().map_or(0, |a| a.len()))}
-                <strong class="id-list">{move || {
-                    let ids: Vec<i64> = defrag.asked().unwrap_or_default().iter().map(|(id, _)| *id).collect();
-                    named_in_confirmation(&ids)
-                }}</strong>
+                <strong class="id-list">
+                    {move || {
+                        let ids: Vec<i64> = defrag
+                            .asked()
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|(id, _)| *id)
+                            .collect();
+                        named_in_confirmation(&ids)
+                    }}
+                </strong>
             </p>
             <p>"Rentals on them may be assigned different GPU slots; their GPU counts stay."</p>
         </ActionDialog>
@@ -317,21 +393,36 @@ fn CancelDialog(
         .unwrap_or((0, 0))
     };
     view! {
-        <ActionDialog action=cancel_all title="Cancel the maintenance of these machines?" confirm_label="Cancel their windows" danger=true>
+        <ActionDialog
+            action=cancel_all
+            title="Cancel the maintenance of these machines?"
+            confirm_label="Cancel their windows"
+            danger=true
+        >
             <p>
                 {move || format!("{} machines: ", cancel_all.asked().map_or(0, |a| a.len()))}
-                <strong class="id-list">{move || named_in_confirmation(&cancel_all.asked().unwrap_or_default())}</strong>
+                <strong class="id-list">
+                    {move || named_in_confirmation(&cancel_all.asked().unwrap_or_default())}
+                </strong>
             </p>
-            <p>{move || {
-                let (own, marketplace) = windows_of_selection();
-                let kept = marketplace_windows_stay(marketplace as i64).map(|stays| format!(" {stays}.")).unwrap_or_default();
-                format!("Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.")
-            }}</p>
+            <p>
+                {move || {
+                    let (own, marketplace) = windows_of_selection();
+                    let kept = marketplace_windows_stay(marketplace as i64)
+                        .map(|stays| format!(" {stays}."))
+                        .unwrap_or_default();
+                    format!(
+                        "Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.",
+                    )
+                }}
+            </p>
             {move || {
                 let count = cancel_all.asked().map_or(0, |a| a.len());
-                PacedAction::CancelEachMachine.duration_sentence(count).map(|takes| view! {
-                    <p data-testid="paced-duration">{format!("{takes}.")}</p>
-                })
+                PacedAction::CancelEachMachine
+                    .duration_sentence(count)
+                    .map(|takes| {
+                        view! { <p data-testid="paced-duration">{format!("{takes}.")}</p> }
+                    })
             }}
         </ActionDialog>
     }
@@ -345,7 +436,7 @@ fn fleet_table(
     selected: RwSignal<BTreeSet<String>>,
 ) -> impl IntoView {
     view! {
-        <OccupancyLegend/>
+        <OccupancyLegend />
         <DataTable
             rows=fleet_rows(&fleet.machines, &fleet.windows)
             columns=columns(now)
@@ -382,31 +473,62 @@ fn DefragView(outcome: DefragOutcome) -> impl IntoView {
             .collect(),
     };
     view! {
-        <section class="result defrag-strips" data-testid="defrag-result" aria-labelledby="defrag-strips-heading">
+        <section
+            class="result defrag-strips"
+            data-testid="defrag-result"
+            aria-labelledby="defrag-strips-heading"
+        >
             <h2 id="defrag-strips-heading">{heading}</h2>
-            <div class="table-wrap" tabindex="0" role="region" aria-label="GPU occupancy before and after, scrollable">
-            <table class="before-after">
-                <caption class="visually-hidden">"GPU occupancy of each machine before and after"</caption>
-                <thead>
-                    <tr><th scope="col">"Machine"</th><th scope="col">"Before"</th><th scope="col">"After"</th><th scope="col">"Changed"</th></tr>
-                </thead>
-                <tbody>
-                    {outcome.strips.into_iter().map(|(id, before, after)| {
-                        let moved = changed.contains(&id);
-                        view! {
-                            <tr data-machine-id=id>
-                                <th scope="row">{id}</th>
-                                <td class="before"><OccupancyStrip occupancy=before/></td>
-                                <td class="after">{match after {
-                                    Some(after) => view! { <OccupancyStrip occupancy=after/> }.into_any(),
-                                    None => view! { <span class="muted">"not one of your machines"</span> }.into_any(),
-                                }}</td>
-                                <td>{if moved { "Yes" } else { "No" }}</td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
+            <div
+                class="table-wrap"
+                tabindex="0"
+                role="region"
+                aria-label="GPU occupancy before and after, scrollable"
+            >
+                <table class="before-after">
+                    <caption class="visually-hidden">
+                        "GPU occupancy of each machine before and after"
+                    </caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Machine"</th>
+                            <th scope="col">"Before"</th>
+                            <th scope="col">"After"</th>
+                            <th scope="col">"Changed"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {outcome
+                            .strips
+                            .into_iter()
+                            .map(|(id, before, after)| {
+                                let moved = changed.contains(&id);
+                                view! {
+                                    <tr data-machine-id=id>
+                                        <th scope="row">{id}</th>
+                                        <td class="before">
+                                            <OccupancyStrip occupancy=before />
+                                        </td>
+                                        <td class="after">
+                                            {match after {
+                                                Some(after) => {
+                                                    view! { <OccupancyStrip occupancy=after /> }.into_any()
+                                                }
+                                                None => {
+                                                    view! {
+                                                        <span class="muted">"not one of your machines"</span>
+                                                    }
+                                                        .into_any()
+                                                }
+                                            }}
+                                        </td>
+                                        <td>{if moved { "Yes" } else { "No" }}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
             </div>
         </section>
     }
@@ -418,14 +540,21 @@ fn CancelView(outcome: CancelOutcome) -> impl IntoView {
         <section class="result" data-testid="cancel-result" aria-labelledby="cancel-result-heading">
             <h2 id="cancel-result-heading">"Maintenance cancelled"</h2>
             <ul class="item-results">
-                {outcome.into_iter().map(|(id, result)| {
-                    let (class, text) = match result {
-                        Cancelled::Done(text) => ("ok", text),
-                        Cancelled::Refused(text) => ("refused", text),
-                        Cancelled::Unknown(text) => ("unknown", text),
-                    };
-                    view! { <li class=class data-machine-id=id>{text}</li> }
-                }).collect_view()}
+                {outcome
+                    .into_iter()
+                    .map(|(id, result)| {
+                        let (class, text) = match result {
+                            Cancelled::Done(text) => ("ok", text),
+                            Cancelled::Refused(text) => ("refused", text),
+                            Cancelled::Unknown(text) => ("unknown", text),
+                        };
+                        view! {
+                            <li class=class data-machine-id=id>
+                                {text}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
         </section>
     }

@@ -130,9 +130,13 @@ fn machine_of(violation: &Violation) -> Option<i64> {
 pub fn RollingPage() -> impl IntoView {
     let data = use_api_resource(load_fleet);
     view! {
-        <Page class="rolling" entry=&gpudeck_pages::ROLLING lede="Take a set of machines down for maintenance one group after another: the planner proposes when each goes down so that no more than you allow are down at once, around the windows they already have, with the busiest machines last.">
+        <Page
+            class="rolling"
+            entry=&gpudeck_pages::ROLLING
+            lede="Take a set of machines down for maintenance one group after another: the planner proposes when each goes down so that no more than you allow are down at once, around the windows they already have, with the busiest machines last."
+        >
             {ResourceView::new(data, "Loading your machines…")
-                .show(move |fleet| view! { <Planner fleet=fleet/> })}
+                .show(move |fleet| view! { <Planner fleet=fleet /> })}
         </Page>
     }
 }
@@ -330,20 +334,46 @@ fn Planner(fleet: Fleet) -> impl IntoView {
         }
     });
     view! {
-        <SettingsForm state=state/>
-        {move || state.proposal.get().map(|proposed| view! {
-            <PlanSection state=state proposed=proposed pending=pending ask_schedule=ask_schedule/>
-        })}
-        <ScheduleDialog state=state schedule=schedule/>
-        {move || pending.get().then(|| {
-            let (done, total) = offers_done.get();
-            (total > 0).then(|| view! {
-                <p class="muted" data-testid="offer-progress">{format!("Offers ended: {done} of {total}.")}</p>
-            })
-        })}
-        <RunProgressBar progress=progress running=pending done_verb="Scheduled" id="rolling-progress"/>
+        <SettingsForm state=state />
+        {move || {
+            state
+                .proposal
+                .get()
+                .map(|proposed| {
+                    view! {
+                        <PlanSection
+                            state=state
+                            proposed=proposed
+                            pending=pending
+                            ask_schedule=ask_schedule
+                        />
+                    }
+                })
+        }}
+        <ScheduleDialog state=state schedule=schedule />
+        {move || {
+            pending
+                .get()
+                .then(|| {
+                    let (done, total) = offers_done.get();
+                    (total > 0)
+                        .then(|| {
+                            view! {
+                                <p class="muted" data-testid="offer-progress">
+                                    {format!("Offers ended: {done} of {total}.")}
+                                </p>
+                            }
+                        })
+                })
+        }}
+        <RunProgressBar
+            progress=progress
+            running=pending
+            done_verb="Scheduled"
+            id="rolling-progress"
+        />
         {schedule.failure_view()}
-        {move || schedule.done().map(|run| view! { <PlanResults run=run utc=state.utc/> })}
+        {move || schedule.done().map(|run| view! { <PlanResults run=run utc=state.utc /> })}
     }
 }
 
@@ -497,50 +527,109 @@ fn SettingsForm(state: PlanState) -> impl IntoView {
     };
     view! {
         <form class="rolling-form" on:submit=submit novalidate>
-            <ModeChoice mode=mode/>
-            <FormField id="rolling-machines" label="Machines" hint="Ids or ranges, e.g. 1001-1020, 1042." error=problem_of(Input::Machines)>
-                <TextInput kind=TextKind::Plain text=ids/>
+            <ModeChoice mode=mode />
+            <FormField
+                id="rolling-machines"
+                label="Machines"
+                hint="Ids or ranges, e.g. 1001-1020, 1042."
+                error=problem_of(Input::Machines)
+            >
+                <TextInput kind=TextKind::Plain text=ids />
             </FormField>
-            <FormField id="rolling-from" label=view! { "Earliest start " <span class="zone">{zone}</span> }
-                error=problem_of(Input::From) beside=|| view! { <UtcToggle/> }>
-                <input type="datetime-local" prop:value=from on:input=move |ev| from.set(event_target_value(&ev))/>
+            <FormField
+                id="rolling-from"
+                label=view! {
+                    "Earliest start "
+                    <span class="zone">{zone}</span>
+                }
+                error=problem_of(Input::From)
+                beside=|| view! { <UtcToggle /> }
+            >
+                <input
+                    type="datetime-local"
+                    prop:value=from
+                    on:input=move |ev| from.set(event_target_value(&ev))
+                />
             </FormField>
-            <FormField id="rolling-until" label=view! { "Deadline " <span class="zone">{zone}</span> }
-                error=problem_of(Input::Until)>
-                <input type="datetime-local" prop:value=until on:input=move |ev| until.set(event_target_value(&ev))/>
+            <FormField
+                id="rolling-until"
+                label=view! {
+                    "Deadline "
+                    <span class="zone">{zone}</span>
+                }
+                error=problem_of(Input::Until)
+            >
+                <input
+                    type="datetime-local"
+                    prop:value=until
+                    on:input=move |ev| until.set(event_target_value(&ev))
+                />
             </FormField>
-            <FormField id="rolling-hours" label="Duration per machine (whole hours)" error=problem_of(Input::Hours)>
-                <TextInput kind=TextKind::Whole text=hours/>
+            <FormField
+                id="rolling-hours"
+                label="Duration per machine (whole hours)"
+                error=problem_of(Input::Hours)
+            >
+                <TextInput kind=TextKind::Whole text=hours />
             </FormField>
             // What the cap counts is a unit of the cap, not a field of its own.
-            <FormField id="rolling-cap" label="At most down at once" error=problem_of(Input::Cap) class="field with-unit"
-                beside=move || view! {
-                    <select id="rolling-cap-kind" aria-label="What the cap counts"
-                        prop:value=move || cap_kind.get().key()
-                        on:change=move |ev| cap_kind.set(CapKind::from_key(&event_target_value(&ev)))>
-                        <option value="machines">"machines"</option>
-                        <option value="gpus">"GPUs"</option>
-                    </select>
-                }>
-                <TextInput kind=TextKind::Whole text=cap/>
+            <FormField
+                id="rolling-cap"
+                label="At most down at once"
+                error=problem_of(Input::Cap)
+                class="field with-unit"
+                beside=move || {
+                    view! {
+                        <select
+                            id="rolling-cap-kind"
+                            aria-label="What the cap counts"
+                            prop:value=move || cap_kind.get().key()
+                            on:change=move |ev| {
+                                cap_kind.set(CapKind::from_key(&event_target_value(&ev)))
+                            }
+                        >
+                            <option value="machines">"machines"</option>
+                            <option value="gpus">"GPUs"</option>
+                        </select>
+                    }
+                }
+            >
+                <TextInput kind=TextKind::Whole text=cap />
             </FormField>
             <FormField id="rolling-category" label="Category">
                 <select
                     prop:value=move || category_key(&category.get())
-                    on:change=move |ev| category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))>
-                    {MaintenanceCategory::KNOWN.into_iter().map(|c| view! {
-                        <option value=category_key(&c)>{c.label().to_owned()}</option>
-                    }).collect_view()}
+                    on:change=move |ev| {
+                        category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
+                    }
+                >
+                    {MaintenanceCategory::KNOWN
+                        .into_iter()
+                        .map(|c| {
+                            view! { <option value=category_key(&c)>{c.label().to_owned()}</option> }
+                        })
+                        .collect_view()}
                 </select>
             </FormField>
-            <FormField id="rolling-first" label="Pinned first (optional)" hint="Machines that go down before all others." error=problem_of(Input::Pins)>
-                <TextInput kind=TextKind::Plain text=first/>
+            <FormField
+                id="rolling-first"
+                label="Pinned first (optional)"
+                hint="Machines that go down before all others."
+                error=problem_of(Input::Pins)
+            >
+                <TextInput kind=TextKind::Plain text=first />
             </FormField>
-            <FormField id="rolling-last" label="Pinned last (optional)" hint="Machines that go down after all others.">
-                <TextInput kind=TextKind::Plain text=last/>
+            <FormField
+                id="rolling-last"
+                label="Pinned last (optional)"
+                hint="Machines that go down after all others."
+            >
+                <TextInput kind=TextKind::Plain text=last />
             </FormField>
             <div class="form-actions">
-                <button type="submit" class="button primary">"Plan"</button>
+                <button type="submit" class="button primary">
+                    "Plan"
+                </button>
             </div>
         </form>
     }
@@ -553,9 +642,13 @@ fn ModeChoice(mode: RwSignal<Mode>) -> impl IntoView {
     let option = move |choice: Mode| {
         view! {
             <label class="choice">
-                <input type="radio" name="rolling-mode" value=choice.key()
+                <input
+                    type="radio"
+                    name="rolling-mode"
+                    value=choice.key()
                     prop:checked=move || mode.get() == choice
-                    on:change=move |_| mode.set(choice)/>
+                    on:change=move |_| mode.set(choice)
+                />
                 {format!(" {}", choice.label())}
             </label>
         }
@@ -566,7 +659,9 @@ fn ModeChoice(mode: RwSignal<Mode>) -> impl IntoView {
             {option(Mode::ContractSafe)}
             {option(Mode::NotifyNow)}
             <p class="hint" id="rolling-mode-hint">
-                {move || mode.get().hint()}" "{WINDOW_IS_A_NOTIFICATION}
+                {move || mode.get().hint()}
+                " "
+                {WINDOW_IS_A_NOTIFICATION}
             </p>
         </fieldset>
     }
@@ -593,12 +688,21 @@ fn PlanSection(
     view! {
         <section class="plan" aria-labelledby="plan-heading">
             <h2 id="plan-heading">"The plan"</h2>
-            <PlanSummary state=state/>
-            <NotFitting state=state proposed=proposed/>
-            <OfferChanges state=state/>
-            {move || (!state.saved.with(|s| s.starts.is_empty())).then(|| view! {
-                <MaintenanceTimeline windows=existing_windows(state) now=Signal::stored(now) preview=preview_windows(state)/>
-            })}
+            <PlanSummary state=state />
+            <NotFitting state=state proposed=proposed />
+            <OfferChanges state=state />
+            {move || {
+                (!state.saved.with(|s| s.starts.is_empty()))
+                    .then(|| {
+                        view! {
+                            <MaintenanceTimeline
+                                windows=existing_windows(state)
+                                now=Signal::stored(now)
+                                preview=preview_windows(state)
+                            />
+                        }
+                    })
+            }}
             <DataTable
                 rows=plan_rows(state)
                 columns=columns
@@ -608,7 +712,7 @@ fn PlanSection(
                 caption="The plan: each machine's window"
                 url_prefix="plan_"
             />
-            <PlanActions state=state pending=pending ask_schedule=ask_schedule/>
+            <PlanActions state=state pending=pending ask_schedule=ask_schedule />
         </section>
     }
 }
@@ -622,18 +726,56 @@ fn PlanSummary(state: PlanState) -> impl IntoView {
             let s = r.summary;
             view! {
                 <dl class="plan-summary" data-testid="plan-summary">
-                    <div><dt>"Machines planned"</dt><dd data-testid="planned-count">{s.machines_planned}</dd></div>
-                    <div><dt>"Peak machines down"</dt><dd data-testid="peak-machines">{s.peak_machines_down}</dd></div>
-                    <div><dt>"Peak GPUs down"</dt><dd>{s.peak_gpus_down}</dd></div>
-                    <div><dt>"Renters notified"</dt><dd>{s.renters_notified}</dd></div>
-                    <div><dt>"Finished by"</dt><dd>{s.finish.map_or_else(|| "—".to_owned(), |t| format_absolute(t as f64, utc.get()))}</dd></div>
-                </dl>
-                {(!r.violations.is_empty()).then(|| view! {
-                    <div class="warning" role="status" data-testid="plan-violations">
-                        <p><strong>{format!("The plan as edited breaks {} rules:", r.violations.len())}</strong></p>
-                        <ul>{r.violations.iter().map(|v| view! { <li>{violation_text(v, utc.get())}</li> }).collect_view()}</ul>
+                    <div>
+                        <dt>"Machines planned"</dt>
+                        <dd data-testid="planned-count">{s.machines_planned}</dd>
                     </div>
-                })}
+                    <div>
+                        <dt>"Peak machines down"</dt>
+                        <dd data-testid="peak-machines">{s.peak_machines_down}</dd>
+                    </div>
+                    <div>
+                        <dt>"Peak GPUs down"</dt>
+                        <dd>{s.peak_gpus_down}</dd>
+                    </div>
+                    <div>
+                        <dt>"Renters notified"</dt>
+                        <dd>{s.renters_notified}</dd>
+                    </div>
+                    <div>
+                        <dt>"Finished by"</dt>
+                        <dd>
+                            {s
+                                .finish
+                                .map_or_else(
+                                    || "—".to_owned(),
+                                    |t| format_absolute(t as f64, utc.get()),
+                                )}
+                        </dd>
+                    </div>
+                </dl>
+                {(!r.violations.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="warning" role="status" data-testid="plan-violations">
+                                <p>
+                                    <strong>
+                                        {format!(
+                                            "The plan as edited breaks {} rules:",
+                                            r.violations.len(),
+                                        )}
+                                    </strong>
+                                </p>
+                                <ul>
+                                    {r
+                                        .violations
+                                        .iter()
+                                        .map(|v| view! { <li>{violation_text(v, utc.get())}</li> })
+                                        .collect_view()}
+                                </ul>
+                            </div>
+                        }
+                    })}
             }
         })
     }
@@ -650,14 +792,41 @@ fn NotFitting(state: PlanState, proposed: Plan) -> impl IntoView {
     let count = proposed.unplaced.len() + not_yours.len() + not_fitting.len();
     (count > 0).then(|| view! {
         <div class="warning" data-testid="plan-unfit">
-            <p><strong>{match count {
-                1 => "1 machine does not fit:".to_owned(),
-                n => format!("{n} machines do not fit:"),
-            }}</strong></p>
+            <p>
+                <strong>
+                    {match count {
+                        1 => "1 machine does not fit:".to_owned(),
+                        n => format!("{n} machines do not fit:"),
+                    }}
+                </strong>
+            </p>
             <ul>
-                {not_yours.iter().map(|id| view! { <li>{format!("Machine {id}: it is not one of your machines.")}</li> }).collect_view()}
-                {not_fitting.into_iter().map(|(id, reason)| view! { <li data-machine-id=id>{format!("Machine {id}: {reason}.")}</li> }).collect_view()}
-                {proposed.unplaced.iter().map(|u| view! { <li data-machine-id=u.machine_id>{format!("Machine {}: {}.", u.machine_id, u.reason)}</li> }).collect_view()}
+                {not_yours
+                    .iter()
+                    .map(|id| {
+                        view! {
+                            <li>{format!("Machine {id}: it is not one of your machines.")}</li>
+                        }
+                    })
+                    .collect_view()}
+                {not_fitting
+                    .into_iter()
+                    .map(|(id, reason)| {
+                        view! { <li data-machine-id=id>{format!("Machine {id}: {reason}.")}</li> }
+                    })
+                    .collect_view()}
+                {proposed
+                    .unplaced
+                    .iter()
+                    .map(|u| {
+                        view! {
+                            <li data-machine-id=u
+                                .machine_id>
+                                {format!("Machine {}: {}.", u.machine_id, u.reason)}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
         </div>
     })
@@ -676,14 +845,20 @@ fn OfferChanges(state: PlanState) -> impl IntoView {
                 <div class="offer-changes" data-testid="offer-changes">
                     <h3>"Offers, before the windows"</h3>
                     <ul>
-                        {steps.into_iter().map(|(id, step)| {
-                            let said = if ended.contains(&id) {
-                                "The offer already ends in time (done by an earlier run).".to_owned()
-                            } else {
-                                step.sentence(time)
-                            };
-                            view! { <li data-machine-id=id>{format!("Machine {id}: {said}")}</li> }
-                        }).collect_view()}
+                        {steps
+                            .into_iter()
+                            .map(|(id, step)| {
+                                let said = if ended.contains(&id) {
+                                    "The offer already ends in time (done by an earlier run)."
+                                        .to_owned()
+                                } else {
+                                    step.sentence(time)
+                                };
+                                view! {
+                                    <li data-machine-id=id>{format!("Machine {id}: {said}")}</li>
+                                }
+                            })
+                            .collect_view()}
                     </ul>
                 </div>
             }
@@ -706,20 +881,55 @@ fn PlanActions(
                 let done = saved.with(|s| s.scheduled.len());
                 let unsure: Vec<i64> = saved.with(|s| s.unsure.iter().copied().collect());
                 match (left, done) {
-                    (0, _) if !unsure.is_empty() => view! {
-                        <p data-testid="plan-unsure">{unsure_words(&unsure)}</p>
-                        <a class="button" href=with_machine_ids(MAINTENANCE, &unsure)>"Check their maintenance"</a>
-                    }.into_any(),
+                    (0, _) if !unsure.is_empty() => {
+                        view! {
+                            <p data-testid="plan-unsure">{unsure_words(&unsure)}</p>
+                            <a class="button" href=with_machine_ids(MAINTENANCE, &unsure)>
+                                "Check their maintenance"
+                            </a>
+                        }
+                            .into_any()
+                    }
                     (0, 0) => view! { <p class="muted">"Nothing to schedule."</p> }.into_any(),
-                    (0, _) => view! {
-                        <p data-testid="plan-done">{format!("All {done} windows are scheduled.")}</p>
-                        <a class="button" href=with_machine_ids(MAINTENANCE, &saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>()))>"Show their maintenance"</a>
-                    }.into_any(),
-                    (left, _) => view! {
-                        <button type="button" class="button primary" data-action="schedule-plan" disabled=pending on:click=move |_| ask_schedule.run(())>
-                            {move || if pending.get() { "Scheduling…".to_owned() } else if done > 0 { format!("Schedule the {left} remaining…") } else { format!("Schedule {left} windows…") }}
-                        </button>
-                    }.into_any(),
+                    (0, _) => {
+                        view! {
+                            <p data-testid="plan-done">
+                                {format!("All {done} windows are scheduled.")}
+                            </p>
+                            <a
+                                class="button"
+                                href=with_machine_ids(
+                                    MAINTENANCE,
+                                    &saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>()),
+                                )
+                            >
+                                "Show their maintenance"
+                            </a>
+                        }
+                            .into_any()
+                    }
+                    (left, _) => {
+                        view! {
+                            <button
+                                type="button"
+                                class="button primary"
+                                data-action="schedule-plan"
+                                disabled=pending
+                                on:click=move |_| ask_schedule.run(())
+                            >
+                                {move || {
+                                    if pending.get() {
+                                        "Scheduling…".to_owned()
+                                    } else if done > 0 {
+                                        format!("Schedule the {left} remaining…")
+                                    } else {
+                                        format!("Schedule {left} windows…")
+                                    }
+                                }}
+                            </button>
+                        }
+                            .into_any()
+                    }
                 }
             }}
         </div>
@@ -731,22 +941,54 @@ fn PlanActions(
 fn ScheduleDialog(state: PlanState, schedule: ConfirmedAction<Sent, PlanRun>) -> impl IntoView {
     view! {
         <ActionDialog action=schedule title="Schedule this plan?" confirm_label="Schedule">
-            {move || schedule.asked().map(|sent| {
-                let requests = sent.batches().len();
-                let offers = sent.offers.len();
-                view! {
-                    {(offers > 0).then(|| view! {
-                        <p data-testid="offers-first">{format!("First, {} end no later than their windows' start, so no new rental crosses a window (one request each).", counted(offers as i64, "machine's offer", "machines' offers"))}</p>
-                        {PacedAction::ListEachOffer.duration_sentence(offers).map(|takes| view! {
-                            <p data-testid="offers-duration">{format!("{takes}, before the windows are sent.")}</p>
-                        })}
-                    })}
-                    <p>{format!("{} windows of {} hours, sent in {requests} requests (one per start). Renters on these machines are told.", sent.windows.len(), state.duration())}</p>
-                    {PacedAction::ScheduleEachStart.duration_sentence(requests).map(|takes| view! {
-                        <p data-testid="paced-duration">{format!("{takes}.")}</p>
-                    })}
-                }
-            })}
+            {move || {
+                schedule
+                    .asked()
+                    .map(|sent| {
+                        let requests = sent.batches().len();
+                        let offers = sent.offers.len();
+                        view! {
+                            {(offers > 0)
+                                .then(|| {
+                                    view! {
+                                        <p data-testid="offers-first">
+                                            {format!(
+                                                "First, {} end no later than their windows' start, so no new rental crosses a window (one request each).",
+                                                counted(
+                                                    offers as i64,
+                                                    "machine's offer",
+                                                    "machines' offers",
+                                                ),
+                                            )}
+                                        </p>
+                                        {PacedAction::ListEachOffer
+                                            .duration_sentence(offers)
+                                            .map(|takes| {
+                                                view! {
+                                                    <p data-testid="offers-duration">
+                                                        {format!("{takes}, before the windows are sent.")}
+                                                    </p>
+                                                }
+                                            })}
+                                    }
+                                })}
+                            <p>
+                                {format!(
+                                    "{} windows of {} hours, sent in {requests} requests (one per start). Renters on these machines are told.",
+                                    sent.windows.len(),
+                                    state.duration(),
+                                )}
+                            </p>
+                            {PacedAction::ScheduleEachStart
+                                .duration_sentence(requests)
+                                .map(|takes| {
+                                    view! {
+                                        <p data-testid="paced-duration">{format!("{takes}.")}</p>
+                                    }
+                                })}
+                        }
+                    })
+            }}
         </ActionDialog>
     }
 }
@@ -763,16 +1005,26 @@ fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
     view! {
         <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">
             <h2 id="plan-result-heading">"Results"</h2>
-            {(!offers.is_empty()).then(|| view! {
-                <h3>"Offers"</h3>
-                <ul class="item-results" data-testid="offer-results">
-                    {offers.iter().map(|r| view! {
-                        <li class=class(r) data-machine-id=r.machine_id>{r.sentence(|t| format_absolute(t, utc.get_untracked()))}</li>
-                    }).collect_view()}
-                </ul>
-                <h3>"Windows"</h3>
-            })}
-            <ItemResults results=run.windows/>
+            {(!offers.is_empty())
+                .then(|| {
+                    view! {
+                        <h3>"Offers"</h3>
+                        <ul class="item-results" data-testid="offer-results">
+                            {offers
+                                .iter()
+                                .map(|r| {
+                                    view! {
+                                        <li class=class(r) data-machine-id=r.machine_id>
+                                            {r.sentence(|t| format_absolute(t, utc.get_untracked()))}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                        <h3>"Windows"</h3>
+                    }
+                })}
+            <ItemResults results=run.windows />
         </section>
     }
 }

@@ -86,7 +86,7 @@ pub fn SchedulePage() -> impl IntoView {
     view! {
         <Page class="schedule" entry=&gpudeck_pages::SCHEDULE lede=PAGE_LEDE>
             {ResourceView::new(data, "Loading your machines…")
-                .show(move |fleet| view! { <ScheduleForm fleet=fleet/> })}
+                .show(move |fleet| view! { <ScheduleForm fleet=fleet /> })}
         </Page>
     }
 }
@@ -355,17 +355,36 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
 
     view! {
         <form class="schedule-form" on:submit=submit novalidate>
-            <ScheduleFields state=state/>
+            <ScheduleFields state=state />
             <div class="form-actions">
-                <SubmitButton pending=pending idle="Schedule…" busy="Scheduling…"/>
+                <SubmitButton pending=pending idle="Schedule…" busy="Scheduling…" />
             </div>
         </form>
-        <RunProgressBar progress=progress running=pending done_verb="Scheduled" id="schedule-progress"/>
+        <RunProgressBar
+            progress=progress
+            running=pending
+            done_verb="Scheduled"
+            id="schedule-progress"
+        />
         {schedule.failure_view()}
-        {move || schedule.done().map(|run| view! { <ScheduleResult state=state run=run retry_refused=retry_refused/> })}
-        <SchedulePreview state=state/>
-        <ActionDialog action=schedule title="Schedule this maintenance window?" confirm_label="Schedule">
-            {move || schedule.asked().map(|plan| view! { <ScheduleConfirmation state=state plan=plan/> })}
+        {move || {
+            schedule
+                .done()
+                .map(|run| {
+                    view! { <ScheduleResult state=state run=run retry_refused=retry_refused /> }
+                })
+        }}
+        <SchedulePreview state=state />
+        <ActionDialog
+            action=schedule
+            title="Schedule this maintenance window?"
+            confirm_label="Schedule"
+        >
+            {move || {
+                schedule
+                    .asked()
+                    .map(|plan| view! { <ScheduleConfirmation state=state plan=plan /> })
+            }}
         </ActionDialog>
     }
 }
@@ -384,31 +403,64 @@ fn ScheduleFields(state: ScheduleState) -> impl IntoView {
     let several = move || state.machine_ids.with(|ids| ids.len() > 1);
     let machines_line = Signal::derive(move || state.machines_line());
     view! {
-        <MachineIdsField text=state.ids_text problem=state.problem_for(Field::Machines) id="schedule-machines" count=machines_line/>
+        <MachineIdsField
+            text=state.ids_text
+            problem=state.problem_for(Field::Machines)
+            id="schedule-machines"
+            count=machines_line
+        />
         <div class="schedule-fields">
-            <FormField id="schedule-start" label=view! { "Start " <span class="zone" data-testid="zone">{move || format!("({})", state.zone())}</span> }
-                error=state.problem_for(Field::Start) beside=|| view! { <UtcToggle/> }>
+            <FormField
+                id="schedule-start"
+                label=view! {
+                    "Start "
+                    <span class="zone" data-testid="zone">
+                        {move || format!("({})", state.zone())}
+                    </span>
+                }
+                error=state.problem_for(Field::Start)
+                beside=|| view! { <UtcToggle /> }
+            >
                 <input
                     type="datetime-local"
                     prop:value=start_text
                     on:input=move |ev| start_text.set(event_target_value(&ev))
                 />
             </FormField>
-            <FormField id="schedule-hours" label="Duration (whole hours)" error=state.problem_for(Field::Duration)>
-                <TextInput kind=TextKind::Stepped text=hours_text attr:min="1" attr:max=MAX_DURATION_HOURS.to_string() attr:step="1"/>
+            <FormField
+                id="schedule-hours"
+                label="Duration (whole hours)"
+                error=state.problem_for(Field::Duration)
+            >
+                <TextInput
+                    kind=TextKind::Stepped
+                    text=hours_text
+                    attr:min="1"
+                    attr:max=MAX_DURATION_HOURS.to_string()
+                    attr:step="1"
+                />
             </FormField>
             <FormField id="schedule-category" label="Category">
                 <select
                     prop:value=move || category_key(&category.get())
-                    on:change=move |ev| category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
+                    on:change=move |ev| {
+                        category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
+                    }
                 >
-                    {MaintenanceCategory::KNOWN.into_iter().map(|c| view! {
-                        <option value=category_key(&c)>{c.label().to_owned()}</option>
-                    }).collect_view()}
+                    {MaintenanceCategory::KNOWN
+                        .into_iter()
+                        .map(|c| {
+                            view! { <option value=category_key(&c)>{c.label().to_owned()}</option> }
+                        })
+                        .collect_view()}
                 </select>
             </FormField>
-            <FormField id="schedule-reason" label="Reason (optional)" error=state.problem_for(Field::Reason)
-                hint=move || if several() { REASON_HINT_MANY } else { REASON_HINT_ONE }>
+            <FormField
+                id="schedule-reason"
+                label="Reason (optional)"
+                error=state.problem_for(Field::Reason)
+                hint=move || if several() { REASON_HINT_MANY } else { REASON_HINT_ONE }
+            >
                 <textarea
                     rows="2"
                     maxlength=MAX_REASON_CHARS.to_string()
@@ -446,27 +498,43 @@ fn ScheduleResult(state: ScheduleState, run: Run, retry_refused: Callback<()>) -
         }
     };
     view! {
-        <section class="result" data-testid="schedule-result" aria-labelledby="schedule-result-heading">
-            <h2 id="schedule-result-heading">{format!(
-                "Scheduled on {} of {}",
-                scheduled.len(),
-                machines_count(run.results.len())
-            )}</h2>
+        <section
+            class="result"
+            data-testid="schedule-result"
+            aria-labelledby="schedule-result-heading"
+        >
+            <h2 id="schedule-result-heading">
+                {format!(
+                    "Scheduled on {} of {}",
+                    scheduled.len(),
+                    machines_count(run.results.len()),
+                )}
+            </h2>
             <p data-testid="schedule-done">{what}</p>
-            {(!scheduled.is_empty()).then(|| view! {
-                <p class="hint">{FORM_EMPTY_AGAIN}</p>
-            })}
+            {(!scheduled.is_empty()).then(|| view! { <p class="hint">{FORM_EMPTY_AGAIN}</p> })}
             <div class="form-actions">
-                {(!scheduled.is_empty()).then(|| view! {
-                    <a class="button" href=with_machine_ids(MAINTENANCE, &scheduled)>"Show their maintenance"</a>
-                })}
-                {(refused_count > 0).then(|| view! {
-                    <button type="button" class="button primary" on:click=move |_| retry_refused.run(())>
-                        {format!("Retry the {refused_count} refused…")}
-                    </button>
-                })}
+                {(!scheduled.is_empty())
+                    .then(|| {
+                        view! {
+                            <a class="button" href=with_machine_ids(MAINTENANCE, &scheduled)>
+                                "Show their maintenance"
+                            </a>
+                        }
+                    })}
+                {(refused_count > 0)
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                class="button primary"
+                                on:click=move |_| retry_refused.run(())
+                            >
+                                {format!("Retry the {refused_count} refused…")}
+                            </button>
+                        }
+                    })}
             </div>
-            <ItemResults results=run.results.clone()/>
+            <ItemResults results=run.results.clone() />
         </section>
     }
 }
@@ -487,23 +555,36 @@ fn SchedulePreview(state: ScheduleState) -> impl IntoView {
         <section class="preview" aria-labelledby="preview-heading">
             <h2 id="preview-heading">"Preview"</h2>
             {move || match live_plan.get() {
-                None => view! { <p class="muted">"Fill in the form to see the new windows on the timeline."</p> }.into_any(),
+                None => {
+                    view! {
+                        <p class="muted">
+                            "Fill in the form to see the new windows on the timeline."
+                        </p>
+                    }
+                        .into_any()
+                }
                 Some(plan) => {
                     let (from, to, span) = window_words(&plan, utc.get());
                     view! {
-                        <p data-testid="schedule-summary">{format!(
-                            "{} window from {from} to {to} ({span}) on {}; {} will be notified.",
-                            plan.category.label(),
-                            machines_count(plan.machines.len()),
-                            counted(state.notified(), "running rental", "running rentals"),
-                        )}</p>
-                    }.into_any()
+                        <p data-testid="schedule-summary">
+                            {format!(
+                                "{} window from {from} to {to} ({span}) on {}; {} will be notified.",
+                                plan.category.label(),
+                                machines_count(plan.machines.len()),
+                                counted(state.notified(), "running rental", "running rentals"),
+                            )}
+                        </p>
+                    }
+                        .into_any()
                 }
             }}
-            <OverlapWarning state=state/>
-            {move || (!existing.with(Vec::is_empty) || !preview.with(Vec::is_empty)).then(|| view! {
-                <MaintenanceTimeline windows=existing now=now preview=preview/>
-            })}
+            <OverlapWarning state=state />
+            {move || {
+                (!existing.with(Vec::is_empty) || !preview.with(Vec::is_empty))
+                    .then(|| {
+                        view! { <MaintenanceTimeline windows=existing now=now preview=preview /> }
+                    })
+            }}
         </section>
     }
 }
@@ -522,18 +603,30 @@ fn OverlapWarning(state: ScheduleState) -> impl IntoView {
             let more = found.len().saturating_sub(OVERLAPS_NAMED);
             view! {
                 <div class="warning" role="status" data-testid="overlap-warning">
-                    <p><strong>{overlap_sentence(found.len(), new, "the new one:", "the new ones:")}</strong></p>
+                    <p>
+                        <strong>
+                            {overlap_sentence(found.len(), new, "the new one:", "the new ones:")}
+                        </strong>
+                    </p>
                     <ul>
-                        {found.into_iter().take(OVERLAPS_NAMED).map(|w| view! {
-                            <li>{format!(
-                                "Machine {}: {} window #{} from {} to {}",
-                                w.machine_id,
-                                w.maintenance_category.label(),
-                                w.id,
-                                format_absolute(w.start_time, utc.get()),
-                                format_absolute(w.end_time, utc.get()),
-                            )}</li>
-                        }).collect_view()}
+                        {found
+                            .into_iter()
+                            .take(OVERLAPS_NAMED)
+                            .map(|w| {
+                                view! {
+                                    <li>
+                                        {format!(
+                                            "Machine {}: {} window #{} from {} to {}",
+                                            w.machine_id,
+                                            w.maintenance_category.label(),
+                                            w.id,
+                                            format_absolute(w.start_time, utc.get()),
+                                            format_absolute(w.end_time, utc.get()),
+                                        )}
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
                     </ul>
                     {(more > 0).then(|| view! { <p>{format!("and {more} more.")}</p> })}
                     <p class="hint">"Windows may overlap; renters are told about each."</p>
@@ -564,12 +657,23 @@ fn ScheduleConfirmation(state: ScheduleState, plan: Plan) -> impl IntoView {
             {when}
             <span class="id-list">{named_in_confirmation(&plan.machines)}</span>
         </p>
-        {(plan.machines.len() > MAX_BATCH).then(|| view! {
-            <p>{format!("Sent in {} requests of at most {MAX_BATCH} machines.", plan.machines.len().div_ceil(MAX_BATCH))}</p>
-        })}
+        {(plan.machines.len() > MAX_BATCH)
+            .then(|| {
+                view! {
+                    <p>
+                        {format!(
+                            "Sent in {} requests of at most {MAX_BATCH} machines.",
+                            plan.machines.len().div_ceil(MAX_BATCH),
+                        )}
+                    </p>
+                }
+            })}
         {move || {
             let n = state.overlapping.with(Vec::len);
-            (n > 0).then(|| view! { <p class="warning-text">{overlap_sentence(n, new, "it.", "them.")}</p> })
+            (n > 0)
+                .then(|| {
+                    view! { <p class="warning-text">{overlap_sentence(n, new, "it.", "them.")}</p> }
+                })
         }}
         <p>"Renters on these machines are told."</p>
     }

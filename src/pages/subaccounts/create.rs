@@ -122,42 +122,93 @@ pub fn CreateSubaccount(
             <h2 id="create-subaccount-heading">"Create a subaccount"</h2>
             <form class="create-form" on:submit=submit novalidate>
                 <div class="create-fields">
-                    <FormField id="sub-email" label="E-mail" hint="Up to 64 characters; not already in use." error=problem_of(NewField::Email)>
-                        <TextInput kind=TextKind::Email text=email/>
+                    <FormField
+                        id="sub-email"
+                        label="E-mail"
+                        hint="Up to 64 characters; not already in use."
+                        error=problem_of(NewField::Email)
+                    >
+                        <TextInput kind=TextKind::Email text=email />
                     </FormField>
-                    <FormField id="sub-username" label="Username" hint="Up to 64 characters." error=problem_of(NewField::Username)>
-                        <TextInput kind=TextKind::Plain text=username/>
+                    <FormField
+                        id="sub-username"
+                        label="Username"
+                        hint="Up to 64 characters."
+                        error=problem_of(NewField::Username)
+                    >
+                        <TextInput kind=TextKind::Plain text=username />
                     </FormField>
-                    <FormField id="sub-password" label="Password" hint="At least 8 characters. It is sent once and kept nowhere here." error=problem_of(NewField::Password)>
-                        <TextInput kind=TextKind::NewPassword text=password/>
+                    <FormField
+                        id="sub-password"
+                        label="Password"
+                        hint="At least 8 characters. It is sent once and kept nowhere here."
+                        error=problem_of(NewField::Password)
+                    >
+                        <TextInput kind=TextKind::NewPassword text=password />
                     </FormField>
                 </div>
                 <fieldset class="account-kind">
                     <legend>"The subaccount"</legend>
                     <label class="toggle">
-                        <input type="radio" name="sub-kind" value="client" prop:checked=move || !host_only.get() on:change=move |_| host_only.set(false)/>
+                        <input
+                            type="radio"
+                            name="sub-kind"
+                            value="client"
+                            prop:checked=move || !host_only.get()
+                            on:change=move |_| host_only.set(false)
+                        />
                         " Rents machines (client)"
                     </label>
                     <label class="toggle">
-                        <input type="radio" name="sub-kind" value="host" prop:checked=move || host_only.get() on:change=move |_| host_only.set(true)/>
+                        <input
+                            type="radio"
+                            name="sub-kind"
+                            value="host"
+                            prop:checked=move || host_only.get()
+                            on:change=move |_| host_only.set(true)
+                        />
                         " Hosts machines only (host)"
                     </label>
                 </fieldset>
-                <p class="form-error" role="alert" id="sub-form-error">{move || problem_of(NewField::Form).get()}</p>
+                <p class="form-error" role="alert" id="sub-form-error">
+                    {move || problem_of(NewField::Form).get()}
+                </p>
                 <div class="form-actions">
-                    <SubmitButton pending=pending idle="Create subaccount…" busy="Creating…"/>
+                    <SubmitButton pending=pending idle="Create subaccount…" busy="Creating…" />
                 </div>
             </form>
-            <ActionDialog action=create title="Create this subaccount?" confirm_label="Create subaccount">
-                <p>{move || create.asked().map(|d| format!(
-                    "{} ({}), a {} account owned by yours, with a balance of $0.00 and its own API key.",
-                    d.email, d.username, kind_name(d.host_only)
-                ))}</p>
+            <ActionDialog
+                action=create
+                title="Create this subaccount?"
+                confirm_label="Create subaccount"
+            >
+                <p>
+                    {move || {
+                        create
+                            .asked()
+                            .map(|d| {
+                                format!(
+                                    "{} ({}), a {} account owned by yours, with a balance of $0.00 and its own API key.",
+                                    d.email,
+                                    d.username,
+                                    kind_name(d.host_only),
+                                )
+                            })
+                    }}
+                </p>
             </ActionDialog>
             {create.failure_view()}
-            {move || create.done().map(|message| view! {
-                <p class="result" role="status" data-testid="subaccount-result">{message}</p>
-            })}
+            {move || {
+                create
+                    .done()
+                    .map(|message| {
+                        view! {
+                            <p class="result" role="status" data-testid="subaccount-result">
+                                {message}
+                            </p>
+                        }
+                    })
+            }}
         </section>
     }
 }

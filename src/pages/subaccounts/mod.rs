@@ -60,21 +60,36 @@ pub fn SubaccountsPage() -> impl IntoView {
     let include_keys = RwSignal::new(false);
 
     view! {
-        <Page class="subaccounts" entry=&gpudeck_pages::SUBACCOUNTS lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one.">
-            {ResourceView::new(data, "Loading subaccounts…").with_reload_button().show(move |SubaccountList { msg, users }| view! {
-                {(!msg.is_empty()).then(|| view! { <p class="server-message" role="status">{msg}</p> })}
-                <DataTable
-                    rows=users
-                    columns=subaccount_columns(include_keys.into())
-                    row_key=|s: &Subaccount| s.id.to_string()
-                    empty="You have no subaccounts. Create one below; it then appears here with its own API key."
-                    csv_name="subaccounts"
-                    caption="Subaccounts"
-                >
-                    <Toggle checked=include_keys label="Include the API keys in the CSV"/>
-                </DataTable>
-            })}
-            <CreateSubaccount on_created=Callback::new(move |()| data.refetch())/>
+        <Page
+            class="subaccounts"
+            entry=&gpudeck_pages::SUBACCOUNTS
+            lede="Accounts that belong to yours, with their prepaid balances and the API keys derived for them. Keys are hidden until you show one."
+        >
+            {ResourceView::new(data, "Loading subaccounts…")
+                .with_reload_button()
+                .show(move |SubaccountList { msg, users }| {
+                    view! {
+                        {(!msg.is_empty())
+                            .then(|| {
+                                view! {
+                                    <p class="server-message" role="status">
+                                        {msg}
+                                    </p>
+                                }
+                            })}
+                        <DataTable
+                            rows=users
+                            columns=subaccount_columns(include_keys.into())
+                            row_key=|s: &Subaccount| s.id.to_string()
+                            empty="You have no subaccounts. Create one below; it then appears here with its own API key."
+                            csv_name="subaccounts"
+                            caption="Subaccounts"
+                        >
+                            <Toggle checked=include_keys label="Include the API keys in the CSV" />
+                        </DataTable>
+                    }
+                })}
+            <CreateSubaccount on_created=Callback::new(move |()| data.refetch()) />
         </Page>
     }
 }

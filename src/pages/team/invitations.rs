@@ -96,26 +96,60 @@ pub fn InviteForm(
     view! {
         <form class="invite-form" on:submit=check novalidate aria-labelledby="invite-heading">
             <h2 id="invite-heading">"Invite a member"</h2>
-            <FormField id="invite-email" label="E-mail address" error=Signal::derive(email_shown) class="short-field">
-                <TextInput kind=TextKind::Email text=email/>
+            <FormField
+                id="invite-email"
+                label="E-mail address"
+                error=Signal::derive(email_shown)
+                class="short-field"
+            >
+                <TextInput kind=TextKind::Email text=email />
             </FormField>
-            <FormField id="invite-role" label="Role" error=Signal::derive(role_shown) class="short-field">
+            <FormField
+                id="invite-role"
+                label="Role"
+                error=Signal::derive(role_shown)
+                class="short-field"
+            >
                 <select on:change=move |ev| role.set(event_target_value(&ev))>
-                    <option value="" selected=move || role.with(String::is_empty)>"Choose a role…"</option>
-                    {move || roles.get().into_iter().map(|r| {
-                        let (value, label, name) = (r.name.clone(), r.name.clone(), r.name);
-                        let selected = move || role.with(|chosen| *chosen == name);
-                        view! { <option value=value selected=selected>{label}</option> }
-                    }).collect_view()}
+                    <option value="" selected=move || role.with(String::is_empty)>
+                        "Choose a role…"
+                    </option>
+                    {move || {
+                        roles
+                            .get()
+                            .into_iter()
+                            .map(|r| {
+                                let (value, label, name) = (r.name.clone(), r.name.clone(), r.name);
+                                let selected = move || role.with(|chosen| *chosen == name);
+                                view! {
+                                    <option value=value selected=selected>
+                                        {label}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
                 </select>
             </FormField>
             <div class="form-actions">
-                <SubmitButton pending=invite.pending() idle="Send invitation…" busy="Sending…"/>
+                <SubmitButton
+                    pending=invite.pending()
+                    idle="Send invitation…"
+                    busy="Sending…"
+                />
             </div>
         </form>
         {invite.failure_view()}
         <ActionDialog action=invite title="Send this invitation?" confirm_label="Send invitation">
-            <p>{move || invite.asked().map(|(to, as_role)| format!("{to} is invited to join your team with the role {as_role}."))}</p>
+            <p>
+                {move || {
+                    invite
+                        .asked()
+                        .map(|(to, as_role)| {
+                            format!("{to} is invited to join your team with the role {as_role}.")
+                        })
+                }}
+            </p>
         </ActionDialog>
     }
 }
@@ -137,39 +171,74 @@ pub fn PendingInvitations(sent: RwSignal<u32>) -> impl IntoView {
     view! {
         <section class="pending-invitations" aria-labelledby="pending-heading">
             <h2 id="pending-heading">"Pending invitations"</h2>
-            {ResourceView::new(pending, "Loading invitations…").show(|pending: Pending| match pending {
-                Pending::FromServer(list) if list.is_empty() => view! {
-                    <p class="empty-state">"No invitation is waiting for an answer."</p>
-                }.into_any(),
-                Pending::FromServer(list) => view! {
-                    <ul class="invitation-list" data-testid="invitations">
-                        {list.into_iter().map(|i| view! {
-                            <li>
-                                <span class="invitee">{i.email}</span>" as "<span class="badge">{i.role}</span>
-                                " — sent " <Time unix_seconds=i.created_at/>
-                                ", expires " <Time unix_seconds=i.expires_at/>
-                            </li>
-                        }).collect_view()}
-                    </ul>
-                }.into_any(),
-                Pending::ThisTab(list) => view! {
-                    <p class="hint" data-testid="this-tab-only">"This service does not list pending invitations, so these are the ones sent from this tab only."</p>
-                    {if list.is_empty() {
-                        view! { <p class="empty-state">"No invitation was sent from this tab."</p> }.into_any()
-                    } else {
+            {ResourceView::new(pending, "Loading invitations…")
+                .show(|pending: Pending| match pending {
+                    Pending::FromServer(list) if list.is_empty() => {
+                        view! {
+                            <p class="empty-state">"No invitation is waiting for an answer."</p>
+                        }
+                            .into_any()
+                    }
+                    Pending::FromServer(list) => {
                         view! {
                             <ul class="invitation-list" data-testid="invitations">
-                                {list.into_iter().map(|i| view! {
-                                    <li>
-                                        <span class="invitee">{i.email}</span>" as "<span class="badge">{i.role}</span>
-                                        " — sent " <Time unix_seconds=i.sent_at/>
-                                    </li>
-                                }).collect_view()}
+                                {list
+                                    .into_iter()
+                                    .map(|i| {
+                                        view! {
+                                            <li>
+                                                <span class="invitee">{i.email}</span>
+                                                " as "
+                                                <span class="badge">{i.role}</span>
+                                                " — sent "
+                                                <Time unix_seconds=i.created_at />
+                                                ", expires "
+                                                <Time unix_seconds=i.expires_at />
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
                             </ul>
-                        }.into_any()
-                    }}
-                }.into_any(),
-            })}
+                        }
+                            .into_any()
+                    }
+                    Pending::ThisTab(list) => {
+                        view! {
+                            <p class="hint" data-testid="this-tab-only">
+                                "This service does not list pending invitations, so these are the ones sent from this tab only."
+                            </p>
+                            {if list.is_empty() {
+                                view! {
+                                    <p class="empty-state">
+                                        "No invitation was sent from this tab."
+                                    </p>
+                                }
+                                    .into_any()
+                            } else {
+                                view! {
+                                    <ul class="invitation-list" data-testid="invitations">
+                                        {list
+                                            .into_iter()
+                                            .map(|i| {
+                                                view! {
+                                                    <li>
+                                                        <span class="invitee">{i.email}</span>
+                                                        " as "
+                                                        <span class="badge">{i.role}</span>
+                                                        " — sent "
+                                                        <Time unix_seconds=i.sent_at />
+                                                    </li>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </ul>
+                                }
+                                    .into_any()
+                            }}
+                        }
+                            .into_any()
+                    }
+                })}
         </section>
     }
 }

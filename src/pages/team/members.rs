@@ -100,13 +100,24 @@ fn RoleChips(member: TeamMember, touchable: bool, controls: MemberControls) -> i
             let who = who.clone();
             view! {
                 <span class="role-chip-group">
-                    <a class="badge role-link" href=role_path(role)>{role.clone()}</a>
-                    {take.map(|change| view! {
-                        <button type="button" class="chip-remove" aria-label=label
-                            on:click=move |_| controls.change.ask((change.clone(), who.clone()))>
-                            "×"
-                        </button>
-                    })}
+                    <a class="badge role-link" href=role_path(role)>
+                        {role.clone()}
+                    </a>
+                    {take
+                        .map(|change| {
+                            view! {
+                                <button
+                                    type="button"
+                                    class="chip-remove"
+                                    aria-label=label
+                                    on:click=move |_| {
+                                        controls.change.ask((change.clone(), who.clone()))
+                                    }
+                                >
+                                    "×"
+                                </button>
+                            }
+                        })}
                 </span>
             }
         })
@@ -138,20 +149,41 @@ fn RoleOffer(
         let who_for_offer = who.clone();
         let ask = move |_| {
             let name = chosen.get_untracked();
-            if let Some(change) = offers.with_value(|o| o.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone())) {
+            if let Some(change) =
+                offers.with_value(|o| o.iter().find(|(n, _)| *n == name).map(|(_, c)| c.clone()))
+            {
                 controls.change.ask((change, who_for_offer.clone()));
             }
         };
+        let options = offers.with_value(|offered| {
+            offered
+                .iter()
+                .map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> })
+                .collect_view()
+        });
         view! {
-            <FormField id=select_id label=label label_class="visually-hidden" class="role-offer"
-                beside=move || view! {
-                    <button type="button" class="button small" on:click=ask disabled=move || chosen.with(String::is_empty)>
-                        {verb}<span class="visually-hidden">{format!(" a role for {who}")}</span>
-                    </button>
-                }>
+            <FormField
+                id=select_id
+                label=label
+                label_class="visually-hidden"
+                class="role-offer"
+                beside=move || {
+                    view! {
+                        <button
+                            type="button"
+                            class="button small"
+                            on:click=ask
+                            disabled=move || chosen.with(String::is_empty)
+                        >
+                            {verb}
+                            <span class="visually-hidden">{format!(" a role for {who}")}</span>
+                        </button>
+                    }
+                }
+            >
                 <select on:change=move |ev| chosen.set(event_target_value(&ev))>
                     <option value="">"Role…"</option>
-                    {offers.with_value(|o| o.iter().map(|(name, _)| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view())}
+                    {options}
                 </select>
             </FormField>
         }
@@ -235,68 +267,104 @@ pub fn TeamMembersPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="team-members" out_of_reach=TEAM_PAGE entry=&gpudeck_pages::TEAM_MEMBERS lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions.">
+        <Page
+            class="team-members"
+            out_of_reach=TEAM_PAGE
+            entry=&gpudeck_pages::TEAM_MEMBERS
+            lede="Members of your current team and their roles. Invite people, change who holds which role, or remove a member. Select a role to see only its members, or open a role to see its permissions."
+        >
             // Nothing here would be let through once the page's reads were refused.
             <Show when=page_is_readable()>
-                <InviteForm roles=roles sent=sent/>
-                <PendingInvitations sent=sent/>
+                <InviteForm roles=roles sent=sent />
+                <PendingInvitations sent=sent />
                 <h2>"Members"</h2>
             </Show>
-            {ResourceView::new(data, "Loading team members…").with_reload_button().show(move |(list, roles): (Vec<TeamMember>, Vec<TeamRoleEntry>)| {
-                let counts = role_counts(&list);
-                let summary = counts
-                    .iter()
-                    .map(|(role, count)| format!("{role} {count}"))
-                    .collect::<Vec<_>>()
-                    .join(" · ");
-                let team = Team { owner: owner_id(&list, &roles), roles: Arc::new(roles), me: me() };
-                let count = list.len();
-                view! {
-                    <p class="role-counts" data-testid="role-counts">
-                        {format!("{count} members")}
-                        {(!summary.is_empty()).then(|| format!(" — {summary}"))}
-                    </p>
-                    <div class="filters" role="group" aria-label="Filter members by role">
-                        <span class="filter-label">"Role"</span>
-                        {counts.into_iter().map(|(role, count)| {
-                            let name = role.clone();
-                            let pressed = move || role_param.with(|r| r.as_deref() == Some(name.as_str()));
-                            let chosen = role.clone();
-                            view! {
-                                <button
-                                    type="button"
-                                    class="chip badge role-chip"
-                                    aria-pressed=move || pressed().to_string()
-                                    on:click=move |_| toggle_role(chosen.clone())
-                                >
-                                    {role}" "
-                                    <span class="chip-count">{count}</span>
-                                </button>
-                            }
-                        }).collect_view()}
-                    </div>
-                    <DataTable
-                        rows=list
-                        columns=member_columns(team, controls)
-                        row_key=|m: &TeamMember| m.id.to_string()
-                        empty="Your team has no members yet."
-                        csv_name="team-members"
-                        caption="Team members"
-                        also_filter=role_filter
-                    />
-                }
-            })}
+            {ResourceView::new(data, "Loading team members…")
+                .with_reload_button()
+                .show(move |(list, roles): (Vec<TeamMember>, Vec<TeamRoleEntry>)| {
+                    let counts = role_counts(&list);
+                    let summary = counts
+                        .iter()
+                        .map(|(role, count)| format!("{role} {count}"))
+                        .collect::<Vec<_>>()
+                        .join(" · ");
+                    let team = Team {
+                        owner: owner_id(&list, &roles),
+                        roles: Arc::new(roles),
+                        me: me(),
+                    };
+                    let count = list.len();
+                    view! {
+                        <p class="role-counts" data-testid="role-counts">
+                            {format!("{count} members")}
+                            {(!summary.is_empty()).then(|| format!(" — {summary}"))}
+                        </p>
+                        <div class="filters" role="group" aria-label="Filter members by role">
+                            <span class="filter-label">"Role"</span>
+                            {counts
+                                .into_iter()
+                                .map(|(role, count)| {
+                                    let name = role.clone();
+                                    let pressed = move || {
+                                        role_param.with(|r| r.as_deref() == Some(name.as_str()))
+                                    };
+                                    let chosen = role.clone();
+                                    view! {
+                                        <button
+                                            type="button"
+                                            class="chip badge role-chip"
+                                            aria-pressed=move || pressed().to_string()
+                                            on:click=move |_| toggle_role(chosen.clone())
+                                        >
+                                            {role}
+                                            " "
+                                            <span class="chip-count">{count}</span>
+                                        </button>
+                                    }
+                                })
+                                .collect_view()}
+                        </div>
+                        <DataTable
+                            rows=list
+                            columns=member_columns(team, controls)
+                            row_key=|m: &TeamMember| m.id.to_string()
+                            empty="Your team has no members yet."
+                            csv_name="team-members"
+                            caption="Team members"
+                            also_filter=role_filter
+                        />
+                    }
+                })}
             <div class="form-error" role="alert" data-testid="member-refusal">
                 <p>{move || change.refusal_where(|_| true)}</p>
                 <p>{move || remove.refusal_where(|_| true)}</p>
             </div>
             {change.failure_view()}
             {remove.failure_view()}
-            <ActionDialog action=change title="Change this member's roles?" confirm_label="Change role">
+            <ActionDialog
+                action=change
+                title="Change this member's roles?"
+                confirm_label="Change role"
+            >
                 <p>{move || change.asked().map(|(c, who)| c.sentence(&who))}</p>
             </ActionDialog>
-            <ActionDialog action=remove title="Remove this member?" confirm_label="Remove member" danger=true>
-                <p>{move || remove.asked().map(|(_, who)| format!("{who} leaves the team, and their team keys stop working at once. Their personal keys are not touched."))}</p>
+            <ActionDialog
+                action=remove
+                title="Remove this member?"
+                confirm_label="Remove member"
+                danger=true
+            >
+                <p>
+                    {move || {
+                        remove
+                            .asked()
+                            .map(|(_, who)| {
+                                format!(
+                                    "{who} leaves the team, and their team keys stop working at once. Their personal keys are not touched.",
+                                )
+                            })
+                    }}
+                </p>
             </ActionDialog>
         </Page>
     }

@@ -55,38 +55,58 @@ pub fn TeamRolePage() -> impl IntoView {
     view! {
         <Page class="team-role" out_of_reach=TEAM_PAGE entry=&gpudeck_pages::TEAM_ROLE>
             <nav class="role-links" aria-label="Roles">
-                <A href=TEAM_ROLES exact=true>"All roles"</A>
+                <A href=TEAM_ROLES exact=true>
+                    "All roles"
+                </A>
             </nav>
-            <RoleLookup/>
-            {role_view.show(move |TeamRole { id, name, permissions }| {
-                let read = Permissions::read(&permissions);
-                let json = pretty(&permissions);
-                let summary = RoleSummary::of(&permissions);
-                let (edit, copy) = (role_edit_path(&name), new_role_path(Some(&name)));
-                view! {
-                    <div class="role-header">
-                        <h2 class="role-name" data-testid="role-name">{name.clone()}</h2>
-                        <span class="muted">{format!("role #{id}")}</span>
-                        <button
-                            type="button"
-                            class="button"
-                            aria-pressed=move || raw_json().to_string()
-                            on:click=move |_| set_view_param.set(if raw_json() { None } else { Some("json".to_owned()) })
+            <RoleLookup />
+            {role_view
+                .show(move |TeamRole { id, name, permissions }| {
+                    let read = Permissions::read(&permissions);
+                    let json = pretty(&permissions);
+                    let summary = RoleSummary::of(&permissions);
+                    let (edit, copy) = (role_edit_path(&name), new_role_path(Some(&name)));
+                    view! {
+                        <div class="role-header">
+                            <h2 class="role-name" data-testid="role-name">
+                                {name.clone()}
+                            </h2>
+                            <span class="muted">{format!("role #{id}")}</span>
+                            <button
+                                type="button"
+                                class="button"
+                                aria-pressed=move || raw_json().to_string()
+                                on:click=move |_| {
+                                    set_view_param
+                                        .set(
+                                            if raw_json() { None } else { Some("json".to_owned()) },
+                                        )
+                                }
+                            >
+                                "Raw JSON"
+                            </button>
+                            <a href=edit class="button">
+                                "Edit"
+                            </a>
+                            <a href=copy class="button">
+                                "Copy to a new role"
+                            </a>
+                        </div>
+                        <RoleSummaryView summary=summary />
+                        <Show
+                            when=raw_json
+                            fallback=move || {
+                                view! {
+                                    <RolePermissions permissions=read.clone() role=name.clone() />
+                                }
+                            }
                         >
-                            "Raw JSON"
-                        </button>
-                        <a href=edit class="button">"Edit"</a>
-                        <a href=copy class="button">"Copy to a new role"</a>
-                    </div>
-                    <RoleSummaryView summary=summary/>
-                    <Show
-                        when=raw_json
-                        fallback=move || view! { <RolePermissions permissions=read.clone() role=name.clone()/> }
-                    >
-                        <pre class="raw-json" data-testid="raw-json">{json.clone()}</pre>
-                    </Show>
-                }
-            })}
+                            <pre class="raw-json" data-testid="raw-json">
+                                {json.clone()}
+                            </pre>
+                        </Show>
+                    }
+                })}
         </Page>
     }
 }
@@ -110,10 +130,20 @@ fn RoleLookup() -> impl IntoView {
     };
     view! {
         <form class="role-lookup" on:submit=submit novalidate>
-            <FormField id="role-name" label="Look up a role by name" class="field with-button"
+            <FormField
+                id="role-name"
+                label="Look up a role by name"
+                class="field with-button"
                 error=problem
-                beside=|| view! { <button type="submit" class="button">"Show role"</button> }>
-                <TextInput kind=TextKind::Plain text=text/>
+                beside=|| {
+                    view! {
+                        <button type="submit" class="button">
+                            "Show role"
+                        </button>
+                    }
+                }
+            >
+                <TextInput kind=TextKind::Plain text=text />
             </FormField>
         </form>
     }

@@ -124,18 +124,31 @@ pub fn RoleEditorPage() -> impl IntoView {
                 .show(move |list: Vec<TeamRoleEntry>| {
                     let opened = opened.get();
                     match Start::of(&opened, &list) {
-                        Some(Ok(start)) => view! { <RoleEditor start=start/> }.into_any(),
-                        Some(Err(problem)) => view! {
-                            <div class="result nothing" role="alert"><p>{problem}</p></div>
-                        }.into_any(),
+                        Some(Ok(start)) => view! { <RoleEditor start=start /> }.into_any(),
+                        Some(Err(problem)) => {
+                            view! {
+                                <div class="result nothing" role="alert">
+                                    <p>{problem}</p>
+                                </div>
+                            }
+                                .into_any()
+                        }
                         None => {
-                            let name = match opened { Opened::Edit(n) | Opened::Create(Some(n)) => n, Opened::Create(None) => String::new() };
+                            let name = match opened {
+                                Opened::Edit(n) | Opened::Create(Some(n)) => n,
+                                Opened::Create(None) => String::new(),
+                            };
                             view! {
                                 <div class="result nothing" role="alert" data-testid="unknown-role">
                                     <h2>"No such role to edit"</h2>
-                                    <p>{format!("The team's list of roles has no role named {name}. The owner role is never listed and cannot be edited.")}</p>
+                                    <p>
+                                        {format!(
+                                            "The team's list of roles has no role named {name}. The owner role is never listed and cannot be edited.",
+                                        )}
+                                    </p>
                                 </div>
-                            }.into_any()
+                            }
+                                .into_any()
                         }
                     }
                 })}
@@ -421,6 +434,17 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
             save.ask(asked);
         }
     };
+    // The changes the dialog asks about, a line each.
+    let diff_items = move || {
+        let lines = save
+            .asked()
+            .map(|asked| state.diff_lines(&asked))
+            .unwrap_or_default();
+        lines
+            .into_iter()
+            .map(|line| view! { <li>{line}</li> })
+            .collect_view()
+    };
 
     view! {
         <form class="role-form" on:submit=review novalidate>
@@ -433,18 +457,39 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                 />
             </FormField>
             <div class="mode-switch" role="group" aria-label="Editing mode">
-                <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Grid).to_string() on:click=move |_| state.to_grid()>"Grid"</button>
-                <button type="button" class="button" aria-pressed=move || (mode.get() == Mode::Json).to_string() on:click=move |_| state.to_json()>"Raw JSON"</button>
+                <button
+                    type="button"
+                    class="button"
+                    aria-pressed=move || (mode.get() == Mode::Grid).to_string()
+                    on:click=move |_| state.to_grid()
+                >
+                    "Grid"
+                </button>
+                <button
+                    type="button"
+                    class="button"
+                    aria-pressed=move || (mode.get() == Mode::Json).to_string()
+                    on:click=move |_| state.to_json()
+                >
+                    "Raw JSON"
+                </button>
             </div>
             <Show
                 when=move || mode.get() == Mode::Json
-                fallback=move || view! {
-                    <GroupGrid draft=draft/>
-                    <RouteEntries draft=draft checked=checked/>
-                    <KeptParts parts=Memo::new(move |_| draft.with(|d| d.kept().to_vec()))/>
+                fallback=move || {
+                    view! {
+                        <GroupGrid draft=draft />
+                        <RouteEntries draft=draft checked=checked />
+                        <KeptParts parts=Memo::new(move |_| draft.with(|d| d.kept().to_vec())) />
+                    }
                 }
             >
-                <FormField id="role-json" label="Permissions as JSON" class="id-field" error=json_problem>
+                <FormField
+                    id="role-json"
+                    label="Permissions as JSON"
+                    class="id-field"
+                    error=json_problem
+                >
                     <textarea
                         class="raw-json"
                         rows="16"
@@ -455,9 +500,11 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
                 </FormField>
             </Show>
             <h2>"In plain words"</h2>
-            {move || summary.get().map(|summary| view! { <RoleSummaryView summary=summary/> })}
-            <EditorProblems problems=state.problems save=save/>
-            <p class="hint" role="status">{move || nothing_changed.get().then_some(NOTHING_CHANGED)}</p>
+            {move || summary.get().map(|summary| view! { <RoleSummaryView summary=summary /> })}
+            <EditorProblems problems=state.problems save=save />
+            <p class="hint" role="status">
+                {move || nothing_changed.get().then_some(NOTHING_CHANGED)}
+            </p>
             <div class="form-actions">
                 <button type="submit" class="button primary" disabled=save.pending()>
                     {move || if save.pending().get() { "Saving…" } else { "Review and save…" }}
@@ -468,7 +515,7 @@ pub fn RoleEditor(start: Start) -> impl IntoView {
         <ActionDialog action=save title="Save these changes?" confirm_label="Save role">
             {move || state.copied_from().map(|text| view! { <p>{text}</p> })}
             <ul class="role-diff" data-testid="role-diff">
-                {move || save.asked().map(|asked| state.diff_lines(&asked)).unwrap_or_default().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                {diff_items}
             </ul>
         </ActionDialog>
     }
@@ -484,10 +531,15 @@ fn EditorProblems(
         <div class="form-error" role="alert" data-testid="editor-problems">
             {move || {
                 let list = problems.get();
-                (!list.is_empty()).then(|| view! {
-                    <p>"Fix these before saving:"</p>
-                    <ul>{list.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
-                })
+                (!list.is_empty())
+                    .then(|| {
+                        view! {
+                            <p>"Fix these before saving:"</p>
+                            <ul>
+                                {list.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+                            </ul>
+                        }
+                    })
             }}
             <p>{move || save.refusal_where(|_| true)}</p>
         </div>
@@ -506,43 +558,70 @@ fn parse_permissions(name: &str, text: &str) -> Result<RoleDraft, String> {
 fn GroupGrid(draft: RwSignal<RoleDraft>) -> impl IntoView {
     view! {
         <div class="group-grid" data-testid="group-grid">
-            {PermissionGroup::AREAS.into_iter().map(|area| view! {
-                <fieldset class="group-area">
-                    <legend>{area}</legend>
-                    {PermissionGroup::ALL.into_iter().filter(|g| g.area() == area).map(|group| {
-                        let id = format!("group-{group}");
-                        let access = match group.access() {
-                            Access::Read => "Read",
-                            Access::Write => "Write",
-                            Access::Any => "Use",
-                        };
-                        let granted = Memo::new(move |_| draft.with(|d| d.grants(group)));
-                        // A group entry with more than `{}` in it (constraints, say) is kept as it came.
-                        let extra = Memo::new(move |_| draft.with(|d| {
-                            d.base.group(group).filter(|g| !g.is_plain()).map(|g| g.entry.to_string())
-                        }));
-                        view! {
-                            <div class="group-choice">
-                                <input
-                                    type="checkbox"
-                                    id=id.clone()
-                                    data-group=group.as_str()
-                                    prop:checked=granted
-                                    on:change=move |ev| {
-                                        let on = event_target_checked(&ev);
-                                        draft.update(|d| d.set_group(group, on));
+            {PermissionGroup::AREAS
+                .into_iter()
+                .map(|area| {
+                    view! {
+                        <fieldset class="group-area">
+                            <legend>{area}</legend>
+                            {PermissionGroup::ALL
+                                .into_iter()
+                                .filter(|g| g.area() == area)
+                                .map(|group| {
+                                    let id = format!("group-{group}");
+                                    let access = match group.access() {
+                                        Access::Read => "Read",
+                                        Access::Write => "Write",
+                                        Access::Any => "Use",
+                                    };
+                                    let granted = Memo::new(move |_| {
+                                        draft.with(|d| d.grants(group))
+                                    });
+                                    let extra = Memo::new(move |_| {
+                                        draft
+                                            .with(|d| {
+                                                d.base
+                                                    .group(group)
+                                                    .filter(|g| !g.is_plain())
+                                                    .map(|g| g.entry.to_string())
+                                            })
+                                    });
+                                    // A group entry with more than `{}` in it (constraints, say) is kept as it came.
+                                    view! {
+                                        <div class="group-choice">
+                                            <input
+                                                type="checkbox"
+                                                id=id.clone()
+                                                data-group=group.as_str()
+                                                prop:checked=granted
+                                                on:change=move |ev| {
+                                                    let on = event_target_checked(&ev);
+                                                    draft.update(|d| d.set_group(group, on));
+                                                }
+                                            />
+                                            <label for=id>
+                                                {access} " "
+                                                <span class="hint">
+                                                    {format!("({group}: {})", group_words(group))}
+                                                </span>
+                                            </label>
+                                            {move || {
+                                                extra
+                                                    .get()
+                                                    .map(|entry| {
+                                                        view! {
+                                                            <p class="extra">"Kept as it is: " <code>{entry}</code></p>
+                                                        }
+                                                    })
+                                            }}
+                                        </div>
                                     }
-                                />
-                                <label for=id>
-                                    {access} " "
-                                    <span class="hint">{format!("({group}: {})", group_words(group))}</span>
-                                </label>
-                                {move || extra.get().map(|entry| view! { <p class="extra">"Kept as it is: " <code>{entry}</code></p> })}
-                            </div>
-                        }
-                    }).collect_view()}
-                </fieldset>
-            }).collect_view()}
+                                })
+                                .collect_view()}
+                        </fieldset>
+                    }
+                })
+                .collect_view()}
         </div>
     }
 }
@@ -555,11 +634,15 @@ fn RouteEntries(draft: RwSignal<RoleDraft>, checked: RwSignal<bool>) -> impl Int
     view! {
         <section class="route-editor" aria-labelledby="route-editor-heading">
             <h2 id="route-editor-heading">"Route-level permissions"</h2>
-            <p class="hint">"Single routes, e.g. api.instance.request_logs, optionally only where a field equals (eq), is at most (lte) or at least (gte) a value."</p>
+            <p class="hint">
+                "Single routes, e.g. api.instance.request_logs, optionally only where a field equals (eq), is at most (lte) or at least (gte) a value."
+            </p>
             <For each=move || 0..count.get() key=|index| *index let:index>
-                <RouteEntry route=RouteAt { draft, index } checked=checked/>
+                <RouteEntry route=RouteAt { draft, index } checked=checked />
             </For>
-            <button type="button" class="button" on:click=add_route>"Add a route entry"</button>
+            <button type="button" class="button" on:click=add_route>
+                "Add a route entry"
+            </button>
         </section>
     }
 }
@@ -592,19 +675,23 @@ fn RouteEntry(route: RouteAt, checked: RwSignal<bool>) -> impl IntoView {
                 />
             </FormField>
             <For each=move || 0..count.get() key=|at| *at let:at>
-                <ConstraintEditor constraint=ConstraintAt { route, at } checked=checked/>
+                <ConstraintEditor constraint=ConstraintAt { route, at } checked=checked />
             </For>
             <div class="form-actions">
                 <button type="button" class="button small" on:click=add_constraint>
-                    "Add a constraint"<span class="visually-hidden">{move || format!(" to {}", label())}</span>
+                    "Add a constraint"
+                    <span class="visually-hidden">{move || format!(" to {}", label())}</span>
                 </button>
                 // Said in full on screen: on a phone it sits right under the constraint's
                 // own remove button.
                 <button type="button" class="button small danger" on:click=move |_| route.remove()>
-                    "Remove route entry"<span class="visually-hidden">{move || {
-                        let name = name();
-                        if name.is_empty() { String::new() } else { format!(" {name}") }
-                    }}</span>
+                    "Remove route entry"
+                    <span class="visually-hidden">
+                        {move || {
+                            let name = name();
+                            if name.is_empty() { String::new() } else { format!(" {name}") }
+                        }}
+                    </span>
                 </button>
             </div>
         </fieldset>
@@ -623,27 +710,53 @@ fn ConstraintEditor(constraint: ConstraintAt, checked: RwSignal<bool>) -> impl I
     // number).
     let problem = Signal::derive(move || checked.get().then(|| constraint.problem()).flatten());
     view! {
-        <FieldGroup id=group_id legend=format!("Constraint {}", constraint.at + 1) legend_class="visually-hidden"
-            error=problem class="constraint-row" attr:data-testid="constraint-row">
+        <FieldGroup
+            id=group_id
+            legend=format!("Constraint {}", constraint.at + 1)
+            legend_class="visually-hidden"
+            error=problem
+            class="constraint-row"
+            attr:data-testid="constraint-row"
+        >
             <FormField id=field_id label="Field" class="id-field">
-                <input type="text" autocomplete="off" spellcheck="false"
-                    prop:value=field on:input=move |ev| constraint.update(|c| c.field = event_target_value(&ev))/>
+                <input
+                    type="text"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=field
+                    on:input=move |ev| constraint.update(|c| c.field = event_target_value(&ev))
+                />
             </FormField>
             <FormField id=operator_id label="Operator" class="id-field">
-                <select on:change=move |ev| constraint.update(|c| c.operator = event_target_value(&ev))>
-                    {ConstraintOperator::ALL.map(|choice| view! {
-                        <option value=choice.as_str() selected=move || operator() == choice.as_str()>
-                            {operator_words(choice)}
-                        </option>
-                    })}
+                <select on:change=move |ev| {
+                    constraint.update(|c| c.operator = event_target_value(&ev))
+                }>
+                    {ConstraintOperator::ALL
+                        .map(|choice| {
+                            view! {
+                                <option
+                                    value=choice.as_str()
+                                    selected=move || operator() == choice.as_str()
+                                >
+                                    {operator_words(choice)}
+                                </option>
+                            }
+                        })}
                 </select>
             </FormField>
             <FormField id=value_id label="Value" class="id-field">
-                <input type="text" autocomplete="off" spellcheck="false"
-                    prop:value=value on:input=move |ev| constraint.update(|c| c.value = event_target_value(&ev))/>
+                <input
+                    type="text"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=value
+                    on:input=move |ev| constraint.update(|c| c.value = event_target_value(&ev))
+                />
             </FormField>
             <button type="button" class="button small" on:click=move |_| constraint.remove()>
-                "Remove"<span class="visually-hidden">" this"</span>" constraint"
+                "Remove"
+                <span class="visually-hidden">" this"</span>
+                " constraint"
             </button>
         </FieldGroup>
     }
@@ -664,12 +777,26 @@ fn KeptParts(#[prop(into)] parts: Signal<Vec<UnrecognisedPart>>) -> impl IntoVie
         <Show when=move || parts.with(|p| !p.is_empty())>
             <section class="unrecognised-permissions" aria-labelledby="kept-parts-heading">
                 <h2 id="kept-parts-heading">"Kept as they are"</h2>
-                <p class="hint">"The editor does not recognise these parts; they are saved unchanged. Change them in Raw JSON."</p>
+                <p class="hint">
+                    "The editor does not recognise these parts; they are saved unchanged. Change them in Raw JSON."
+                </p>
                 <dl>
-                    {move || parts.get().into_iter().map(|part| view! {
-                        <dt><code>{part.path()}</code></dt>
-                        <dd><pre>{pretty(&part.value)}</pre></dd>
-                    }).collect_view()}
+                    {move || {
+                        parts
+                            .get()
+                            .into_iter()
+                            .map(|part| {
+                                view! {
+                                    <dt>
+                                        <code>{part.path()}</code>
+                                    </dt>
+                                    <dd>
+                                        <pre>{pretty(&part.value)}</pre>
+                                    </dd>
+                                }
+                            })
+                            .collect_view()
+                    }}
                 </dl>
             </section>
         </Show>

@@ -43,38 +43,60 @@ pub fn RolesPage() -> impl IntoView {
     };
 
     view! {
-        <Page class="team-roles" out_of_reach=TEAM_PAGE entry=&gpudeck_pages::TEAM_ROLES lede="Every role of your current team, with the members who hold it. Open a role to see what it allows, edit it, copy it into a new role, or delete a role nobody holds.">
+        <Page
+            class="team-roles"
+            out_of_reach=TEAM_PAGE
+            entry=&gpudeck_pages::TEAM_ROLES
+            lede="Every role of your current team, with the members who hold it. Open a role to see what it allows, edit it, copy it into a new role, or delete a role nobody holds."
+        >
             <Show when=page_is_readable()>
                 <div class="form-actions">
-                    <a class="button primary" href=new_role_path(None)>"New role"</a>
+                    <a class="button primary" href=new_role_path(None)>
+                        "New role"
+                    </a>
                 </div>
             </Show>
             {ResourceView::new(data, "Loading team roles…")
                 .with_reload_button()
-                .show(move |(roles, members): (Vec<TeamRoleEntry>, Vec<TeamMember>)| view! {
-                    <div class="roles-table" data-testid="roles-table">
-                        <DataTable
-                            rows=role_rows(roles, &members)
-                            columns=role_columns(Callback::new(move |name| remove.ask(name)))
-                            row_key=|r: &RoleRow| r.role.name.clone()
-                            empty="Your team has no roles that can be given."
-                            csv_name="team-roles"
-                            caption="Roles of your team"
-                        />
-                    </div>
+                .show(move |(roles, members): (Vec<TeamRoleEntry>, Vec<TeamMember>)| {
+                    view! {
+                        <div class="roles-table" data-testid="roles-table">
+                            <DataTable
+                                rows=role_rows(roles, &members)
+                                columns=role_columns(Callback::new(move |name| remove.ask(name)))
+                                row_key=|r: &RoleRow| r.role.name.clone()
+                                empty="Your team has no roles that can be given."
+                                csv_name="team-roles"
+                                caption="Roles of your team"
+                            />
+                        </div>
+                    }
                 })}
             <div class="form-error" role="alert" data-testid="role-refusal">
                 <p>{move || remove.refusal_where(|_| true)}</p>
                 <p>{holders_line}</p>
             </div>
             {remove.failure_view()}
-            <ActionDialog action=remove title="Delete this role?" confirm_label="Delete role" danger=true>
+            <ActionDialog
+                action=remove
+                title="Delete this role?"
+                confirm_label="Delete role"
+                danger=true
+            >
                 <p>{move || format!("The role {} is deleted from your team for good.", asked())}</p>
                 {move || {
                     let names = held_by();
-                    (!names.is_empty()).then(|| view! {
-                        <p class="warning">{format!("It is held by {}; the server refuses to delete a role while members hold it.", names.join(", "))}</p>
-                    })
+                    (!names.is_empty())
+                        .then(|| {
+                            view! {
+                                <p class="warning">
+                                    {format!(
+                                        "It is held by {}; the server refuses to delete a role while members hold it.",
+                                        names.join(", "),
+                                    )}
+                                </p>
+                            }
+                        })
                 }}
             </ActionDialog>
         </Page>

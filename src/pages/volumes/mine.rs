@@ -139,34 +139,63 @@ pub fn MyVolumes(
     view! {
         <section class="my-volumes" aria-labelledby="my-volumes-heading">
             <h2 id="my-volumes-heading">"My volumes"</h2>
-            <p class="form-error" role="alert" data-testid="volume-refusal">{refusal}</p>
+            <p class="form-error" role="alert" data-testid="volume-refusal">
+                {refusal}
+            </p>
             {delete.failure_view()}
-            {ResourceView::new(volumes, "Loading your volumes…").with_reload_button().show(move |rows| view! {
-                <DataTable
-                    rows=rows
-                    columns=volume_columns(now_seconds(), on_delete)
-                    row_key=|v: &Volume| v.id.to_string()
-                    empty="You have no volumes yet. Accept an offer above to create one."
-                    csv_name="volumes"
-                    caption="My volumes"
-                    url_prefix="mine-"
-                />
-            })}
-            <ActionDialog action=delete title="Delete this volume?" confirm_label="Delete volume" danger=true>
-                {move || delete.asked().map(|volume| {
-                    let in_use = !volume.instances.is_empty();
+            {ResourceView::new(volumes, "Loading your volumes…")
+                .with_reload_button()
+                .show(move |rows| {
                     view! {
-                        <p>
-                            <strong class="id-list">{volume_name(volume.id)}</strong>
-                            {volume.label.clone().map(|l| format!(" ({l})"))}
-                            {format!(": {} GB on machine {}.", volume.disk_space, volume.machine_id)}
-                        </p>
-                        <p>"Its data is deleted and its space goes back to the host's offer. This cannot be undone."</p>
-                        {in_use.then(|| view! {
-                            <p class="warning-text">{format!("{} The server will refuse while it is used.", in_use_explanation(&volume))}</p>
-                        })}
+                        <DataTable
+                            rows=rows
+                            columns=volume_columns(now_seconds(), on_delete)
+                            row_key=|v: &Volume| v.id.to_string()
+                            empty="You have no volumes yet. Accept an offer above to create one."
+                            csv_name="volumes"
+                            caption="My volumes"
+                            url_prefix="mine-"
+                        />
                     }
                 })}
+            <ActionDialog
+                action=delete
+                title="Delete this volume?"
+                confirm_label="Delete volume"
+                danger=true
+            >
+                {move || {
+                    delete
+                        .asked()
+                        .map(|volume| {
+                            let in_use = !volume.instances.is_empty();
+                            view! {
+                                <p>
+                                    <strong class="id-list">{volume_name(volume.id)}</strong>
+                                    {volume.label.clone().map(|l| format!(" ({l})"))}
+                                    {format!(
+                                        ": {} GB on machine {}.",
+                                        volume.disk_space,
+                                        volume.machine_id,
+                                    )}
+                                </p>
+                                <p>
+                                    "Its data is deleted and its space goes back to the host's offer. This cannot be undone."
+                                </p>
+                                {in_use
+                                    .then(|| {
+                                        view! {
+                                            <p class="warning-text">
+                                                {format!(
+                                                    "{} The server will refuse while it is used.",
+                                                    in_use_explanation(&volume),
+                                                )}
+                                            </p>
+                                        }
+                                    })}
+                            }
+                        })
+                }}
             </ActionDialog>
         </section>
     }

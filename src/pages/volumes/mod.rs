@@ -200,24 +200,49 @@ pub fn VolumesPage() -> impl IntoView {
 
     view! {
         <Page class="volumes" entry=&gpudeck_pages::VOLUMES lede=PAGE_LEDE>
-            <OfferSearch filters=filters set_filters=set_filters offers=offers on_pick=pick/>
-            <AcceptForm fields=fields offers=offers accept=accept/>
-            <ActionDialog action=accept title="Accept this volume ask?" confirm_label="Accept and create volume">
+            <OfferSearch filters=filters set_filters=set_filters offers=offers on_pick=pick />
+            <AcceptForm fields=fields offers=offers accept=accept />
+            <ActionDialog
+                action=accept
+                title="Accept this volume ask?"
+                confirm_label="Accept and create volume"
+            >
                 <p>
-                    {move || accept.asked().map(|ask| {
-                        let named = ask.name.map(|n| format!(" named {n}")).unwrap_or_default();
-                        let cost = offer_in(offers, ask.id)
-                            .map(|o| format!(" It costs {} a month.", format_usd(monthly_cost(o.storage_cost, ask.size_gb))))
-                            .unwrap_or_default();
-                        format!("A {} GB volume{named} is created from volume ask {} in your account.{cost}", ask.size_gb, ask.id)
-                    })}
+                    {move || {
+                        accept
+                            .asked()
+                            .map(|ask| {
+                                let named = ask
+                                    .name
+                                    .map(|n| format!(" named {n}"))
+                                    .unwrap_or_default();
+                                let cost = offer_in(offers, ask.id)
+                                    .map(|o| {
+                                        format!(
+                                            " It costs {} a month.",
+                                            format_usd(monthly_cost(o.storage_cost, ask.size_gb)),
+                                        )
+                                    })
+                                    .unwrap_or_default();
+                                format!(
+                                    "A {} GB volume{named} is created from volume ask {} in your account.{cost}",
+                                    ask.size_gb,
+                                    ask.id,
+                                )
+                            })
+                    }}
                 </p>
             </ActionDialog>
             {accept.failure_view()}
             // The new volume's name, until it is deleted below.
-            {move || accept.done().filter(|name| still_listed(name)).map(|name| view! { <VolumeCreated name=name/> })}
+            {move || {
+                accept
+                    .done()
+                    .filter(|name| still_listed(name))
+                    .map(|name| view! { <VolumeCreated name=name /> })
+            }}
 
-            <MyVolumes volumes=mine on_deleted=Callback::new(move |()| offers.refetch())/>
+            <MyVolumes volumes=mine on_deleted=Callback::new(move |()| offers.refetch()) />
         </Page>
     }
 }
@@ -255,20 +280,45 @@ fn AcceptForm(
             <h2 id="accept-heading">"Accept an offer"</h2>
             <NarrowForm on_submit=check>
                 <div id=ACCEPT_FORM_ID class="accept-fields">
-                    <FormField id="volume-ask-id" label="Volume ask id" hint=ASK_ID_HINT error=ask_field_error class="short-field">
-                        <TextInput kind=TextKind::Whole text=fields.ask_text/>
+                    <FormField
+                        id="volume-ask-id"
+                        label="Volume ask id"
+                        hint=ASK_ID_HINT
+                        error=ask_field_error
+                        class="short-field"
+                    >
+                        <TextInput kind=TextKind::Whole text=fields.ask_text />
                     </FormField>
-                    <FormField id="volume-size" label="Size (GB)" hint=SIZE_HINT error=size_field_error class="short-field">
-                        <TextInput kind=TextKind::Whole text=fields.size_text/>
+                    <FormField
+                        id="volume-size"
+                        label="Size (GB)"
+                        hint=SIZE_HINT
+                        error=size_field_error
+                        class="short-field"
+                    >
+                        <TextInput kind=TextKind::Whole text=fields.size_text />
                     </FormField>
-                    <FormField id="volume-label" label="Name (optional)" hint=NAME_HINT error=fields.name_error>
-                        <TextInput kind=TextKind::Plain text=fields.name_text/>
+                    <FormField
+                        id="volume-label"
+                        label="Name (optional)"
+                        hint=NAME_HINT
+                        error=fields.name_error
+                    >
+                        <TextInput kind=TextKind::Plain text=fields.name_text />
                     </FormField>
                 </div>
-                <p class="hint" data-testid="chosen-offer">{move || fields.chosen_offer_line(offers)}</p>
-                <p class="form-error" role="alert" id="volume-form-error">{form_error}</p>
+                <p class="hint" data-testid="chosen-offer">
+                    {move || fields.chosen_offer_line(offers)}
+                </p>
+                <p class="form-error" role="alert" id="volume-form-error">
+                    {form_error}
+                </p>
                 <div class="form-actions">
-                    <SubmitButton pending=accept.pending() idle="Accept volume ask…" busy="Accepting…"/>
+                    <SubmitButton
+                        pending=accept.pending()
+                        idle="Accept volume ask…"
+                        busy="Accepting…"
+                    />
                 </div>
             </NarrowForm>
         </section>
@@ -282,13 +332,14 @@ fn VolumeCreated(name: String) -> impl IntoView {
         <div class="result volume-created" data-testid="volume-result">
             <h2>"Volume created"</h2>
             <p class="volume-name-line">
-                <output class="volume-name" data-testid="volume-name">{name.clone()}</output>
-                <CopyButton text=name.clone() label=format!("Copy the volume name {name}")/>
+                <output class="volume-name" data-testid="volume-name">
+                    {name.clone()}
+                </output>
+                <CopyButton text=name.clone() label=format!("Copy the volume name {name}") />
             </p>
             <p class="hint">
                 "Mount it into an instance by this name, e.g. "
-                <code>{format!("-v {name}:/data")}</code>
-                " in the instance's Docker options."
+                <code>{format!("-v {name}:/data")}</code> " in the instance's Docker options."
             </p>
         </div>
     }

@@ -161,60 +161,97 @@ pub fn OfferSearch(
     view! {
         <section class="offer-search" aria-labelledby="offers-heading">
             <h2 id="offers-heading">"Offers"</h2>
-            <form class="search-form" role="search" aria-label="Search volume offers" on:submit=search novalidate>
+            <form
+                class="search-form"
+                role="search"
+                aria-label="Search volume offers"
+                on:submit=search
+                novalidate
+            >
                 <div class="search-fields">
-                    <FormField id="offer-size" label="Size wanted (GB)" hint="Offers with less free space are left out; 10 GB when empty." error=Signal::derive(move || problems.with(|p| p.size.clone()))>
-                        <TextInput kind=TextKind::Whole text=size/>
+                    <FormField
+                        id="offer-size"
+                        label="Size wanted (GB)"
+                        hint="Offers with less free space are left out; 10 GB when empty."
+                        error=Signal::derive(move || problems.with(|p| p.size.clone()))
+                    >
+                        <TextInput kind=TextKind::Whole text=size />
                     </FormField>
-                    <FormField id="offer-max-price" label="Highest $/GB/month" error=Signal::derive(move || problems.with(|p| p.max_price.clone()))>
-                        <TextInput kind=TextKind::Decimal text=max_price/>
+                    <FormField
+                        id="offer-max-price"
+                        label="Highest $/GB/month"
+                        error=Signal::derive(move || problems.with(|p| p.max_price.clone()))
+                    >
+                        <TextInput kind=TextKind::Decimal text=max_price />
                     </FormField>
-                    <FormField id="offer-min-reliability" label="Lowest reliability (%)" error=Signal::derive(move || problems.with(|p| p.min_reliability.clone()))>
-                        <TextInput kind=TextKind::Decimal text=min_reliability/>
+                    <FormField
+                        id="offer-min-reliability"
+                        label="Lowest reliability (%)"
+                        error=Signal::derive(move || problems.with(|p| p.min_reliability.clone()))
+                    >
+                        <TextInput kind=TextKind::Decimal text=min_reliability />
                     </FormField>
-                    <FormField id="offer-location" label="Location" hint="Part of the place, e.g. Sweden or SE.">
-                        <TextInput kind=TextKind::Plain text=location/>
+                    <FormField
+                        id="offer-location"
+                        label="Location"
+                        hint="Part of the place, e.g. Sweden or SE."
+                    >
+                        <TextInput kind=TextKind::Plain text=location />
                     </FormField>
                     <FormField id="offer-order" label="Sort by">
                         <select
                             prop:value=move || filters.get().order.param()
-                            on:change=move |ev| change(|f, v| f.order = OfferOrder::from_param(&v).unwrap_or_default(), event_target_value(&ev))
+                            on:change=move |ev| change(
+                                |f, v| f.order = OfferOrder::from_param(&v).unwrap_or_default(),
+                                event_target_value(&ev),
+                            )
                         >
-                            {OfferOrder::ALL.into_iter().map(|o| view! { <option value=o.param()>{o.label()}</option> }).collect_view()}
+                            {OfferOrder::ALL
+                                .into_iter()
+                                .map(|o| view! { <option value=o.param()>{o.label()}</option> })
+                                .collect_view()}
                         </select>
                     </FormField>
                 </div>
                 <div class="form-actions">
-                    <button type="submit" class="button primary">"Search"</button>
+                    <button type="submit" class="button primary">
+                        "Search"
+                    </button>
                     <label class="toggle">
                         <input
                             type="checkbox"
                             prop:checked=move || filters.get().any_host
-                            on:change=move |ev| change(|f, v| f.any_host = v == "true", event_target_checked(&ev).to_string())
+                            on:change=move |ev| change(
+                                |f, v| f.any_host = v == "true",
+                                event_target_checked(&ev).to_string(),
+                            )
                         />
                         " Include unverified and external hosts"
                     </label>
                 </div>
             </form>
-            {ResourceView::new(offers, "Searching offers…").show(move |found: Vec<VolumeOffer>| {
-                let size_gb = filters.get_untracked().size_wanted();
-                // The location narrows the offers found without searching again.
-                let rows = Signal::derive(move || {
-                    let filters = filters.get();
-                    found.iter().filter(|o| filters.in_location(o)).cloned().collect::<Vec<_>>()
-                });
-                view! {
-                    <p class="hint" data-testid="offer-pricing">{format!("Monthly cost is for the {size_gb} GB wanted.")}</p>
-                    <DataTable
-                        rows=rows
-                        columns=offer_columns(size_gb, on_pick)
-                        row_key=|o: &VolumeOffer| o.id.to_string()
-                        empty="No offer matches this search. Widen it: a smaller size, a higher price, a lower reliability or another location."
-                        csv_name="volume-offers"
-                        caption="Volume offers"
-                    />
-                }
-            })}
+            {ResourceView::new(offers, "Searching offers…")
+                .show(move |found: Vec<VolumeOffer>| {
+                    let size_gb = filters.get_untracked().size_wanted();
+                    let rows = Signal::derive(move || {
+                        let filters = filters.get();
+                        found.iter().filter(|o| filters.in_location(o)).cloned().collect::<Vec<_>>()
+                    });
+                    // The location narrows the offers found without searching again.
+                    view! {
+                        <p class="hint" data-testid="offer-pricing">
+                            {format!("Monthly cost is for the {size_gb} GB wanted.")}
+                        </p>
+                        <DataTable
+                            rows=rows
+                            columns=offer_columns(size_gb, on_pick)
+                            row_key=|o: &VolumeOffer| o.id.to_string()
+                            empty="No offer matches this search. Widen it: a smaller size, a higher price, a lower reliability or another location."
+                            csv_name="volume-offers"
+                            caption="Volume offers"
+                        />
+                    }
+                })}
         </section>
     }
 }

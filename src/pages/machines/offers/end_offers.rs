@@ -110,38 +110,100 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
     view! {
         <p class="hint">{END_OFFERS_HINT}</p>
         <form class="offer-form" on:submit=submit novalidate>
-            <FormField id="offer-end" label=view! { "Offers end at " <span class="zone">{move || format!("({})", zone())}</span> }
-                error=Signal::derive(move || state.problem.get()) beside=|| view! { <UtcToggle/> }>
+            <FormField
+                id="offer-end"
+                label=view! {
+                    "Offers end at "
+                    <span class="zone">{move || format!("({})", zone())}</span>
+                }
+                error=Signal::derive(move || state.problem.get())
+                beside=|| view! { <UtcToggle /> }
+            >
                 <input
                     type="datetime-local"
                     prop:value=state.end_text
                     on:input=move |ev| state.end_text.set(event_target_value(&ev))
                 />
             </FormField>
-            {move || if preview.with(Vec::is_empty) {
-                view! { <p class="hint">"Enter the time to see what changes on each selected machine."</p> }.into_any()
-            } else {
-                view! { <PreviewList lines=preview label="What ending the offers changes"/> }.into_any()
+            {move || {
+                if preview.with(Vec::is_empty) {
+                    view! {
+                        <p class="hint">
+                            "Enter the time to see what changes on each selected machine."
+                        </p>
+                    }
+                        .into_any()
+                } else {
+                    view! { <PreviewList lines=preview label="What ending the offers changes" /> }
+                        .into_any()
+                }
             }}
             <div class="form-actions">
-                <SubmitButton pending=action.pending() idle="End these offers…" busy="Ending offers…"/>
+                <SubmitButton
+                    pending=action.pending()
+                    idle="End these offers…"
+                    busy="Ending offers…"
+                />
             </div>
         </form>
-        <RunProgressBar progress=state.progress running=action.pending() done_verb="Answered for" id="end-offers-progress"/>
+        <RunProgressBar
+            progress=state.progress
+            running=action.pending()
+            done_verb="Answered for"
+            id="end-offers-progress"
+        />
         {action.failure_view()}
-        {move || action.done().map(|results| view! { <OfferResults results=results heading="Offers ended" schedule_link=true/> })}
+        {move || {
+            action
+                .done()
+                .map(|results| {
+                    view! {
+                        <OfferResults results=results heading="Offers ended" schedule_link=true />
+                    }
+                })
+        }}
         <ActionDialog action=action title="End these offers?" confirm_label="End the offers">
             <p>
-                {move || asked().map(|plan| format!("{} end at {}: ", counted(plan.machine_ids.len() as i64, "offer", "offers"), time(plan.end)))}
-                <strong class="id-list">{move || asked().map(|plan| named_in_confirmation(&plan.machine_ids))}</strong>
+                {move || {
+                    asked()
+                        .map(|plan| {
+                            format!(
+                                "{} end at {}: ",
+                                counted(plan.machine_ids.len() as i64, "offer", "offers"),
+                                time(plan.end),
+                            )
+                        })
+                }}
+                <strong class="id-list">
+                    {move || asked().map(|plan| named_in_confirmation(&plan.machine_ids))}
+                </strong>
             </p>
-            {move || asked().filter(|plan| !plan.skipped.is_empty()).map(|plan| view! {
-                <p>{format!("Skipped, not listed: {}.", named_in_confirmation(&plan.skipped))}</p>
-            })}
-            <p>"Rentals that end before then are extended to it, unless they locked a lower price."</p>
-            {move || asked().and_then(|plan| PacedAction::ListEachOffer.duration_sentence(plan.machine_ids.len())).map(|takes| view! {
-                <p data-testid="paced-duration">{format!("{takes}.")}</p>
-            })}
+            {move || {
+                asked()
+                    .filter(|plan| !plan.skipped.is_empty())
+                    .map(|plan| {
+                        view! {
+                            <p>
+                                {format!(
+                                    "Skipped, not listed: {}.",
+                                    named_in_confirmation(&plan.skipped),
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+            <p>
+                "Rentals that end before then are extended to it, unless they locked a lower price."
+            </p>
+            {move || {
+                asked()
+                    .and_then(|plan| {
+                        PacedAction::ListEachOffer.duration_sentence(plan.machine_ids.len())
+                    })
+                    .map(|takes| {
+                        view! { <p data-testid="paced-duration">{format!("{takes}.")}</p> }
+                    })
+            }}
         </ActionDialog>
     }
 }

@@ -99,10 +99,15 @@ impl OfferActions {
                 })
             };
             view! {
-                <button type="button" class="button" data-action=action.key()
-                    aria-expanded=move || is_open().to_string() aria-controls="offer-panel"
+                <button
+                    type="button"
+                    class="button"
+                    data-action=action.key()
+                    aria-expanded=move || is_open().to_string()
+                    aria-controls="offer-panel"
                     disabled=move || none_selected.get() && !is_open()
-                    on:click=toggle>
+                    on:click=toggle
+                >
                     {action.label()}
                 </button>
             }
@@ -121,20 +126,30 @@ impl OfferActions {
                 };
                 let form = match action {
                     OfferAction::EndOffers => {
-                        view! { <EndOffersPanel state=self.end_offers machines=machines/> }.into_any()
+                        view! { <EndOffersPanel state=self.end_offers machines=machines /> }
+                            .into_any()
                     }
                     OfferAction::Unlist => {
-                        view! { <UnlistPanel state=self.unlist machines=machines/> }.into_any()
+                        view! { <UnlistPanel state=self.unlist machines=machines /> }.into_any()
                     }
                     OfferAction::Relist => {
-                        view! { <RelistPanel state=self.relist machines=machines/> }.into_any()
+                        view! { <RelistPanel state=self.relist machines=machines /> }.into_any()
                     }
                 };
                 view! {
-                    <section id="offer-panel" class="offer-panel" data-testid=action.key() aria-labelledby="offer-panel-heading">
+                    <section
+                        id="offer-panel"
+                        class="offer-panel"
+                        data-testid=action.key()
+                        aria-labelledby="offer-panel-heading"
+                    >
                         <div class="offer-panel-head">
-                            <h2 id="offer-panel-heading">{action.label().trim_end_matches('…').to_owned()}</h2>
-                            <button type="button" class="button" on:click=close>"Close"</button>
+                            <h2 id="offer-panel-heading">
+                                {action.label().trim_end_matches('…').to_owned()}
+                            </h2>
+                            <button type="button" class="button" on:click=close>
+                                "Close"
+                            </button>
                         </div>
                         {form}
                     </section>
@@ -237,20 +252,35 @@ fn OfferResults(
         .partition(|r| r.outcome != ResultKind::Done);
     let link = (schedule_link && !done.is_empty()).then(|| {
         view! {
-            <p><a href=with_machine_ids(SCHEDULE, &done)>
-                {format!("Schedule maintenance of the {}", counted(done.len() as i64, "machine done", "machines done"))}
-            </a></p>
+            <p>
+                <a href=with_machine_ids(
+                    SCHEDULE,
+                    &done,
+                )>
+                    {format!(
+                        "Schedule maintenance of the {}",
+                        counted(done.len() as i64, "machine done", "machines done"),
+                    )}
+                </a>
+            </p>
         }
     });
     view! {
         <section class="result" data-testid="offer-result" aria-labelledby="offer-result-heading">
             <h3 id="offer-result-heading">{summary}</h3>
             <ul class="item-results">
-                {first.into_iter().chain(rest).map(|r| view! {
-                    <li class=r.outcome.class() data-machine-id=r.machine_id>
-                        <strong>{format!("Machine {}", r.machine_id)}</strong>{format!(": {}", r.text)}
-                    </li>
-                }).collect_view()}
+                {first
+                    .into_iter()
+                    .chain(rest)
+                    .map(|r| {
+                        view! {
+                            <li class=r.outcome.class() data-machine-id=r.machine_id>
+                                <strong>{format!("Machine {}", r.machine_id)}</strong>
+                                {format!(": {}", r.text)}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
             {link}
         </section>

@@ -159,52 +159,109 @@ pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl I
     view! {
         <p class="hint">{RELIST_HINT}</p>
         <form class="offer-form" on:submit=submit novalidate>
-            <p class="form-error" role="alert" id="relist-error">{move || state.problem_for(RelistField::Machines).get()}</p>
+            <p class="form-error" role="alert" id="relist-error">
+                {move || state.problem_for(RelistField::Machines).get()}
+            </p>
             <div class="offer-fields">
-                <FormField id="relist-end" label=view! { "Offer end date " <span class="zone">{move || format!("({})", zone())}</span> }
-                    error=state.problem_for(RelistField::End) beside=|| view! { <UtcToggle/> }>
-                    <input type="datetime-local" prop:value=state.end_text on:input=move |ev| state.end_text.set(event_target_value(&ev))/>
+                <FormField
+                    id="relist-end"
+                    label=view! {
+                        "Offer end date "
+                        <span class="zone">{move || format!("({})", zone())}</span>
+                    }
+                    error=state.problem_for(RelistField::End)
+                    beside=|| view! { <UtcToggle /> }
+                >
+                    <input
+                        type="datetime-local"
+                        prop:value=state.end_text
+                        on:input=move |ev| state.end_text.set(event_target_value(&ev))
+                    />
                 </FormField>
-                <FormField id="relist-duration" label="Or rolling: always this far ahead" error=state.problem_for(RelistField::Duration)
-                    beside=move || view! {
-                        <select aria-label="Unit of the rolling duration" class="duration-unit"
-                            prop:value=move || state.unit.get().key()
-                            on:change=move |ev| state.unit.set(DurationUnit::from_key(&event_target_value(&ev)))>
-                            <option value="days">"days"</option>
-                            <option value="weeks">"weeks"</option>
-                        </select>
-                    }>
-                    <TextInput kind=TextKind::Whole text=state.duration/>
+                <FormField
+                    id="relist-duration"
+                    label="Or rolling: always this far ahead"
+                    error=state.problem_for(RelistField::Duration)
+                    beside=move || {
+                        view! {
+                            <select
+                                aria-label="Unit of the rolling duration"
+                                class="duration-unit"
+                                prop:value=move || state.unit.get().key()
+                                on:change=move |ev| {
+                                    state.unit.set(DurationUnit::from_key(&event_target_value(&ev)))
+                                }
+                            >
+                                <option value="days">"days"</option>
+                                <option value="weeks">"weeks"</option>
+                            </select>
+                        }
+                    }
+                >
+                    <TextInput kind=TextKind::Whole text=state.duration />
                 </FormField>
-                <FormField id="relist-price" label="New on-demand price, $/GPU-hour (optional)" error=state.problem_for(RelistField::Price)>
-                    <TextInput kind=TextKind::Decimal text=state.price/>
+                <FormField
+                    id="relist-price"
+                    label="New on-demand price, $/GPU-hour (optional)"
+                    error=state.problem_for(RelistField::Price)
+                >
+                    <TextInput kind=TextKind::Decimal text=state.price />
                 </FormField>
-                <FormField id="relist-min-chunk" label="New minimum GPUs a rental (optional)" error=state.problem_for(RelistField::MinChunk)
-                    hint="1 or a power of two up to the machine's GPUs.">
-                    <TextInput kind=TextKind::Whole text=state.min_chunk/>
+                <FormField
+                    id="relist-min-chunk"
+                    label="New minimum GPUs a rental (optional)"
+                    error=state.problem_for(RelistField::MinChunk)
+                    hint="1 or a power of two up to the machine's GPUs."
+                >
+                    <TextInput kind=TextKind::Whole text=state.min_chunk />
                 </FormField>
             </div>
-            {move || if preview.with(Vec::is_empty) {
-                view! { <p class="hint">"Fix the fields above to see what changes on each selected machine."</p> }.into_any()
-            } else {
-                view! { <PreviewList lines=preview label="What listing again changes"/> }.into_any()
+            {move || {
+                if preview.with(Vec::is_empty) {
+                    view! {
+                        <p class="hint">
+                            "Fix the fields above to see what changes on each selected machine."
+                        </p>
+                    }
+                        .into_any()
+                } else {
+                    view! { <PreviewList lines=preview label="What listing again changes" /> }
+                        .into_any()
+                }
             }}
             <div class="form-actions">
-                <SubmitButton pending=action.pending() idle="List these machines again…" busy="Listing…"/>
+                <SubmitButton
+                    pending=action.pending()
+                    idle="List these machines again…"
+                    busy="Listing…"
+                />
             </div>
         </form>
-        <RunProgressBar progress=state.progress running=action.pending() done_verb="Answered for" id="relist-progress"/>
+        <RunProgressBar
+            progress=state.progress
+            running=action.pending()
+            done_verb="Answered for"
+            id="relist-progress"
+        />
         {action.failure_view()}
-        {move || action.done().map(|results| view! { <OfferResults results=results heading="Listed again"/> })}
+        {move || {
+            action
+                .done()
+                .map(|results| view! { <OfferResults results=results heading="Listed again" /> })
+        }}
         <ActionDialog action=action title="List these machines again?" confirm_label="List them">
             <p>
                 {move || format!("{}: ", counted(asked_ids().len() as i64, "machine", "machines"))}
                 <strong class="id-list">{move || named_in_confirmation(&asked_ids())}</strong>
             </p>
             <p>"New renters can rent them at once, on the terms shown."</p>
-            {move || PacedAction::ListEachOffer.duration_sentence(asked_ids().len()).map(|takes| view! {
-                <p data-testid="paced-duration">{format!("{takes}.")}</p>
-            })}
+            {move || {
+                PacedAction::ListEachOffer
+                    .duration_sentence(asked_ids().len())
+                    .map(|takes| {
+                        view! { <p data-testid="paced-duration">{format!("{takes}.")}</p> }
+                    })
+            }}
         </ActionDialog>
     }
 }

@@ -102,29 +102,69 @@ pub fn UnlistPanel(state: UnlistState, machines: Signal<Vec<Machine>>) -> impl I
     view! {
         <p class="hint">{UNLIST_HINT}</p>
         <form class="offer-form" on:submit=submit novalidate>
-            <PreviewList lines=preview label="What unlisting changes"/>
-            <p class="form-error" role="alert" id="unlist-error">{move || state.problem.get()}</p>
+            <PreviewList lines=preview label="What unlisting changes" />
+            <p class="form-error" role="alert" id="unlist-error">
+                {move || state.problem.get()}
+            </p>
             <div class="form-actions">
                 <button type="submit" class="button danger" disabled=action.pending()>
-                    {move || if action.pending().get() { "Unlisting…" } else { "Unlist these machines…" }}
+                    {move || {
+                        if action.pending().get() {
+                            "Unlisting…"
+                        } else {
+                            "Unlist these machines…"
+                        }
+                    }}
                 </button>
             </div>
         </form>
-        <RunProgressBar progress=state.progress running=action.pending() done_verb="Answered for" id="unlist-progress"/>
+        <RunProgressBar
+            progress=state.progress
+            running=action.pending()
+            done_verb="Answered for"
+            id="unlist-progress"
+        />
         {action.failure_view()}
-        {move || action.done().map(|results| view! { <OfferResults results=results heading="Unlisted" schedule_link=true/> })}
-        <ActionDialog action=action title="Unlist these machines?" confirm_label="Unlist them" danger=true>
+        {move || {
+            action
+                .done()
+                .map(|results| {
+                    view! { <OfferResults results=results heading="Unlisted" schedule_link=true /> }
+                })
+        }}
+        <ActionDialog
+            action=action
+            title="Unlist these machines?"
+            confirm_label="Unlist them"
+            danger=true
+        >
             <p>
                 {move || format!("{}: ", counted(asked().len() as i64, "machine", "machines"))}
-                <strong class="id-list">{move || named_in_confirmation(&asked().iter().map(|m| m.id).collect::<Vec<_>>())}</strong>
+                <strong class="id-list">
+                    {move || named_in_confirmation(
+                        &asked().iter().map(|m| m.id).collect::<Vec<_>>(),
+                    )}
+                </strong>
             </p>
-            <p>{move || match still_rented() {
-                0 => "None of them has a rental running.".to_owned(),
-                n => format!("{} still {} renters: their rentals go on to their end.", counted(n as i64, "machine", "machines"), if n == 1 { "has" } else { "have" }),
-            }}</p>
-            {move || PacedAction::UnlistEachMachine.duration_sentence(asked().len()).map(|takes| view! {
-                <p data-testid="paced-duration">{format!("{takes}.")}</p>
-            })}
+            <p>
+                {move || match still_rented() {
+                    0 => "None of them has a rental running.".to_owned(),
+                    n => {
+                        format!(
+                            "{} still {} renters: their rentals go on to their end.",
+                            counted(n as i64, "machine", "machines"),
+                            if n == 1 { "has" } else { "have" },
+                        )
+                    }
+                }}
+            </p>
+            {move || {
+                PacedAction::UnlistEachMachine
+                    .duration_sentence(asked().len())
+                    .map(|takes| {
+                        view! { <p data-testid="paced-duration">{format!("{takes}.")}</p> }
+                    })
+            }}
         </ActionDialog>
     }
 }
