@@ -66,7 +66,8 @@ async fn server_strings_render_as_text_and_no_script_runs() -> anyhow::Result<()
     app.find("[data-testid=identity]").await?;
     for path in PAGES {
         app.open(path).await?;
-        app.find("main h1").await?;
+        // The shell's heading: the served sign-in form's hidden one is there at once.
+        app.find("main.page h1").await?;
         tokio::time::sleep(std::time::Duration::from_millis(400)).await;
         let injected = app
             .eval("return document.querySelectorAll('main img, main b, main script, main iframe').length")
@@ -135,7 +136,9 @@ async fn the_key_stays_out_of_urls_history_storage_logs_and_the_page() -> anyhow
     app.find("rect.bar").await?;
     for path in PAGES {
         app.open(path).await?;
-        app.find("main h1").await?;
+        // The shell's main, not the served sign-in form's, which every page load carries
+        // (hidden in a tab with a session) until the console has built its page.
+        app.find("main.page h1").await?;
     }
     // A refused request, so error paths have run too.
     app.open("/machines/maintenance?ids=999999").await?;
@@ -218,7 +221,9 @@ async fn the_console_runs_under_a_strict_content_security_policy() -> anyhow::Re
     app.find("[data-testid=identity]").await?;
     for path in PAGES {
         app.open(path).await?;
-        app.find("main h1").await?;
+        // The shell's main, not the served sign-in form's, which every page load carries
+        // (hidden in a tab with a session) until the console has built its page.
+        app.find("main.page h1").await?;
     }
     let violations = app.eval("return window.__cspViolations").await?;
     assert_eq!(violations, serde_json::json!([]), "{violations}");
