@@ -226,6 +226,8 @@ const SUITES: &[Suite] = &[
                 cargo()
                     .args([
                         "test",
+                        // One failing test file must not hide the results of the others.
+                        "--no-fail-fast",
                         "--workspace",
                         "--exclude",
                         "gpudeck",
@@ -253,6 +255,7 @@ const SUITES: &[Suite] = &[
                     .apply(&mut cargo())
                     .args([
                         "test",
+                        "--no-fail-fast",
                         "-p",
                         "gpudeck",
                         "--target",
@@ -285,7 +288,7 @@ const SUITES: &[Suite] = &[
             exec(
                 scratch
                     .apply(&mut cargo())
-                    .args(["test", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
+                    .args(["test", "--no-fail-fast", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
                     .env("GPUDECK_DIST", split::dist_dir())
                     .env("GPUDECK_AXE", setup::axe_core_script())
                     .env("CHROMEDRIVER", CHROMEDRIVER)
