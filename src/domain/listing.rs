@@ -153,6 +153,33 @@ pub fn listing_details(machine: &Machine, now: f64, time: impl Fn(f64) -> String
     )
 }
 
+/// A machine as N1 (list machines) gives it, with the listing fields the tests of offers
+/// and contract-safe plans vary.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub mod fixture {
+    use gpudeck_wire::Machine;
+
+    pub fn listed_machine(
+        id: i64,
+        listed: bool,
+        end: Option<f64>,
+        rentals: i64,
+        client_end: Option<f64>,
+    ) -> Machine {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "machine_id": id, "hostname": "rig", "gpu_name": "RTX 4090",
+            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": 4, "cpu_cores": 32,
+            "current_rentals_running": rentals, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
+            "disk_space": 2000.0, "listed": listed, "verification": "verified",
+            "reliability2": 0.99, "gpu_occupancy": "D x x x", "geolocation": null,
+            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
+            "min_bid_price": 0.2, "earn_day": 10.0, "end_date": end,
+            "client_end_date": client_end, "listed_min_gpu_count": 1
+        }))
+        .unwrap()
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -167,17 +194,7 @@ mod tests {
         rentals: i64,
         client_end: Option<f64>,
     ) -> Machine {
-        serde_json::from_value(serde_json::json!({
-            "id": 1001, "machine_id": 1001, "hostname": "rig", "gpu_name": "RTX 4090",
-            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": 4, "cpu_cores": 32,
-            "current_rentals_running": rentals, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
-            "disk_space": 2000.0, "listed": listed, "verification": "verified",
-            "reliability2": 0.99, "gpu_occupancy": "D x x x", "geolocation": null,
-            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
-            "min_bid_price": 0.2, "earn_day": 10.0, "end_date": end_date,
-            "client_end_date": client_end
-        }))
-        .unwrap()
+        fixture::listed_machine(1001, listed, end_date, rentals, client_end)
     }
 
     fn hours(h: f64) -> String {

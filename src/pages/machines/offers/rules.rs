@@ -677,32 +677,14 @@ mod tests {
     use super::*;
 
     const NOW: f64 = 1_800_000_000.0;
-    const HOUR: f64 = 3600.0;
-    const DAY: f64 = 86_400.0;
+    use gpudeck_wire::maintenance::HOUR;
+    const DAY: f64 = 24.0 * HOUR;
 
     fn time(at: f64) -> String {
         format!("+{}h", (at - NOW) / HOUR)
     }
 
-    fn machine(
-        id: i64,
-        listed: bool,
-        end: Option<f64>,
-        rentals: i64,
-        client_end: Option<f64>,
-    ) -> Machine {
-        serde_json::from_value(serde_json::json!({
-            "id": id, "machine_id": id, "hostname": "rig", "gpu_name": "RTX 4090",
-            "cpu_name": "EPYC", "driver_version": "550", "num_gpus": 4, "cpu_cores": 32,
-            "current_rentals_running": rentals, "gpu_ram": 24000.0, "cpu_ram": 128000.0,
-            "disk_space": 2000.0, "listed": listed, "verification": "verified",
-            "reliability2": 0.99, "gpu_occupancy": "D x x x", "geolocation": null,
-            "public_ipaddr": null, "timeout": 0.0, "listed_gpu_cost": 0.4,
-            "min_bid_price": 0.2, "earn_day": 10.0, "end_date": end,
-            "client_end_date": client_end, "listed_min_gpu_count": 1
-        }))
-        .unwrap()
-    }
+    use crate::domain::listing::fixture::listed_machine as machine;
 
     #[test]
     fn a_later_end_extends_rentals_that_end_before_it_unless_priced_lower() {
