@@ -234,23 +234,31 @@ pub fn TemplatesPage() -> impl IntoView {
                         }
                     })
             }}
-            <section class="recently-deleted" aria-labelledby="recently-deleted-heading">
-                <h2 id="recently-deleted-heading">"Deleted in this session"</h2>
-                {move || {
-                    let ids = deleted.get();
-                    if ids.is_empty() {
-                        view! { <p class="muted">"No templates deleted yet in this tab."</p> }
-                            .into_any()
-                    } else {
-                        view! {
-                            <ul class="id-chips" data-testid="recently-deleted">
-                                {ids.into_iter().map(|id| view! { <li>{id}</li> }).collect_view()}
-                            </ul>
-                        }
-                            .into_any()
-                    }
-                }}
-            </section>
+            <RecentlyDeleted deleted=deleted />
         </Page>
+    }
+}
+
+/// The templates deleted in this tab, newest first.
+#[component]
+fn RecentlyDeleted(deleted: RwSignal<Vec<i64>>) -> impl IntoView {
+    view! {
+        <section class="recently-deleted" aria-labelledby="recently-deleted-heading">
+            <h2 id="recently-deleted-heading">"Deleted in this session"</h2>
+            {move || {
+                let ids = deleted.get();
+                if ids.is_empty() {
+                    view! { <p class="muted">"No templates deleted yet in this tab."</p> }
+                        .into_any()
+                } else {
+                    view! {
+                        <ul class="id-chips" data-testid="recently-deleted">
+                            {ids.into_iter().map(|id| view! { <li>{id}</li> }).collect_view()}
+                        </ul>
+                    }
+                        .into_any()
+                }
+            }}
+        </section>
     }
 }

@@ -356,47 +356,67 @@ pub fn MaintenancePage() -> impl IntoView {
                             .into_any()
                     }
                 })}
-            <ActionDialog
-                action=cancel_one
-                title="Cancel this maintenance window?"
-                confirm_label="Cancel the window"
-                danger=true
-            >
-                <p>
-                    {move || {
-                        cancel_one
-                            .asked()
-                            .map(|w| {
-                                let mut name = window_name(&w, utc.get());
-                                name[..1].make_ascii_uppercase();
-                                format!("{name} ({}).", format_span(w.end_time - w.start_time))
-                            })
-                    }}
-                </p>
-                <p>"Its renters are no longer told about it. This cannot be undone."</p>
-            </ActionDialog>
-            <ActionDialog
-                action=cancel_machine
-                title="Cancel every window of this machine?"
-                confirm_label="Cancel its windows"
-                danger=true
-            >
-                <p>
-                    {move || {
-                        cancel_machine
-                            .asked()
-                            .map(|machine| {
-                                untrack(|| with_loaded(
-                                        data,
-                                        |asked| machine_cancel_sentence(machine, asked.windows()),
-                                    ))
-                                    .unwrap_or_else(|| machine_cancel_sentence(machine, &[]))
-                            })
-                    }}
-                </p>
-            </ActionDialog>
+            <CancelWindowDialog cancel_one=cancel_one />
+            <CancelMachineDialog cancel_machine=cancel_machine data=data />
             <CancelOutcome cancel_one=cancel_one cancel_machine=cancel_machine />
         </Page>
+    }
+}
+
+/// Asks before cancelling the window picked from a row or a bar of the timeline.
+#[component]
+fn CancelWindowDialog(cancel_one: ConfirmedAction<MaintenanceWindow, String>) -> impl IntoView {
+    let utc = use_utc();
+    view! {
+        <ActionDialog
+            action=cancel_one
+            title="Cancel this maintenance window?"
+            confirm_label="Cancel the window"
+            danger=true
+        >
+            <p>
+                {move || {
+                    cancel_one
+                        .asked()
+                        .map(|w| {
+                            let mut name = window_name(&w, utc.get());
+                            name[..1].make_ascii_uppercase();
+                            format!("{name} ({}).", format_span(w.end_time - w.start_time))
+                        })
+                }}
+            </p>
+            <p>"Its renters are no longer told about it. This cannot be undone."</p>
+        </ActionDialog>
+    }
+}
+
+/// Asks before cancelling every window of one machine, saying which stay.
+#[component]
+fn CancelMachineDialog(
+    cancel_machine: ConfirmedAction<i64, String>,
+    data: LocalResource<Result<Asked, ApiError>>,
+) -> impl IntoView {
+    view! {
+        <ActionDialog
+            action=cancel_machine
+            title="Cancel every window of this machine?"
+            confirm_label="Cancel its windows"
+            danger=true
+        >
+            <p>
+                {move || {
+                    cancel_machine
+                        .asked()
+                        .map(|machine| {
+                            untrack(|| with_loaded(
+                                    data,
+                                    |asked| machine_cancel_sentence(machine, asked.windows()),
+                                ))
+                                .unwrap_or_else(|| machine_cancel_sentence(machine, &[]))
+                        })
+                }}
+            </p>
+        </ActionDialog>
     }
 }
 

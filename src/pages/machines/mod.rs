@@ -183,6 +183,37 @@ const LEDE: &str =
     Select machines to show, schedule or cancel their maintenance, to defragment their GPU \
     offers, or to end, withdraw or renew their offers.";
 
+/// The loaded machines whose ids are among `ids` (sorted).
+fn machines_among(fleet: &Fleet, ids: &[i64]) -> Vec<Machine> {
+    fleet
+        .machines
+        .iter()
+        .filter(|m| ids.binary_search(&m.id).is_ok())
+        .cloned()
+        .collect()
+}
+
+/// Each of `ids` with its GPU occupancy as loaded, for defrag's before-and-after view.
+fn occupancy_before(fleet: &Fleet, ids: &[i64]) -> Vec<(i64, String)> {
+    let before: HashMap<i64, &str> = fleet
+        .machines
+        .iter()
+        .map(|m| (m.id, m.gpu_occupancy.as_str()))
+        .collect();
+    ids.iter()
+        .map(|&id| (id, before.get(&id).copied().unwrap_or_default().to_owned()))
+        .collect()
+}
+
+/// What the selection bar says before its buttons.
+fn selection_words(selected: usize) -> String {
+    match selected {
+        0 => "Select machines in the table to act on them:".to_owned(),
+        1 => "With the 1 selected machine:".to_owned(),
+        n => format!("With the {n} selected machines:"),
+    }
+}
+
 #[component]
 pub fn MachinesPage() -> impl IntoView {
     let utc = use_utc();
@@ -195,15 +226,7 @@ pub fn MachinesPage() -> impl IntoView {
     let none_selected = Signal::derive(move || selected.with(BTreeSet::is_empty));
     let selected_machines = Signal::derive(move || {
         let ids = selected_ids.get();
-        with_loaded(data, |fleet| {
-            fleet
-                .machines
-                .iter()
-                .filter(|m| ids.binary_search(&m.id).is_ok())
-                .cloned()
-                .collect::<Vec<Machine>>()
-        })
-        .unwrap_or_default()
+        with_loaded(data, |fleet| machines_among(fleet, &ids)).unwrap_or_default()
     });
 
     let go_with_selection = move |path: &'static str| {
@@ -221,19 +244,8 @@ pub fn MachinesPage() -> impl IntoView {
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();
-        let before: HashMap<i64, String> = with_loaded(data, |fleet| {
-            fleet
-                .machines
-                .iter()
-                .map(|m| (m.id, m.gpu_occupancy.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
-        let asked = ids
-            .into_iter()
-            .map(|id| (id, before.get(&id).cloned().unwrap_or_default()))
-            .collect();
-        defrag.ask(asked);
+        let before = with_loaded(data, |fleet| occupancy_before(fleet, &ids)).unwrap_or_default();
+        defrag.ask(before);
     };
     let ask_cancel = move |_| cancel_all.ask(selected_ids.get_untracked());
 
@@ -261,11 +273,7 @@ pub fn MachinesPage() -> impl IntoView {
                             aria-label="With the selected machines"
                         >
                             <span class="selection-label">
-                                {move || match selected.with(BTreeSet::len) {
-                                    0 => "Select machines in the table to act on them:".to_owned(),
-                                    1 => "With the 1 selected machine:".to_owned(),
-                                    n => format!("With the {n} selected machines:"),
-                                }}
+                                {move || selection_words(selected.with(BTreeSet::len))}
                             </span>
                             <button
                                 type="button"

@@ -472,6 +472,28 @@ fn schedule_action(
     .toast_failures("Scheduling failed")
 }
 
+/// The category every window of the plan is scheduled with.
+#[component]
+fn CategoryField(category: RwSignal<MaintenanceCategory>) -> impl IntoView {
+    view! {
+        <FormField id="rolling-category" label="Category">
+            <select
+                prop:value=move || category_key(&category.get())
+                on:change=move |ev| {
+                    category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
+                }
+            >
+                {MaintenanceCategory::KNOWN
+                    .into_iter()
+                    .map(|c| {
+                        view! { <option value=category_key(&c)>{c.label().to_owned()}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        </FormField>
+    }
+}
+
 /// The settings as typed, sent to the address by "Plan": the address holds the plan asked.
 #[component]
 fn SettingsForm(state: PlanState) -> impl IntoView {
@@ -596,21 +618,7 @@ fn SettingsForm(state: PlanState) -> impl IntoView {
             >
                 <TextInput kind=TextKind::Whole text=cap />
             </FormField>
-            <FormField id="rolling-category" label="Category">
-                <select
-                    prop:value=move || category_key(&category.get())
-                    on:change=move |ev| {
-                        category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
-                    }
-                >
-                    {MaintenanceCategory::KNOWN
-                        .into_iter()
-                        .map(|c| {
-                            view! { <option value=category_key(&c)>{c.label().to_owned()}</option> }
-                        })
-                        .collect_view()}
-                </select>
-            </FormField>
+            <CategoryField category=category />
             <FormField
                 id="rolling-first"
                 label="Pinned first (optional)"

@@ -147,29 +147,7 @@ pub fn CreateSubaccount(
                         <TextInput kind=TextKind::NewPassword text=password />
                     </FormField>
                 </div>
-                <fieldset class="account-kind">
-                    <legend>"The subaccount"</legend>
-                    <label class="toggle">
-                        <input
-                            type="radio"
-                            name="sub-kind"
-                            value="client"
-                            prop:checked=move || !host_only.get()
-                            on:change=move |_| host_only.set(false)
-                        />
-                        " Rents machines (client)"
-                    </label>
-                    <label class="toggle">
-                        <input
-                            type="radio"
-                            name="sub-kind"
-                            value="host"
-                            prop:checked=move || host_only.get()
-                            on:change=move |_| host_only.set(true)
-                        />
-                        " Hosts machines only (host)"
-                    </label>
-                </fieldset>
+                <AccountKind host_only=host_only />
                 <p class="form-error" role="alert" id="sub-form-error">
                     {move || problem_of(NewField::Form).get()}
                 </p>
@@ -177,26 +155,7 @@ pub fn CreateSubaccount(
                     <SubmitButton pending=pending idle="Create subaccount…" busy="Creating…" />
                 </div>
             </form>
-            <ActionDialog
-                action=create
-                title="Create this subaccount?"
-                confirm_label="Create subaccount"
-            >
-                <p>
-                    {move || {
-                        create
-                            .asked()
-                            .map(|d| {
-                                format!(
-                                    "{} ({}), a {} account owned by yours, with a balance of $0.00 and its own API key.",
-                                    d.email,
-                                    d.username,
-                                    kind_name(d.host_only),
-                                )
-                            })
-                    }}
-                </p>
-            </ActionDialog>
+            <CreateDialog create=create />
             {create.failure_view()}
             {move || {
                 create
@@ -210,5 +169,62 @@ pub fn CreateSubaccount(
                     })
             }}
         </section>
+    }
+}
+
+/// Whether the new subaccount rents machines or only hosts them.
+#[component]
+fn AccountKind(host_only: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <fieldset class="account-kind">
+            <legend>"The subaccount"</legend>
+            <label class="toggle">
+                <input
+                    type="radio"
+                    name="sub-kind"
+                    value="client"
+                    prop:checked=move || !host_only.get()
+                    on:change=move |_| host_only.set(false)
+                />
+                " Rents machines (client)"
+            </label>
+            <label class="toggle">
+                <input
+                    type="radio"
+                    name="sub-kind"
+                    value="host"
+                    prop:checked=move || host_only.get()
+                    on:change=move |_| host_only.set(true)
+                />
+                " Hosts machines only (host)"
+            </label>
+        </fieldset>
+    }
+}
+
+/// Asks before creating, naming the account and what it gets.
+#[component]
+fn CreateDialog(create: ConfirmedAction<Draft, String>) -> impl IntoView {
+    view! {
+        <ActionDialog
+            action=create
+            title="Create this subaccount?"
+            confirm_label="Create subaccount"
+        >
+            <p>
+                {move || {
+                    create
+                        .asked()
+                        .map(|d| {
+                            format!(
+                                "{} ({}), a {} account owned by yours, with a balance of $0.00 and its own API key.",
+                                d.email,
+                                d.username,
+                                kind_name(d.host_only),
+                            )
+                        })
+                }}
+            </p>
+        </ActionDialog>
     }
 }

@@ -6,6 +6,7 @@
 use super::access::TEAM_PAGE;
 use super::invitations::{InviteForm, PendingInvitations};
 use super::member_model::{display_name, owner_id, RoleChange};
+use crate::api::{ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::form_field::FormField;
@@ -190,6 +191,65 @@ fn RoleOffer(
     })
 }
 
+/// N19 (give, replace or take a role), as the row's change asks; what the server said, or
+/// the console's own sentence when it said nothing.
+async fn send_role_change(api: ApiClient, change: RoleChange) -> Result<String, ApiError> {
+    match change {
+        RoleChange::Give { member, role } => api
+            .give_member_role(member, &role)
+            .await
+            .map(|a| said_or(a.msg, format!("Gave the role {role}"))),
+        RoleChange::Replace {
+            member,
+            role_id,
+            role,
+        } => api
+            .replace_member_role(member, role_id)
+            .await
+            .map(|a| said_or(a.msg, format!("The role is now {role}"))),
+        RoleChange::Take { member, role } => api
+            .take_member_role(member, &role)
+            .await
+            .map(|a| said_or(a.msg, format!("Took the role {role} away"))),
+    }
+}
+
+/// A chip per role with its member count; pressing one shows only its members.
+#[component]
+fn RoleFilter(
+    counts: Vec<(String, usize)>,
+    role_param: Memo<Option<String>>,
+    toggle_role: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="filters" role="group" aria-label="Filter members by role">
+            <span class="filter-label">"Role"</span>
+            {counts
+                .into_iter()
+                .map(|(role, count)| {
+                    let name = role.clone();
+                    let pressed = move || {
+                        role_param.with(|r| r.as_deref() == Some(name.as_str()))
+                    };
+                    let chosen = role.clone();
+                    view! {
+                        <button
+                            type="button"
+                            class="chip badge role-chip"
+                            aria-pressed=move || pressed().to_string()
+                            on:click=move |_| toggle_role.run(chosen.clone())
+                        >
+                            {role}
+                            " "
+                            <span class="chip-count">{count}</span>
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
 #[component]
 pub fn TeamMembersPage() -> impl IntoView {
     let toasts = use_toasts();
@@ -213,31 +273,12 @@ pub fn TeamMembersPage() -> impl IntoView {
         let keep: RowFilter<TeamMember> = Arc::new(move |m: &TeamMember| m.roles.contains(&role));
         Some(keep)
     });
-    let toggle_role = move |role: String| {
+    let toggle_role = Callback::new(move |role: String| {
         let same = role_param.get_untracked().as_deref() == Some(role.as_str());
         set_role_param.set((!same).then_some(role));
-    };
+    });
     let change = ConfirmedAction::new(
-        |api, (change, _who): (RoleChange, String)| async move {
-            match change {
-                RoleChange::Give { member, role } => api
-                    .give_member_role(member, &role)
-                    .await
-                    .map(|a| said_or(a.msg, format!("Gave the role {role}"))),
-                RoleChange::Replace {
-                    member,
-                    role_id,
-                    role,
-                } => api
-                    .replace_member_role(member, role_id)
-                    .await
-                    .map(|a| said_or(a.msg, format!("The role is now {role}"))),
-                RoleChange::Take { member, role } => api
-                    .take_member_role(member, &role)
-                    .await
-                    .map(|a| said_or(a.msg, format!("Took the role {role} away"))),
-            }
-        },
+        |api, (change, _who): (RoleChange, String)| send_role_change(api, change),
         move |_, said: String| {
             toasts.success(said.clone());
             data.refetch();
@@ -299,31 +340,7 @@ pub fn TeamMembersPage() -> impl IntoView {
                             {format!("{count} members")}
                             {(!summary.is_empty()).then(|| format!(" — {summary}"))}
                         </p>
-                        <div class="filters" role="group" aria-label="Filter members by role">
-                            <span class="filter-label">"Role"</span>
-                            {counts
-                                .into_iter()
-                                .map(|(role, count)| {
-                                    let name = role.clone();
-                                    let pressed = move || {
-                                        role_param.with(|r| r.as_deref() == Some(name.as_str()))
-                                    };
-                                    let chosen = role.clone();
-                                    view! {
-                                        <button
-                                            type="button"
-                                            class="chip badge role-chip"
-                                            aria-pressed=move || pressed().to_string()
-                                            on:click=move |_| toggle_role(chosen.clone())
-                                        >
-                                            {role}
-                                            " "
-                                            <span class="chip-count">{count}</span>
-                                        </button>
-                                    }
-                                })
-                                .collect_view()}
-                        </div>
+                        <RoleFilter counts=counts role_param=role_param toggle_role=toggle_role />
                         <DataTable
                             rows=list
                             columns=member_columns(team, controls)

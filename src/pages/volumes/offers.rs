@@ -230,28 +230,38 @@ pub fn OfferSearch(
                     </label>
                 </div>
             </form>
-            {ResourceView::new(offers, "Searching offers…")
-                .show(move |found: Vec<VolumeOffer>| {
-                    let size_gb = filters.get_untracked().size_wanted();
-                    let rows = Signal::derive(move || {
-                        let filters = filters.get();
-                        found.iter().filter(|o| filters.in_location(o)).cloned().collect::<Vec<_>>()
-                    });
-                    // The location narrows the offers found without searching again.
-                    view! {
-                        <p class="hint" data-testid="offer-pricing">
-                            {format!("Monthly cost is for the {size_gb} GB wanted.")}
-                        </p>
-                        <DataTable
-                            rows=rows
-                            columns=offer_columns(size_gb, on_pick)
-                            row_key=|o: &VolumeOffer| o.id.to_string()
-                            empty="No offer matches this search. Widen it: a smaller size, a higher price, a lower reliability or another location."
-                            csv_name="volume-offers"
-                            caption="Volume offers"
-                        />
-                    }
-                })}
+            <FoundOffers filters=filters offers=offers on_pick=on_pick />
         </section>
     }
+}
+
+/// The offers found, narrowed by the location without searching again.
+#[component]
+fn FoundOffers(
+    filters: Memo<OfferFilters>,
+    offers: LocalResource<Result<Vec<VolumeOffer>, ApiError>>,
+    on_pick: Callback<VolumeOffer>,
+) -> impl IntoView {
+    ResourceView::new(offers, "Searching offers…")
+        .show(move |found: Vec<VolumeOffer>| {
+            let size_gb = filters.get_untracked().size_wanted();
+            let rows = Signal::derive(move || {
+                let filters = filters.get();
+                found.iter().filter(|o| filters.in_location(o)).cloned().collect::<Vec<_>>()
+            });
+            // The location narrows the offers found without searching again.
+            view! {
+                <p class="hint" data-testid="offer-pricing">
+                    {format!("Monthly cost is for the {size_gb} GB wanted.")}
+                </p>
+                <DataTable
+                    rows=rows
+                    columns=offer_columns(size_gb, on_pick)
+                    row_key=|o: &VolumeOffer| o.id.to_string()
+                    empty="No offer matches this search. Widen it: a smaller size, a higher price, a lower reliability or another location."
+                    csv_name="volume-offers"
+                    caption="Volume offers"
+                />
+            }
+        })
 }
