@@ -29,14 +29,16 @@ addEventListener("unhandledrejection", (event) => isTrap(event.reason) && intern
 // pressed early is kept for the console, which signs in when it takes the form over
 // (src/pages/sign_in.rs). A tab with a session goes straight to its page instead.
 const servedSignIn = document.querySelector("[data-served-sign-in]");
-const hasSession = () => {
+// The tab's session as src/session.rs stores it, or null.
+const storedSession = () => {
   try {
-    return sessionStorage.getItem("gpudeck.session") !== null;
+    return JSON.parse(sessionStorage.getItem("gpudeck.session"));
   } catch {
-    return false;
+    return null;
   }
 };
-if (servedSignIn && !hasSession()) {
+const session = storedSession();
+if (servedSignIn && !session) {
   servedSignIn.querySelector("#base-url").placeholder = location.origin;
   servedSignIn.querySelector("form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -64,13 +66,20 @@ const packFor = (path) => {
   return undefined;
 };
 const opening = location.pathname === "/sign-in"
-  ? new URL(new URLSearchParams(location.search).get("next") || "/machines", location.origin).pathname
-  : location.pathname;
-const firstPack = packFor(opening);
+  ? new URL(new URLSearchParams(location.search).get("next") || "/machines", location.origin)
+  : new URL(location.href);
+const firstPack = packFor(opening.pathname);
 if (firstPack) {
   const response = fetch(firstPack);
   response.catch(() => {}); // a failure is the loader's to see, when it asks for the pack
   globalThis.__firstPack = { path: firstPack, response };
+}
+// The page's first API reads leave now too, with the session's key (first_reads.js, from
+// the route table's data-reads); the console takes their answers instead of asking again.
+// A tab without a session starts none.
+if (session && tag.dataset.reads) {
+  globalThis.gpudeckFirstReads.start(JSON.parse(tag.dataset.reads), session.base_url,
+    session.api_key, session.user?.id, opening.pathname + opening.search);
 }
 const { default: init } = await import(tag.dataset.js);
 await init({ module_or_path: tag.dataset.wasm });

@@ -28,19 +28,6 @@ pub fn sign_in_path(here: &str) -> String {
     format!("{SIGN_IN}?next={}", js_sys::encode_uri_component(here))
 }
 
-/// Whether the page at `address` (a path and its query) asks first for the whole fleet,
-/// N1 and the windows of its machines: the machines pages but Defragment (and `/`, which
-/// opens the Machines page), and the maintenance page only when it is not given machine
-/// ids (it then asks for their windows alone).
-pub fn loads_the_fleet_first(address: &str) -> bool {
-    let (path, query) = address.split_once('?').unwrap_or((address, ""));
-    match path {
-        "/" | MACHINES | SCHEDULE | ROLLING => true,
-        MAINTENANCE => !query.split('&').any(|pair| pair.starts_with("ids=")),
-        _ => false,
-    }
-}
-
 /// A machines page (`MAINTENANCE`, `SCHEDULE`, ...) for the machines `ids`.
 pub fn with_machine_ids(page: &str, ids: &[i64]) -> String {
     format!("{page}?ids={}", format_machine_ids(ids))
@@ -104,31 +91,6 @@ mod tests {
             boot.contains(&format!(r#".get("next") || "{HOME}""#)),
             "boot.js does not open {HOME} after a sign-in without `next`"
         );
-    }
-
-    #[test]
-    fn the_pages_that_load_the_fleet_first_are_known_by_their_address() {
-        for address in [
-            "/machines",
-            "/machines?sort=id",
-            "/machines/schedule?ids=1001",
-            "/machines/rolling?ids=1001-1005",
-            "/machines/maintenance",
-            "/machines/maintenance?sort=start",
-            "/",
-        ] {
-            assert!(loads_the_fleet_first(address), "{address}");
-        }
-        for address in [
-            "/machines/maintenance?ids=1001",
-            "/machines/maintenance?sort=start&ids=7",
-            "/machines/defrag",
-            "/machines/schedule-x",
-            "/templates",
-            "/machines/",
-        ] {
-            assert!(!loads_the_fleet_first(address), "{address}");
-        }
     }
 
     #[test]

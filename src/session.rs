@@ -225,6 +225,7 @@ impl Session {
     /// Forgets every key and everything else this tab kept (preferences, recent ids):
     /// the next person at this browser starts clean.
     pub fn sign_out(&self) {
+        crate::api::first_reads::abandon();
         if let Some(storage) = crate::storage::session() {
             let _ = storage.clear();
         }

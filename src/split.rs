@@ -186,6 +186,21 @@ pub use lazy::{
     PreloadHold,
 };
 
+/// Readies the page at `path` (without its query) while sign-in waits for Enter, so that
+/// Enter waits only for the network: loads its code, and builds the Machines page's table
+/// once off-screen under `form` (see `pages::machines::rehearsal`) while `waiting` says
+/// Enter has not been pressed.
+pub async fn ready_page_at(
+    path: &str,
+    form: Option<leptos::reactive::owner::WeakOwner>,
+    waiting: leptos::prelude::Signal<bool>,
+) {
+    load_page_at(path).await;
+    if let (true, Some(form)) = (gpudeck_pages::MACHINES.serves(path), form) {
+        crate::pages::machines::rehearsal::rehearse(form, waiting).await;
+    }
+}
+
 #[cfg(not(feature = "split"))]
 mod eager {
     /// Without the `split` feature there is nothing to preload.

@@ -674,17 +674,21 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
 
 #[wasm_bindgen_test]
 async fn fleet_answers_nobody_takes_are_dropped_after_ten_seconds() {
-    use gpudeck::api::ApiClient;
-    use gpudeck::domain::{early_fleet, fleet::load_fleet};
+    use gpudeck::api::{first_reads, ApiClient};
+    use gpudeck::domain::fleet::load_fleet;
     forget_session();
     go_to("/sign-in");
+    load_first_reads_script();
     let fetch = FakeFetch::install_by_url(vec![
         ("/api/v0/machines?owner=me", no_answer()),
         ("/api/v0/machines?owner=me", json(200, ONE_MACHINE)),
         ("machine_ids", json(200, "[]")),
     ]);
     let client = ApiClient::new(gpudeck::session::own_origin(), KEY);
-    early_fleet::start(&client);
+    let reader = client.clone();
+    wasm_bindgen_futures::spawn_local(
+        async move { first_reads::start(&reader, "/machines").await },
+    );
     settle().await;
     gloo_timers::future::TimeoutFuture::new(9_000).await;
     assert!(!request_aborted(0), "still on offer before ten seconds");

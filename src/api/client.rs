@@ -5,6 +5,7 @@ use super::pacing::{public_pace_scale, Endpoint, Pacer};
 use super::retry::{may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use gpudeck_wire::paths;
+use gpudeck_wire::reads::Read;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -136,9 +137,20 @@ impl ApiClient {
         &self.base_url
     }
 
+    /// The key, for the requests started before the console's code had arrived
+    /// ([`super::first_reads`]), which are sent with it.
+    pub(super) fn api_key(&self) -> &str {
+        &self.api_key
+    }
+
     /// `base_url + path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path)
+    }
+
+    /// `read` (one with no placeholders), as [`ApiClient::get`] sends it.
+    pub async fn read<T: DeserializeOwned>(&self, read: &Read) -> Result<T, ApiError> {
+        self.get(read.path, read.query).await
     }
 
     /// A GET, retried on rate limits, gateway errors and network failures.
@@ -275,6 +287,11 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<String, ApiError> {
+        if let Some(answer) =
+            super::first_reads::take(self, method.name(), url, query, body.as_deref()).await
+        {
+            return Ok(answer);
+        }
         let endpoint = Endpoint::of(method.name(), url);
         if self.paced_from_the_start {
             self.pacer.borrow_mut().keep_public_pace(&endpoint);

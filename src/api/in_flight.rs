@@ -24,9 +24,10 @@ impl Drop for InFlight {
     }
 }
 
-/// Whether any API request is on its way.
+/// Whether any API request is on its way, or started before the console's code had
+/// arrived and not yet taken.
 pub fn any_in_flight() -> bool {
-    IN_FLIGHT.get() > 0
+    IN_FLIGHT.get() > 0 || super::first_reads::any_on_offer()
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 mod client;
 mod error;
+pub mod first_reads;
 mod in_flight;
 pub mod operations;
 pub mod pacing;

@@ -3,6 +3,7 @@
 use super::client::ApiClient;
 use super::error::ApiError;
 use gpudeck_wire::machine_ids::MachineIdsInput;
+use gpudeck_wire::reads;
 use gpudeck_wire::{
     paths, AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelRequest, BatchCancelResponse,
     BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
@@ -21,14 +22,14 @@ use serde_json::{json, Value};
 impl ApiClient {
     /// `GET /users/current`: who the key belongs to.
     pub async fn current_user(&self) -> Result<CurrentUser, ApiError> {
-        self.get(paths::CURRENT_USER, &[]).await
+        self.read(&reads::CURRENT_USER).await
     }
 
     /// `GET /gpudeck/server` (a project rule of the reference server): which server answers.
     /// The public service has no such route, so a failure means a server the console does
     /// not know.
     pub async fn server_info(&self) -> Result<ServerInfo, ApiError> {
-        self.get(paths::SERVER, &[]).await
+        self.read(&reads::SERVER).await
     }
 
     /// `GET /machines/maintenances`: active windows of the caller's machines among `ids`.
@@ -39,12 +40,12 @@ impl ApiClient {
     }
 
     /// [`ApiClient::maintenances`]' answer, undecoded, asked before the code of the page
-    /// that shows the fleet has arrived (`domain::early_fleet`).
+    /// that shows the fleet has arrived.
     pub async fn maintenances_unread(&self, ids: &[i64]) -> Result<String, ApiError> {
         let list = serde_json::to_string(ids).unwrap_or_default();
         self.get_unread(
-            paths::MAINTENANCES,
-            &[("owner", "me"), ("machine_ids", &list)],
+            reads::WINDOWS.path,
+            &reads::WINDOWS.query_with_machine_ids(&list),
         )
         .await
     }
@@ -92,9 +93,8 @@ impl ApiClient {
     /// `GET /users/{user_id}/templates/` (N9): the caller's own templates, most recently
     /// updated first.
     pub async fn template_library(&self, user_id: i64) -> Result<Vec<Template>, ApiError> {
-        let library: TemplateLibrary = self
-            .get(&paths::user_template_library(user_id), &[])
-            .await?;
+        let path = reads::TEMPLATE_LIBRARY.path_with("user_id", &user_id.to_string());
+        let library: TemplateLibrary = self.get(&path, &[]).await?;
         Ok(library.templates)
     }
 
@@ -103,15 +103,13 @@ impl ApiClient {
         &self,
         query: &VolumeSearchRequest,
     ) -> Result<Vec<VolumeOffer>, ApiError> {
-        let list: VolumeOfferList = self.post(&paths::volumes_search(), query).await?;
+        let list: VolumeOfferList = self.post(reads::VOLUME_OFFERS.path, query).await?;
         Ok(list.offers)
     }
 
     /// `GET /volumes?owner=me&type=all_volume` (N11): the caller's volumes, by id.
     pub async fn volumes(&self) -> Result<Vec<Volume>, ApiError> {
-        let list: VolumeList = self
-            .get(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")])
-            .await?;
+        let list: VolumeList = self.read(&reads::VOLUMES).await?;
         Ok(list.volumes)
     }
 
@@ -135,17 +133,19 @@ impl ApiClient {
 
     /// `GET /subaccounts`.
     pub async fn subaccounts(&self) -> Result<SubaccountList, ApiError> {
-        self.get(paths::SUBACCOUNTS, &[("owner", "me")]).await
+        self.read(&reads::SUBACCOUNTS).await
     }
 
     /// `GET /team/roles/{name}`.
     pub async fn team_role(&self, name: &str) -> Result<TeamRole, ApiError> {
-        self.get(&paths::team_role(name), &[]).await
+        let name = paths::encode_path_segment(name);
+        self.get(&reads::TEAM_ROLE.path_with("name", &name), &[])
+            .await
     }
 
     /// `GET /team/members`.
     pub async fn team_members(&self) -> Result<Vec<TeamMember>, ApiError> {
-        self.get(paths::TEAM_MEMBERS, &[]).await
+        self.read(&reads::TEAM_MEMBERS).await
     }
 
     /// `GET /machines?owner=me` (N1): every machine of the caller, by id.
@@ -155,9 +155,10 @@ impl ApiClient {
     }
 
     /// N1's answer, undecoded, asked before the code of the page that shows the fleet,
-    /// which reads it with [`ApiClient::machines_from`], has arrived (`domain::early_fleet`).
+    /// which reads it with [`ApiClient::machines_from`], has arrived.
     pub async fn machines_unread(&self) -> Result<String, ApiError> {
-        self.get_unread(paths::MACHINES, &[("owner", "me")]).await
+        self.get_unread(reads::MACHINES.path, reads::MACHINES.query)
+            .await
     }
 
     /// The machines of N1's answer.
@@ -289,7 +290,7 @@ impl ApiClient {
 
     /// N13 `GET /team/roles-full/`: every assignable role (never the owner role).
     pub async fn team_roles(&self) -> Result<Vec<TeamRoleEntry>, ApiError> {
-        self.get(&format!("{}/", paths::TEAM_ROLES_FULL), &[]).await
+        self.read(&reads::TEAM_ROLES).await
     }
 
     /// N14 `POST /team/roles/`.
@@ -337,7 +338,7 @@ impl ApiClient {
 
     /// N17a `GET /team/invites/`: pending invitations, newest first.
     pub async fn invitations(&self) -> Result<Vec<Invitation>, ApiError> {
-        self.get(&format!("{}/", paths::TEAM_INVITES), &[]).await
+        self.read(&reads::TEAM_INVITES).await
     }
 
     /// N18 `DELETE /team/members/{id}/` with `{}`.

@@ -5,7 +5,6 @@
 
 use super::bulk::{sort, Sorted};
 use super::contract_safe::{offer_ends_by, rolling_offers, OfferOutcome, OfferResult};
-use super::early_fleet;
 use super::schedule::{
     batches, results_of_batch, settle_unknown, unknown, ItemOutcome, ItemResult, Plan,
 };
@@ -33,20 +32,9 @@ impl Fleet {
 }
 
 /// Loads the fleet: N1, then the windows of its machines in requests of at most 1000 ids.
-/// The answers to the requests sent early for the same account ([`early_fleet`]) are
-/// taken when there are some, and what they lack is asked for.
+/// Opened cold or from sign-in, both were asked for before the page's code arrived, and
+/// the client takes those answers (`api::first_reads`).
 pub async fn load_fleet(api: ApiClient) -> Result<Fleet, ApiError> {
-    if let Some(early) = early_fleet::take(&api).await {
-        let machines = api.machines_from(&early.machines)?;
-        let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
-        return match early.windows {
-            Some((asked, answer)) if asked == ids => {
-                let windows = api.maintenances_from(std::slice::from_ref(&answer))?;
-                Ok(Fleet::loaded_now(machines, windows))
-            }
-            _ => load_windows_of(api, machines).await,
-        };
-    }
     let machines = api.machines().await?;
     load_windows_of(api, machines).await
 }

@@ -6,7 +6,6 @@
 pub mod bulk;
 pub mod cancellation;
 pub mod contract_safe;
-pub mod early_fleet;
 pub mod fleet;
 pub mod form_problem;
 pub mod listing;

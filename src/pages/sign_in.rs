@@ -6,10 +6,8 @@
 //! with what was typed, the focus, and an Enter already pressed. After signing out, the
 //! page builds the same form from the same markup.
 
-use crate::api::ApiClient;
+use crate::api::{first_reads, ApiClient};
 use crate::components::page::set_document_title;
-use crate::domain::early_fleet;
-use crate::routes;
 use crate::served_sign_in::{self, LIVE, SUBMITTED};
 use crate::session::{normalise_base_url, safe_next, use_session, SessionData, SignInNotice};
 use leptos::html::Div;
@@ -21,11 +19,12 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlButtonElement, HtmlElement, HtmlInputElement};
 
-/// The longest an accepted key waits for the fleet's windows to be asked for before the
-/// page that shows the fleet opens. N1 is sent with the key check and usually answers
-/// right after it; waiting longer than the page takes to build (on a slow phone about
-/// 150 ms) would lose more than it saves.
-const WINDOWS_PATIENCE_MS: u32 = 200;
+/// The longest an accepted key waits for the first reads of the page signed in to to be
+/// sent before that page opens: the windows of the fleet wait for N1 (list machines),
+/// which leaves with the key check and usually answers right after it. Waiting longer
+/// than the page takes to build (on a slow phone about 150 ms) would lose more than it
+/// saves.
+const FIRST_READS_PATIENCE_MS: u32 = 200;
 
 #[component]
 pub fn SignInPage() -> impl IntoView {
@@ -88,17 +87,22 @@ fn SignInForm() -> impl IntoView {
         let (key, base) = (key.clone(), base.clone());
         let navigate = navigate.clone();
         let next = safe_next(query.with_untracked(|q| q.get("next")));
-        let loads_the_fleet = routes::loads_the_fleet_first(&next);
         async move {
-            if loads_the_fleet {
-                // Runs once this task waits on the key check, so the check is sent first.
-                early_fleet::start(&client);
-            }
+            // The page's first reads leave beside the key check, from a task that runs
+            // once this one waits on the check: so the check is sent first.
+            let (tell_sent, all_sent) = futures::channel::oneshot::channel::<()>();
+            let (reader, opening) = (client.clone(), next.clone());
+            leptos::task::spawn_local(async move {
+                first_reads::start(&reader, &opening).await;
+                let _ = tell_sent.send(());
+            });
             match client.current_user().await {
                 Ok(user) => {
-                    if loads_the_fleet {
-                        early_fleet::until_windows_asked(WINDOWS_PATIENCE_MS).await;
-                    }
+                    // Building the page keeps the browser busy (on a slow phone for
+                    // 100–150 ms): an N1 answer arriving meanwhile would wait, and the
+                    // windows request with it.
+                    let patience = gloo_timers::future::TimeoutFuture::new(FIRST_READS_PATIENCE_MS);
+                    futures::future::select(all_sent, patience).await;
                     notice.0.set(None);
                     session.begin(SessionData {
                         api_key: key,
@@ -110,7 +114,7 @@ fn SignInForm() -> impl IntoView {
                 }
                 // The server's own words when it sent some, with the status for context.
                 Err(failure) => {
-                    early_fleet::abandon();
+                    first_reads::abandon();
                     error.set(Some(failure.message_with_status()));
                 }
             }
@@ -207,10 +211,7 @@ fn SignInForm() -> impl IntoView {
     let form = Owner::current().map(|owner| owner.downgrade());
     leptos::task::spawn_local(async move {
         let page = next.split('?').next().unwrap_or_default();
-        crate::split::load_page_at(page).await;
-        if let (routes::MACHINES, Some(form)) = (page, form) {
-            crate::pages::machines::rehearsal::rehearse(form, waiting).await;
-        }
+        crate::split::ready_page_at(page, form, waiting).await;
     });
     let taken = SendWrapper::new((parts, on_submit, preload_hold));
     on_cleanup(move || {

@@ -118,7 +118,29 @@ impl Mounted {
     }
 }
 
+/// What the served page has before the console's code runs: `first_reads.js`, loaded once,
+/// with whatever an earlier test started through it dropped.
+pub fn load_first_reads_script() {
+    let window = web_sys::window().unwrap();
+    let loaded = js_sys::Reflect::get(&window, &"gpudeckFirstReads".into()).unwrap();
+    if loaded.is_undefined() {
+        js_sys::eval(include_str!("../../first_reads.js")).unwrap();
+    }
+    gpudeck::api::first_reads::abandon();
+}
+
 pub fn mount<F, N>(view: F) -> Mounted
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    load_first_reads_script();
+    mount_keeping_first_reads(view)
+}
+
+/// [`mount`], keeping the reads a test started through `first_reads.js` as the served
+/// page would have.
+pub fn mount_keeping_first_reads<F, N>(view: F) -> Mounted
 where
     F: FnOnce() -> N + 'static,
     N: IntoView,

@@ -454,23 +454,33 @@ fn write_pack_list(packs: &[Pack]) -> Result<()> {
 
 /// The page trunk wrote, plus the script that starts the bundle (as Trunk.toml's
 /// `pattern_script` would write it) and preloads of the files every page needs. boot.js
-/// also gets each route's pack, to fetch the opened page's beside the main module.
+/// also gets each route's pack, to fetch the opened page's beside the main module, and
+/// each page's first API reads, to send them beside it too (`first_reads.js`).
 fn write_index(names: &Names, dist: &Path) -> Result<()> {
     let route_packs = packs::route_packs(gpudeck_pages::PAGES, &names.packs)?;
     let path = dist.join("index.html");
     let page = std::fs::read_to_string(&path)?;
     let head = format!(
-        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}" data-packs='{packs}'></script></head>"#,
+        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}" data-packs='{packs}' data-reads='{reads}'></script></head>"#,
         js = names.js,
         wasm = names.wasm,
         loader = names.loader,
         packs = packs::route_packs_json(&route_packs),
+        reads = quoted_attribute(&gpudeck_pages::first_reads_json(
+            gpudeck_pages::SHELL_READS,
+            gpudeck_pages::PAGES
+        )),
     );
     if !page.contains("</head>") {
         bail!("trunk's index.html has no </head>");
     }
     std::fs::write(&path, page.replacen("</head>", &head, 1))?;
     Ok(())
+}
+
+/// `text` as the value of an attribute in single quotes.
+fn quoted_attribute(text: &str) -> String {
+    text.replace('&', "&amp;").replace('\'', "&#39;")
 }
 
 /// `target/split/chunks.txt`: a line `main <files>` with what every page loads, then

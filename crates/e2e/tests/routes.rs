@@ -5,6 +5,7 @@
 //! loads and runs on its own, without another page having loaded code before it.
 
 use gpudeck_e2e::{demo, Harness, Route, Throttle, ROUTES};
+use gpudeck_pages::SHELL_READS;
 use gpudeck_wire::paths;
 use std::collections::BTreeMap;
 
@@ -127,9 +128,13 @@ const API_READS: &str = "
         .filter(path => path.startsWith('/api/'));
 ";
 
-/// What every page of the shell asks for besides its own reads: who is signed in, and
-/// where the console is connected.
-const SHELL_READS: [&str; 2] = [paths::CURRENT_USER, paths::SERVER];
+/// The API paths the served page asked for before the console's code had arrived
+/// (`first_reads.js` marks each).
+const EARLY_READS: &str = "
+    return performance.getEntriesByType('mark')
+        .filter(m => m.name.startsWith('first read '))
+        .map(m => new URL(m.name.split(' ')[3]).pathname);
+";
 
 /// Whether `path` is an address of the API path `template`, whose `{name}` segments match
 /// any one segment; a trailing slash is neither here nor there.
@@ -145,9 +150,14 @@ fn is_path_of(template: &str, path: &str) -> bool {
 }
 
 /// The route table says which API reads each page makes first: opened cold, the page asked
-/// for each of them, and for nothing else but the shell's.
+/// for each of them, and for nothing else but the shell's, each once.
 fn first_reads_are_the_tables(route: &Route, asked: &[String]) -> anyhow::Result<()> {
-    let expected = route.page.first_reads;
+    let expected: Vec<&str> = route
+        .page
+        .first_reads
+        .iter()
+        .map(|read| read.path)
+        .collect();
     let missing: Vec<&&str> = expected
         .iter()
         .filter(|read| !asked.iter().any(|path| is_path_of(read, path)))
@@ -156,18 +166,39 @@ fn first_reads_are_the_tables(route: &Route, asked: &[String]) -> anyhow::Result
         missing.is_empty(),
         "it never asked for {missing:?} ({asked:?})"
     );
+    let shell = SHELL_READS.iter().map(|read| read.path);
     let other: Vec<&String> = asked
         .iter()
         .filter(|path| {
             !expected
                 .iter()
-                .chain(&SHELL_READS)
+                .copied()
+                .chain(shell.clone())
                 .any(|read| is_path_of(read, path))
         })
         .collect();
     anyhow::ensure!(
         other.is_empty(),
         "it asked for {other:?}, not in the route table"
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    let twice: Vec<&String> = asked.iter().filter(|path| !seen.insert(*path)).collect();
+    anyhow::ensure!(twice.is_empty(), "it asked for {twice:?} twice ({asked:?})");
+    Ok(())
+}
+
+/// Opened cold in a tab with a session, the served page sent the shell's and the page's
+/// first reads itself, before the console's code had arrived (the page then took their
+/// answers: [`first_reads_are_the_tables`] finds each asked once).
+fn the_served_page_asked_first(route: &Route, early: &[String]) -> anyhow::Result<()> {
+    let expected = SHELL_READS.iter().chain(route.page.first_reads);
+    let missing: Vec<&str> = expected
+        .map(|read| read.path)
+        .filter(|read| !early.iter().any(|path| is_path_of(read, path)))
+        .collect();
+    anyhow::ensure!(
+        missing.is_empty(),
+        "the served page did not ask for {missing:?} (it asked for {early:?})"
     );
     Ok(())
 }
@@ -269,6 +300,15 @@ async fn load_cold(route: &'static Route) -> anyhow::Result<()> {
         anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
         let asked: Vec<String> = serde_json::from_value(app.eval(API_READS).await?)?;
         first_reads_are_the_tables(route, &asked)?;
+        let early: Vec<String> = serde_json::from_value(app.eval(EARLY_READS).await?)?;
+        if route.path == "/sign-in" {
+            anyhow::ensure!(
+                early.is_empty(),
+                "a tab without a session asked for {early:?}"
+            );
+        } else if SplitListing::read()?.is_some() {
+            the_served_page_asked_first(route, &early)?;
+        }
         if route.path != "/sign-in" {
             // Signing out disposes the page at once: nothing of it may run on after that
             // (a panic shows as an error here).

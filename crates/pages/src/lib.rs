@@ -7,7 +7,7 @@
 //! Adding a page: an entry here (and in [`PAGES`]), the page's file under `src/pages/`, and
 //! its line in the router's `routed_pages!` list, which the compiler holds to this entry.
 
-use gpudeck_wire::paths;
+use gpudeck_wire::reads::{self, Read};
 
 /// One page of the console.
 #[derive(Debug, PartialEq, Eq)]
@@ -24,9 +24,13 @@ pub struct Page {
     pub title: &'static str,
     /// Its entry in the side navigation, where it has one.
     pub nav: Option<NavEntry>,
-    /// The API reads it makes as it opens (path templates of `gpudeck_wire::paths`),
-    /// besides the shell's own (who is signed in, and where the console is connected).
-    pub first_reads: &'static [&'static str],
+    /// The API reads it makes as it opens, besides the shell's ([`SHELL_READS`]), which
+    /// the served page sends before the console's code has arrived.
+    pub first_reads: &'static [&'static Read],
+    /// Query parameters that change what it reads first: opened with one of them, its
+    /// first reads are left to the page (the maintenance page given machine ids reads
+    /// only their windows).
+    pub reads_depend_on: &'static [&'static str],
     /// An address to open it by: its address with a query or its parameters filled in.
     pub example: &'static str,
     /// A CSS selector for what shows the page is ready for use: its first data row or its
@@ -63,8 +67,12 @@ impl Section {
     }
 }
 
-/// The whole fleet: N1 (list machines), then N3 (the windows of those machines).
-const FLEET: &[&str] = &[paths::MACHINES, paths::MAINTENANCES];
+/// The reads the shell makes on every page: who the key belongs to, and where the console
+/// is connected.
+pub const SHELL_READS: &[&Read] = &[&reads::CURRENT_USER, &reads::SERVER];
+
+/// The whole fleet: N1 (list machines), then seed op 1 (the windows of those machines).
+const FLEET: &[&Read] = &[&reads::MACHINES, &reads::WINDOWS];
 
 pub const SIGN_IN: Page = Page {
     address: "/sign-in",
@@ -73,6 +81,7 @@ pub const SIGN_IN: Page = Page {
     title: "Sign in",
     nav: None,
     first_reads: &[],
+    reads_depend_on: &[],
     example: "/sign-in",
     ready: "#api-key",
 };
@@ -88,6 +97,7 @@ pub const MACHINES: Page = Page {
         exact: true,
     }),
     first_reads: FLEET,
+    reads_depend_on: &[],
     example: "/machines",
     ready: "main tbody tr:not(.spacer)",
 };
@@ -102,8 +112,9 @@ pub const MAINTENANCE: Page = Page {
         label: "Maintenance",
         exact: false,
     }),
-    // With machine ids in its address, only their windows (N3).
     first_reads: FLEET,
+    // Given machine ids, it reads only their windows.
+    reads_depend_on: &["ids"],
     example: "/machines/maintenance",
     ready: "main tbody tr:not(.spacer)",
 };
@@ -119,6 +130,7 @@ pub const DEFRAG: Page = Page {
         exact: false,
     }),
     first_reads: &[],
+    reads_depend_on: &[],
     example: "/machines/defrag",
     ready: "main form",
 };
@@ -130,6 +142,7 @@ pub const SCHEDULE: Page = Page {
     title: "Schedule maintenance",
     nav: None,
     first_reads: FLEET,
+    reads_depend_on: &[],
     example: "/machines/schedule?ids=1001",
     ready: "main form.schedule-form",
 };
@@ -141,6 +154,7 @@ pub const ROLLING: Page = Page {
     title: "Plan rolling maintenance",
     nav: None,
     first_reads: FLEET,
+    reads_depend_on: &[],
     example: "/machines/rolling?ids=1001-1005",
     ready: "main form.rolling-form",
 };
@@ -155,7 +169,8 @@ pub const TEMPLATES: Page = Page {
         label: "Templates",
         exact: false,
     }),
-    first_reads: &[paths::USER_TEMPLATES],
+    first_reads: &[&reads::TEMPLATE_LIBRARY],
+    reads_depend_on: &[],
     example: "/templates",
     ready: "main tbody tr:not(.spacer)",
 };
@@ -170,7 +185,16 @@ pub const VOLUMES: Page = Page {
         label: "Volumes",
         exact: false,
     }),
-    first_reads: &[paths::VOLUMES_SEARCH, paths::VOLUMES],
+    first_reads: &[&reads::VOLUME_OFFERS, &reads::VOLUMES],
+    // The search form's fields, in the address once changed.
+    reads_depend_on: &[
+        "size",
+        "max_price",
+        "min_reliability",
+        "location",
+        "order",
+        "any_host",
+    ],
     example: "/volumes",
     ready: ".my-volumes tbody tr:not(.spacer)",
 };
@@ -185,7 +209,8 @@ pub const SUBACCOUNTS: Page = Page {
         label: "Subaccounts",
         exact: false,
     }),
-    first_reads: &[paths::SUBACCOUNTS],
+    first_reads: &[&reads::SUBACCOUNTS],
+    reads_depend_on: &[],
     example: "/subaccounts",
     ready: "main tbody tr:not(.spacer)",
 };
@@ -201,10 +226,11 @@ pub const TEAM_MEMBERS: Page = Page {
         exact: false,
     }),
     first_reads: &[
-        paths::TEAM_MEMBERS,
-        paths::TEAM_ROLES_FULL,
-        paths::TEAM_INVITES,
+        &reads::TEAM_MEMBERS,
+        &reads::TEAM_ROLES,
+        &reads::TEAM_INVITES,
     ],
+    reads_depend_on: &[],
     example: "/team/members",
     ready: "main tbody tr:not(.spacer)",
 };
@@ -219,7 +245,8 @@ pub const TEAM_ROLES: Page = Page {
         label: "Roles",
         exact: false,
     }),
-    first_reads: &[paths::TEAM_ROLES_FULL, paths::TEAM_MEMBERS],
+    first_reads: &[&reads::TEAM_ROLES, &reads::TEAM_MEMBERS],
+    reads_depend_on: &[],
     example: "/team/roles",
     ready: "[data-testid=roles-table] tbody tr",
 };
@@ -230,7 +257,8 @@ pub const NEW_ROLE: Page = Page {
     heading: "New role",
     title: "New role",
     nav: None,
-    first_reads: &[paths::TEAM_ROLES_FULL],
+    first_reads: &[&reads::TEAM_ROLES],
+    reads_depend_on: &[],
     example: "/team/new-role?from=manager",
     ready: "main form.role-form",
 };
@@ -241,7 +269,8 @@ pub const TEAM_ROLE: Page = Page {
     heading: "Team role",
     title: "Team role",
     nav: None,
-    first_reads: &[paths::TEAM_ROLE],
+    first_reads: &[&reads::TEAM_ROLE],
+    reads_depend_on: &[],
     example: "/team/roles/owner",
     ready: "[data-testid=role-summary]",
 };
@@ -252,7 +281,8 @@ pub const EDIT_ROLE: Page = Page {
     heading: "Edit role",
     title: "Edit role",
     nav: None,
-    first_reads: &[paths::TEAM_ROLES_FULL],
+    first_reads: &[&reads::TEAM_ROLES],
+    reads_depend_on: &[],
     example: "/team/roles/member/edit",
     ready: "main form.role-form",
 };
@@ -268,6 +298,7 @@ pub const ACTING_ACCOUNT: Page = Page {
         exact: false,
     }),
     first_reads: &[],
+    reads_depend_on: &[],
     example: "/acting-account",
     ready: "main form.add-key",
 };
@@ -327,6 +358,29 @@ impl Page {
     pub fn at(path: &str) -> Option<&'static Page> {
         PAGES.iter().copied().find(|page| page.serves(path))
     }
+}
+
+/// The first reads of `pages`, after the `shell`'s, as `first_reads.js` takes them:
+/// `{max_machine_ids, shell: [read], pages: [{address, reads: [read], unless_query}]}`.
+/// The split build writes every page's on the served page; sign-in gives the one page's
+/// it is about to open.
+pub fn first_reads_json(shell: &[&Read], pages: &[&Page]) -> String {
+    let pages: Vec<_> = pages
+        .iter()
+        .map(|page| {
+            serde_json::json!({
+                "address": page.address,
+                "reads": page.first_reads,
+                "unless_query": page.reads_depend_on,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "max_machine_ids": gpudeck_wire::MAX_MACHINE_IDS,
+        "shell": shell,
+        "pages": pages,
+    })
+    .to_string()
 }
 
 /// `TeamMembersRoute` → `team_members_route`.
@@ -425,6 +479,31 @@ mod tests {
         let mut sorted = sections.clone();
         sorted.sort_by_key(|s| Section::ALL.iter().position(|x| x == s));
         assert_eq!(sections, sorted);
+    }
+
+    #[test]
+    fn first_reads_are_written_as_the_script_takes_them() {
+        let json: serde_json::Value =
+            serde_json::from_str(&first_reads_json(SHELL_READS, &[&MAINTENANCE])).unwrap();
+        assert_eq!(json["max_machine_ids"], 1000);
+        assert_eq!(json["shell"][0]["path"], "/api/v0/users/current");
+        let page = &json["pages"][0];
+        assert_eq!(page["address"], "/machines/maintenance");
+        assert_eq!(page["unless_query"], serde_json::json!(["ids"]));
+        assert_eq!(
+            page["reads"][0],
+            serde_json::json!({
+                "method": "GET",
+                "path": "/api/v0/machines",
+                "query": [["owner", "me"]],
+                "body": null,
+                "gives": "machine_ids",
+            })
+        );
+        assert_eq!(
+            page["reads"][1]["query"],
+            serde_json::json!([["owner", "me"], ["machine_ids", "{machine_ids}"]])
+        );
     }
 
     #[test]

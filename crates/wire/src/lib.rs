@@ -18,6 +18,7 @@ pub mod paths;
 pub mod permissions;
 pub mod query;
 pub mod rate_limits;
+pub mod reads;
 pub mod server;
 pub mod team;
 pub mod templates;

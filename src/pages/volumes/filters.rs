@@ -242,6 +242,19 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
+    #[test]
+    fn an_address_without_a_search_asks_what_the_served_page_asked_first() {
+        let filters = OfferFilters::from_query(query(&[]));
+        let body = serde_json::to_string(&filters.request()).unwrap();
+        assert_eq!(Some(body.as_str()), gpudeck_wire::reads::VOLUME_OFFERS.body);
+        // Any field of the search in the address changes the request: the served page
+        // leaves the search to the page then.
+        let depends_on = gpudeck_pages::VOLUMES.reads_depend_on;
+        for field in [SIZE, MAX_PRICE, MIN_RELIABILITY, LOCATION, ORDER, ANY_HOST] {
+            assert!(depends_on.contains(&field), "{field}");
+        }
+    }
+
     fn query(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
         let map: HashMap<String, String> = pairs
             .iter()

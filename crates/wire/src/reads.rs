@@ -1,0 +1,121 @@
+//! The reads the console's pages make as they open, each written once, in the form both
+//! the console's API client and the served page's script (`first_reads.js`) send it: the
+//! served page sends them before the console's code has arrived, and the client takes
+//! their answers instead of asking again, which works only if the two send the very same
+//! request. The route table (`gpudeck_pages`) lists which page makes which.
+
+use crate::paths;
+use serde::Serialize;
+
+/// One API read, with placeholders: in `path`, `{user_id}` (the signed-in user's id) and
+/// `{name}` (one encoded path segment); in a query value, `{machine_ids}` (a JSON list of
+/// machine ids).
+#[derive(Debug, PartialEq, Eq, Serialize)]
+pub struct Read {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub query: &'static [(&'static str, &'static str)],
+    /// A JSON body, for a read sent as a POST (N10 (search volume offers)).
+    pub body: Option<&'static str>,
+    /// What its answer gives the reads after it: `machine_ids`, the ids of N1's machines.
+    pub gives: Option<&'static str>,
+}
+
+/// The placeholder of a machine id list, filled from the answer of a read that gives it.
+pub const MACHINE_IDS: &str = "{machine_ids}";
+
+impl Read {
+    const fn get(path: &'static str, query: &'static [(&'static str, &'static str)]) -> Self {
+        Read {
+            method: "GET",
+            path,
+            query,
+            body: None,
+            gives: None,
+        }
+    }
+
+    /// Its path with `{placeholder}` given `value` (already encoded).
+    pub fn path_with(&self, placeholder: &str, value: &str) -> String {
+        self.path.replace(&format!("{{{placeholder}}}"), value)
+    }
+
+    /// Its query with [`MACHINE_IDS`] given `ids`.
+    pub fn query_with_machine_ids<'a>(&'a self, ids: &'a str) -> Vec<(&'a str, &'a str)> {
+        self.query
+            .iter()
+            .map(|&(name, value)| (name, if value == MACHINE_IDS { ids } else { value }))
+            .collect()
+    }
+}
+
+/// `GET /users/current`: who the key belongs to.
+pub const CURRENT_USER: Read = Read::get(paths::CURRENT_USER, &[]);
+/// `GET /gpudeck/server` (a project rule): which server answers.
+pub const SERVER: Read = Read::get(paths::SERVER, &[]);
+/// N1 (list machines): every machine of the caller.
+pub const MACHINES: Read = Read {
+    gives: Some("machine_ids"),
+    ..Read::get(paths::MACHINES, &[("owner", "me")])
+};
+/// Seed op 1 (the windows of machines), for the machines N1 gave; the official client's
+/// JSON list in the query.
+pub const WINDOWS: Read = Read::get(
+    paths::MAINTENANCES,
+    &[("owner", "me"), ("machine_ids", MACHINE_IDS)],
+);
+/// N9 (the caller's templates), with the generated reference's trailing slash.
+pub const TEMPLATE_LIBRARY: Read = Read::get("/api/v0/users/{user_id}/templates/", &[]);
+/// N10 (search volume offers) with the volumes page's search when its address has none:
+/// the most reliable first, priced for its default size, from verified internal hosts with
+/// space.
+pub const VOLUME_OFFERS: Read = Read {
+    method: "POST",
+    path: "/api/v0/volumes/search/",
+    query: &[],
+    body: Some(
+        r#"{"order":[["reliability","desc"]],"allocated_storage":10.0,"disk_space":{"gte":1},"external":{"eq":false},"verified":{"eq":true}}"#,
+    ),
+    gives: None,
+};
+/// N11 (the caller's volumes).
+pub const VOLUMES: Read = Read::get(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")]);
+/// `GET /subaccounts`.
+pub const SUBACCOUNTS: Read = Read::get(paths::SUBACCOUNTS, &[("owner", "me")]);
+/// `GET /team/members`.
+pub const TEAM_MEMBERS: Read = Read::get(paths::TEAM_MEMBERS, &[]);
+/// N13 (every assignable role), with its trailing slash.
+pub const TEAM_ROLES: Read = Read::get("/api/v0/team/roles-full/", &[]);
+/// The invitations not yet accepted, with the trailing slash.
+pub const TEAM_INVITES: Read = Read::get("/api/v0/team/invites/", &[]);
+/// `GET /team/roles/{name}`: one role.
+pub const TEAM_ROLE: Read = Read::get(paths::TEAM_ROLE, &[]);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_agree_with_the_paths_of_the_interface() {
+        assert_eq!(
+            TEMPLATE_LIBRARY.path_with("user_id", "42"),
+            paths::user_template_library(42)
+        );
+        assert_eq!(VOLUME_OFFERS.path, paths::volumes_search());
+        assert_eq!(
+            TEAM_ROLE.path_with("name", &paths::encode_path_segment("a/b")),
+            paths::team_role("a/b")
+        );
+        assert_eq!(TEAM_ROLES.path, format!("{}/", paths::TEAM_ROLES_FULL));
+        assert_eq!(TEAM_INVITES.path, format!("{}/", paths::TEAM_INVITES));
+    }
+
+    #[test]
+    fn the_windows_read_takes_the_ids_n1_gives() {
+        assert_eq!(
+            WINDOWS.query_with_machine_ids("[1,2]"),
+            vec![("owner", "me"), ("machine_ids", "[1,2]")]
+        );
+        assert_eq!(MACHINES.gives, Some("machine_ids"));
+    }
+}
