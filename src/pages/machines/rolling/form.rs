@@ -1,12 +1,12 @@
 //! The settings form: what "Plan" puts in the address.
 
+use super::contract_safe::{Mode, WINDOW_IS_A_NOTIFICATION};
+use super::rules::{CapKind, Input, RollingInputs};
 use super::state::PlanState;
 use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::time::UtcToggle;
 use crate::components::timeline::category_key;
-use crate::domain::contract_safe::{Mode, WINDOW_IS_A_NOTIFICATION};
 use crate::domain::form_problem::said_for;
-use crate::domain::rolling::{CapKind, Input, RollingInputs};
 use crate::routes::rolling_path;
 use gpudeck_wire::MaintenanceCategory;
 use leptos::prelude::*;

@@ -17,10 +17,14 @@
 //! address asks and the plan in use, [`plan`] shows it, [`table`] lists its windows,
 //! [`violations`] words the rules an edited plan breaks, [`send`] confirms and sends it,
 //! and [`results`] says what each machine's run did.
+//! The page's own rules, pure and unit-tested, are [`rules`] (inputs, checks, the
+//! planner's request, the kept plan) and [`contract_safe`] (the two modes).
 
+mod contract_safe;
 mod form;
 mod plan;
 mod results;
+mod rules;
 mod send;
 mod state;
 mod table;

@@ -1,5 +1,7 @@
 //! Sending the plan: the button, the confirmation and the run.
 
+use super::contract_safe::WINDOW_NOT_SENT;
+use super::rules::unsure_words;
 use super::state::{PlanRun, PlanState, Sent};
 use crate::api::ApiClient;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
@@ -7,9 +9,7 @@ use crate::components::item_results::RunProgress;
 use crate::components::toasts::use_toasts;
 use crate::components::words::counted;
 use crate::domain::bulk::PacedAction;
-use crate::domain::contract_safe::WINDOW_NOT_SENT;
 use crate::domain::fleet::{end_offers, rolling_among, schedule_windows};
-use crate::domain::rolling::unsure_words;
 use crate::domain::schedule::{ItemOutcome, ItemResult};
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use leptos::prelude::*;

@@ -1,12 +1,11 @@
 //! What the planner's parts share: the settings asked in the address, the plan in use
 //! (kept in this tab's storage until scheduled), and what a run sends and gives back.
 
+use super::contract_safe::{steps_left, Mode};
+use super::rules::{check_inputs, request_of, Asked, Problem, RollingInputs, SavedPlan, Settings};
 use crate::components::time::{now_seconds, start_seconds, use_utc};
-use crate::domain::contract_safe::{steps_left, Mode, OfferResult, OfferStep};
+use crate::domain::contract_safe::{OfferResult, OfferStep};
 use crate::domain::fleet::Fleet;
-use crate::domain::rolling::{
-    check_inputs, request_of, Asked, Problem, RollingInputs, SavedPlan, Settings,
-};
 use crate::domain::schedule::ItemResult;
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review};
