@@ -3,36 +3,12 @@
 use super::contract_safe::{Mode, WINDOW_IS_A_NOTIFICATION};
 use super::rules::{CapKind, Input, RollingInputs};
 use super::state::PlanState;
-use crate::components::form_field::{FormField, TextInput, TextKind};
+use crate::components::category_field::CategoryField;
+use crate::components::form_field::{problem_for, FormField, TextInput, TextKind};
 use crate::components::time::UtcToggle;
-use crate::components::timeline::category_key;
-use crate::domain::form_problem::said_for;
 use crate::routes::rolling_path;
-use gpudeck_wire::MaintenanceCategory;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-
-/// The category every window of the plan is scheduled with.
-#[component]
-fn CategoryField(category: RwSignal<MaintenanceCategory>) -> impl IntoView {
-    view! {
-        <FormField id="rolling-category" label="Category">
-            <select
-                prop:value=move || category_key(&category.get())
-                on:change=move |ev| {
-                    category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
-                }
-            >
-                {MaintenanceCategory::KNOWN
-                    .into_iter()
-                    .map(|c| {
-                        view! { <option value=category_key(&c)>{c.label().to_owned()}</option> }
-                    })
-                    .collect_view()}
-            </select>
-        </FormField>
-    }
-}
 
 /// The settings as typed, sent to the address by "Plan": the address holds the plan asked.
 #[component]
@@ -51,17 +27,15 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
     let mode = RwSignal::new(start.mode);
     let submitted = RwSignal::new(!start.from.is_empty() || !start.until.is_empty());
 
-    let problem_of = move |input: Input| {
-        Signal::derive(move || {
-            if !submitted.get() {
-                return None;
-            }
-            state.settings.with(|s| match s {
-                Err(problems) => said_for(problems, input),
-                Ok(_) => None,
-            })
-        })
-    };
+    // A fresh form is not wrong yet: its problems show once it is sent.
+    let problems = Signal::derive(move || {
+        if !submitted.get() {
+            return Vec::new();
+        }
+        state
+            .settings
+            .with(|s| s.as_ref().err().cloned().unwrap_or_default())
+    });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         submitted.set(true);
@@ -94,7 +68,7 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
                 id="rolling-machines"
                 label="Machines"
                 hint="Ids or ranges, e.g. 1001-1020, 1042."
-                error=problem_of(Input::Machines)
+                error=problem_for(problems, Input::Machines)
             >
                 <TextInput kind=TextKind::Plain text=ids />
             </FormField>
@@ -104,7 +78,7 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
                     "Earliest start "
                     <span class="zone">{zone}</span>
                 }
-                error=problem_of(Input::From)
+                error=problem_for(problems, Input::From)
                 beside=|| view! { <UtcToggle /> }
             >
                 <input
@@ -119,7 +93,7 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
                     "Deadline "
                     <span class="zone">{zone}</span>
                 }
-                error=problem_of(Input::Until)
+                error=problem_for(problems, Input::Until)
             >
                 <input
                     type="datetime-local"
@@ -130,7 +104,7 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
             <FormField
                 id="rolling-hours"
                 label="Duration per machine (whole hours)"
-                error=problem_of(Input::Hours)
+                error=problem_for(problems, Input::Hours)
             >
                 <TextInput kind=TextKind::Whole text=hours />
             </FormField>
@@ -138,7 +112,7 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
             <FormField
                 id="rolling-cap"
                 label="At most down at once"
-                error=problem_of(Input::Cap)
+                error=problem_for(problems, Input::Cap)
                 class="field with-unit"
                 beside=move || {
                     view! {
@@ -158,12 +132,12 @@ pub(super) fn SettingsForm(state: PlanState) -> impl IntoView {
             >
                 <TextInput kind=TextKind::Whole text=cap />
             </FormField>
-            <CategoryField category=category />
+            <CategoryField id="rolling-category" category=category />
             <FormField
                 id="rolling-first"
                 label="Pinned first (optional)"
                 hint="Machines that go down before all others."
-                error=problem_of(Input::Pins)
+                error=problem_for(problems, Input::Pins)
             >
                 <TextInput kind=TextKind::Plain text=first />
             </FormField>

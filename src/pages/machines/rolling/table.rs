@@ -4,6 +4,7 @@ use super::state::PlanState;
 use super::violations::{machine_of, violation_text};
 use crate::components::data_table::Column;
 use crate::components::time::{datetime_local_value, format_absolute};
+use crate::domain::schedule;
 use gpudeck_wire::{Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -83,22 +84,8 @@ pub(super) fn preview_windows(state: PlanState) -> Signal<Vec<MaintenanceWindow>
         let hours = i64::from(state.duration());
         let category = state.category();
         state.saved.with(|s| {
-            s.starts
-                .iter()
-                .enumerate()
-                .map(|(i, &(machine_id, start))| MaintenanceWindow {
-                    id: -(i as i64) - 1,
-                    machine_id,
-                    start_time: start as f64,
-                    duration_hours: hours,
-                    maintenance_category: category.clone(),
-                    maintenance_reason: None,
-                    created_at: state.now,
-                    cancelled_at: None,
-                    end_time: (start + hours * 3600) as f64,
-                    scheduled_by_marketplace: false,
-                })
-                .collect()
+            let starts = s.starts.iter().map(|&(id, start)| (id, start as f64));
+            schedule::preview_windows(starts, hours, &category, None, state.now)
         })
     })
 }
