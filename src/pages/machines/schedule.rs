@@ -22,7 +22,7 @@ use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{
-    format_absolute, format_span, local_zone, now_seconds, start_seconds, use_utc, UtcToggle,
+    format_absolute, format_span, now_seconds, start_seconds, use_utc, zone_words, UtcToggle,
 };
 use crate::components::timeline::MaintenanceTimeline;
 use crate::components::toasts::use_toasts;
@@ -227,11 +227,7 @@ impl ScheduleState {
 
     /// The zone the times are read and shown in.
     fn zone(self) -> String {
-        if self.utc.get() {
-            "UTC".to_owned()
-        } else {
-            local_zone()
-        }
+        zone_words(self.utc.get())
     }
 
     /// Said under the ids field instead of its plain count: which are the host's, and how
