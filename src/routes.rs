@@ -28,10 +28,10 @@ pub fn sign_in_path(here: &str) -> String {
     format!("{SIGN_IN}?next={}", js_sys::encode_uri_component(here))
 }
 
-/// Whether the page at `address` (a path and its query) asks first for the whole fleet,
-/// N1 and the windows of its machines: the machines pages but Defragment (and `/`, which
-/// opens the Machines page), and the maintenance page only when it is not given machine
-/// ids (it then asks for their windows alone).
+/// Whether the page at `address` (a path and its query) asks first for the whole fleet, N1
+/// (list machines) and the windows of its machines: the machines pages but Defragment (and
+/// `/`, which opens the Machines page), and the maintenance page only when it is not given
+/// machine ids (it then asks for their windows alone).
 pub fn loads_the_fleet_first(address: &str) -> bool {
     let (path, query) = address.split_once('?').unwrap_or((address, ""));
     match path {

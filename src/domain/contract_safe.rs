@@ -80,8 +80,9 @@ impl OfferStep {
 }
 
 /// The offers that seemed to end in time but roll, with the N22 end date each needs. N1
-/// does not say whether an offer rolls, but a rolling offer's end date is `now + its
-/// length` at every read, so it moves later between two reads and a fixed one never does.
+/// (list machines) does not say whether an offer rolls, but a rolling offer's end date is
+/// `now + its length` at every read, so it moves later between two reads and a fixed one
+/// never does.
 /// `seemed` holds each machine, its offer end date as first loaded and its window's start;
 /// `reread` the machines read again later.
 pub fn rolling_offers(seemed: &[(i64, f64, i64)], reread: &[Machine], now: f64) -> Vec<(i64, f64)> {

@@ -118,7 +118,7 @@ pub const RENTALS_WITHOUT_END: i64 = FRAGMENTED_MACHINE_2;
 /// offer end date later at the current price extends 9006 only.
 pub const CHEAPER_CONTRACT: i64 = 9007;
 /// alice's unlisted machine whose rental still runs (one more day): its offer was withdrawn
-/// (N23) and its terms kept.
+/// (N23, unlist machine) and its terms kept.
 pub const WITHDRAWN_MACHINE: i64 = 1004;
 /// alice's listed machine with a rolling offer: 30 days from now, whenever asked.
 pub const ROLLING_MACHINE: i64 = 1010;
@@ -152,7 +152,7 @@ pub const TEMPLATE_DELETED: i64 = 505;
 /// bob's template: alice gets 403 "not yours".
 pub const BOB_TEMPLATE: i64 = 601;
 
-/// alice's private template: in N8 for alice only.
+/// alice's private template: in N8 (search templates) for alice only.
 pub const TEMPLATE_PRIVATE: i64 = 506;
 /// bob's private template: never shown to anyone else.
 pub const BOB_PRIVATE_TEMPLATE: i64 = 602;

@@ -1,7 +1,7 @@
-//! "List again…": N22 (list machine) on each selected machine with its kept terms (N1's
-//! `listed_gpu_cost`, `listed_min_gpu_count`, …), a new offer end date or a rolling
-//! duration, and optionally a new on-demand price and minimum GPUs. Only what changes is
-//! sent; `null` keeps the rest.
+//! "List again…": N22 (list machine) on each selected machine with its kept terms (as N1
+//! (list machines) gives them: `listed_gpu_cost`, `listed_min_gpu_count`, …), a new offer
+//! end date or a rolling duration, and optionally a new on-demand price and minimum GPUs.
+//! Only what changes is sent; `null` keeps the rest.
 
 use super::rules::{check_relist, relist_line, relist_result};
 use super::rules::{DurationUnit, OfferResult, RelistField, RelistForm, RelistPlan, Reread};

@@ -82,10 +82,11 @@ pub fn not_before_of(machine: &Machine, mode: Mode) -> Result<Option<i64>, &'sta
 pub const WINDOW_NOT_SENT: &str =
     "not sent: its offer could not be made to end first; it stays in the plan to retry";
 
-/// The two steps a run still has to take: the offers to end (machine, N22 end date) and
-/// the machines whose window may be sent once those are done. `remaining` is the plan's
-/// machines not scheduled yet with their steps; `offers_ended` those whose offer step a
-/// run (or its re-read) already showed done, which is never sent again.
+/// The two steps a run still has to take: the offers to end (machine, end date for N22
+/// (list machine)) and the machines whose window may be sent once those are done.
+/// `remaining` is the plan's machines not scheduled yet with their steps; `offers_ended`
+/// those whose offer step a run (or its re-read) already showed done, which is never sent
+/// again.
 pub fn steps_left(
     remaining: &[(i64, OfferStep)],
     offers_ended: &BTreeSet<i64>,

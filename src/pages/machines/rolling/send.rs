@@ -145,9 +145,10 @@ pub(super) fn ScheduleDialog(
     }
 }
 
-/// The run: in a contract-safe plan each offer first (N22, paced), then the windows of
-/// the machines whose offer step did not fail (N4, one request per start). Each machine
-/// is marked as its answer comes, so that a reload mid-way sends nothing twice.
+/// The run: in a contract-safe plan each offer first (N22 (list machine), paced), then the
+/// windows of the machines whose offer step did not fail (N4 (schedule many), one request
+/// per start). Each machine is marked as its answer comes, so that a reload mid-way sends
+/// nothing twice.
 pub(super) fn schedule_action(
     state: PlanState,
     progress: RunProgress,

@@ -171,8 +171,8 @@ impl PlanState {
     }
 }
 
-/// What one run sends: the offers to end (machine, N22 end date), then the windows of the
-/// machines whose offer step is done or not needed.
+/// What one run sends: the offers to end (machine, end date for N22 (list machine)), then
+/// the windows of the machines whose offer step is done or not needed.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Sent {
     pub(super) offers: Vec<(i64, f64)>,
@@ -183,7 +183,7 @@ pub(super) struct Sent {
 }
 
 impl Sent {
-    /// The windows as N4 takes them: one start and its machines each.
+    /// The windows as N4 (schedule many) takes them: one start and its machines each.
     pub(super) fn batches(&self) -> Vec<(f64, Vec<i64>)> {
         batches(&self.windows)
             .into_iter()
