@@ -2,6 +2,7 @@
 //! to it, linked for screen readers. Every form of the console builds on it; a group of
 //! controls that share one hint and one error is a [`FieldGroup`] of such fields.
 
+use crate::domain::form_problem::{said_for, Problem};
 use leptos::attr::{aria_describedby, aria_invalid, id as id_attr, Attribute};
 use leptos::context::Provider;
 use leptos::prelude::*;
@@ -256,6 +257,15 @@ pub fn parse_positive_whole(what: &str, text: &str) -> Result<i64, String> {
         }
         Err(_) => Err(format!("The {what} must be a whole number, like 42.")),
     }
+}
+
+/// What a field's error line says: every problem of `problems` with `field`, in one line,
+/// or `None`. The schedule form and the rolling planner both show their problems so.
+pub fn problem_for<F>(problems: Signal<Vec<Problem<F>>>, field: F) -> Signal<Option<String>>
+where
+    F: PartialEq + Copy + Send + Sync + 'static,
+{
+    Signal::derive(move || problems.with(|p| said_for(p, field)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

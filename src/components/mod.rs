@@ -2,6 +2,7 @@
 
 pub mod acting_key;
 pub mod calendar;
+pub mod category_field;
 pub mod clipboard;
 pub mod confirm;
 pub mod confirmed_action;

@@ -242,6 +242,15 @@ pub fn UtcToggle() -> impl IntoView {
     view! { <Toggle checked=utc label=" Show times in UTC" /> }
 }
 
+/// The zone times are read and shown in, in words: `UTC`, or the browser's zone.
+pub fn zone_words(utc: bool) -> String {
+    if utc {
+        "UTC".to_owned()
+    } else {
+        local_zone()
+    }
+}
+
 /// The browser's time zone as people read it: `Europe/Berlin, UTC+01:00`.
 pub fn local_zone() -> String {
     let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())

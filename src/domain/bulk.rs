@@ -37,13 +37,13 @@ pub fn sort<T>(result: Result<T, ApiError>) -> Result<Sorted<T>, ApiError> {
 /// request, and so keeps its pace from the first one (`ApiClient::paced_from_the_start`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PacedAction {
-    /// N5, one request per machine.
+    /// N5 (cancel every window of a machine), one request per machine.
     CancelEachMachine,
-    /// N4, one request per start of a rolling plan.
+    /// N4 (schedule many), one request per start of a rolling plan.
     ScheduleEachStart,
-    /// N22, one request per offer.
+    /// N22 (list machine), one request per offer.
     ListEachOffer,
-    /// N23, one request per machine.
+    /// N23 (unlist machine), one request per machine.
     UnlistEachMachine,
 }
 

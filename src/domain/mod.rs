@@ -1,7 +1,9 @@
-//! What more than one page knows about the domain: the fleet as loaded, a machine's
-//! listing and its stage on the way to maintenance, the rules of scheduling a window, what
-//! a cancellation did, a form's problems, the rolling maintenance plan and its contract-safe mode, and a team
-//! role being edited. Pages import these; no page imports another.
+//! The rule: here lives what more than one page uses; a page's own rules live beside the page.
+//!
+//! So: the fleet as loaded and sent, a machine's listing and its stage on the way to
+//! maintenance, paced sending, the rules of scheduling a window, what a cancellation did,
+//! a form's problems, ending an offer before a window, and a team role being edited.
+//! Pages import these; no page imports another.
 
 pub mod bulk;
 pub mod cancellation;
@@ -10,5 +12,4 @@ pub mod fleet;
 pub mod form_problem;
 pub mod listing;
 pub mod role;
-pub mod rolling;
 pub mod schedule;

@@ -44,6 +44,34 @@ impl Plan {
     }
 }
 
+/// The windows a form would add, one per machine and its start (Unix seconds), as the
+/// timeline previews them before anything is sent: the schedule form gives every machine
+/// the same start, the rolling planner each its own. Negative ids: not on the server yet.
+pub fn preview_windows(
+    starts: impl IntoIterator<Item = (i64, f64)>,
+    duration_hours: i64,
+    category: &MaintenanceCategory,
+    reason: Option<&str>,
+    now: f64,
+) -> Vec<MaintenanceWindow> {
+    starts
+        .into_iter()
+        .enumerate()
+        .map(|(i, (machine_id, start))| MaintenanceWindow {
+            id: -(i as i64) - 1,
+            machine_id,
+            start_time: start,
+            duration_hours,
+            maintenance_category: category.clone(),
+            maintenance_reason: reason.map(str::to_owned),
+            created_at: now,
+            cancelled_at: None,
+            end_time: start + duration_hours as f64 * HOUR,
+            scheduled_by_marketplace: false,
+        })
+        .collect()
+}
+
 /// Checks the form against the rules of N3 (schedule one) and N4 (schedule many) before
 /// sending: at least one machine, a start in the future and within a year, a whole number
 /// of hours from 1 to 8760, a reason of at most 300 characters. Every problem is returned, each with its field.
@@ -373,6 +401,29 @@ mod tests {
             "end_time": start + hours as f64 * HOUR,
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn previewed_windows_are_new_and_last_their_hours_from_each_start() {
+        let starts = [(1001, NOW + HOUR), (1002, NOW + 3.0 * HOUR)];
+        let windows = preview_windows(starts, 2, &MaintenanceCategory::Disk, Some("fans"), NOW);
+        let said: Vec<_> = windows
+            .iter()
+            .map(|w| (w.id, w.machine_id, w.start_time, w.end_time))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (-1, 1001, NOW + HOUR, NOW + 3.0 * HOUR),
+                (-2, 1002, NOW + 3.0 * HOUR, NOW + 5.0 * HOUR)
+            ]
+        );
+        assert!(windows.iter().all(|w| w.duration_hours == 2
+            && w.maintenance_category == MaintenanceCategory::Disk
+            && w.maintenance_reason.as_deref() == Some("fans")
+            && w.created_at == NOW
+            && w.cancelled_at.is_none()
+            && !w.scheduled_by_marketplace));
     }
 
     fn fields(result: Result<Plan, Vec<Problem>>) -> Vec<Field> {

@@ -51,9 +51,10 @@ impl FromRequest<AppState> for JsonObject {
     }
 }
 
-/// The body of an operation that takes its inputs from the path (N5): none, an empty one,
-/// `null` or any JSON object, with or without `Content-Type`. It is read only to hold it
-/// to the body limit and to refuse anything else.
+/// The body of an operation that takes its inputs from the path (N5, cancel every window of
+/// a machine): none, an empty one, `null` or any JSON object, with or without
+/// `Content-Type`. It is read only to hold it to the body limit and to refuse anything
+/// else.
 #[derive(Debug, Clone, Copy)]
 pub struct UnusedBody;
 
@@ -67,8 +68,9 @@ impl FromRequest<AppState> for UnusedBody {
     }
 }
 
-/// The body of an operation whose inputs may also come in the body (N12): none, an empty
-/// one or `null` (read as `{}`), or any JSON object, with or without `Content-Type`.
+/// The body of an operation whose inputs may also come in the body (N12, delete a volume):
+/// none, an empty one or `null` (read as `{}`), or any JSON object, with or without
+/// `Content-Type`.
 #[derive(Debug, Clone, Default)]
 pub struct OptionalObject(Map<String, Value>);
 

@@ -63,9 +63,9 @@ pub const MAX_URI_BYTES: usize = 32 * 1024;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// Longest team role name looked up, in characters; longer → 400 `invalid_args`.
 pub const MAX_ROLE_NAME_CHARS: usize = 200;
-/// A role's name when created or renamed (N14, N15), in characters.
+/// A role's name when created or renamed (N14 create role, N15 update role), in characters.
 pub const ROLE_NAME_CHARS: std::ops::RangeInclusive<usize> = 2..=50;
-/// Longest e-mail address an invitation takes (N17), in characters.
+/// Longest e-mail address an invitation takes (N17, invite member), in characters.
 pub const MAX_INVITE_EMAIL_CHARS: usize = 254;
 /// An invitation expires four hours after it is sent (N17).
 pub const INVITATION_LIFETIME_SECS: f64 = 4.0 * 3600.0;

@@ -118,7 +118,7 @@ pub const RENTALS_WITHOUT_END: i64 = FRAGMENTED_MACHINE_2;
 /// offer end date later at the current price extends 9006 only.
 pub const CHEAPER_CONTRACT: i64 = 9007;
 /// alice's unlisted machine whose rental still runs (one more day): its offer was withdrawn
-/// (N23) and its terms kept.
+/// (N23, unlist machine) and its terms kept.
 pub const WITHDRAWN_MACHINE: i64 = 1004;
 /// alice's listed machine with a rolling offer: 30 days from now, whenever asked.
 pub const ROLLING_MACHINE: i64 = 1010;
@@ -152,7 +152,7 @@ pub const TEMPLATE_DELETED: i64 = 505;
 /// bob's template: alice gets 403 "not yours".
 pub const BOB_TEMPLATE: i64 = 601;
 
-/// alice's private template: in N8 for alice only.
+/// alice's private template: in N8 (search templates) for alice only.
 pub const TEMPLATE_PRIVATE: i64 = 506;
 /// bob's private template: never shown to anyone else.
 pub const BOB_PRIVATE_TEMPLATE: i64 = 602;
@@ -420,40 +420,54 @@ fn seed_contract_terms(conn: &Connection, prices: &[(i64, f64)], now: f64) -> Re
     Ok(())
 }
 
-/// Hardware by GPU count: (GPU model, its RAM in MB, CPU model, driver).
-fn hardware(gpus: i64, id: i64) -> (&'static str, f64, &'static str, &'static str) {
+/// A demo machine's hardware, as N1 (list machines) reports it.
+struct Hardware {
+    gpu_name: &'static str,
+    /// Each GPU's RAM, in MB.
+    gpu_ram: f64,
+    cpu_name: &'static str,
+    driver: &'static str,
+}
+
+/// Hardware by GPU count, varied by id among the 8-GPU machines.
+fn hardware(gpus: i64, id: i64) -> Hardware {
     match (gpus, id % 3) {
-        (8, 0) => (
-            "H100 SXM",
-            81_559.0,
-            "AMD EPYC 9654 96-Core Processor",
-            "550.54.14",
-        ),
-        (8, 1) => (
-            "RTX 4090",
-            24_564.0,
-            "AMD EPYC 7763 64-Core Processor",
-            "550.54.14",
-        ),
-        (8, _) => (
-            "A100 SXM4",
-            81_920.0,
-            "AMD EPYC 7742 64-Core Processor",
-            "535.161.07",
-        ),
-        (4, _) => ("RTX 3090", 24_576.0, "Intel Xeon Gold 6338", "535.161.07"),
-        (2, _) => (
-            "RTX A6000",
-            49_140.0,
-            "AMD Ryzen Threadripper PRO 5975WX",
-            "550.54.14",
-        ),
-        _ => (
-            "RTX 4080",
-            16_376.0,
-            "AMD Ryzen 9 7950X 16-Core Processor",
-            "545.29.06",
-        ),
+        (8, 0) => Hardware {
+            gpu_name: "H100 SXM",
+            gpu_ram: 81_559.0,
+            cpu_name: "AMD EPYC 9654 96-Core Processor",
+            driver: "550.54.14",
+        },
+        (8, 1) => Hardware {
+            gpu_name: "RTX 4090",
+            gpu_ram: 24_564.0,
+            cpu_name: "AMD EPYC 7763 64-Core Processor",
+            driver: "550.54.14",
+        },
+        (8, _) => Hardware {
+            gpu_name: "A100 SXM4",
+            gpu_ram: 81_920.0,
+            cpu_name: "AMD EPYC 7742 64-Core Processor",
+            driver: "535.161.07",
+        },
+        (4, _) => Hardware {
+            gpu_name: "RTX 3090",
+            gpu_ram: 24_576.0,
+            cpu_name: "Intel Xeon Gold 6338",
+            driver: "535.161.07",
+        },
+        (2, _) => Hardware {
+            gpu_name: "RTX A6000",
+            gpu_ram: 49_140.0,
+            cpu_name: "AMD Ryzen Threadripper PRO 5975WX",
+            driver: "550.54.14",
+        },
+        _ => Hardware {
+            gpu_name: "RTX 4080",
+            gpu_ram: 16_376.0,
+            cpu_name: "AMD Ryzen 9 7950X 16-Core Processor",
+            driver: "545.29.06",
+        },
     }
 }
 
@@ -476,7 +490,12 @@ fn machine(
     gpus: i64,
     now: f64,
 ) -> Result<f64, DbError> {
-    let (gpu_name, gpu_ram, cpu_name, driver) = hardware(gpus, id);
+    let Hardware {
+        gpu_name,
+        gpu_ram,
+        cpu_name,
+        driver,
+    } = hardware(gpus, id);
     let price = match gpu_name {
         "H100 SXM" => 2.4,
         "A100 SXM4" => 1.1,
@@ -576,39 +595,128 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
     Ok(())
 }
 
+/// A demo user, as seeded; a subaccount has a parent and no full name.
+struct DemoPerson<'a> {
+    id: i64,
+    email: &'a str,
+    fullname: &'a str,
+    /// Dollars.
+    balance: f64,
+    parent_id: Option<i64>,
+}
+
 fn seed_people(conn: &Connection, secret: &[u8], now: f64) -> Result<(), DbError> {
     let frank_fullname = format!("Frank {MARKUP}");
-    // (id, email, fullname, balance, parent); the username is the e-mail's local part.
-    let people: [(i64, &str, &str, f64, Option<i64>); 14] = [
-        (ALICE_ID, "alice@example.com", "Alice Liddell", 4200.5, None),
-        (BOB_ID, "bob@example.com", "Bob Okafor", 310.0, None),
-        (CAROL_ID, "carol@example.com", "Zoë Ångström", 57.25, None),
-        (DAVE_ID, "dave@example.com", "Dave Nakamura", 12.0, None),
-        (ERIN_ID, "erin@example.com", "Erin Walsh", 0.0, None),
-        (FRANK_ID, "frank@example.com", &frank_fullname, 99.99, None),
-        (
-            GUSTAV_ID,
-            "gustav@example.com",
-            "Gustav Łukasiewicz",
-            8.0,
-            None,
-        ),
-        (HEIDI_ID, "heidi@example.com", "Heidi 田中", 15.0, None),
-        (IVAN_ID, "ivan@example.com", "Ivan Petrov", 3.5, None),
+    // The username is the e-mail's local part.
+    let people = [
+        DemoPerson {
+            id: ALICE_ID,
+            email: "alice@example.com",
+            fullname: "Alice Liddell",
+            balance: 4200.5,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: BOB_ID,
+            email: "bob@example.com",
+            fullname: "Bob Okafor",
+            balance: 310.0,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: CAROL_ID,
+            email: "carol@example.com",
+            fullname: "Zoë Ångström",
+            balance: 57.25,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: DAVE_ID,
+            email: "dave@example.com",
+            fullname: "Dave Nakamura",
+            balance: 12.0,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: ERIN_ID,
+            email: "erin@example.com",
+            fullname: "Erin Walsh",
+            balance: 0.0,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: FRANK_ID,
+            email: "frank@example.com",
+            fullname: &frank_fullname,
+            balance: 99.99,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: GUSTAV_ID,
+            email: "gustav@example.com",
+            fullname: "Gustav Łukasiewicz",
+            balance: 8.0,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: HEIDI_ID,
+            email: "heidi@example.com",
+            fullname: "Heidi 田中",
+            balance: 15.0,
+            parent_id: None,
+        },
+        DemoPerson {
+            id: IVAN_ID,
+            email: "ivan@example.com",
+            fullname: "Ivan Petrov",
+            balance: 3.5,
+            parent_id: None,
+        },
         // Subaccounts (no full name).
-        (11, "render-farm@alice.example", "", 25.5, Some(ALICE_ID)),
-        (12, "ci-runner@alice.example", "", 0.0, Some(ALICE_ID)),
-        (13, "training@alice.example", "", 1200.75, Some(ALICE_ID)),
-        (14, "<b>sub</b>@alice.example", "", 5.0, Some(ALICE_ID)),
-        (
-            BOB_SUBACCOUNT,
-            "lab-intern@bob.example",
-            "",
-            10.0,
-            Some(BOB_ID),
-        ),
+        DemoPerson {
+            id: 11,
+            email: "render-farm@alice.example",
+            fullname: "",
+            balance: 25.5,
+            parent_id: Some(ALICE_ID),
+        },
+        DemoPerson {
+            id: 12,
+            email: "ci-runner@alice.example",
+            fullname: "",
+            balance: 0.0,
+            parent_id: Some(ALICE_ID),
+        },
+        DemoPerson {
+            id: 13,
+            email: "training@alice.example",
+            fullname: "",
+            balance: 1200.75,
+            parent_id: Some(ALICE_ID),
+        },
+        DemoPerson {
+            id: 14,
+            email: "<b>sub</b>@alice.example",
+            fullname: "",
+            balance: 5.0,
+            parent_id: Some(ALICE_ID),
+        },
+        DemoPerson {
+            id: BOB_SUBACCOUNT,
+            email: "lab-intern@bob.example",
+            fullname: "",
+            balance: 10.0,
+            parent_id: Some(BOB_ID),
+        },
     ];
-    for (id, email, fullname, balance, parent_id) in people {
+    for DemoPerson {
+        id,
+        email,
+        fullname,
+        balance,
+        parent_id,
+    } in people
+    {
         let username = email.split('@').next().unwrap_or(email);
         create_user(
             conn,
@@ -708,6 +816,16 @@ fn seed_invitations(conn: &Connection, now: f64) -> Result<(), DbError> {
     Ok(())
 }
 
+/// A rental the demo seeds on a showcase machine: `gpus` GPUs from `slot_start`, of `kind`
+/// D (on-demand), R (reserved) or I (interruptible).
+struct DemoRental {
+    id: i64,
+    machine: i64,
+    slot_start: i64,
+    gpus: i64,
+    kind: &'static str,
+}
+
 fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
     let mut prices = Vec::new();
     for id in ALICE_MACHINES {
@@ -728,17 +846,65 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
 
     // Contracts: two fragmented machines, one tidy one, then a mix.
     let renter = GUSTAV_ID;
-    for (id, machine, slot, gpus, kind) in [
-        (9001, FRAGMENTED_MACHINE, 1, 1, "D"),
-        (9002, FRAGMENTED_MACHINE, 3, 1, "I"),
-        (9003, FRAGMENTED_MACHINE, 6, 1, "R"),
-        (9004, FRAGMENTED_MACHINE_2, 2, 2, "D"),
-        (9005, FRAGMENTED_MACHINE_2, 5, 1, "I"),
-        (9006, TIDY_MACHINE, 0, 4, "D"),
-        (9007, TIDY_MACHINE, 4, 2, "R"),
+    for DemoRental {
+        id,
+        machine,
+        slot_start,
+        gpus,
+        kind,
+    } in [
+        DemoRental {
+            id: 9001,
+            machine: FRAGMENTED_MACHINE,
+            slot_start: 1,
+            gpus: 1,
+            kind: "D",
+        },
+        DemoRental {
+            id: 9002,
+            machine: FRAGMENTED_MACHINE,
+            slot_start: 3,
+            gpus: 1,
+            kind: "I",
+        },
+        DemoRental {
+            id: 9003,
+            machine: FRAGMENTED_MACHINE,
+            slot_start: 6,
+            gpus: 1,
+            kind: "R",
+        },
+        DemoRental {
+            id: 9004,
+            machine: FRAGMENTED_MACHINE_2,
+            slot_start: 2,
+            gpus: 2,
+            kind: "D",
+        },
+        DemoRental {
+            id: 9005,
+            machine: FRAGMENTED_MACHINE_2,
+            slot_start: 5,
+            gpus: 1,
+            kind: "I",
+        },
+        DemoRental {
+            id: 9006,
+            machine: TIDY_MACHINE,
+            slot_start: 0,
+            gpus: 4,
+            kind: "D",
+        },
+        DemoRental {
+            id: 9007,
+            machine: TIDY_MACHINE,
+            slot_start: 4,
+            gpus: 2,
+            kind: "R",
+        },
     ] {
         let renter = if id == 9003 { HEIDI_ID } else { renter };
-        contract(conn, Some(id), machine, renter, (slot, gpus), kind)?;
+        contract(conn, Some(id), machine, renter, (slot_start, gpus), kind)?;
     }
     for id in 1004..=*ALICE_MACHINES.end() {
         let gpus = alice_gpus(id);
@@ -888,19 +1054,30 @@ fn seed_windows(conn: &Connection, now: f64) -> Result<(), DbError> {
     window(conn, 2001, now - HOUR, 4, "gpu", None, created, None)?;
 
     // The one window the marketplace scheduled, beside one of alice's own.
-    for (id, start, by_marketplace, reason) in [
-        (
-            MARKETPLACE_WINDOW,
-            now + 3.0 * DAY,
-            true,
-            "Datacenter power work (scheduled by the marketplace)",
-        ),
-        (
-            MARKETPLACE_MACHINE_OWN_WINDOW,
-            now + 4.0 * DAY,
-            false,
-            "BIOS update",
-        ),
+    struct MarketplaceMachineWindow {
+        id: i64,
+        start: f64,
+        by_marketplace: bool,
+        reason: &'static str,
+    }
+    for MarketplaceMachineWindow {
+        id,
+        start,
+        by_marketplace,
+        reason,
+    } in [
+        MarketplaceMachineWindow {
+            id: MARKETPLACE_WINDOW,
+            start: now + 3.0 * DAY,
+            by_marketplace: true,
+            reason: "Datacenter power work (scheduled by the marketplace)",
+        },
+        MarketplaceMachineWindow {
+            id: MARKETPLACE_MACHINE_OWN_WINDOW,
+            start: now + 4.0 * DAY,
+            by_marketplace: false,
+            reason: "BIOS update",
+        },
     ] {
         conn.execute(
             "INSERT INTO maintenances (id, machine_id, start_time, duration_hours, category,
@@ -1202,9 +1379,31 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
         )?;
     }
     // alice's volumes take ids below the sequence, so the next volume is still 20118484.
-    for (id, size, label, age) in [
-        (ALICE_VOLUME_IN_USE, 30, Some("datasets"), 20.0),
-        (ALICE_VOLUME_FREE, 10, None, 3.0),
+    struct AliceVolume {
+        id: i64,
+        /// GB.
+        size: i64,
+        label: Option<&'static str>,
+        age_days: f64,
+    }
+    for AliceVolume {
+        id,
+        size,
+        label,
+        age_days,
+    } in [
+        AliceVolume {
+            id: ALICE_VOLUME_IN_USE,
+            size: 30,
+            label: Some("datasets"),
+            age_days: 20.0,
+        },
+        AliceVolume {
+            id: ALICE_VOLUME_FREE,
+            size: 10,
+            label: None,
+            age_days: 3.0,
+        },
     ] {
         conn.execute(
             "INSERT INTO volumes (id, ask_id, owner_id, size, created_at, label)
@@ -1214,7 +1413,7 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
                 ASK_ALICE_VOLUMES,
                 ALICE_ID,
                 size,
-                now - age * DAY,
+                now - age_days * DAY,
                 label
             ],
         )?;

@@ -1,6 +1,7 @@
 //! What a caller holds in a team (spec §1.4), and the two rules built on it: whether a role
-//! *exceeds* the caller, and what a valid `permissions` object is (N14, N15). Both read
-//! roles through the wire crate's [`Permissions`], as the console does.
+//! *exceeds* the caller, and what a valid `permissions` object is (N14 create role, N15
+//! update role). Both read roles through the wire crate's [`Permissions`], as the console
+//! does.
 
 use gpudeck_wire::permissions::Place;
 use gpudeck_wire::{PermissionGroup, Permissions};

@@ -44,7 +44,8 @@ struct Cli {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rate_limit: Option<u32>,
     /// Limit each operation per API key to the public service's minimum interval between
-    /// calls (N4 and N7 every 2 s, N3 and N5 every 2.5 s, ...); sooner, 429 with
+    /// calls (N4 schedule many and N7 cancel many windows every 2 s, N3 schedule one and N5
+    /// cancel every window of a machine every 2.5 s, ...); sooner, 429 with
     /// Retry-After. Off unless given.
     #[arg(long)]
     public_rate_limits: bool,

@@ -27,8 +27,8 @@ impl RoleDraft {
     }
 }
 
-/// N14's name rule: 2–50 characters, no control characters, no surrounding spaces,
-/// unique in the team (compared exactly).
+/// The name rule of N14 (create role): 2–50 characters, no control characters, no
+/// surrounding spaces, unique in the team (compared exactly).
 pub fn name_problem(name: &str, other_names: &[String]) -> Option<String> {
     let length = name.chars().count();
     if name.is_empty() {

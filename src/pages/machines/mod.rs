@@ -1,8 +1,8 @@
-//! The machines area's landing page: every machine of the host (N1) with its GPUs'
-//! occupancy, its listing and rentals (§1.7) and its next maintenance window (seed op 1),
-//! in a table whose selection can be shown on the maintenance page, scheduled,
-//! defragmented, have its windows cancelled, or have its offers ended, withdrawn or
-//! renewed ([`offers`]).
+//! The machines area's landing page: every machine of the host (N1, list machines) with its
+//! GPUs' occupancy, its listing and rentals (§1.7) and its next maintenance window (seed op
+//! 1, list maintenance windows), in a table whose selection can be shown on the maintenance
+//! page, scheduled, defragmented, have its windows cancelled, or have its offers ended,
+//! withdrawn or renewed ([`offers`]).
 
 pub mod defrag;
 pub mod listing;

@@ -14,22 +14,23 @@
 //! [`ScheduleForm`] ties them to the action that sends.
 
 use crate::api::use_api;
+use crate::components::category_field::CategoryField;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
-use crate::components::form_field::{FormField, TextInput, TextKind};
+use crate::components::form_field::{problem_for, FormField, TextInput, TextKind};
 use crate::components::item_results::{ItemResults, RunProgress, RunProgressBar};
 use crate::components::machine_ids_field::{parsed, MachineIdsField};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, ResourceView};
 use crate::components::time::{
-    format_absolute, format_span, local_zone, now_seconds, start_seconds, use_utc, UtcToggle,
+    format_absolute, format_span, now_seconds, start_seconds, use_utc, zone_words, UtcToggle,
 };
-use crate::components::timeline::{category_key, MaintenanceTimeline};
+use crate::components::timeline::MaintenanceTimeline;
 use crate::components::toasts::use_toasts;
 use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::fleet::{load_fleet, schedule_plan, Fleet};
-use crate::domain::form_problem::said_for;
 use crate::domain::schedule::{
-    check, overlap_sentence, overlaps, refused, unknown, Field, ItemResult, Plan, Problem, Run,
+    check, overlap_sentence, overlaps, preview_windows, refused, unknown, Field, ItemResult, Plan,
+    Problem, Run,
 };
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use gpudeck_wire::machine_ids::format_machine_ids;
@@ -54,26 +55,6 @@ const FORM_EMPTY_AGAIN: &str =
     "The form above is empty again for another window; the machines stay as they were.";
 const RELOAD_FAILED: &str = "Could not reload your machines' windows, so the overlap check \
     does not know the new ones yet. Reload the page to see them.";
-
-/// The windows a plan would add, for the preview (negative ids: not on the server yet).
-pub fn preview_windows(plan: &Plan, machines: &[i64], now: f64) -> Vec<MaintenanceWindow> {
-    machines
-        .iter()
-        .enumerate()
-        .map(|(i, &machine_id)| MaintenanceWindow {
-            id: -(i as i64) - 1,
-            machine_id,
-            start_time: plan.start,
-            duration_hours: plan.duration_hours,
-            maintenance_category: plan.category.clone(),
-            maintenance_reason: plan.reason.clone(),
-            created_at: now,
-            cancelled_at: None,
-            end_time: plan.end(),
-            scheduled_by_marketplace: false,
-        })
-        .collect()
-}
 
 /// `1 machine`, `3 machines`.
 pub fn machines_count(n: usize) -> String {
@@ -184,8 +165,7 @@ impl ScheduleState {
 
     /// What is wrong with one field, every problem found in one line; `None` when nothing.
     fn problem_for(self, field: Field) -> Signal<Option<String>> {
-        let problems = self.problems;
-        Signal::derive(move || problems.with(|p| said_for(p, field)))
+        problem_for(self.problems.into(), field)
     }
 
     /// The windows the plan would add, on the host's own machines only.
@@ -198,7 +178,13 @@ impl ScheduleState {
                     .copied()
                     .filter(|&id| self.is_mine(id))
                     .collect();
-                preview_windows(&plan, &known, self.now.get_untracked())
+                preview_windows(
+                    known.into_iter().map(|id| (id, plan.start)),
+                    plan.duration_hours,
+                    &plan.category,
+                    plan.reason.as_deref(),
+                    self.now.get_untracked(),
+                )
             }
             None => Vec::new(),
         })
@@ -241,11 +227,7 @@ impl ScheduleState {
 
     /// The zone the times are read and shown in.
     fn zone(self) -> String {
-        if self.utc.get() {
-            "UTC".to_owned()
-        } else {
-            local_zone()
-        }
+        zone_words(self.utc.get())
     }
 
     /// Said under the ids field instead of its plain count: which are the host's, and how
@@ -440,21 +422,7 @@ fn ScheduleFields(state: ScheduleState) -> impl IntoView {
                     attr:step="1"
                 />
             </FormField>
-            <FormField id="schedule-category" label="Category">
-                <select
-                    prop:value=move || category_key(&category.get())
-                    on:change=move |ev| {
-                        category.set(MaintenanceCategory::from_stored(&event_target_value(&ev)))
-                    }
-                >
-                    {MaintenanceCategory::KNOWN
-                        .into_iter()
-                        .map(|c| {
-                            view! { <option value=category_key(&c)>{c.label().to_owned()}</option> }
-                        })
-                        .collect_view()}
-                </select>
-            </FormField>
+            <CategoryField id="schedule-category" category=category />
             <FormField
                 id="schedule-reason"
                 label="Reason (optional)"

@@ -1,10 +1,11 @@
 //! The members page's rules, free of the browser: who the owner is, who holds a role,
-//! which N19 request a role change takes, and N17's e-mail rule.
+//! which N19 (change a member's roles) request a role change takes, and the e-mail rule
+//! of N17 (invite member).
 
 use gpudeck_wire::{TeamMember, TeamRoleEntry};
 
-/// The member holding a role N13 does not list: N13 never lists the owner role, so that
-/// is how the console tells the owner without knowing the role's name.
+/// The member holding a role N13 (list roles) does not list: N13 never lists the owner
+/// role, so that is how the console tells the owner without knowing the role's name.
 pub fn owner_id(members: &[TeamMember], assignable: &[TeamRoleEntry]) -> Option<i64> {
     members
         .iter()

@@ -19,7 +19,7 @@ pub const LOCATION: &str = "location";
 pub const ORDER: &str = "order";
 pub const ANY_HOST: &str = "any_host";
 
-/// The order of N10's answer.
+/// The order of the answer of N10 (search volume offers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OfferOrder {
     /// The server's own default (`score`, which is reliability).

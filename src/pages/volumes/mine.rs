@@ -14,7 +14,7 @@ use crate::components::toasts::use_toasts;
 use gpudeck_wire::{Volume, VolumeInstance};
 use leptos::prelude::*;
 
-/// Hours in the 30-day month N10 and N11 price by.
+/// Hours in the 30-day month N10 (search volume offers) and N11 price by.
 const HOURS_A_MONTH: f64 = 720.0;
 
 /// The ids of the instances using `volume`, as sent (the public service may send objects;

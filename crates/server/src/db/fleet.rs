@@ -1,5 +1,6 @@
-//! The caller's machines (N1, N2): stored hardware and earnings, the offer's listing fields
-//! (§1.7), and occupancy and rentals derived from the active contracts.
+//! The caller's machines (N1 list machines, N2 show machine): stored hardware and earnings,
+//! the offer's listing fields (§1.7), and occupancy and rentals derived from the active
+//! contracts.
 
 use super::listing::{active_contract, Offer, OFFER_COLUMNS};
 use super::DbError;

@@ -74,7 +74,7 @@ impl Offer {
         self.withdrawn_at.is_none() && self.end_at(now).is_none_or(|end| end > now)
     }
 
-    /// N1's `end_date`: the offer end date while listed, else null.
+    /// The `end_date` of N1 (list machines): the offer end date while listed, else null.
     pub fn listed_until(&self, now: f64) -> Option<f64> {
         self.end_at(now).filter(|_| self.is_listed(now))
     }

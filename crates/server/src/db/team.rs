@@ -210,7 +210,7 @@ pub fn acting_in_team(
     }))
 }
 
-/// Every role of team `team_id` but the owner role, by id (N13).
+/// Every role of team `team_id` but the owner role, by id (N13, list roles).
 pub fn assignable_roles(conn: &Connection, team_id: i64) -> Result<Vec<TeamRoleEntry>, DbError> {
     let mut statement = conn.prepare_cached(
         "SELECT id, name, permissions, identifier FROM team_roles

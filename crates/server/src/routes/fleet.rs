@@ -20,7 +20,7 @@ pub fn machine_id_from_path(raw: &str) -> Option<i64> {
     (id >= 1).then_some(id)
 }
 
-/// The path id of N2 and N23, or their 400 naming what was sent.
+/// The path id of N2 and N23 (unlist machine), or their 400 naming what was sent.
 pub fn path_machine_id(raw: &str) -> Result<i64, ApiError> {
     machine_id_from_path(raw).ok_or_else(|| {
         ApiError::invalid_args(format!(

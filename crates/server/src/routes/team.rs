@@ -13,7 +13,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use gpudeck_wire::{paths, ErrorBody, MessageAnswer, PermissionGroup, TeamMember, TeamRole};
 
-/// §1.4's refusal of a role that exceeds the caller (N14, N15, N17, N19).
+/// §1.4's refusal of a role that exceeds the caller (N14 create role, N15 update role, N17
+/// invite member, N19 change a member's roles).
 pub const EXCEEDS: &str = "you cannot grant or remove permissions you do not hold";
 
 impl From<Standing> for ApiError {
@@ -58,7 +59,7 @@ pub fn success() -> Json<MessageAnswer> {
     })
 }
 
-/// A user id in the path (N18, N19): decimal digits.
+/// A user id in the path (N18 remove member, N19): decimal digits.
 pub fn member_user_id(raw: &str) -> Result<i64, ApiError> {
     raw.parse::<i64>()
         .ok()

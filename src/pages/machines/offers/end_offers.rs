@@ -3,17 +3,18 @@
 //! running rentals this extends and to when, and who still has renters after it.
 
 use super::rules::{check_end_offers, end_offer_request, end_offer_result, end_offers_line};
-use super::rules::{EndOffersPlan, OfferResult};
-use super::{reread_of, send_each, OfferResults, PreviewList};
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use super::rules::{EndOffersPlan, OfferResult, Reread};
+use super::run::{OfferRun, OfferRunView, OfferSend};
+use super::PreviewOrHint;
+use crate::api::{ApiClient, ApiError};
+use crate::components::confirmed_action::{ActionDialog, SubmitButton};
 use crate::components::form_field::FormField;
-use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::time::{
-    format_absolute, local_zone, now_seconds, start_seconds, use_clock, use_utc, UtcToggle,
+    format_absolute, now_seconds, start_seconds, use_clock, use_utc, zone_words, UtcToggle,
 };
 use crate::components::words::{counted, named_in_confirmation};
-use crate::domain::bulk::PacedAction;
-use gpudeck_wire::Machine;
+use crate::domain::bulk::{PacedAction, Sorted};
+use gpudeck_wire::{ListMachineResponse, Machine};
 use leptos::prelude::*;
 
 /// The form's text, its problem and the run, kept by the page.
@@ -21,50 +22,44 @@ use leptos::prelude::*;
 pub struct EndOffersState {
     end_text: RwSignal<String>,
     problem: RwSignal<Option<String>>,
-    progress: RunProgress,
-    action: ConfirmedAction<EndOffersPlan, Vec<OfferResult>>,
+    run: OfferRun<EndOffersPlan>,
 }
 
 impl EndOffersState {
     pub fn new(reload: impl Fn() + 'static) -> Self {
-        let utc = use_utc();
-        let progress = RunProgress::new();
-        let action = ConfirmedAction::new(
-            move |api, plan: EndOffersPlan| {
-                let api = progress.start(&api, plan.machine_ids.len());
-                async move {
-                    let end = plan.end;
-                    let send = move |api: crate::api::ApiClient, id| async move {
-                        api.list_machine(&end_offer_request(id, end)).await
-                    };
-                    let (sorted, reread) =
-                        send_each(&api, plan.machine_ids, send, move || progress.count(1)).await?;
-                    let now = now_seconds();
-                    let time = |t| format_absolute(t, utc.get_untracked());
-                    Ok(sorted
-                        .into_iter()
-                        .map(|(id, s)| {
-                            end_offer_result(id, end, s, reread_of(&reread, id), now, &time)
-                        })
-                        .collect::<Vec<_>>())
-                }
-            },
-            move |_, results: Vec<OfferResult>| {
-                reload();
-                results
-            },
-        )
-        .refusals_as_failures();
         Self {
             end_text: RwSignal::new(String::new()),
             problem: RwSignal::new(None),
-            progress,
-            action,
+            run: OfferRun::new(reload),
         }
     }
 
     pub fn pending(self) -> bool {
-        self.action.pending().get_untracked()
+        self.run.pending()
+    }
+}
+
+/// One N22 with only `end_date` for each listed machine.
+impl OfferSend for EndOffersPlan {
+    type Answer = ListMachineResponse;
+
+    fn machine_ids(&self) -> Vec<i64> {
+        self.machine_ids.clone()
+    }
+
+    async fn send(&self, api: ApiClient, id: i64) -> Result<ListMachineResponse, ApiError> {
+        api.list_machine(&end_offer_request(id, self.end)).await
+    }
+
+    fn result(
+        &self,
+        id: i64,
+        answer: Sorted<ListMachineResponse>,
+        reread: Reread<'_>,
+        now: f64,
+        time: &impl Fn(f64) -> String,
+    ) -> OfferResult {
+        end_offer_result(id, self.end, answer, reread, now, time)
     }
 }
 
@@ -78,7 +73,7 @@ const END_OFFERS_HINT: &str =
 pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> impl IntoView {
     let utc = use_utc();
     let now = use_clock();
-    let action = state.action;
+    let action = state.run.action;
     let end = move || start_seconds(&state.end_text.get(), utc.get());
     let time = move |t: f64| format_absolute(t, utc.get());
     let preview = Signal::derive(move || match end() {
@@ -99,13 +94,7 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
             Err(why) => state.problem.set(Some(why)),
         }
     };
-    let zone = move || {
-        if utc.get() {
-            "UTC".to_owned()
-        } else {
-            local_zone()
-        }
-    };
+    let zone = move || zone_words(utc.get());
     let asked = move || action.asked();
     view! {
         <p class="hint">{END_OFFERS_HINT}</p>
@@ -125,19 +114,11 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
                     on:input=move |ev| state.end_text.set(event_target_value(&ev))
                 />
             </FormField>
-            {move || {
-                if preview.with(Vec::is_empty) {
-                    view! {
-                        <p class="hint">
-                            "Enter the time to see what changes on each selected machine."
-                        </p>
-                    }
-                        .into_any()
-                } else {
-                    view! { <PreviewList lines=preview label="What ending the offers changes" /> }
-                        .into_any()
-                }
-            }}
+            <PreviewOrHint
+                lines=preview
+                label="What ending the offers changes"
+                hint="Enter the time to see what changes on each selected machine."
+            />
             <div class="form-actions">
                 <SubmitButton
                     pending=action.pending()
@@ -146,22 +127,12 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
                 />
             </div>
         </form>
-        <RunProgressBar
-            progress=state.progress
-            running=action.pending()
-            done_verb="Answered for"
+        <OfferRunView
+            run=state.run
             id="end-offers-progress"
+            heading="Offers ended"
+            schedule_link=true
         />
-        {action.failure_view()}
-        {move || {
-            action
-                .done()
-                .map(|results| {
-                    view! {
-                        <OfferResults results=results heading="Offers ended" schedule_link=true />
-                    }
-                })
-        }}
         <ActionDialog action=action title="End these offers?" confirm_label="End the offers">
             <p>
                 {move || {

@@ -8,24 +8,15 @@
 pub mod end_offers;
 pub mod relist;
 pub mod rules;
+pub mod run;
 pub mod unlist;
 
-use crate::api::{ApiClient, ApiError};
-use crate::components::words::counted;
-use crate::domain::bulk::{sort, Sorted};
-use crate::routes::{with_machine_ids, SCHEDULE};
 use end_offers::{EndOffersPanel, EndOffersState};
-use futures::stream::{self, StreamExt, TryStreamExt};
 use gpudeck_wire::Machine;
 use leptos::prelude::*;
 use relist::{RelistPanel, RelistState};
-use rules::{OfferResult, PreviewLine, Reread, ResultKind};
-use std::future::Future;
+use rules::PreviewLine;
 use unlist::{UnlistPanel, UnlistState};
-
-/// Requests of one run in flight at once: as many as a browser opens to one HTTP/1.1
-/// server. The client's pacing then spaces them as the operation's limit asks.
-const IN_FLIGHT: usize = 6;
 
 /// The offer action whose form is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,57 +150,6 @@ impl OfferActions {
     }
 }
 
-/// Sends one request per machine of `ids` (made by `send`), keeping the operation's public
-/// pace from the first, and sorts each answer (`domain::bulk::sort`), telling `answered`
-/// as each comes. When any answer was lost, N1 is read again, so that each such machine
-/// is said as it is now and never sent twice: the re-read comes back beside the results
-/// (`None` when it was not needed or failed).
-pub async fn send_each<T, Fut>(
-    api: &ApiClient,
-    ids: Vec<i64>,
-    send: impl Fn(ApiClient, i64) -> Fut,
-    answered: impl Fn() + Clone,
-) -> Result<(Vec<(i64, Sorted<T>)>, Option<Vec<Machine>>), ApiError>
-where
-    Fut: Future<Output = Result<T, ApiError>>,
-{
-    let paced = api.paced_from_the_start();
-    let sorted: Vec<(i64, Sorted<T>)> = stream::iter(ids)
-        .map(|id| {
-            let answer = send(paced.clone(), id);
-            let answered = answered.clone();
-            async move {
-                let answer = answer.await;
-                answered();
-                Ok::<_, ApiError>((id, sort(answer)?))
-            }
-        })
-        .buffered(IN_FLIGHT)
-        .try_collect()
-        .await?;
-    let lost = sorted.iter().any(|(_, s)| matches!(s, Sorted::Unknown));
-    let reread = if lost {
-        match sort(api.machines().await)? {
-            Sorted::Done(machines) => Some(machines),
-            _ => None,
-        }
-    } else {
-        None
-    };
-    Ok((sorted, reread))
-}
-
-/// Machine `id` in the re-read, for [`rules`]' results.
-pub fn reread_of(reread: &Option<Vec<Machine>>, id: i64) -> Reread<'_> {
-    match reread {
-        None => Reread::Failed,
-        Some(machines) => machines
-            .iter()
-            .find(|m| m.id == id)
-            .map_or(Reread::Missing, Reread::Shows),
-    }
-}
-
 /// A preview: one line per machine, those skipped marked so.
 #[component]
 fn PreviewList(
@@ -229,60 +169,19 @@ fn PreviewList(
     }
 }
 
-/// Each machine's result, what did not happen first; and a link to schedule maintenance
-/// of the machines done, when `schedule_link` (they may now be on their way to it).
+/// The preview once the form says enough to make one, else `hint` on what it still needs.
 #[component]
-fn OfferResults(
-    results: Vec<OfferResult>,
-    heading: &'static str,
-    #[prop(optional)] schedule_link: bool,
+fn PreviewOrHint(
+    lines: Signal<Vec<PreviewLine>>,
+    /// What the list is, for screen readers.
+    label: &'static str,
+    hint: &'static str,
 ) -> impl IntoView {
-    let done: Vec<i64> = results
-        .iter()
-        .filter(|r| r.outcome == ResultKind::Done)
-        .map(|r| r.machine_id)
-        .collect();
-    let summary = format!(
-        "{heading}: {} of {} done",
-        done.len(),
-        counted(results.len() as i64, "machine", "machines")
-    );
-    let (first, rest): (Vec<OfferResult>, Vec<OfferResult>) = results
-        .into_iter()
-        .partition(|r| r.outcome != ResultKind::Done);
-    let link = (schedule_link && !done.is_empty()).then(|| {
-        view! {
-            <p>
-                <a href=with_machine_ids(
-                    SCHEDULE,
-                    &done,
-                )>
-                    {format!(
-                        "Schedule maintenance of the {}",
-                        counted(done.len() as i64, "machine done", "machines done"),
-                    )}
-                </a>
-            </p>
+    move || {
+        if lines.with(Vec::is_empty) {
+            view! { <p class="hint">{hint}</p> }.into_any()
+        } else {
+            view! { <PreviewList lines=lines label=label /> }.into_any()
         }
-    });
-    view! {
-        <section class="result" data-testid="offer-result" aria-labelledby="offer-result-heading">
-            <h3 id="offer-result-heading">{summary}</h3>
-            <ul class="item-results">
-                {first
-                    .into_iter()
-                    .chain(rest)
-                    .map(|r| {
-                        view! {
-                            <li class=r.outcome.class() data-machine-id=r.machine_id>
-                                <strong>{format!("Machine {}", r.machine_id)}</strong>
-                                {format!(": {}", r.text)}
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
-            {link}
-        </section>
     }
 }

@@ -1,20 +1,21 @@
-//! "List again…": N22 (list machine) on each selected machine with its kept terms (N1's
-//! `listed_gpu_cost`, `listed_min_gpu_count`, …), a new offer end date or a rolling
-//! duration, and optionally a new on-demand price and minimum GPUs. Only what changes is
-//! sent; `null` keeps the rest.
+//! "List again…": N22 (list machine) on each selected machine with its kept terms (as N1
+//! (list machines) gives them: `listed_gpu_cost`, `listed_min_gpu_count`, …), a new offer
+//! end date or a rolling duration, and optionally a new on-demand price and minimum GPUs.
+//! Only what changes is sent; `null` keeps the rest.
 
 use super::rules::{check_relist, relist_line, relist_result};
-use super::rules::{DurationUnit, OfferResult, RelistField, RelistForm, RelistPlan};
-use super::{reread_of, send_each, OfferResults, PreviewList};
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
+use super::rules::{DurationUnit, OfferResult, RelistField, RelistForm, RelistPlan, Reread};
+use super::run::{OfferRun, OfferRunView, OfferSend};
+use super::PreviewOrHint;
+use crate::api::{ApiClient, ApiError};
+use crate::components::confirmed_action::{ActionDialog, SubmitButton};
 use crate::components::form_field::{FormField, TextInput, TextKind};
-use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::time::{
-    format_absolute, local_zone, now_seconds, start_seconds, use_clock, use_utc, UtcToggle,
+    format_absolute, now_seconds, start_seconds, use_clock, use_utc, zone_words, UtcToggle,
 };
 use crate::components::words::{counted, named_in_confirmation};
-use crate::domain::bulk::PacedAction;
-use gpudeck_wire::{ListMachineRequest, Machine};
+use crate::domain::bulk::{PacedAction, Sorted};
+use gpudeck_wire::{ListMachineRequest, ListMachineResponse, Machine};
 use leptos::prelude::*;
 
 /// The form's fields, its problems and the run, kept by the page.
@@ -26,46 +27,11 @@ pub struct RelistState {
     price: RwSignal<String>,
     min_chunk: RwSignal<String>,
     problems: RwSignal<Vec<(RelistField, String)>>,
-    progress: RunProgress,
-    action: ConfirmedAction<RelistPlan, Vec<OfferResult>>,
+    run: OfferRun<RelistPlan>,
 }
 
 impl RelistState {
     pub fn new(reload: impl Fn() + 'static) -> Self {
-        let utc = use_utc();
-        let progress = RunProgress::new();
-        let action = ConfirmedAction::new(
-            move |api, plan: RelistPlan| {
-                let api = progress.start(&api, plan.requests.len());
-                async move {
-                    let ids = plan.requests.iter().map(|(id, _)| *id).collect();
-                    let requests = plan.requests.clone();
-                    let send = move |api: crate::api::ApiClient, id: i64| {
-                        let request = requests
-                            .iter()
-                            .find(|(of, _)| *of == id)
-                            .map(|(_, request)| request.clone())
-                            .unwrap_or_else(|| ListMachineRequest::new(id));
-                        async move { api.list_machine(&request).await }
-                    };
-                    let (sorted, reread) =
-                        send_each(&api, ids, send, move || progress.count(1)).await?;
-                    let now = now_seconds();
-                    let time = |t| format_absolute(t, utc.get_untracked());
-                    Ok(sorted
-                        .into_iter()
-                        .map(|(id, s)| {
-                            relist_result(id, &plan.terms, s, reread_of(&reread, id), now, &time)
-                        })
-                        .collect::<Vec<_>>())
-                }
-            },
-            move |_, results: Vec<OfferResult>| {
-                reload();
-                results
-            },
-        )
-        .refusals_as_failures();
         Self {
             end_text: RwSignal::new(String::new()),
             duration: RwSignal::new(String::new()),
@@ -73,13 +39,12 @@ impl RelistState {
             price: RwSignal::new(String::new()),
             min_chunk: RwSignal::new(String::new()),
             problems: RwSignal::new(Vec::new()),
-            progress,
-            action,
+            run: OfferRun::new(reload),
         }
     }
 
     pub fn pending(self) -> bool {
-        self.action.pending().get_untracked()
+        self.run.pending()
     }
 
     /// The form as typed, its end date read in UTC or the browser's zone.
@@ -111,6 +76,36 @@ impl RelistState {
     }
 }
 
+/// One N22 for each machine, with its kept terms and what changes.
+impl OfferSend for RelistPlan {
+    type Answer = ListMachineResponse;
+
+    fn machine_ids(&self) -> Vec<i64> {
+        self.requests.iter().map(|(id, _)| *id).collect()
+    }
+
+    async fn send(&self, api: ApiClient, id: i64) -> Result<ListMachineResponse, ApiError> {
+        let request = self
+            .requests
+            .iter()
+            .find(|(of, _)| *of == id)
+            .map(|(_, request)| request.clone())
+            .unwrap_or_else(|| ListMachineRequest::new(id));
+        api.list_machine(&request).await
+    }
+
+    fn result(
+        &self,
+        id: i64,
+        answer: Sorted<ListMachineResponse>,
+        reread: Reread<'_>,
+        now: f64,
+        time: &impl Fn(f64) -> String,
+    ) -> OfferResult {
+        relist_result(id, &self.terms, answer, reread, now, time)
+    }
+}
+
 /// What listing again does, above the form.
 const RELIST_HINT: &str =
     "Each machine is listed again with the terms it kept. Give an offer end date or a \
@@ -121,7 +116,7 @@ const RELIST_HINT: &str =
 pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl IntoView {
     let utc = use_utc();
     let now = use_clock();
-    let action = state.action;
+    let action = state.run.action;
     let time = move |t: f64| format_absolute(t, utc.get());
     let preview = Signal::derive(move || {
         let form = state.form(utc.get());
@@ -144,13 +139,7 @@ pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl I
             Err(found) => state.problems.set(found),
         }
     };
-    let zone = move || {
-        if utc.get() {
-            "UTC".to_owned()
-        } else {
-            local_zone()
-        }
-    };
+    let zone = move || zone_words(utc.get());
     let asked_ids = move || {
         action.asked().map_or_else(Vec::new, |plan| {
             plan.requests.iter().map(|(id, _)| *id).collect::<Vec<_>>()
@@ -216,19 +205,11 @@ pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl I
                     <TextInput kind=TextKind::Whole text=state.min_chunk />
                 </FormField>
             </div>
-            {move || {
-                if preview.with(Vec::is_empty) {
-                    view! {
-                        <p class="hint">
-                            "Fix the fields above to see what changes on each selected machine."
-                        </p>
-                    }
-                        .into_any()
-                } else {
-                    view! { <PreviewList lines=preview label="What listing again changes" /> }
-                        .into_any()
-                }
-            }}
+            <PreviewOrHint
+                lines=preview
+                label="What listing again changes"
+                hint="Fix the fields above to see what changes on each selected machine."
+            />
             <div class="form-actions">
                 <SubmitButton
                     pending=action.pending()
@@ -237,18 +218,7 @@ pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl I
                 />
             </div>
         </form>
-        <RunProgressBar
-            progress=state.progress
-            running=action.pending()
-            done_verb="Answered for"
-            id="relist-progress"
-        />
-        {action.failure_view()}
-        {move || {
-            action
-                .done()
-                .map(|results| view! { <OfferResults results=results heading="Listed again" /> })
-        }}
+        <OfferRunView run=state.run id="relist-progress" heading="Listed again" />
         <ActionDialog action=action title="List these machines again?" confirm_label="List them">
             <p>
                 {move || format!("{}: ", counted(asked_ids().len() as i64, "machine", "machines"))}

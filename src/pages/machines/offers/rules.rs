@@ -47,7 +47,7 @@ impl ResultKind {
     }
 }
 
-/// Whether two offer end dates are the same instant as N1 reports it.
+/// Whether two offer end dates are the same instant as N1 (list machines) reports it.
 fn same_time(a: f64, b: f64) -> bool {
     (a - b).abs() < 1.0
 }

@@ -2,13 +2,14 @@
 //! only: the preview says which machines still have renters and until when, and which
 //! are unlisted already (N23 changes nothing on those, and is sent all the same).
 
-use super::rules::{unlist_line, unlist_result, OfferResult};
-use super::{reread_of, send_each, OfferResults, PreviewList};
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
-use crate::components::item_results::{RunProgress, RunProgressBar};
-use crate::components::time::{format_absolute, now_seconds, use_clock, use_utc};
+use super::rules::{unlist_line, unlist_result, OfferResult, Reread};
+use super::run::{OfferRun, OfferRunView, OfferSend};
+use super::PreviewList;
+use crate::api::{ApiClient, ApiError};
+use crate::components::confirmed_action::{ActionDialog, SubmitButton};
+use crate::components::time::{format_absolute, use_clock, use_utc};
 use crate::components::words::{counted, named_in_confirmation};
-use crate::domain::bulk::PacedAction;
+use crate::domain::bulk::{PacedAction, Sorted};
 use crate::domain::listing::RentalsEnd;
 use gpudeck_wire::Machine;
 use leptos::prelude::*;
@@ -17,48 +18,44 @@ use leptos::prelude::*;
 #[derive(Clone, Copy)]
 pub struct UnlistState {
     problem: RwSignal<Option<String>>,
-    progress: RunProgress,
-    action: ConfirmedAction<Vec<Machine>, Vec<OfferResult>>,
+    run: OfferRun<Vec<Machine>>,
 }
 
 impl UnlistState {
     pub fn new(reload: impl Fn() + 'static) -> Self {
-        let utc = use_utc();
-        let progress = RunProgress::new();
-        let action = ConfirmedAction::new(
-            move |api, machines: Vec<Machine>| {
-                let api = progress.start(&api, machines.len());
-                async move {
-                    let ids = machines.iter().map(|m| m.id).collect();
-                    let send = |api: crate::api::ApiClient, id| async move {
-                        api.unlist_machine(id).await.map(|_| ())
-                    };
-                    let (sorted, reread) =
-                        send_each(&api, ids, send, move || progress.count(1)).await?;
-                    let now = now_seconds();
-                    let time = |t| format_absolute(t, utc.get_untracked());
-                    Ok(machines
-                        .iter()
-                        .zip(sorted)
-                        .map(|(m, (id, s))| unlist_result(m, s, reread_of(&reread, id), now, &time))
-                        .collect::<Vec<_>>())
-                }
-            },
-            move |_, results: Vec<OfferResult>| {
-                reload();
-                results
-            },
-        )
-        .refusals_as_failures();
         Self {
             problem: RwSignal::new(None),
-            progress,
-            action,
+            run: OfferRun::new(reload),
         }
     }
 
     pub fn pending(self) -> bool {
-        self.action.pending().get_untracked()
+        self.run.pending()
+    }
+}
+
+/// One N23 for each selected machine, listed or not.
+impl OfferSend for Vec<Machine> {
+    type Answer = ();
+
+    fn machine_ids(&self) -> Vec<i64> {
+        self.iter().map(|m| m.id).collect()
+    }
+
+    async fn send(&self, api: ApiClient, id: i64) -> Result<(), ApiError> {
+        api.unlist_machine(id).await.map(|_| ())
+    }
+
+    fn result(
+        &self,
+        id: i64,
+        answer: Sorted<()>,
+        reread: Reread<'_>,
+        now: f64,
+        time: &impl Fn(f64) -> String,
+    ) -> OfferResult {
+        let machine = self.iter().find(|m| m.id == id).expect("a machine sent to");
+        unlist_result(machine, answer, reread, now, time)
     }
 }
 
@@ -71,7 +68,7 @@ const UNLIST_HINT: &str =
 pub fn UnlistPanel(state: UnlistState, machines: Signal<Vec<Machine>>) -> impl IntoView {
     let utc = use_utc();
     let now = use_clock();
-    let action = state.action;
+    let action = state.run.action;
     let time = move |t: f64| format_absolute(t, utc.get());
     let preview = Signal::derive(move || {
         machines.with(|ms| {
@@ -107,31 +104,15 @@ pub fn UnlistPanel(state: UnlistState, machines: Signal<Vec<Machine>>) -> impl I
                 {move || state.problem.get()}
             </p>
             <div class="form-actions">
-                <button type="submit" class="button danger" disabled=action.pending()>
-                    {move || {
-                        if action.pending().get() {
-                            "Unlisting…"
-                        } else {
-                            "Unlist these machines…"
-                        }
-                    }}
-                </button>
+                <SubmitButton
+                    pending=action.pending()
+                    idle="Unlist these machines…"
+                    busy="Unlisting…"
+                    danger=true
+                />
             </div>
         </form>
-        <RunProgressBar
-            progress=state.progress
-            running=action.pending()
-            done_verb="Answered for"
-            id="unlist-progress"
-        />
-        {action.failure_view()}
-        {move || {
-            action
-                .done()
-                .map(|results| {
-                    view! { <OfferResults results=results heading="Unlisted" schedule_link=true /> }
-                })
-        }}
+        <OfferRunView run=state.run id="unlist-progress" heading="Unlisted" schedule_link=true />
         <ActionDialog
             action=action
             title="Unlist these machines?"

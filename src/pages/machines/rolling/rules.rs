@@ -166,7 +166,7 @@ pub enum Input {
 }
 
 /// A problem with one input of the planner.
-pub type Problem = super::form_problem::Problem<Input>;
+pub type Problem = crate::domain::form_problem::Problem<Input>;
 
 fn problem(input: Input, message: impl Into<String>) -> Problem {
     Problem::new(input, message)

@@ -1,0 +1,242 @@
+//! Sending the plan: the button, the confirmation and the run.
+
+use super::contract_safe::WINDOW_NOT_SENT;
+use super::rules::unsure_words;
+use super::state::{PlanRun, PlanState, Sent};
+use crate::api::ApiClient;
+use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
+use crate::components::item_results::RunProgress;
+use crate::components::toasts::use_toasts;
+use crate::components::words::counted;
+use crate::domain::bulk::PacedAction;
+use crate::domain::fleet::{end_offers, rolling_among, schedule_windows};
+use crate::domain::schedule::{ItemOutcome, ItemResult};
+use crate::routes::{with_machine_ids, MAINTENANCE};
+use leptos::prelude::*;
+use std::collections::BTreeSet;
+
+/// What is left to do: schedule the windows, or where to look at them.
+#[component]
+pub(super) fn PlanActions(
+    state: PlanState,
+    pending: Signal<bool>,
+    ask_schedule: Callback<()>,
+) -> impl IntoView {
+    let saved = state.saved;
+    view! {
+        <div class="form-actions">
+            {move || {
+                let left = saved.with(|s| s.remaining().len());
+                let done = saved.with(|s| s.scheduled.len());
+                let unsure: Vec<i64> = saved.with(|s| s.unsure.iter().copied().collect());
+                match (left, done) {
+                    (0, _) if !unsure.is_empty() => {
+                        view! {
+                            <p data-testid="plan-unsure">{unsure_words(&unsure)}</p>
+                            <a class="button" href=with_machine_ids(MAINTENANCE, &unsure)>
+                                "Check their maintenance"
+                            </a>
+                        }
+                            .into_any()
+                    }
+                    (0, 0) => view! { <p class="muted">"Nothing to schedule."</p> }.into_any(),
+                    (0, _) => {
+                        view! {
+                            <p data-testid="plan-done">
+                                {format!("All {done} windows are scheduled.")}
+                            </p>
+                            <a
+                                class="button"
+                                href=with_machine_ids(
+                                    MAINTENANCE,
+                                    &saved.with(|s| s.scheduled.iter().copied().collect::<Vec<_>>()),
+                                )
+                            >
+                                "Show their maintenance"
+                            </a>
+                        }
+                            .into_any()
+                    }
+                    (left, _) => {
+                        view! {
+                            <button
+                                type="button"
+                                class="button primary"
+                                data-action="schedule-plan"
+                                disabled=pending
+                                on:click=move |_| ask_schedule.run(())
+                            >
+                                {move || {
+                                    if pending.get() {
+                                        "Scheduling…".to_owned()
+                                    } else if done > 0 {
+                                        format!("Schedule the {left} remaining…")
+                                    } else {
+                                        format!("Schedule {left} windows…")
+                                    }
+                                }}
+                            </button>
+                        }
+                            .into_any()
+                    }
+                }
+            }}
+        </div>
+    }
+}
+
+/// The confirmation: what is sent, in which order, and how long the public pace makes it.
+#[component]
+pub(super) fn ScheduleDialog(
+    state: PlanState,
+    schedule: ConfirmedAction<Sent, PlanRun>,
+) -> impl IntoView {
+    view! {
+        <ActionDialog action=schedule title="Schedule this plan?" confirm_label="Schedule">
+            {move || {
+                schedule
+                    .asked()
+                    .map(|sent| {
+                        let requests = sent.batches().len();
+                        let offers = sent.offers.len();
+                        view! {
+                            {(offers > 0)
+                                .then(|| {
+                                    view! {
+                                        <p data-testid="offers-first">
+                                            {format!(
+                                                "First, {} end no later than their windows' start, so no new rental crosses a window (one request each).",
+                                                counted(
+                                                    offers as i64,
+                                                    "machine's offer",
+                                                    "machines' offers",
+                                                ),
+                                            )}
+                                        </p>
+                                        {PacedAction::ListEachOffer
+                                            .duration_sentence(offers)
+                                            .map(|takes| {
+                                                view! {
+                                                    <p data-testid="offers-duration">
+                                                        {format!("{takes}, before the windows are sent.")}
+                                                    </p>
+                                                }
+                                            })}
+                                    }
+                                })}
+                            <p>
+                                {format!(
+                                    "{} windows of {} hours, sent in {requests} requests (one per start). Renters on these machines are told.",
+                                    sent.windows.len(),
+                                    state.duration(),
+                                )}
+                            </p>
+                            {PacedAction::ScheduleEachStart
+                                .duration_sentence(requests)
+                                .map(|takes| {
+                                    view! {
+                                        <p data-testid="paced-duration">{format!("{takes}.")}</p>
+                                    }
+                                })}
+                        }
+                    })
+            }}
+        </ActionDialog>
+    }
+}
+
+/// The run: in a contract-safe plan each offer first (N22 (list machine), paced), then the
+/// windows of the machines whose offer step did not fail (N4 (schedule many), one request
+/// per start). Each machine is marked as its answer comes, so that a reload mid-way sends
+/// nothing twice.
+pub(super) fn schedule_action(
+    state: PlanState,
+    progress: RunProgress,
+    offers_done: RwSignal<(usize, usize)>,
+) -> ConfirmedAction<Sent, PlanRun> {
+    let saved = state.saved;
+    let toasts = use_toasts();
+    ConfirmedAction::new(
+        move |api: ApiClient, sent: Sent| {
+            let api = progress.start(&api, sent.windows.len());
+            let hours = i64::from(state.duration());
+            let category = state.category();
+            async move {
+                let mut to_end = sent.offers;
+                to_end.extend(rolling_among(&api, &sent.seemed_in_time).await?);
+                offers_done.try_set((0, to_end.len()));
+                let offers = end_offers(&api, &to_end, |result| {
+                    offers_done.try_update(|(done, _)| *done += 1);
+                    if result.is_done() {
+                        saved.try_update(|s| s.offers_ended.insert(result.machine_id));
+                    }
+                })
+                .await?;
+                let failed: BTreeSet<i64> = offers
+                    .iter()
+                    .filter(|r| !r.is_done())
+                    .map(|r| r.machine_id)
+                    .collect();
+                // Settled by the re-read: never sent again either.
+                saved.try_update(|s| {
+                    s.offers_ended
+                        .extend(offers.iter().filter(|r| r.is_done()).map(|r| r.machine_id))
+                });
+                let ready = Sent {
+                    offers: Vec::new(),
+                    seemed_in_time: Vec::new(),
+                    windows: sent
+                        .windows
+                        .into_iter()
+                        .filter(|p| !failed.contains(&p.machine_id))
+                        .collect(),
+                };
+                let mut windows =
+                    schedule_windows(&api, &ready.batches(), hours, &category, |answered| {
+                        progress.count(answered.len());
+                        saved.try_update(|s| {
+                            for result in answered {
+                                if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
+                                    s.scheduled.insert(result.machine_id);
+                                }
+                            }
+                        });
+                    })
+                    .await?;
+                windows.extend(failed.into_iter().map(|machine_id| ItemResult {
+                    machine_id,
+                    outcome: ItemOutcome::Refused(WINDOW_NOT_SENT.into()),
+                }));
+                Ok(PlanRun { offers, windows })
+            }
+        },
+        move |_, run: PlanRun| {
+            let results = &run.windows;
+            // Windows whose answer was lost but that the re-read found count as scheduled
+            // too, so that the plan never sends them again.
+            saved.try_update(|s| {
+                s.scheduled.extend(
+                    results
+                        .iter()
+                        .filter(|r| r.is_scheduled())
+                        .map(|r| r.machine_id),
+                );
+                // No answer and no re-read either: the window may exist, so never again.
+                s.unsure.extend(
+                    results
+                        .iter()
+                        .filter(|r| r.outcome == ItemOutcome::Unknown)
+                        .map(|r| r.machine_id),
+                );
+            });
+            let done = results.iter().filter(|r| r.is_scheduled()).count();
+            toasts.success(format!(
+                "Scheduled the window on {done} of {} machines.",
+                results.len()
+            ));
+            run
+        },
+    )
+    .refusals_as_failures()
+    .toast_failures("Scheduling failed")
+}
