@@ -1,16 +1,13 @@
-//! The host's fleet as the machines pages load it, the one way windows are sent to
-//! machines (N3 for one, N4 batches for many), with a result for every machine, and the
-//! offers ended before windows (N22 (list machine) with an end date) for a contract-safe
-//! plan.
+//! The host's fleet as the machines pages load it, and the one way windows are sent to
+//! machines (N3 for one, N4 batches for many), with a result for every machine.
 
 use super::bulk::{sort, Sorted};
-use super::contract_safe::{offer_ends_by, rolling_offers, OfferOutcome, OfferResult};
 use super::schedule::{
     batches, results_of_batch, settle_unknown, unknown, ItemOutcome, ItemResult, Plan,
 };
 use crate::api::{ApiClient, ApiError};
 use crate::components::time::now_seconds;
-use gpudeck_wire::{ListMachineRequest, Machine, MaintenanceCategory, MaintenanceWindow};
+use gpudeck_wire::{Machine, MaintenanceCategory, MaintenanceWindow};
 
 /// The host's machines and their active windows, as loaded.
 #[derive(Clone)]
@@ -174,67 +171,4 @@ async fn reread_unknown(
         settle_unknown(results, sent, duration_hours, &reread);
     }
     Ok(())
-}
-
-/// Makes each machine's offer end at its date (machine, Unix seconds): one N22 with only
-/// `machine` and `end_date` each, so every other term is kept, at N22's public pace from
-/// the first, telling `answered` each result as it comes. Those with no answer are settled
-/// by re-reading the machines (N1); only a page left or a key refused ends the run early.
-pub async fn end_offers(
-    api: &ApiClient,
-    offers: &[(i64, f64)],
-    mut answered: impl FnMut(&OfferResult),
-) -> Result<Vec<OfferResult>, ApiError> {
-    let api = api.paced_from_the_start();
-    let mut results = Vec::new();
-    for &(machine_id, end) in offers {
-        let request = ListMachineRequest {
-            end_date: Some(end.into()),
-            ..ListMachineRequest::new(machine_id)
-        };
-        let outcome = match sort(api.list_machine(&request).await)? {
-            Sorted::Done(answer) => OfferOutcome::Ended {
-                extended: answer.extended,
-            },
-            Sorted::Refused(message) => OfferOutcome::Refused(message),
-            Sorted::Unknown => OfferOutcome::Unknown,
-        };
-        let result = OfferResult {
-            machine_id,
-            end,
-            outcome,
-        };
-        answered(&result);
-        results.push(result);
-    }
-    if results.iter().any(|r| r.outcome == OfferOutcome::Unknown) {
-        if let Sorted::Done(machines) = sort(api.machines().await)? {
-            let now = now_seconds();
-            for result in results.iter_mut() {
-                let ended = machines
-                    .iter()
-                    .any(|m| m.id == result.machine_id && offer_ends_by(m, result.end, now));
-                if result.outcome == OfferOutcome::Unknown && ended {
-                    result.outcome = OfferOutcome::FoundAfterNoAnswer;
-                }
-            }
-        }
-    }
-    Ok(results)
-}
-
-/// Of the offers that seemed to end in time (machine, end date as loaded, window start),
-/// those that roll, with the end date each needs: found by reading the machines again
-/// (N1). When that read fails, none is taken for rolling.
-pub async fn rolling_among(
-    api: &ApiClient,
-    seemed: &[(i64, f64, i64)],
-) -> Result<Vec<(i64, f64)>, ApiError> {
-    if seemed.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(match sort(api.machines().await)? {
-        Sorted::Done(machines) => rolling_offers(seemed, &machines, now_seconds()),
-        Sorted::Refused(_) | Sorted::Unknown => Vec::new(),
-    })
 }

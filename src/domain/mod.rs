@@ -2,12 +2,11 @@
 //!
 //! So: the fleet as loaded and sent, a machine's listing and its stage on the way to
 //! maintenance, paced sending, the rules of scheduling a window, what a cancellation did,
-//! a form's problems, ending an offer before a window, and a team role being edited.
+//! a form's problems, and a team role being edited.
 //! Pages import these; no page imports another.
 
 pub mod bulk;
 pub mod cancellation;
-pub mod contract_safe;
 pub mod fleet;
 pub mod form_problem;
 pub mod listing;

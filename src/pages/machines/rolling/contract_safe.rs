@@ -1,10 +1,10 @@
 //! The rolling planner's two modes, and the steps a contract-safe run still has to take
 //! (§1.7, offers and rental contracts): no machine goes down before its rentals end, and
 //! its offer is first made to end by its window's start. What ending an offer does, and
-//! its result, are in [`crate::domain::contract_safe`], which the fleet's sending shares.
+//! its result, are in [`super::offer_steps`], which also sends them.
 //! Pure and unit-tested natively.
 
-use crate::domain::contract_safe::OfferStep;
+use super::offer_steps::OfferStep;
 use crate::domain::listing::RentalsEnd;
 use gpudeck_wire::Machine;
 use std::collections::BTreeSet;
@@ -104,8 +104,8 @@ pub fn steps_left(
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::super::offer_steps::fixture::{machine, NOW};
     use super::*;
-    use crate::domain::contract_safe::fixture::{machine, NOW};
     use gpudeck_wire::maintenance::HOUR;
 
     #[test]

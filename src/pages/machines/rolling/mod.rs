@@ -22,6 +22,7 @@
 
 mod contract_safe;
 mod form;
+mod offer_steps;
 mod plan;
 mod results;
 mod rules;

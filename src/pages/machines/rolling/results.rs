@@ -1,9 +1,9 @@
 //! What each machine's run did.
 
+use super::offer_steps::{OfferOutcome, OfferResult};
 use super::state::PlanRun;
 use crate::components::item_results::ItemResults;
 use crate::components::time::format_absolute;
-use crate::domain::contract_safe::{OfferOutcome, OfferResult};
 use leptos::prelude::*;
 
 /// Each machine's result: its offer step first where there was one, then its window.

@@ -1,6 +1,7 @@
 //! Sending the plan: the button, the confirmation and the run.
 
 use super::contract_safe::WINDOW_NOT_SENT;
+use super::offer_steps::{end_offers, rolling_among};
 use super::rules::unsure_words;
 use super::state::{PlanRun, PlanState, Sent};
 use crate::api::ApiClient;
@@ -9,7 +10,7 @@ use crate::components::item_results::RunProgress;
 use crate::components::toasts::use_toasts;
 use crate::components::words::counted;
 use crate::domain::bulk::PacedAction;
-use crate::domain::fleet::{end_offers, rolling_among, schedule_windows};
+use crate::domain::fleet::schedule_windows;
 use crate::domain::schedule::{ItemOutcome, ItemResult};
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use leptos::prelude::*;

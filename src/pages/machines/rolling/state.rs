@@ -2,9 +2,9 @@
 //! (kept in this tab's storage until scheduled), and what a run sends and gives back.
 
 use super::contract_safe::{steps_left, Mode};
+use super::offer_steps::{OfferResult, OfferStep};
 use super::rules::{check_inputs, request_of, Asked, Problem, RollingInputs, SavedPlan, Settings};
 use crate::components::time::{now_seconds, start_seconds, use_utc};
-use crate::domain::contract_safe::{OfferResult, OfferStep};
 use crate::domain::fleet::Fleet;
 use crate::domain::schedule::ItemResult;
 use crate::storage::Stored;

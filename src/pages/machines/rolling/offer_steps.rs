@@ -2,9 +2,13 @@
 //! rental contracts): the N22 (list machine) `end_date` that makes the offer end by the
 //! window's start, so that no new rental crosses the window; the offers that roll; and
 //! each offer's result. The rolling planner's contract-safe mode plans these steps and
-//! [`crate::domain::fleet::end_offers`] sends them. Pure and unit-tested natively.
+//! [`end_offers`] sends them.
 
-use super::listing::{Listing, RentalsEnd};
+use crate::api::{ApiClient, ApiError};
+use crate::components::time::now_seconds;
+use crate::domain::bulk::{sort, Sorted};
+use crate::domain::listing::{Listing, RentalsEnd};
+use gpudeck_wire::ListMachineRequest;
 use gpudeck_wire::Machine;
 
 /// What the contract-safe plan does to a machine's offer before its window.
@@ -165,6 +169,69 @@ impl OfferResult {
             ),
         }
     }
+}
+
+/// Makes each machine's offer end at its date (machine, Unix seconds): one N22 with only
+/// `machine` and `end_date` each, so every other term is kept, at N22's public pace from
+/// the first, telling `answered` each result as it comes. Those with no answer are settled
+/// by re-reading the machines (N1); only a page left or a key refused ends the run early.
+pub async fn end_offers(
+    api: &ApiClient,
+    offers: &[(i64, f64)],
+    mut answered: impl FnMut(&OfferResult),
+) -> Result<Vec<OfferResult>, ApiError> {
+    let api = api.paced_from_the_start();
+    let mut results = Vec::new();
+    for &(machine_id, end) in offers {
+        let request = ListMachineRequest {
+            end_date: Some(end.into()),
+            ..ListMachineRequest::new(machine_id)
+        };
+        let outcome = match sort(api.list_machine(&request).await)? {
+            Sorted::Done(answer) => OfferOutcome::Ended {
+                extended: answer.extended,
+            },
+            Sorted::Refused(message) => OfferOutcome::Refused(message),
+            Sorted::Unknown => OfferOutcome::Unknown,
+        };
+        let result = OfferResult {
+            machine_id,
+            end,
+            outcome,
+        };
+        answered(&result);
+        results.push(result);
+    }
+    if results.iter().any(|r| r.outcome == OfferOutcome::Unknown) {
+        if let Sorted::Done(machines) = sort(api.machines().await)? {
+            let now = now_seconds();
+            for result in results.iter_mut() {
+                let ended = machines
+                    .iter()
+                    .any(|m| m.id == result.machine_id && offer_ends_by(m, result.end, now));
+                if result.outcome == OfferOutcome::Unknown && ended {
+                    result.outcome = OfferOutcome::FoundAfterNoAnswer;
+                }
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// Of the offers that seemed to end in time (machine, end date as loaded, window start),
+/// those that roll, with the end date each needs: found by reading the machines again
+/// (N1). When that read fails, none is taken for rolling.
+pub async fn rolling_among(
+    api: &ApiClient,
+    seemed: &[(i64, f64, i64)],
+) -> Result<Vec<(i64, f64)>, ApiError> {
+    if seemed.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(match sort(api.machines().await)? {
+        Sorted::Done(machines) => rolling_offers(seemed, &machines, now_seconds()),
+        Sorted::Refused(_) | Sorted::Unknown => Vec::new(),
+    })
 }
 
 /// A machine as N1 (list machines) gives it, for the offer tests here and beside the
