@@ -460,11 +460,16 @@ fn write_index(names: &Names, dist: &Path) -> Result<()> {
     let route_packs = packs::route_packs(gpudeck_pages::PAGES, &names.packs)?;
     let path = dist.join("index.html");
     let page = std::fs::read_to_string(&path)?;
-    let head = format!(
-        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""><script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}" data-packs='{packs}' data-reads='{reads}'></script></head>"#,
+    let preloads = format!(
+        r#"<link rel="modulepreload" href="/{js}"><link rel="modulepreload" href="/{loader}"><link rel="preload" href="/{wasm}" as="fetch" type="application/wasm" crossorigin=""></head>"#,
         js = names.js,
         wasm = names.wasm,
         loader = names.loader,
+    );
+    let boot = format!(
+        r#"<script type="module" src="/boot.js" data-js="/{js}" data-wasm="/{wasm}" data-packs='{packs}' data-reads='{reads}'></script>"#,
+        js = names.js,
+        wasm = names.wasm,
         packs = packs::route_packs_json(&route_packs),
         reads = quoted_attribute(&gpudeck_pages::first_reads_json(
             gpudeck_pages::SHELL_READS,
@@ -474,7 +479,19 @@ fn write_index(names: &Names, dist: &Path) -> Result<()> {
     if !page.contains("</head>") {
         bail!("trunk's index.html has no </head>");
     }
-    std::fs::write(&path, page.replacen("</head>", &head, 1))?;
+    // Right after first_reads.js, which index.html puts before the styles: the browser
+    // asks for the two small scripts that start the page's pack and data first, on the
+    // six connections it opens to one server, and for the large files after them.
+    let Some(after_first_reads) = page.find("first_reads.js").and_then(|at| {
+        page[at..]
+            .find("</script>")
+            .map(|end| at + end + "</script>".len())
+    }) else {
+        bail!("trunk's index.html has no first_reads.js script");
+    };
+    let mut written = page;
+    written.insert_str(after_first_reads, &boot);
+    std::fs::write(&path, written.replacen("</head>", &preloads, 1))?;
     Ok(())
 }
 

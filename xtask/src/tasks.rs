@@ -4,7 +4,7 @@ use crate::scratch::BrowserScratch;
 use crate::server_process::Started;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
-use crate::{compress, package, reuse_check, split};
+use crate::{compress, e2e, package, reuse_check, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -282,19 +282,7 @@ const SUITES: &[Suite] = &[
     Suite {
         name: "e2e",
         what: "whole-app tests: release console split by route + demo server, driven by WebDriver",
-        run: || {
-            split::build_split_console()?;
-            let scratch = BrowserScratch::new("e2e")?;
-            exec(
-                scratch
-                    .apply(&mut cargo())
-                    .args(["test", "--no-fail-fast", "-p", "gpudeck-e2e", "--", "--test-threads=1"])
-                    .env("GPUDECK_DIST", split::dist_dir())
-                    .env("GPUDECK_AXE", setup::axe_core_script())
-                    .env("CHROMEDRIVER", CHROMEDRIVER)
-                    .env("CHROMIUM", CHROMIUM),
-            )
-        },
+        run: e2e::run,
     },
 ];
 
