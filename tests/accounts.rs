@@ -89,14 +89,6 @@ fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
     page.all("tbody tr:not(.spacer)")
 }
 
-fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
-    fetch
-        .calls()
-        .into_iter()
-        .filter(|c| c.url.contains(part))
-        .collect()
-}
-
 #[wasm_bindgen_test]
 async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copied() {
     signed_in_at("/subaccounts");
@@ -107,7 +99,7 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
     assert_eq!(page.text(".server-message"), "3 subaccounts");
-    assert!(calls_to(&fetch, "/api/v0/subaccounts?owner=me").len() == 1);
+    assert!(fetch.calls_to("/api/v0/subaccounts?owner=me").len() == 1);
 
     let rows = body_rows(&page);
     let cells = |row: &web_sys::Element| -> Vec<String> {
@@ -289,7 +281,8 @@ async fn templates_list_their_ids_and_delete_from_an_actions_column_saying_it_is
     assert!(page
         .text("dialog[open]")
         .contains("kept and the deletion is refused"));
-    assert!(calls_to(&fetch, "templates")
+    assert!(fetch
+        .calls_to("templates")
         .iter()
         .all(|c| c.method == "GET"));
 }
@@ -320,7 +313,7 @@ async fn an_empty_subaccount_list_says_how_subaccounts_are_made_and_failures_off
         .text(".data-table .empty-state")
         .contains("You have no subaccounts. Create one below"));
     assert_eq!(page.text(".server-message"), "0 subaccounts");
-    assert_eq!(calls_to(&fetch, "subaccounts").len(), 2);
+    assert_eq!(fetch.calls_to("subaccounts").len(), 2);
 }
 
 #[wasm_bindgen_test]
@@ -332,7 +325,7 @@ async fn a_role_shows_a_grid_of_groups_its_routes_and_raw_json() {
     ]);
     let page = mount(App);
     page.wait_for("[data-testid=permission-grid]").await;
-    assert!(calls_to(&fetch, "/api/v0/team/roles/member").len() == 1);
+    assert!(fetch.calls_to("/api/v0/team/roles/member").len() == 1);
     assert_eq!(page.text("[data-testid=role-name]"), "member");
     // No role name is written into the console: the way to other roles is their list.
     assert_eq!(page.all(".role-links a").len(), 1);
@@ -460,7 +453,7 @@ async fn role_names_with_markup_or_unicode_round_trip_through_the_address() {
         current_path(),
         "/team/roles/Wartung%20%E2%80%93%20Nacht%20%F0%9F%8C%99"
     );
-    let role_calls = calls_to(&fetch, "/api/v0/team/roles/");
+    let role_calls = fetch.calls_to("/api/v0/team/roles/");
     assert_eq!(role_calls.len(), 2);
     assert!(role_calls[0]
         .url
@@ -479,7 +472,7 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
     ]);
     let page = mount(App);
     assert!(wait_until(3000, || body_rows(&page).len() == 4).await);
-    assert_eq!(calls_to(&fetch, "/api/v0/team/members").len(), 1);
+    assert_eq!(fetch.calls_to("/api/v0/team/members").len(), 1);
     assert_eq!(
         page.text("[data-testid=role-counts]"),
         "4 members — owner 1 · member 2 · manager 2"
@@ -574,7 +567,8 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
         ("templates/", json(200, LIBRARY)),
     ]);
     let deletions = |fetch: &FakeFetch| -> Vec<Call> {
-        calls_to(fetch, "templates")
+        fetch
+            .calls_to("templates")
             .into_iter()
             .filter(|c| c.method == "DELETE")
             .collect()
@@ -665,7 +659,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
     assert_eq!(page.text("[data-testid=recently-deleted]"), "503501");
     assert_eq!(deletions(&fetch).len(), 4);
     // The list was loaded once, then again after each deletion.
-    assert_eq!(calls_to(&fetch, "templates/").len(), 3);
+    assert_eq!(fetch.calls_to("templates/").len(), 3);
 }
 
 #[wasm_bindgen_test]
@@ -773,7 +767,8 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
     // My volumes reloads and shows the new one.
     page.wait_for_text_containing(".my-volumes tbody", "V.20118484")
         .await;
-    let sent: Vec<Call> = calls_to(&fetch, "/api/v0/volumes")
+    let sent: Vec<Call> = fetch
+        .calls_to("/api/v0/volumes")
         .into_iter()
         .filter(|c| c.method == "PUT")
         .collect();
@@ -795,7 +790,8 @@ async fn volume_asks_are_checked_refusals_name_the_field_and_the_name_is_shown()
         "Enter the volume ask id."
     );
     assert_eq!(page.text("[data-testid=volume-name]"), "V.20118484");
-    let puts = calls_to(&fetch, "/api/v0/volumes")
+    let puts = fetch
+        .calls_to("/api/v0/volumes")
         .iter()
         .filter(|c| c.method == "PUT")
         .count();
@@ -872,7 +868,8 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
     for field in ["#sub-email", "#sub-username", "#sub-password"] {
         assert_eq!(value_of(&page, field), "", "{field}");
     }
-    let created: Vec<Call> = calls_to(&fetch, "v0/users/")
+    let created: Vec<Call> = fetch
+        .calls_to("v0/users/")
         .into_iter()
         .filter(|c| c.method == "POST")
         .collect();

@@ -22,13 +22,6 @@ const LIBRARY: &str = r#"{"success": true, "templates": [
      "image": "pytorch/pytorch", "tag": "2.3.1", "private": false, "created_at": 1700000000,
      "recent_create_date": 1763000000, "user_template_id": 501}
 ]}"#;
-const ONE_MACHINE: &str = r#"{"machines": [{"id": 1001, "machine_id": 1001,
-    "hostname": "host-1001", "gpu_name": "RTX 4090", "cpu_name": "EPYC",
-    "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
-    "current_rentals_running": 1, "gpu_ram": 24564, "cpu_ram": 128000, "disk_space": 2000,
-    "listed": true, "verification": "verified", "reliability2": 0.995,
-    "gpu_occupancy": "D x x x", "geolocation": "Sweden, SE", "public_ipaddr": null,
-    "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}]}"#;
 
 /// What boot.js does in a tab whose session holds `KEY` for user 7, for `address`: starts
 /// the shell's and the page's first reads from the route table, as the split build writes
@@ -58,14 +51,6 @@ fn open_cold(key: &str, address: &str) -> Mounted {
     mount_keeping_first_reads(App)
 }
 
-fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
-    fetch
-        .calls()
-        .into_iter()
-        .filter(|call| call.url.contains(part))
-        .collect()
-}
-
 #[wasm_bindgen_test]
 async fn a_page_opened_cold_shows_what_the_served_page_asked_for_without_asking_again() {
     signed_in_as(KEY, USER, "/templates");
@@ -87,9 +72,9 @@ async fn a_page_opened_cold_shows_what_the_served_page_asked_for_without_asking_
     page.wait_for_text_containing("tbody", "pytorch-base").await;
     page.wait_for("[data-testid=identity]").await;
     settle().await;
-    assert_eq!(calls_to(&fetch, "/users/7/templates/").len(), 1);
-    assert_eq!(calls_to(&fetch, "users/current").len(), 1);
-    assert_eq!(calls_to(&fetch, "gpudeck/server").len(), 1);
+    assert_eq!(fetch.calls_to("/users/7/templates/").len(), 1);
+    assert_eq!(fetch.calls_to("users/current").len(), 1);
+    assert_eq!(fetch.calls_to("gpudeck/server").len(), 1);
 }
 
 #[wasm_bindgen_test]
@@ -108,8 +93,8 @@ async fn the_fleet_opened_cold_is_asked_for_once_its_windows_after_its_machines(
     let page = open_cold(KEY, "/machines");
     page.wait_for_text_containing("tbody", "host-1001").await;
     settle().await;
-    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
-    let windows = calls_to(&fetch, "machine_ids");
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 1);
+    let windows = fetch.calls_to("machine_ids");
     assert_eq!(windows.len(), 1, "{windows:?}");
     assert!(
         windows[0].url.ends_with("owner=me&machine_ids=%5B1001%5D"),
@@ -133,7 +118,7 @@ async fn a_failed_early_answer_is_asked_again_through_the_page() {
     start_as_the_served_page_does("/templates");
     let page = open_cold(KEY, "/templates");
     page.wait_for_text_containing("tbody", "pytorch-base").await;
-    assert_eq!(calls_to(&fetch, "/users/7/templates/").len(), 2);
+    assert_eq!(fetch.calls_to("/users/7/templates/").len(), 2);
 }
 
 #[wasm_bindgen_test]
@@ -153,7 +138,7 @@ async fn answers_asked_with_another_key_are_not_taken() {
     settle().await;
     let page = open_cold(other, "/templates");
     page.wait_for_text_containing("tbody", "pytorch-base").await;
-    let asked = calls_to(&fetch, "/users/7/templates/");
+    let asked = fetch.calls_to("/users/7/templates/");
     assert_eq!(asked.len(), 2);
     assert_eq!(asked[1].authorization, format!("Bearer {other}"));
 }

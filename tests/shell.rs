@@ -496,23 +496,6 @@ async fn other_pages_discard_the_served_form() {
     assert_eq!(key_fields_in_the_document(), 0);
 }
 
-/// The fleet N1 answers in the early-fleet tests: machine 1001, one rental running.
-const ONE_MACHINE: &str = r#"{"machines": [{"id": 1001, "machine_id": 1001,
-    "hostname": "host-1001", "gpu_name": "RTX 4090", "cpu_name": "EPYC",
-    "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
-    "current_rentals_running": 1, "gpu_ram": 24564, "cpu_ram": 128000, "disk_space": 2000,
-    "listed": true, "verification": "verified", "reliability2": 0.995,
-    "gpu_occupancy": "D x x x", "geolocation": "Sweden, SE", "public_ipaddr": null,
-    "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}]}"#;
-
-fn calls_to(fetch: &FakeFetch, part: &str) -> Vec<Call> {
-    fetch
-        .calls()
-        .into_iter()
-        .filter(|call| call.url.contains(part))
-        .collect()
-}
-
 #[wasm_bindgen_test]
 async fn signing_in_to_a_page_of_the_fleet_asks_for_it_before_the_key_is_checked() {
     // The key check never answers: the fleet is asked for all the same.
@@ -554,8 +537,8 @@ async fn signing_in_to_machines_asks_for_their_windows_before_the_page_opens() {
         ],
     )
     .await;
-    assert!(wait_until(2000, || !calls_to(&fetch, "machine_ids").is_empty()).await);
-    let windows = &calls_to(&fetch, "machine_ids")[0];
+    assert!(wait_until(2000, || !fetch.calls_to("machine_ids").is_empty()).await);
+    let windows = &fetch.calls_to("machine_ids")[0];
     assert!(
         windows.url.ends_with("machine_ids=%5B1001%5D"),
         "{}",
@@ -615,7 +598,7 @@ async fn an_accepted_key_opens_the_machines_page_once_their_windows_are_asked_fo
     let asked = requests_asked_when_opened();
     assert_eq!(asked.len(), 3, "{asked:?}");
     assert!(asked[2].contains("machine_ids=%5B1001%5D"), "{asked:?}");
-    assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
+    assert_eq!(fetch.calls_to("machine_ids").len(), 1);
 }
 
 #[wasm_bindgen_test]
@@ -630,7 +613,7 @@ async fn an_accepted_key_opens_the_machines_page_even_if_the_machines_never_answ
     .await;
     assert!(wait_until(2000, || current_path() == "/machines").await);
     page.wait_for("[data-testid=identity]").await;
-    assert!(calls_to(&fetch, "machine_ids").is_empty());
+    assert!(fetch.calls_to("machine_ids").is_empty());
 }
 
 #[wasm_bindgen_test]
@@ -653,10 +636,10 @@ async fn the_machines_page_shows_the_fleet_loaded_during_sign_in_without_asking_
         page.text("tbody")
     );
     settle().await;
-    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
-    assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 1);
+    assert_eq!(fetch.calls_to("machine_ids").len(), 1);
     // The shell does not ask again who sign-in has just been told the key belongs to.
-    assert_eq!(calls_to(&fetch, "users/current").len(), 1);
+    assert_eq!(fetch.calls_to("users/current").len(), 1);
 }
 
 #[wasm_bindgen_test]
@@ -668,7 +651,7 @@ async fn a_refused_key_stops_the_fleet_load_it_started() {
         ("/api/v0/machines?owner=me", no_answer()),
     ]);
     sign_in_refused().await;
-    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 1);
     assert!(wait_until(2000, || request_aborted(1)).await);
 }
 
@@ -697,7 +680,7 @@ async fn fleet_answers_nobody_takes_are_dropped_after_ten_seconds() {
     // Nothing is left to take: the page asks for itself.
     let fleet = load_fleet(client).await.expect("the fleet");
     assert_eq!(fleet.machines.len(), 1);
-    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 2);
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 2);
 }
 
 #[wasm_bindgen_test]
@@ -729,6 +712,6 @@ async fn the_schedule_page_shows_the_fleet_loaded_during_sign_in_without_asking_
     page.wait_for("#schedule-start").await;
     assert_eq!(current_path(), "/machines/schedule?ids=1001");
     settle().await;
-    assert_eq!(calls_to(&fetch, "/api/v0/machines?owner=me").len(), 1);
-    assert_eq!(calls_to(&fetch, "machine_ids").len(), 1);
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 1);
+    assert_eq!(fetch.calls_to("machine_ids").len(), 1);
 }

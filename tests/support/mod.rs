@@ -360,6 +360,14 @@ impl FakeFetch {
         FakeFetch { original }
     }
 
+    /// The recorded requests whose URL holds `part`.
+    pub fn calls_to(&self, part: &str) -> Vec<Call> {
+        self.calls()
+            .into_iter()
+            .filter(|call| call.url.contains(part))
+            .collect()
+    }
+
     pub fn calls(&self) -> Vec<Call> {
         let window = web_sys::window().unwrap();
         let calls: js_sys::Array = js_sys::Reflect::get(&window, &"__fakeCalls".into())
@@ -562,3 +570,12 @@ pub fn typed(t: f64) -> String {
     let date = js_sys::Date::new(&JsValue::from_f64(t * 1000.0));
     String::from(date.to_iso_string())[..16].to_owned()
 }
+
+/// N1 (list machines)'s answer for a fleet of one machine, 1001, with one rental running.
+pub const ONE_MACHINE: &str = r#"{"machines": [{"id": 1001, "machine_id": 1001,
+    "hostname": "host-1001", "gpu_name": "RTX 4090", "cpu_name": "EPYC",
+    "driver_version": "550.54.14", "num_gpus": 4, "cpu_cores": 32,
+    "current_rentals_running": 1, "gpu_ram": 24564, "cpu_ram": 128000, "disk_space": 2000,
+    "listed": true, "verification": "verified", "reliability2": 0.995,
+    "gpu_occupancy": "D x x x", "geolocation": "Sweden, SE", "public_ipaddr": null,
+    "timeout": 0, "listed_gpu_cost": 0.4, "min_bid_price": 0.2, "earn_day": 12.5}]}"#;
