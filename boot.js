@@ -56,12 +56,8 @@ const tag = document.querySelector("script[data-wasm]");
 // takes this response (xtask/src/packs.js). On sign-in, the page to come back to is the one
 // opened next: without one, the home page (HOME in src/routes.rs).
 const packFor = (path) => {
-  const segments = path.split("/");
   for (const [route, file] of Object.entries(JSON.parse(tag.dataset.packs || "{}"))) {
-    const parts = route.split("/");
-    const matches = parts.length === segments.length
-      && parts.every((part, i) => part.startsWith(":") ? segments[i] !== "" : part === segments[i]);
-    if (matches) return file;
+    if (globalThis.gpudeckFirstReads.paramsOf(route, path)) return file;
   }
   return undefined;
 };

@@ -25,23 +25,30 @@ if (!globalThis.gpudeckFirstReads) {
   const segment = (text) => encodeURIComponent(text)
     .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
 
+  // The values of `address`'s `:` segments when it serves `path` (one non-empty segment
+  // each), else undefined. boot.js finds the opened page's pack with it too.
+  const paramsOf = (address, path) => {
+    const wanted = address.split("/");
+    const given = path.split("/");
+    if (wanted.length !== given.length) return undefined;
+    const params = {};
+    const serves = wanted.every((part, i) => {
+      if (!part.startsWith(":")) return part === given[i];
+      try {
+        params[part.slice(1)] = decodeURIComponent(given[i]);
+      } catch {
+        return false;
+      }
+      return given[i] !== "";
+    });
+    return serves ? params : undefined;
+  };
+
   // The page of `table` whose address serves `path`, and the values of its `:` segments.
   const pageAt = (table, path) => {
-    const given = path.split("/");
     for (const page of table.pages) {
-      const wanted = page.address.split("/");
-      if (wanted.length !== given.length) continue;
-      const params = {};
-      const serves = wanted.every((part, i) => {
-        if (!part.startsWith(":")) return part === given[i];
-        try {
-          params[part.slice(1)] = decodeURIComponent(given[i]);
-        } catch {
-          return false;
-        }
-        return given[i] !== "";
-      });
-      if (serves) return { page, params };
+      const params = paramsOf(page.address, path);
+      if (params) return { page, params };
     }
     return undefined;
   };
@@ -193,5 +200,5 @@ if (!globalThis.gpudeckFirstReads) {
   const waiting = () => started !== null && started.answers.size > 0
     && Date.now() - started.at <= OFFERED_FOR_MS;
 
-  globalThis.gpudeckFirstReads = { start, take, abandon, waiting };
+  globalThis.gpudeckFirstReads = { start, take, abandon, waiting, paramsOf };
 }
