@@ -154,15 +154,14 @@ if (!globalThis.gpudeckFirstReads) {
     };
     started = run;
     const known = { ...(found ? found.params : {}), user_id: userId ?? undefined };
-    const sent = reads.map((read) => {
+    for (const read of reads) {
       const answer = send(run, read, known);
       if (read.gives === "machine_ids") {
         known.machine_ids = answer.then((text) => text && machineIds(text, table.max_machine_ids));
       }
-      return answer;
-    });
+    }
     setTimeout(() => started === run && abandon(), OFFERED_FOR_MS);
-    return untilLeft(run, () => true).then(() => sent.length);
+    return untilLeft(run, () => true);
   };
 
   // Resolves once every read of `run` that `matches` has left or was given up.

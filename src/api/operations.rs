@@ -39,9 +39,9 @@ impl ApiClient {
         self.decode(&answer)
     }
 
-    /// [`ApiClient::maintenances`]' answer, undecoded, asked before the code of the page
-    /// that shows the fleet has arrived.
-    pub async fn maintenances_unread(&self, ids: &[i64]) -> Result<String, ApiError> {
+    /// [`ApiClient::maintenances`]' answer, undecoded: [`ApiClient::maintenances_of`]
+    /// sends several together and decodes them after.
+    async fn maintenances_unread(&self, ids: &[i64]) -> Result<String, ApiError> {
         let list = serde_json::to_string(ids).unwrap_or_default();
         self.get_unread(
             reads::WINDOWS.path,
@@ -150,18 +150,13 @@ impl ApiClient {
 
     /// `GET /machines?owner=me` (N1): every machine of the caller, by id.
     pub async fn machines(&self) -> Result<Vec<Machine>, ApiError> {
-        let answer = self.machines_unread().await?;
+        let answer = self
+            .get_unread(reads::MACHINES.path, reads::MACHINES.query)
+            .await?;
         self.machines_from(&answer)
     }
 
-    /// N1's answer, undecoded, asked before the code of the page that shows the fleet,
-    /// which reads it with [`ApiClient::machines_from`], has arrived.
-    pub async fn machines_unread(&self) -> Result<String, ApiError> {
-        self.get_unread(reads::MACHINES.path, reads::MACHINES.query)
-            .await
-    }
-
-    /// The machines of N1's answer.
+    /// The machines of N1's answer (the Machines page's rehearsal decodes a made-up one).
     pub fn machines_from(&self, answer: &str) -> Result<Vec<Machine>, ApiError> {
         let list: MachineList = self.decode(answer)?;
         Ok(list.machines)

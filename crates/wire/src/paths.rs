@@ -80,11 +80,6 @@ pub fn user_templates(user_id: i64) -> String {
     format!("{PREFIX}/users/{user_id}/templates")
 }
 
-/// N9: `USER_TEMPLATES` with the trailing slash of the generated reference's form.
-pub fn user_template_library(user_id: i64) -> String {
-    format!("{PREFIX}/users/{user_id}/templates/")
-}
-
 /// N10 as the official client sends it, with its trailing slash.
 pub fn volumes_search() -> String {
     format!("{VOLUMES_SEARCH}/")
@@ -171,7 +166,6 @@ mod tests {
     #[test]
     fn template_path_carries_the_user() {
         assert_eq!(user_templates(42), "/api/v0/users/42/templates");
-        assert_eq!(user_template_library(42), "/api/v0/users/42/templates/");
     }
 
     #[test]
