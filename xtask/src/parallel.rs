@@ -1,11 +1,21 @@
-//! Running one piece of work over many items on the machine's two cores.
+//! Running one piece of work over many items, a few at a time.
 
 use anyhow::Result;
 
-/// `work` on each of `items`, two at a time, its results in the items' order: each run of
-/// npm's binaryen tools spends most of a second starting node, and brotli at quality 11
-/// keeps a core busy.
+/// `work` on each of `items`, two at a time (one per core of the project's machine), its
+/// results in the items' order: each run of npm's binaryen tools spends most of a second
+/// starting node, and brotli at quality 11 keeps a core busy.
 pub fn two_at_a_time<T: Sync, R: Send>(
+    items: &[T],
+    work: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    at_a_time(2, items, work)
+}
+
+/// `work` on each of `items`, `lanes` at a time, its results in the items' order; the first
+/// error is returned once every lane has stopped.
+pub fn at_a_time<T: Sync, R: Send>(
+    lanes: usize,
     items: &[T],
     work: impl Fn(&T) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
@@ -21,10 +31,10 @@ pub fn two_at_a_time<T: Sync, R: Send>(
         }
     };
     let mut done = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2).map(|_| scope.spawn(worker)).collect();
+        let workers: Vec<_> = (0..lanes.max(1)).map(|_| scope.spawn(worker)).collect();
         workers
             .into_iter()
-            .map(|w| w.join().expect("a worker of two_at_a_time panicked"))
+            .map(|w| w.join().expect("a worker of at_a_time panicked"))
             .collect::<Result<Vec<_>>>()
     })?
     .into_iter()

@@ -74,13 +74,13 @@ pub fn build_split_console() -> Result<()> {
     Ok(())
 }
 
-/// The steps after cargo again, into `dist`, for `page`, each step through the outputs the
-/// last build kept; keeps nothing new beyond that build's own. Returns how many steps it
-/// ran. For the check that reuse is safe (reuse_check.rs).
-pub fn rebuild_into(dist: &Path, page: &Page) -> Result<reuse::Counts> {
-    let wasm = compile()?;
+/// The steps after cargo again, into `dist`, from `wasm` (cargo's output, or a changed
+/// copy of it) and `page`, each step through the outputs the last build kept; the next
+/// [`build_split_console`] forgets what this one adds. Returns how many steps it ran. For
+/// the check that reuse is safe (reuse_check.rs).
+pub fn rebuild_into(dist: &Path, wasm: &Path, page: &Page) -> Result<reuse::Counts> {
     let reuse = Reuse::at(split_dir().join("reuse"), recipe()?);
-    build(&wasm, page, dist, &reuse)?;
+    build(wasm, page, dist, &reuse)?;
     Ok(reuse.counts())
 }
 
@@ -128,8 +128,9 @@ fn build(wasm: &Path, page: &Page, dist: &Path, reuse: &Reuse) -> Result<Built> 
 /// Relocations kept, so wasm-split can move code.
 const SPLIT_RUSTFLAGS: &str = "-C link-args=--emit-relocs";
 
-/// `cargo build` of the console with its `split` feature, keeping relocations.
-fn compile() -> Result<PathBuf> {
+/// `cargo build` of the console with its `split` feature, keeping relocations; returns the
+/// wasm file (nothing is compiled when the sources are unchanged).
+pub fn compile() -> Result<PathBuf> {
     let target_dir = split_dir();
     exec(
         cargo()

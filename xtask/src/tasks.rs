@@ -4,7 +4,7 @@ use crate::scratch::BrowserScratch;
 use crate::server_process::Started;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
-use crate::{compress, e2e, package, reuse_check, split};
+use crate::{compress, e2e, package, reuse_check, split, test_files};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -247,24 +247,8 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "wasm",
-        what: "console tests in headless Chromium (wasm-bindgen-test)",
-        run: || {
-            let scratch = BrowserScratch::new("wasm")?;
-            exec(
-                scratch
-                    .apply(&mut cargo())
-                    .args([
-                        "test",
-                        "--no-fail-fast",
-                        "-p",
-                        "gpudeck",
-                        "--target",
-                        "wasm32-unknown-unknown",
-                    ])
-                    .env("CHROMEDRIVER", CHROMEDRIVER)
-                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120"),
-            )
-        },
+        what: "console tests in headless Chromium (wasm-bindgen-test), two files at a time",
+        run: wasm_tests,
     },
     Suite {
         name: "split",
@@ -285,6 +269,27 @@ const SUITES: &[Suite] = &[
         run: e2e::run,
     },
 ];
+
+/// The console's wasm test files, each in its own wasm-bindgen-test runner and browser,
+/// two at a time: most of a file's time is the runner preparing its module and starting
+/// Chromium, one core each.
+fn wasm_tests() -> Result<()> {
+    let files = test_files::build(
+        &["-p", "gpudeck", "--target", "wasm32-unknown-unknown"],
+        &[],
+    )?;
+    let scratch = BrowserScratch::new("wasm")?;
+    test_files::run("wasm", &files, 2, |file| {
+        let mut command = Command::new("wasm-bindgen-test-runner");
+        scratch
+            .apply(&mut command)
+            .arg(&file.executable)
+            .current_dir(root())
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
+        command
+    })
+}
 
 /// Examples schemathesis generates per operation and test phase.
 const FUZZ_EXAMPLES: &str = "100";
