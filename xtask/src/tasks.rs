@@ -49,16 +49,27 @@ fn run_options(args: &[String]) -> Result<RunOptions> {
 }
 
 /// Set up, build the shipping console (release, split by route: the build the whole-app
-/// suite tests, from the same cache) and serve it: with the demo data, or forwarding to
-/// the upstream named by `--upstream` (your own account; no demo database, no demo keys).
+/// suite tests, from the same cache) and serve it from the release server: with the demo
+/// data, or forwarding to the upstream named by `--upstream` (your own account; no demo
+/// database, no demo keys).
 pub fn run(args: &[String]) -> Result<()> {
     let options = run_options(args)?;
     setup::ensure_all(false)?;
     split::build_split_console()?;
     let address = format!("127.0.0.1:{}", options.port);
+    // The release server: the one `cargo xtask package` ships and the whole-app suite
+    // drives, so `test` after `run` builds it no more.
     let mut server = cargo();
     server
-        .args(["run", "--quiet", "-p", "gpudeck-server", "--"])
+        .args([
+            "run",
+            "--release",
+            "--locked",
+            "--quiet",
+            "-p",
+            "gpudeck-server",
+            "--",
+        ])
         .args(["--addr", &address, "--static-dir"])
         .arg(split::dist_dir());
     match &options.upstream {
