@@ -104,10 +104,10 @@ fn one_page_reworded(built: &Digests, wasm: &Path, scratch: &Path) -> Result<()>
         .filter(|name| !pages_own(name) && !is_main_module_file(name) && !is_index_page(name))
         .collect();
     let main_module = |digests: &Digests| -> Option<String> {
-        let mut modules = digests
+        digests
             .iter()
-            .filter(|(name, _)| name.ends_with("_bg.wasm") && is_main_module_file(name));
-        modules.next().map(|(_, digest)| digest.clone())
+            .find(|(name, _)| name.ends_with("_bg.wasm") && is_main_module_file(name))
+            .map(|(_, digest)| digest.clone())
     };
     // Old and new names, each with two variants: the page's chunk and pack, three files
     // sharing the main module's hash, and the page (which keeps its name).

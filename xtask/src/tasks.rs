@@ -414,7 +414,10 @@ fn fuzz() -> Result<()> {
     let seed = std::env::var("GPUDECK_FUZZ_SEED").unwrap_or_else(|_| FUZZ_SEED.to_owned());
     let mut run = fuzz_once(&seed)?;
     if run.only_the_parser_crashed() {
-        println!("    schemathesis crashed in Python's parser ({PARSER_CRASH}), not on an answer of the server: once more, same seed");
+        println!(
+            "    schemathesis crashed in Python's parser ({PARSER_CRASH}), not on an answer \
+             of the server: once more, same seed"
+        );
         run = fuzz_once(&seed)?;
     }
     if !run.passed {
@@ -478,6 +481,7 @@ pub fn test(args: &[String]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn only_a_crash_of_the_parser_is_run_again() {
@@ -492,8 +496,6 @@ mod tests {
         assert!(!run(false, &["FAILURES", "Server error"]).only_the_parser_crashed());
         assert!(!run(true, &[crash]).only_the_parser_crashed());
     }
-
-    use super::*;
 
     fn options(args: &[&str]) -> Result<RunOptions> {
         run_options(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
