@@ -18,6 +18,7 @@ mod setup;
 mod shell;
 mod split;
 mod tasks;
+mod test_builds;
 mod test_files;
 
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! Reference servers started by the checks (fuzz, package): their address read from what
 //! they print, and killed when the check is done.
 
-use crate::shell::{cargo, exec, root};
+use crate::test_builds::TestBuild;
 use anyhow::{Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -63,12 +63,12 @@ impl Drop for Started {
 }
 
 impl Started {
-    /// The debug `gpudeck-server` on a free loopback port with the demo data, in memory,
+    /// The debug `gpudeck-server` of the native test build on a free loopback port with the demo data, in memory,
     /// and the demo key of alice (a host and team owner).
     pub fn demo() -> Result<(Self, String)> {
-        exec(cargo().args(["build", "--quiet", "-p", "gpudeck-server"]))?;
+        let build = TestBuild::native()?;
         let server = Started::new(
-            Command::new(root().join("target/debug/gpudeck-server"))
+            Command::new(build.binary("gpudeck-server")?)
                 .args(["--memory", "--demo", "--addr", "127.0.0.1:0"])
                 .env("RUST_LOG", "warn"),
         )?;

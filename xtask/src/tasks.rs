@@ -4,7 +4,9 @@ use crate::scratch::BrowserScratch;
 use crate::server_process::Started;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step};
-use crate::{compress, e2e, package, reuse_check, split, test_files};
+use crate::test_builds::{self, TestBuild};
+use crate::test_files::{self, TestFile};
+use crate::{compress, e2e, package, reuse_check, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -207,49 +209,13 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "lint",
-        what: "clippy, native and wasm, warnings are errors",
-        run: || {
-            const WASM: [&str; 4] = ["-p", "gpudeck", "--target", "wasm32-unknown-unknown"];
-            let targets: [&[&str]; 3] = [
-                &["--workspace", "--all-targets"],
-                &[WASM.as_slice(), &["--all-targets"]].concat(),
-                // The lazy routes of the split build (src/split.rs).
-                &[WASM.as_slice(), &["--features", "split"]].concat(),
-            ];
-            for target in targets {
-                exec(
-                    cargo()
-                        .arg("clippy")
-                        .args(target)
-                        .args(["--", "-D", "warnings"]),
-                )?;
-            }
-            Ok(())
-        },
+        what: "clippy on the native and wasm test builds (also the split build's feature), warnings are errors",
+        run: lint,
     },
     Suite {
         name: "native",
         what: "unit and server tests (console, wire, server with the official client, xtask)",
-        run: || {
-            // The server's tests run the official client too (tests/official_client.rs).
-            let vastai = setup::ensure_vastai()?;
-            exec(
-                cargo()
-                    .args([
-                        "test",
-                        // One failing test file must not hide the results of the others.
-                        "--no-fail-fast",
-                        "--workspace",
-                        "--exclude",
-                        "gpudeck",
-                        "--exclude",
-                        "gpudeck-e2e",
-                    ])
-                    .env("GPUDECK_VASTAI", vastai),
-            )?;
-            // The console's pure logic, natively; its tests/ suites need a browser (wasm).
-            exec(cargo().args(["test", "-p", "gpudeck", "--lib"]))
-        },
+        run: native_tests,
     },
     Suite {
         name: "fuzz",
@@ -281,16 +247,62 @@ const SUITES: &[Suite] = &[
     },
 ];
 
+/// Clippy, warnings as errors, on both test builds, compiling them for the suites after it
+/// (see test_builds.rs).
+fn lint() -> Result<()> {
+    let mut diagnostics = TestBuild::native()?.diagnostics;
+    for diagnostic in TestBuild::wasm()?.diagnostics {
+        // The console's crates of the workspace are in both builds.
+        if !diagnostics.contains(&diagnostic) {
+            diagnostics.push(diagnostic);
+        }
+    }
+    for diagnostic in &diagnostics {
+        eprint!("{diagnostic}");
+    }
+    if !diagnostics.is_empty() {
+        bail!("clippy: {} warnings in the test builds", diagnostics.len());
+    }
+    Ok(())
+}
+
+/// The native test build's files but the whole-app suite's, one after another as cargo
+/// runs them, then the doc tests. Of the console, only its library's unit tests (its pure
+/// logic): its test files need a browser, and run in the wasm suite.
+fn native_tests() -> Result<()> {
+    // The server's tests run the official client too (tests/official_client.rs).
+    let vastai = setup::ensure_vastai()?;
+    let build = TestBuild::native()?;
+    let whole_app = root().join("crates/e2e");
+    let files: Vec<TestFile> = build
+        .files
+        .into_iter()
+        .filter(|file| file.folder != whole_app && (file.folder != root() || file.kind == "lib"))
+        .collect();
+    let files = test_files::in_running_order(files, &NATIVE_STARTED_FIRST);
+    test_files::run("native", &files, NATIVE_LANES, |file| {
+        let mut command = Command::new(&file.executable);
+        command
+            .current_dir(&file.folder)
+            .env("GPUDECK_VASTAI", &vastai);
+        command
+    })?;
+    test_builds::doc_tests()
+}
+
+/// How many native test files run at once.
+const NATIVE_LANES: usize = 2;
+
+/// The native test files started first, longest first; the rest follow by name.
+const NATIVE_STARTED_FIRST: [&str; 2] = ["authorization", "official_client"];
+
 /// The console's wasm test files, each in its own wasm-bindgen-test runner and browser,
 /// two at a time: most of a file's time is the runner preparing its module and starting
 /// Chromium, one core each.
 fn wasm_tests() -> Result<()> {
-    let files = test_files::build(
-        &["-p", "gpudeck", "--target", "wasm32-unknown-unknown"],
-        &[],
-    )?;
+    let build = TestBuild::wasm()?;
     let scratch = BrowserScratch::new("wasm")?;
-    test_files::run("wasm", &files, 2, |file| {
+    test_files::run("wasm", &build.files, 2, |file| {
         let mut command = Command::new("wasm-bindgen-test-runner");
         scratch
             .apply(&mut command)

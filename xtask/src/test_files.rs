@@ -1,22 +1,25 @@
-//! Test files built once by cargo, then run a few at a time: the suites whose tests wait on
-//! browsers and servers more than they compute (the console's wasm tests, the whole-app
-//! tests). Each file's output is printed whole when it ends, and every failed file is
-//! named after all have run.
+//! Test files run a few at a time, outside cargo (which runs one after another): each
+//! file's output is printed whole when it ends, and every failed file is named after all
+//! have run. The test builds (`test_builds.rs`) make them.
 
 use crate::parallel::at_a_time;
-use crate::shell::{cargo, elapsed, step};
+use crate::shell::{elapsed, step};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 /// One built test file.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TestFile {
     /// Its target's name (`rolling`, `first_reads`), with the kind of a unit test file
     /// (`gpudeck (lib)`).
     pub name: String,
+    /// `lib`, `bin` or `test`.
+    pub kind: String,
     pub executable: PathBuf,
+    /// Its package's folder, where cargo would run it.
+    pub folder: PathBuf,
 }
 
 /// What one test file's run gave.
@@ -24,22 +27,6 @@ struct Ran {
     passed: bool,
     seconds: u64,
     output: String,
-}
-
-/// `cargo test --no-run` with `args`, and the test files it built, those named in `first`
-/// first in that order, then the others by name.
-pub fn build(args: &[&str], first: &[&str]) -> Result<Vec<TestFile>> {
-    let output = cargo()
-        .args(["test", "--no-run", "--message-format=json"])
-        .args(args)
-        .stderr(Stdio::inherit())
-        .output()
-        .context("could not start cargo to build the test files")?;
-    if !output.status.success() {
-        bail!("building the test files failed ({})", output.status);
-    }
-    let files = test_files_in(&String::from_utf8_lossy(&output.stdout))?;
-    Ok(in_running_order(files, first))
 }
 
 /// Runs `files`, `lanes` at a time, each through the command `command` makes for it; fails
@@ -80,41 +67,8 @@ pub fn run(
     Ok(())
 }
 
-/// The test executables among cargo's JSON messages, named after their target.
-fn test_files_in(messages: &str) -> Result<Vec<TestFile>> {
-    let mut files = Vec::new();
-    for line in messages.lines() {
-        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let (Some(name), Some(executable)) = (
-            message["target"]["name"].as_str(),
-            message["executable"].as_str(),
-        ) else {
-            continue;
-        };
-        if message["profile"]["test"] == true {
-            // A package's library and binary unit tests share its name.
-            let kind = message["target"]["kind"][0].as_str().unwrap_or("test");
-            let name = name.replace('-', "_");
-            files.push(TestFile {
-                name: if kind == "test" {
-                    name
-                } else {
-                    format!("{name} ({kind})")
-                },
-                executable: executable.into(),
-            });
-        }
-    }
-    if files.is_empty() {
-        bail!("cargo built no test file");
-    }
-    Ok(files)
-}
-
 /// `first` in its order, then the others by name.
-fn in_running_order(mut files: Vec<TestFile>, first: &[&str]) -> Vec<TestFile> {
+pub fn in_running_order(mut files: Vec<TestFile>, first: &[&str]) -> Vec<TestFile> {
     files.sort_by_key(|file| {
         let rank = first
             .iter()
@@ -158,38 +112,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn test_files_are_read_from_cargo_messages() {
-        let messages = r#"{"reason":"compiler-artifact","target":{"name":"gpudeck-e2e","kind":["lib"]},"profile":{"test":false},"executable":null}
-{"reason":"compiler-artifact","target":{"name":"gpudeck-e2e","kind":["lib"]},"profile":{"test":true},"executable":"/t/gpudeck_e2e-1"}
-{"reason":"compiler-artifact","target":{"name":"gpudeck-e2e","kind":["bin"]},"profile":{"test":true},"executable":"/t/gpudeck_e2e-3"}
-{"reason":"compiler-artifact","target":{"name":"rolling","kind":["test"]},"profile":{"test":true},"executable":"/t/rolling-2"}
-{"reason":"build-finished","success":true}"#;
-        let files = test_files_in(messages).unwrap();
-        assert_eq!(
-            files,
-            vec![
-                TestFile {
-                    name: "gpudeck_e2e (lib)".into(),
-                    executable: "/t/gpudeck_e2e-1".into()
-                },
-                TestFile {
-                    name: "gpudeck_e2e (bin)".into(),
-                    executable: "/t/gpudeck_e2e-3".into()
-                },
-                TestFile {
-                    name: "rolling".into(),
-                    executable: "/t/rolling-2".into()
-                },
-            ]
-        );
-        assert!(test_files_in("").is_err());
-    }
-
-    #[test]
     fn the_files_named_first_start_first() {
         let file = |name: &str| TestFile {
             name: name.into(),
+            kind: "test".into(),
             executable: PathBuf::new(),
+            folder: PathBuf::new(),
         };
         let order: Vec<String> = in_running_order(
             vec![
@@ -216,7 +144,9 @@ mod tests {
         std::fs::create_dir_all(&ran).unwrap();
         let file = |name: &str| TestFile {
             name: name.into(),
+            kind: "test".into(),
             executable: "sh".into(),
+            folder: ran.clone(),
         };
         let files = [file("passes"), file("fails"), file("passes_too")];
         let error = run("tried", &files, 2, |file| {

@@ -1,0 +1,235 @@
+//! The two test builds every suite shares: one cargo command for the native target, one for
+//! wasm, each over all the targets of what it selects, with clippy compiling the
+//! workspace's own crates in place of rustc.
+//!
+//! - The `lint` suite fails on any warning they printed; the `native`, `fuzz`, `package`
+//!   and `e2e` suites run what the native build made, the `wasm` suite what the wasm build
+//!   made. A suite that finds its build already made only waits for cargo to say so.
+//! - One command per target keeps one feature resolution: two commands selecting different
+//!   packages resolve features differently and compile the shared crates twice.
+//! - Clippy compiling spares a second pass over every dependency: `cargo clippy` checks
+//!   them, writing metadata a build cannot use.
+//! - Warnings stay warnings while compiling, so that one unused name does not stop the
+//!   other suites from running; the `lint` suite is where they are errors.
+
+use crate::shell::{cargo, root};
+use crate::test_files::TestFile;
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The native build's packages and features. The console's `split` feature is on, so that
+/// clippy reads its lazy routes (`src/split.rs`, the only code the feature gates, which
+/// has no target of its own) here, and the code without them in the wasm build: each
+/// once, with no clippy check of every dependency beside the builds for that feature.
+const NATIVE: [&str; 3] = ["--workspace", "--features", "gpudeck/split"];
+
+/// What one test build made and said.
+#[derive(Debug, Default, PartialEq)]
+pub struct TestBuild {
+    /// Its test files (unit tests of libraries and binaries, and test targets).
+    pub files: Vec<TestFile>,
+    /// Its binaries outside the tests, by target name (the debug `gpudeck-server`).
+    binaries: Vec<(String, PathBuf)>,
+    /// The warnings and errors of the workspace's crates, rendered as cargo prints them,
+    /// once each.
+    pub diagnostics: Vec<String>,
+}
+
+impl TestBuild {
+    /// Every target of every workspace package, natively.
+    pub fn native() -> Result<Self> {
+        Self::build("native", &[NATIVE.as_slice(), &["--all-targets"]].concat())
+    }
+
+    /// Every target of the console, for the browser.
+    pub fn wasm() -> Result<Self> {
+        Self::build(
+            "wasm",
+            &[
+                "-p",
+                "gpudeck",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--all-targets",
+            ],
+        )
+    }
+
+    /// The path of the binary target `name`.
+    pub fn binary(&self, name: &str) -> Result<&Path> {
+        self.binaries
+            .iter()
+            .find(|(binary, _)| binary == name)
+            .map(|(_, path)| path.as_path())
+            .with_context(|| format!("the test build made no binary {name}"))
+    }
+
+    /// The test files of the package in `folder` (relative to the workspace).
+    pub fn files_in(&self, folder: &str) -> impl Iterator<Item = &TestFile> {
+        let folder = root().join(folder);
+        self.files.iter().filter(move |file| file.folder == folder)
+    }
+
+    fn build(what: &str, args: &[&str]) -> Result<Self> {
+        let output = with_clippy(cargo())
+            .args(["test", "--no-run", "--message-format=json"])
+            .args(args)
+            .stderr(Stdio::inherit())
+            .output()
+            .context("could not start cargo to build the test files")?;
+        let build = read_messages(&String::from_utf8_lossy(&output.stdout));
+        if !output.status.success() {
+            for diagnostic in &build.diagnostics {
+                eprint!("{diagnostic}");
+            }
+            bail!("the {what} test build failed ({})", output.status);
+        }
+        if build.files.is_empty() {
+            bail!("the {what} test build made no test file");
+        }
+        Ok(build)
+    }
+}
+
+/// The doc tests of the workspace's libraries, compiled against the native test build.
+pub fn doc_tests() -> Result<()> {
+    crate::shell::exec(with_clippy(cargo()).args(["test", "--doc"]).args(NATIVE))
+}
+
+/// `cargo` compiling the workspace's crates with clippy, as `cargo clippy` does, but
+/// building instead of checking. Every command that shares the test builds must say this:
+/// the compiler is part of what cargo keys its output on.
+fn with_clippy(mut cargo: Command) -> Command {
+    cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver());
+    // No `-D warnings`: read from the messages instead (see the module's comment).
+    cargo.env_remove("CLIPPY_ARGS");
+    cargo
+}
+
+/// clippy's compiler, beside rustc in its toolchain.
+fn clippy_driver() -> PathBuf {
+    let sysroot = crate::shell::output_of("rustc", &["--print", "sysroot"]).unwrap_or_default();
+    Path::new(&sysroot).join("bin/clippy-driver")
+}
+
+/// The test files, binaries and warnings among cargo's JSON messages.
+fn read_messages(messages: &str) -> TestBuild {
+    let mut build = TestBuild::default();
+    for line in messages.lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        match message["reason"].as_str() {
+            Some("compiler-artifact") => read_artifact(&message, &mut build),
+            Some("compiler-message") => {
+                let diagnostic = &message["message"];
+                // Not rustc's closing "N warnings emitted", which has no place in the code.
+                let kept = diagnostic["level"] == "error"
+                    || diagnostic["spans"]
+                        .as_array()
+                        .is_some_and(|spans| !spans.is_empty());
+                if let Some(rendered) = diagnostic["rendered"].as_str() {
+                    let rendered = rendered.to_owned();
+                    if kept && !build.diagnostics.contains(&rendered) {
+                        build.diagnostics.push(rendered);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    build
+}
+
+fn read_artifact(message: &serde_json::Value, build: &mut TestBuild) {
+    let (Some(name), Some(executable), Some(manifest)) = (
+        message["target"]["name"].as_str(),
+        message["executable"].as_str(),
+        message["manifest_path"].as_str(),
+    ) else {
+        return;
+    };
+    let kind = message["target"]["kind"][0].as_str().unwrap_or("test");
+    if message["profile"]["test"] != true {
+        if kind == "bin" {
+            build.binaries.push((name.to_owned(), executable.into()));
+        }
+        return;
+    }
+    // Benchmarks and examples built as tests are compiled (and linted), not run, as
+    // `cargo test` leaves them.
+    if !["lib", "bin", "test"].contains(&kind) {
+        return;
+    }
+    // A package's library and binary unit tests share its name.
+    let name = name.replace('-', "_");
+    build.files.push(TestFile {
+        name: if kind == "test" {
+            name
+        } else {
+            format!("{name} ({kind})")
+        },
+        kind: kind.to_owned(),
+        executable: executable.into(),
+        folder: Path::new(manifest)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .to_path_buf(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_binaries_and_warnings_are_read_from_cargo_messages() {
+        let messages = r#"{"reason":"compiler-artifact","manifest_path":"/w/crates/e2e/Cargo.toml","target":{"name":"gpudeck-e2e","kind":["lib"]},"profile":{"test":false},"executable":null}
+{"reason":"compiler-artifact","manifest_path":"/w/crates/e2e/Cargo.toml","target":{"name":"gpudeck-e2e","kind":["lib"]},"profile":{"test":true},"executable":"/t/gpudeck_e2e-1"}
+{"reason":"compiler-artifact","manifest_path":"/w/crates/e2e/Cargo.toml","target":{"name":"gpudeck-e2e","kind":["bin"]},"profile":{"test":true},"executable":"/t/gpudeck_e2e-3"}
+{"reason":"compiler-artifact","manifest_path":"/w/crates/server/Cargo.toml","target":{"name":"gpudeck-server","kind":["bin"]},"profile":{"test":false},"executable":"/t/gpudeck-server"}
+{"reason":"compiler-artifact","manifest_path":"/w/crates/bench/Cargo.toml","target":{"name":"load","kind":["bench"]},"profile":{"test":true},"executable":"/t/load-4"}
+{"reason":"compiler-message","message":{"rendered":"warning: unused variable: `x`\n","spans":[{"line_start":1}]}}
+{"reason":"compiler-message","message":{"rendered":"warning: unused variable: `x`\n","spans":[{"line_start":1}]}}
+{"reason":"compiler-message","message":{"rendered":"warning: 1 warning emitted\n","level":"warning","spans":[]}}
+{"reason":"compiler-message","message":{"rendered":"error: linking failed\n","level":"error","spans":[]}}
+{"reason":"compiler-artifact","manifest_path":"/w/crates/e2e/Cargo.toml","target":{"name":"rolling","kind":["test"]},"profile":{"test":true},"executable":"/t/rolling-2"}
+{"reason":"build-finished","success":true}"#;
+        let build = read_messages(messages);
+        let file = |name: &str, kind: &str, executable: &str| TestFile {
+            name: name.into(),
+            kind: kind.into(),
+            executable: executable.into(),
+            folder: "/w/crates/e2e".into(),
+        };
+        assert_eq!(
+            build.files,
+            vec![
+                file("gpudeck_e2e (lib)", "lib", "/t/gpudeck_e2e-1"),
+                file("gpudeck_e2e (bin)", "bin", "/t/gpudeck_e2e-3"),
+                file("rolling", "test", "/t/rolling-2"),
+            ]
+        );
+        assert_eq!(
+            build.binary("gpudeck-server").unwrap(),
+            Path::new("/t/gpudeck-server")
+        );
+        assert!(build.binary("gpudeck-e2e").is_err());
+        assert_eq!(
+            build.diagnostics,
+            ["warning: unused variable: `x`\n", "error: linking failed\n"]
+        );
+    }
+
+    #[test]
+    fn clippy_driver_is_in_the_toolchain() {
+        let driver = clippy_driver();
+        let version = crate::shell::output_of(driver.to_str().unwrap(), &["--version"]);
+        assert!(
+            version.is_some_and(|v| v.starts_with("clippy ")),
+            "{} does not answer as clippy",
+            driver.display()
+        );
+    }
+}
