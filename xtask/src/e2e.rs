@@ -1,4 +1,4 @@
-//! The whole-app suite: its test files (from the native test build) run four at a time,
+//! The whole-app suite: its test files (from the native test build) run three at a time,
 //! each test file's tests one after another in their own browsers and servers (every one
 //! on free ports). Two files spend most of their time waiting for the public service's
 //! pace (`rolling`: N22 (list machine) every 5 s; `paced_cancel`); they start first, so
@@ -13,9 +13,10 @@ use crate::test_files;
 use anyhow::Result;
 use std::process::Command;
 
-/// How many test files run at once: the two that wait on the pace, and two more for the
-/// others, whose tests wait on a browser and a server about as long as they compute.
-const LANES: usize = 4;
+/// How many test files run at once. Each file's tests wait on a browser and a server more
+/// than they compute, so the machine's two cores carry three; a fourth lane only slowed
+/// every file (docs/performance.md).
+const LANES: usize = 3;
 
 /// The test files started first, longest first; the rest follow by name.
 const STARTED_FIRST: [&str; 4] = ["rolling", "paced_cancel", "look", "listing"];
