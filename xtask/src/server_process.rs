@@ -63,8 +63,8 @@ impl Drop for Started {
 }
 
 impl Started {
-    /// The debug `gpudeck-server` of the native test build on a free loopback port with the demo data, in memory,
-    /// and the demo key of alice (a host and team owner).
+    /// The debug `gpudeck-server` of the native test build on a free loopback port with the
+    /// demo data, in memory, and the demo key of alice (a host and team owner).
     pub fn demo() -> Result<(Self, String)> {
         let build = TestBuild::native()?;
         let server = Started::new(

@@ -266,8 +266,8 @@ fn lint() -> Result<()> {
     Ok(())
 }
 
-/// The native test build's files but the whole-app suite's, one after another as cargo
-/// runs them, then the doc tests. Of the console, only its library's unit tests (its pure
+/// The native test build's files but the whole-app suite's, two at a time, then the doc
+/// tests. Of the console, only its library's unit tests (its pure
 /// logic): its test files need a browser, and run in the wasm suite.
 fn native_tests() -> Result<()> {
     // The server's tests run the official client too (tests/official_client.rs).
@@ -300,9 +300,9 @@ const NATIVE_STARTED_FIRST: [&str; 2] = ["authorization", "official_client"];
 /// two at a time: most of a file's time is the runner preparing its module and starting
 /// Chromium, one core each.
 fn wasm_tests() -> Result<()> {
-    let build = TestBuild::wasm()?;
+    let files = test_files::in_running_order(TestBuild::wasm()?.files, &[]);
     let scratch = BrowserScratch::new("wasm")?;
-    test_files::run("wasm", &build.files, 2, |file| {
+    test_files::run("wasm", &files, 2, |file| {
         let mut command = Command::new("wasm-bindgen-test-runner");
         scratch
             .apply(&mut command)

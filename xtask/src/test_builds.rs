@@ -72,7 +72,7 @@ impl TestBuild {
     }
 
     fn build(what: &str, args: &[&str]) -> Result<Self> {
-        let output = with_clippy(cargo())
+        let output = with_clippy(cargo())?
             .args(["test", "--no-run", "--message-format=json"])
             .args(args)
             .stderr(Stdio::inherit())
@@ -94,23 +94,32 @@ impl TestBuild {
 
 /// The doc tests of the workspace's libraries, compiled against the native test build.
 pub fn doc_tests() -> Result<()> {
-    crate::shell::exec(with_clippy(cargo()).args(["test", "--doc"]).args(NATIVE))
+    crate::shell::exec(with_clippy(cargo())?.args(["test", "--doc"]).args(NATIVE))
 }
 
 /// `cargo` compiling the workspace's crates with clippy, as `cargo clippy` does, but
 /// building instead of checking. Every command that shares the test builds must say this:
 /// the compiler is part of what cargo keys its output on.
-fn with_clippy(mut cargo: Command) -> Command {
-    cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver());
+fn with_clippy(mut cargo: Command) -> Result<Command> {
+    cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver()?);
     // No `-D warnings`: read from the messages instead (see the module's comment).
     cargo.env_remove("CLIPPY_ARGS");
-    cargo
+    Ok(cargo)
 }
 
 /// clippy's compiler, beside rustc in its toolchain.
-fn clippy_driver() -> PathBuf {
-    let sysroot = crate::shell::output_of("rustc", &["--print", "sysroot"]).unwrap_or_default();
-    Path::new(&sysroot).join("bin/clippy-driver")
+fn clippy_driver() -> Result<PathBuf> {
+    let sysroot = crate::shell::output_of("rustc", &["--print", "sysroot"])
+        .context("`rustc --print sysroot` failed")?;
+    let driver = Path::new(&sysroot).join("bin/clippy-driver");
+    if !driver.exists() {
+        bail!(
+            "clippy is not installed beside rustc ({} is missing): \
+             rustup component add clippy",
+            driver.display()
+        );
+    }
+    Ok(driver)
 }
 
 /// The test files, binaries and warnings among cargo's JSON messages.
@@ -224,7 +233,7 @@ mod tests {
 
     #[test]
     fn clippy_driver_is_in_the_toolchain() {
-        let driver = clippy_driver();
+        let driver = clippy_driver().unwrap();
         let version = crate::shell::output_of(driver.to_str().unwrap(), &["--version"]);
         assert!(
             version.is_some_and(|v| v.starts_with("clippy ")),
