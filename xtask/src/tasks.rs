@@ -224,7 +224,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "wasm",
-        what: "console tests in headless Chromium (wasm-bindgen-test), two files at a time",
+        what: "console tests in headless Chromium (wasm-bindgen-test), its two files side by side",
         run: wasm_tests,
     },
     Suite {
@@ -296,9 +296,10 @@ const NATIVE_LANES: usize = 2;
 /// The native test files started first, longest first; the rest follow by name.
 const NATIVE_STARTED_FIRST: [&str; 2] = ["authorization", "official_client"];
 
-/// The console's wasm test files, each in its own wasm-bindgen-test runner and browser,
-/// two at a time: most of a file's time is the runner preparing its module and starting
-/// Chromium, one core each.
+/// The console's two wasm test files (`tests/pages`, `tests/parts`), each in its own
+/// wasm-bindgen-test runner and browser, side by side. Two, not one per area: each file
+/// costs its link, and its runner preparing its module and starting Chromium, a few
+/// seconds of one core.
 fn wasm_tests() -> Result<()> {
     let files = test_files::in_running_order(TestBuild::wasm()?.files, &[]);
     let scratch = BrowserScratch::new("wasm")?;

@@ -37,12 +37,19 @@ pub struct TestBuild {
 }
 
 impl TestBuild {
-    /// Every target of every workspace package, natively.
+    /// Every test target of every workspace package, natively: the unit tests of
+    /// libraries and binaries, and the test files. A plain binary is built where a test
+    /// file needs it (the server's). Of the console, only its library's unit tests: its
+    /// binary and its browser test files are not for this target, and would compile its
+    /// library a second time (see its `Cargo.toml`).
     pub fn native() -> Result<Self> {
-        Self::build("native", &[NATIVE.as_slice(), &["--all-targets"]].concat())
+        // Not `--all-targets`: `--benches` takes every binary (their `bench` flag is on by
+        // default), the console's among them.
+        Self::build("native", &[NATIVE.as_slice(), &["--tests"]].concat())
     }
 
-    /// Every target of the console, for the browser.
+    /// The console's browser test files and what they need (its library and binary). Its
+    /// unit tests are left to the native build: they hold no browser test.
     pub fn wasm() -> Result<Self> {
         Self::build(
             "wasm",
@@ -51,7 +58,10 @@ impl TestBuild {
                 "gpudeck",
                 "--target",
                 "wasm32-unknown-unknown",
-                "--all-targets",
+                "--features",
+                "browser-tests",
+                "--test",
+                "*",
             ],
         )
     }
@@ -93,9 +103,22 @@ impl TestBuild {
 }
 
 /// The doc tests of the workspace's libraries, compiled against the native test build.
+///
+/// Not `cargo test --doc`: it ignores the console's `doctest = false` and would compile
+/// its whole library natively for no test. A plain `cargo test` honours it; every test
+/// file it starts again runs nothing, as only doc tests have names like
+/// `crates/server/src/lib.rs - (line 7)`.
 pub fn doc_tests() -> Result<()> {
-    crate::shell::exec(with_clippy(cargo())?.args(["test", "--doc"]).args(NATIVE))
+    crate::shell::exec(
+        with_clippy(cargo())?
+            .arg("test")
+            .args(NATIVE)
+            .args(["--", DOC_TEST_NAMES]),
+    )
 }
+
+/// What only doc tests' names contain.
+const DOC_TEST_NAMES: &str = " - (line ";
 
 /// `cargo` compiling the workspace's crates with clippy, as `cargo clippy` does, but
 /// building instead of checking. Every command that shares the test builds must say this:

@@ -1,16 +1,11 @@
 //! The Machines table's listing column in a real browser (§1.7, offers and rental
 //! contracts): each machine's stage, with whether it is listed and until when and when
 //! its rentals end in its tooltip. The stage rule itself is unit-tested in `src/domain/listing.rs`.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
 use gpudeck::components::time::format_absolute;
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "key-for-listing-tests";
 const USER: &str =

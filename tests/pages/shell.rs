@@ -1,16 +1,11 @@
 //! The page shell and sign-in, mounted whole: redirects, session storage, navigation,
 //! sign-out and what a 401 does.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
 use leptos::prelude::document;
-use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "demo-key-for-shell-tests";
 const USER: &str =

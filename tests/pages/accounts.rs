@@ -2,17 +2,12 @@
 //! mounted in the whole app against a scripted `fetch`. The pure functions (key masking,
 //! money, id checks, the CSV key rule, the permission grid, role counts) are unit tests
 //! next to their code (`cargo test -p gpudeck --lib`).
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
 use gpudeck::routes::role_path;
-use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "owner-key-for-accounts-tests";
 const USER: &str =

@@ -1,11 +1,8 @@
 //! Session helpers that need the browser: what counts as a base URL (the browser parses
 //! it). Where sign-in may send people is a unit test in `src/session.rs`.
-#![cfg(target_arch = "wasm32")]
 
 use gpudeck::session::{normalise_base_url, own_origin};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn base_urls_are_checked_and_normalised() {

@@ -6,17 +6,12 @@
 //! each offer is ended before its window, a machine whose offer step failed keeps its
 //! window unsent, and a retry sends only the steps not done. The planner itself is
 //! `crates/fleet-plan`'s unit and property tests.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
 use serde_json::Value;
-use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "key-for-rolling-tests";
 const USER: &str =

@@ -2,10 +2,8 @@
 //! resource view (loading, failure with Try again, empty state, refusals a page shows
 //! itself, data) and the confirmed-action hook (confirm, one request at a time, refusal
 //! vs failure vs success).
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::api::{provide_api, ApiClient, Refusal};
 use gpudeck::components::confirm::ConfirmDialog;
 use gpudeck::components::confirmed_action::ConfirmedAction;
@@ -13,10 +11,7 @@ use gpudeck::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck::components::toasts::{provide_toasts, ToastRegion};
 use gpudeck_wire::TeamMember;
 use leptos::prelude::*;
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const MEMBERS: &str = r#"[{"id": 1, "username": "alice", "email": "a@x.test", "fullname": "Alice", "roles": ["owner"]}]"#;
 

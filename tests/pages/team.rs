@@ -3,17 +3,12 @@
 //! before anything is sent, the changes are listed before saving, N19's three methods,
 //! invitations with and without N17a, and keeping a second key. The rules themselves are
 //! unit tests next to their code (`src/pages/team/*_model.rs`).
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
 use serde_json::{json, Value};
-use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "owner-key-for-team-tests";
 const USER: &str =

@@ -1,17 +1,12 @@
 //! The fetch layer's N22 (list machine) and N23 (unlist machine) against a scripted
 //! `fetch`: the requests exactly as client 1.9.1 sends them, and their answers and
 //! refusals as the pages read them.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::api::{ApiClient, ApiError, Outcome, Refusal};
 use gpudeck_wire::ListMachineRequest;
 use serde_json::{json, Value};
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn client() -> ApiClient {
     ApiClient::new("http://api.test/", "secret-key-1234567890")

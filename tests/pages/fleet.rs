@@ -1,21 +1,16 @@
 //! The fleet's pieces in a real browser: the occupancy strip, the schedule form's rules
 //! (each named next to its field, nothing sent), its preview's overlap warning, and the
 //! fleet loaded again after a run. The rules themselves are unit tests in `src/domain/schedule.rs`.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
 use gpudeck::components::data_table::{Column, DataTable};
 use gpudeck::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use leptos::prelude::*;
 use leptos_router::components::Router;
 use std::collections::BTreeSet;
-use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "key-for-fleet-tests";
 const USER: &str =

@@ -1,9 +1,7 @@
 //! Small shared pieces: time display, toasts, the confirm dialog, the error panel, the
 //! form field.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::api::ApiError;
 use gpudeck::components::confirm::ConfirmDialog;
 use gpudeck::components::error_panel::ErrorPanel;
@@ -13,10 +11,7 @@ use gpudeck::components::toasts::{provide_toasts, ToastRegion, Toasts};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn times_read_naturally() {

@@ -1,16 +1,11 @@
 //! The typed fetch layer against a scripted `fetch`: what is sent, how failures become
 //! one `ApiError`, which requests are retried, and what a 401 does.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::api::{ApiClient, ApiError, Outcome, Refusal, MAX_GET_ATTEMPTS};
 use std::cell::Cell;
 use std::rc::Rc;
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "secret-key-1234567890";
 

@@ -2,16 +2,10 @@
 //! console's code arrived (`first_reads.js`, as boot.js starts them from the route
 //! table), instead of asking again; and only when they are fit to take.
 
-#![cfg(target_arch = "wasm32")]
-
-mod support;
-
+use crate::support::*;
 use gpudeck::app::App;
-use support::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const KEY: &str = "demo-key-for-first-reads";
 const USER: &str =

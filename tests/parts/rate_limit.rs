@@ -4,21 +4,16 @@
 //! public interval (or a longer `Retry-After`); bulk actions keep it from their first
 //! request. A write with no answer is unknown and never sent again by itself. And the
 //! pages' bulk runs say while they wait, and settle a lost answer by a re-read. The rolling
-//! page's is in `tests/rolling.rs`. Pacing is checked by when the requests were sent.
-#![cfg(target_arch = "wasm32")]
+//! page's is in `tests/pages/rolling.rs`. Pacing is checked by when the requests were sent.
 
-mod support;
-
+use crate::support::*;
 use gpudeck::api::pacing::scale_public_intervals;
 use gpudeck::api::{ApiClient, ApiError, Outcome, Refusal, MAX_RATE_LIMIT_RETRIES};
 use gpudeck::app::App;
 use gpudeck_wire::MaintenanceCategory;
 use std::cell::RefCell;
 use std::rc::Rc;
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const USER: &str = r#"{"id": 7, "email": "a@x.test", "username": "ann", "balance": 3.5}"#;
 const SCHEDULED: &str = r#"{"success": true, "results": [{"success": true, "machine_id": 1001, "notifications_sent": 0}]}"#;

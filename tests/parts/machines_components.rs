@@ -2,10 +2,8 @@
 //! table (sort, filter, empty states, windowing at 10,000 rows), the timeline, and the
 //! Machines page's rehearsal of its table. The CSV
 //! text and the sort order are unit tests in `src/components/data_table/columns.rs`.
-#![cfg(target_arch = "wasm32")]
 
-mod support;
-
+use crate::support::*;
 use gpudeck::components::data_table::{Column, DataTable};
 use gpudeck::components::machine_ids_field::{MachineIdsField, SavedSets};
 use gpudeck::components::timeline::{Layout, MaintenanceTimeline};
@@ -14,10 +12,7 @@ use gpudeck_wire::{MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
 use leptos_router::components::Router;
-use support::*;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn machine_ids_field_counts_ranges_and_names_bad_tokens() {
