@@ -80,8 +80,11 @@ fn signed_in_at(path: &str) {
     signed_in_as(KEY, USER, path);
 }
 
+/// A table's rows, without the windowing's spacers.
+const BODY_ROWS: &str = "tbody tr:not(.spacer)";
+
 fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
-    page.all("tbody tr:not(.spacer)")
+    page.all(BODY_ROWS)
 }
 
 #[wasm_bindgen_test]
@@ -92,7 +95,7 @@ async fn subaccounts_show_dollars_and_masked_keys_that_can_be_revealed_and_copie
         ("subaccounts", json(200, SUBACCOUNTS)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    page.wait_for_count(BODY_ROWS, 3).await;
     assert_eq!(page.text(".server-message"), "3 subaccounts");
     assert!(fetch.calls_to("/api/v0/subaccounts?owner=me").len() == 1);
 
@@ -198,7 +201,7 @@ async fn subaccounts_show_each_ones_username_and_whether_it_hosts_or_rents() {
         ("subaccounts", json(200, LISTED)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    page.wait_for_count(BODY_ROWS, 3).await;
     assert_eq!(
         column_keys(&page, ".subaccounts"),
         ["id", "username", "email", "kind", "balance", "api_key"]
@@ -214,7 +217,7 @@ async fn subaccounts_show_each_ones_username_and_whether_it_hosts_or_rents() {
     );
     // The filter finds a subaccount by its username.
     page.type_into(".table-toolbar .filter input", "ci-run");
-    assert!(wait_until(3000, || body_rows(&page).len() == 1).await);
+    page.wait_for_count(BODY_ROWS, 1).await;
     assert_eq!(column_texts(&page, ".subaccounts", "id"), ["12"]);
 }
 
@@ -226,7 +229,7 @@ async fn templates_list_their_ids_and_delete_from_an_actions_column_saying_it_is
         ("templates/", json(200, LIBRARY)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    page.wait_for_count(BODY_ROWS, 2).await;
     let table = ".template-library";
     assert_eq!(
         column_keys(&page, table),
@@ -466,7 +469,7 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
         ("team/invites", json(200, "[]")),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 4).await);
+    page.wait_for_count(BODY_ROWS, 4).await;
     assert_eq!(fetch.calls_to("/api/v0/team/members").len(), 1);
     assert_eq!(
         page.text("[data-testid=role-counts]"),
@@ -490,7 +493,7 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
     assert_eq!(chips.len(), 3);
     assert_eq!(chips[2].text_content().unwrap(), "manager 2");
     chips[2].unchecked_ref::<web_sys::HtmlElement>().click();
-    assert!(wait_until(2000, || body_rows(&page).len() == 2).await);
+    page.wait_for_count(BODY_ROWS, 2).await;
     assert_eq!(current_path(), "/team/members?role=manager");
     assert_eq!(
         page.all(".filters button.role-chip")[2]
@@ -513,7 +516,7 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
     page.all(".filters button.role-chip")[2]
         .unchecked_ref::<web_sys::HtmlElement>()
         .click();
-    assert!(wait_until(2000, || body_rows(&page).len() == 4).await);
+    page.wait_for_count(BODY_ROWS, 4).await;
     assert_eq!(current_path(), "/team/members");
 
     // A role link leads to the role's page.
@@ -528,7 +531,7 @@ async fn members_are_counted_per_role_filtered_by_role_and_link_to_roles() {
         ("team/roles/member", json(200, MEMBER_ROLE)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    page.wait_for_count(BODY_ROWS, 2).await;
     page.click("tbody a.role-link[href='/team/roles/member']");
     page.wait_for("[data-testid=permission-grid]").await;
     assert_eq!(current_path(), "/team/roles/member");
@@ -569,7 +572,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
             .collect()
     };
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    page.wait_for_count(BODY_ROWS, 2).await;
     assert_eq!(page.text("label[for=template-id]"), "Template id");
     let first = page.text("tbody tr:not(.spacer)");
     assert!(first.contains("pytorch/pytorch:2.3.1"), "{first}");
@@ -827,7 +830,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
         ("subaccounts", json(200, AFTER)),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || body_rows(&page).len() == 3).await);
+    page.wait_for_count(BODY_ROWS, 3).await;
     let submit = ".create-form button[type=submit]";
 
     page.type_into("#sub-email", "someone@vast.ai");
@@ -858,7 +861,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
     settle().await;
     page.click("dialog[open] .button.primary");
     page.wait_for("[data-testid=subaccount-result]").await;
-    assert!(wait_until(3000, || body_rows(&page).len() == 2).await);
+    page.wait_for_count(BODY_ROWS, 2).await;
     assert!(page.text("tbody").contains("new@alice.example"));
     for field in ["#sub-email", "#sub-username", "#sub-password"] {
         assert_eq!(value_of(&page, field), "", "{field}");

@@ -538,7 +538,7 @@ async fn cancel_on_eight_machines(cancels: Vec<(&'static str, Reply)>) -> (Mount
     routes.extend(cancels);
     let fetch = FakeFetch::install_by_url(routes);
     let page = mount(App);
-    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 8).await);
+    page.wait_for_count("tbody tr[aria-rowindex]", 8).await;
     page.click("thead input[type=checkbox]");
     settle().await;
     page.click("[data-action=cancel]");

@@ -53,7 +53,7 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
         ("machine_ids", json(200, "[]")),
     ]);
     let page = mount(App);
-    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 5).await);
+    page.wait_for_count("tbody tr[aria-rowindex]", 5).await;
 
     assert_eq!(
         column_keys(&page, ".data-table"),

@@ -266,7 +266,7 @@ async fn schedule_at(page: &Mounted, start: f64) {
 /// On the Machines page of [`page_at`]: selects the three machines and confirms the
 /// cancellation of their maintenance.
 async fn cancel_all_three(page: &Mounted) {
-    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 3).await);
+    page.wait_for_count("tbody tr[aria-rowindex]", 3).await;
     page.click("thead input[type=checkbox]");
     settle().await;
     page.click("[data-action=cancel]");
@@ -397,7 +397,7 @@ async fn the_machines_bulk_cancel_says_while_it_waits_for_the_rate_limit() {
 #[wasm_bindgen_test]
 async fn the_bulk_cancel_says_how_long_it_takes_at_the_public_pace() {
     let (page, _fetch) = page_at("/machines", vec![]).await;
-    assert!(wait_until(3000, || page.all("tbody tr[aria-rowindex]").len() == 3).await);
+    page.wait_for_count("tbody tr[aria-rowindex]", 3).await;
     page.click("thead input[type=checkbox]");
     settle().await;
     page.click("[data-action=cancel]");

@@ -67,6 +67,14 @@ impl Mounted {
         self.get(selector)
     }
 
+    /// Waits until exactly `count` elements match `selector`: a table's rows, once loaded.
+    pub async fn wait_for_count(&self, selector: &str, count: usize) {
+        if !wait_until(WAIT_MS, || self.all(selector).len() == count).await {
+            let found = self.all(selector).len();
+            self.gave_up(&format!("{found} elements match {selector}, not {count}"));
+        }
+    }
+
     /// Waits until no element matches `selector`.
     pub async fn wait_for_gone(&self, selector: &str) {
         if !wait_until(WAIT_MS, || self.find(selector).is_none()).await {
