@@ -114,7 +114,8 @@ const PAGES: &[Shown] = &[
     Shown {
         name: "not-found",
         path: "/no/such/page",
-        ready: "h1",
+        // Its own heading: the served page's sign-in form has an `h1` from the first byte.
+        ready: ".not-found h1",
         title: "Page not found · gpudeck",
     },
 ];
