@@ -80,9 +80,6 @@ fn signed_in_at(path: &str) {
     signed_in_as(KEY, USER, path);
 }
 
-/// A table's rows, without the windowing's spacers.
-const BODY_ROWS: &str = "tbody tr:not(.spacer)";
-
 fn body_rows(page: &Mounted) -> Vec<web_sys::Element> {
     page.all(BODY_ROWS)
 }

@@ -660,11 +660,8 @@ async fn a_windows_cancel_sits_in_an_actions_column_beside_who_scheduled_it() {
         ("machine_ids", json(200, windows)),
     ]);
     let page = mount(App);
-    assert!(
-        wait_until(3000, || page.all(".data-table tbody tr:not(.spacer)").len()
-            == 2)
-        .await
-    );
+    page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 2)
+        .await;
     let keys = column_keys(&page, ".data-table");
     assert_eq!(keys.last().map(String::as_str), Some("actions"));
     assert_eq!(

@@ -360,7 +360,7 @@ async fn role_chips_use_n19s_three_methods_and_spare_the_owner() {
         ),
     ]);
     let page = mount(App);
-    page.wait_for_count("tbody tr:not(.spacer)", 3).await;
+    page.wait_for_count(BODY_ROWS, 3).await;
     // The owner (holding a role N13 does not list) has no controls; neither does "you".
     let owner_row = page.all("tbody tr:not(.spacer)")[0]
         .text_content()
@@ -594,7 +594,7 @@ async fn signing_out_of_the_members_page_leaves_nothing_of_it_running() {
         ("team/invites", json(200, "[]")),
     ]);
     let page = mount(App);
-    page.wait_for_count("tbody tr:not(.spacer)", 3).await;
+    page.wait_for_count(BODY_ROWS, 3).await;
     record_page_errors();
     page.click("header button.sign-out");
     page.wait_for("#api-key").await;

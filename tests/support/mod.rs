@@ -500,13 +500,16 @@ pub fn column_keys(page: &Mounted, scope: &str) -> Vec<String> {
         .collect()
 }
 
+/// A table's shown rows, without the windowing's spacers.
+pub const BODY_ROWS: &str = "tbody tr:not(.spacer)";
+
 /// The text of each shown row's cell in the column `key` of the table inside `scope`.
 pub fn column_texts(page: &Mounted, scope: &str, key: &str) -> Vec<String> {
     let index = column_keys(page, scope)
         .iter()
         .position(|k| k == key)
         .unwrap_or_else(|| panic!("no column {key} in {scope}"));
-    page.all(&format!("{scope} tbody tr:not(.spacer)"))
+    page.all(&format!("{scope} {BODY_ROWS}"))
         .iter()
         .filter_map(|row| row.children().item(index as u32))
         .map(|cell| cell.text_content().unwrap_or_default())
@@ -517,7 +520,7 @@ pub fn column_texts(page: &Mounted, scope: &str, key: &str) -> Vec<String> {
 pub fn columns_with_buttons(page: &Mounted, scope: &str) -> Vec<String> {
     let keys = column_keys(page, scope);
     let mut found: Vec<String> = Vec::new();
-    for row in page.all(&format!("{scope} tbody tr:not(.spacer)")) {
+    for row in page.all(&format!("{scope} {BODY_ROWS}")) {
         let cells = row.children();
         for index in 0..cells.length() {
             let cell = cells.item(index).unwrap();
