@@ -108,6 +108,22 @@ mod lazy {
         });
     }
 
+    /// Loads one part of the page being built, a form or dialog it shows only on demand
+    /// (a `#[lazy]` function, [`crate::page_parts`]), once the page has painted and its data
+    /// has arrived: its bytes stay out of the page's pack, and opening it then waits for
+    /// nothing. A part already loaded resolves at once.
+    pub fn preload_part(preload: Preload) {
+        leptos::task::spawn_local(async move {
+            next_frame().await;
+            until_the_page_has_painted().await;
+            while HOLDS.get() > 0 {
+                gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
+            }
+            until_no_data_is_awaited().await;
+            preload().await;
+        });
+    }
+
     /// Resolves once no lazy page is opening and the next frame has painted.
     async fn until_the_page_has_painted() {
         while OPENING.get() > 0 {
@@ -180,10 +196,27 @@ mod lazy {
     }
 }
 
+/// The parts of a page that it shows only on demand, `page_parts![some::__preload_form, …]`:
+/// each is a function made `#[lazy]` with the `split` feature (see `pages::machines::offers`),
+/// named by the preload function that attribute writes beside it, `__preload_` and its name.
+/// With the feature, each part's code is loaded once the page has painted; without it, the
+/// parts are in the one module and this does nothing.
+#[macro_export]
+macro_rules! page_parts {
+    ($($preload:path),+ $(,)?) => {
+        #[cfg(feature = "split")]
+        {
+            $(
+                $crate::split::preload_part(|| ::std::boxed::Box::pin($preload()));
+            )+
+        }
+    };
+}
+
 #[cfg(feature = "split")]
 pub use lazy::{
-    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint, register,
-    PreloadHold,
+    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint, preload_part,
+    register, PreloadHold,
 };
 
 /// Readies the page at `path` (without its query) while sign-in waits for Enter, so that

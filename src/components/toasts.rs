@@ -50,17 +50,20 @@ impl Toasts {
     }
 
     pub fn dismiss(&self, id: u64) {
-        self.list.update(|list| list.retain(|t| t.id != id));
+        self.list.try_update(|list| list.retain(|t| t.id != id));
     }
 
     pub fn current(&self) -> Vec<Toast> {
         self.list.get()
     }
 
+    /// A toast from a task that outlived the console's shell (a test's page unmounted) is
+    /// dropped.
     fn push(&self, kind: ToastKind, text: String) -> u64 {
-        let id = self.next_id.get_value();
-        self.next_id.set_value(id + 1);
-        self.list.update(|list| list.push(Toast { id, kind, text }));
+        let id = self.next_id.try_get_value().unwrap_or_default();
+        self.next_id.try_set_value(id + 1);
+        self.list
+            .try_update(|list| list.push(Toast { id, kind, text }));
         id
     }
 }

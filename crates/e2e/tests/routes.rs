@@ -100,14 +100,21 @@ impl SplitListing {
     /// The files the Machines page's rehearsal (`rehearse_<n>`, loaded by sign-in after the
     /// page's pack) needs beyond that page's.
     fn rehearsal_files(&self) -> anyhow::Result<Vec<&String>> {
-        let machines = &self.files[self.split_of("machines")?];
+        self.files_beyond_page("rehearse_", "machines")
+    }
+
+    /// The files the split whose name starts with `split` (a page's part, `offer_panel_`)
+    /// needs beyond those of `page`'s split, which are in its pack. There must be some: the
+    /// split holds code of its own.
+    fn files_beyond_page(&self, split: &str, page: &str) -> anyhow::Result<Vec<&String>> {
+        let on_the_page = &self.files[self.split_of(page)?];
         let (_, files) = self
             .files
             .iter()
-            .find(|(split, _)| split.starts_with("rehearse_"))
-            .ok_or_else(|| anyhow::anyhow!("chunks.txt lists no split for the rehearsal"))?;
-        let own: Vec<&String> = files.iter().filter(|f| !machines.contains(*f)).collect();
-        anyhow::ensure!(!own.is_empty(), "the rehearsal has no module of its own");
+            .find(|(name, _)| name.starts_with(split))
+            .ok_or_else(|| anyhow::anyhow!("chunks.txt lists no split {split}…"))?;
+        let own: Vec<&String> = files.iter().filter(|f| !on_the_page.contains(f)).collect();
+        anyhow::ensure!(!own.is_empty(), "{split}… has no module of its own");
         Ok(own)
     }
 
@@ -478,5 +485,63 @@ async fn a_page_opened_cold_fetches_its_pack_beside_the_main_module() -> anyhow:
     .await;
     app.driver.quit().await?;
     app.server.shutdown().await?;
+    outcome
+}
+
+/// What a page shows only on demand (`page_parts!`) is not in its pack: the Machines page's
+/// offer actions arrive after the page has painted, without being asked for, and then open.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pages_part_is_not_in_its_pack_and_loads_after_it_paints() -> anyhow::Result<()> {
+    let Some(listing) = SplitListing::read()? else {
+        return Ok(()); // Unsplit, every part is in the one module.
+    };
+    let part = listing.files_beyond_page("offer_panel_", "machines")?;
+    let route = ROUTES
+        .iter()
+        .find(|r| r.path == "/machines")
+        .expect("the machines route");
+    let app = Harness::start("page_part").await?;
+    let outcome = async {
+        app.record_page_errors().await?;
+        app.record_every_fetch().await?;
+        app.run_before_page_scripts(HEADING_TIMES, "the heading clock")
+            .await?;
+        app.open("/sign-in").await?;
+        app.sign_in(demo::ALICE_KEY).await?;
+        app.find("[data-testid=identity]").await?;
+        app.open(route.path).await?;
+        app.wait_for_text("main h1", route.heading).await?;
+        app.find("tbody tr:not(.spacer)").await?;
+        let deadline = tokio::time::Instant::now() + PRELOAD_PATIENCE;
+        loop {
+            let loaded: Vec<String> = serde_json::from_value(app.eval(CODE_FETCHED).await?)?;
+            let missing: Vec<&&String> = part.iter().filter(|f| !loaded.contains(f)).collect();
+            if missing.is_empty() {
+                break;
+            }
+            anyhow::ensure!(
+                tokio::time::Instant::now() < deadline,
+                "the offer actions were never loaded: {missing:?}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let before_paint = fetched_before_heading(&app, route.heading).await?;
+        let early: Vec<&&String> = part.iter().filter(|f| before_paint.contains(f)).collect();
+        anyhow::ensure!(
+            early.is_empty(),
+            "the offer actions were fetched before the page painted: {early:?}"
+        );
+        app.click("td.select input[aria-label='Select 1001']")
+            .await?;
+        app.click("[data-action=end-offers]").await?;
+        app.wait_for_text("#offer-panel-heading", "End offers at")
+            .await?;
+        let errors = app.page_errors().await?;
+        anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
+        Ok(())
+    }
+    .await;
+    // With the panel open: a screenshot and axe-core.
+    app.finish().await?;
     outcome
 }

@@ -4,6 +4,7 @@
 //! page, scheduled, defragmented, have its windows cancelled, or have its offers ended,
 //! withdrawn or renewed ([`offers`]).
 
+mod bulk_actions;
 pub mod defrag;
 pub mod listing;
 pub mod maintenance;
@@ -12,21 +13,16 @@ pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
 
-use crate::api::Outcome;
-use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::data_table::{Column, DataTable};
 use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
-use crate::components::toasts::use_toasts;
-use crate::components::words::{counted, named_in_confirmation};
-use crate::domain::bulk::PacedAction;
-use crate::domain::cancellation::{cancel_each, marketplace_windows_stay, Cancelled};
 use crate::domain::fleet::{load_fleet, Fleet};
 use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
-use gpudeck_wire::{DefragResult, Machine, MaintenanceWindow};
+use bulk_actions::{cancel_action, defrag_action};
+use gpudeck_wire::{Machine, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use offers::OfferActions;
@@ -87,95 +83,6 @@ fn ids_of(selected: &BTreeSet<String>) -> Vec<i64> {
     let mut ids: Vec<i64> = selected.iter().filter_map(|k| k.parse().ok()).collect();
     ids.sort_unstable();
     ids
-}
-
-/// A defragmentation from the selection: each machine's strip before and after.
-#[derive(Clone)]
-struct DefragOutcome {
-    /// The answer; `None` when the request was sent and no answer came, so that only the
-    /// re-read of the machines tells what changed.
-    result: Option<DefragResult>,
-    strips: Vec<(i64, String, Option<String>)>,
-}
-
-/// What cancelling the windows of each selected machine did: what was cancelled, or the
-/// server's refusal.
-type CancelOutcome = Vec<(i64, Cancelled)>;
-
-/// Defragmenting the selection (seed op 2): each machine's strip before, the answer, and
-/// the strips after, read again.
-fn defrag_action(
-    data: LocalResource<Result<Fleet, crate::api::ApiError>>,
-) -> ConfirmedAction<Vec<(i64, String)>, DefragOutcome> {
-    let toasts = use_toasts();
-    ConfirmedAction::new(
-        |api, asked: Vec<(i64, String)>| async move {
-            let ids: Vec<i64> = asked.iter().map(|(id, _)| *id).collect();
-            let result = match api.defrag_offers(&ids).await {
-                Ok(result) => Some(result),
-                Err(error) if error.outcome() == Outcome::Unknown => None,
-                Err(error) => return Err(error),
-            };
-            // The strips after: N1 again, for these machines.
-            let after: HashMap<i64, String> = api
-                .machines()
-                .await?
-                .into_iter()
-                .map(|m| (m.id, m.gpu_occupancy))
-                .collect();
-            let strips = asked
-                .into_iter()
-                .map(|(id, before)| (id, before, after.get(&id).cloned()))
-                .collect();
-            Ok(DefragOutcome { result, strips })
-        },
-        move |_, outcome: DefragOutcome| {
-            if let Some(changed) = outcome
-                .result
-                .as_ref()
-                .and_then(|r| r.defragmented.as_ref())
-            {
-                toasts.success(format!(
-                    "Defragmented {} of {} machines.",
-                    changed.len(),
-                    outcome.strips.len()
-                ));
-            }
-            data.refetch();
-            outcome
-        },
-    )
-    .refusals_as_failures()
-    .toast_failures("Defragmentation failed")
-}
-
-/// Cancelling every window of each selected machine (N5), at N5's public pace.
-fn cancel_action(
-    data: LocalResource<Result<Fleet, crate::api::ApiError>>,
-    progress: RunProgress,
-) -> ConfirmedAction<Vec<i64>, CancelOutcome> {
-    let toasts = use_toasts();
-    ConfirmedAction::new(
-        move |api: crate::api::ApiClient, ids: Vec<i64>| {
-            // N5 keeps its public pace from the first machine; the progress says when a
-            // request waits for its slot.
-            let api = progress.start(&api, ids.len());
-            async move { cancel_each(&api, ids, move || progress.count(1)).await }
-        },
-        move |_, outcome: CancelOutcome| {
-            let done = outcome
-                .iter()
-                .filter(|(_, r)| matches!(r, Cancelled::Done(_)))
-                .count();
-            toasts.success(format!(
-                "Cancelled the maintenance of {done} of {}.",
-                counted(outcome.len() as i64, "machine", "machines")
-            ));
-            data.refetch();
-            outcome
-        },
-    )
-    .refusals_as_failures()
 }
 
 const LEDE: &str =
@@ -241,6 +148,7 @@ pub fn MachinesPage() -> impl IntoView {
     let cancel_progress = RunProgress::new();
     let cancel_all = cancel_action(data, cancel_progress);
     let offers = OfferActions::new(move || data.refetch());
+    load_parts_after_paint();
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();
@@ -346,94 +254,32 @@ pub fn MachinesPage() -> impl IntoView {
                         {defrag.failure_view()}
                         {cancel_all.failure_view()}
                         {move || {
-                            defrag.done().map(|outcome| view! { <DefragView outcome=outcome /> })
+                            defrag
+                                .done()
+                                .map(|outcome| Suspend::new(bulk_actions::defrag_result(outcome)))
                         }}
                         {move || {
                             cancel_all
                                 .done()
-                                .map(|outcome| view! { <CancelView outcome=outcome /> })
+                                .map(|outcome| Suspend::new(bulk_actions::cancel_result(outcome)))
                         }}
                         {fleet_table(&fleet, now.into(), selected)}
                     }
                 })}
-            <DefragDialog defrag=defrag />
-            <CancelDialog cancel_all=cancel_all data=data />
+            {bulk_actions::confirmations_when_asked(defrag, cancel_all, data)}
         </Page>
     }
 }
 
-#[component]
-fn DefragDialog(defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>) -> impl IntoView {
-    view! {
-        <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
-            <p>
-                {move || format!("{} machines: ", defrag.asked().map_or(0, |a| a.len()))}
-                <strong class="id-list">
-                    {move || {
-                        let ids: Vec<i64> = defrag
-                            .asked()
-                            .unwrap_or_default()
-                            .iter()
-                            .map(|(id, _)| *id)
-                            .collect();
-                        named_in_confirmation(&ids)
-                    }}
-                </strong>
-            </p>
-            <p>"Rentals on them may be assigned different GPU slots; their GPU counts stay."</p>
-        </ActionDialog>
-    }
-}
-
-#[component]
-fn CancelDialog(
-    cancel_all: ConfirmedAction<Vec<i64>, CancelOutcome>,
-    data: LocalResource<Result<Fleet, crate::api::ApiError>>,
-) -> impl IntoView {
-    let windows_of_selection = move || {
-        let ids = cancel_all.asked().unwrap_or_default();
-        with_loaded(data, |fleet| {
-            let mine = fleet.windows.iter().filter(|w| ids.contains(&w.machine_id));
-            let (marketplace, own): (Vec<_>, Vec<_>) =
-                mine.partition(|w| w.scheduled_by_marketplace);
-            (own.len(), marketplace.len())
-        })
-        .unwrap_or((0, 0))
-    };
-    view! {
-        <ActionDialog
-            action=cancel_all
-            title="Cancel the maintenance of these machines?"
-            confirm_label="Cancel their windows"
-            danger=true
-        >
-            <p>
-                {move || format!("{} machines: ", cancel_all.asked().map_or(0, |a| a.len()))}
-                <strong class="id-list">
-                    {move || named_in_confirmation(&cancel_all.asked().unwrap_or_default())}
-                </strong>
-            </p>
-            <p>
-                {move || {
-                    let (own, marketplace) = windows_of_selection();
-                    let kept = marketplace_windows_stay(marketplace as i64)
-                        .map(|stays| format!(" {stays}."))
-                        .unwrap_or_default();
-                    format!(
-                        "Every upcoming and ongoing window you scheduled on them is cancelled: {own} in all.{kept} Their renters are no longer told about them.",
-                    )
-                }}
-            </p>
-            {move || {
-                let count = cancel_all.asked().map_or(0, |a| a.len());
-                PacedAction::CancelEachMachine
-                    .duration_sentence(count)
-                    .map(|takes| {
-                        view! { <p data-testid="paced-duration">{format!("{takes}.")}</p> }
-                    })
-            }}
-        </ActionDialog>
-    }
+/// What the page shows only on demand: the offer actions, the confirmations and the
+/// results of Defragment… and Cancel maintenance….
+fn load_parts_after_paint() {
+    crate::page_parts![
+        offers::__preload_offer_panel,
+        bulk_actions::__preload_confirmations,
+        bulk_actions::__preload_defrag_result,
+        bulk_actions::__preload_cancel_result,
+    ];
 }
 
 /// The fleet's table with the legend of its occupancy strips: what the page paints once the
@@ -454,117 +300,6 @@ fn fleet_table(
             caption="Your machines"
             selection=selected
         />
-    }
-}
-
-#[component]
-fn DefragView(outcome: DefragOutcome) -> impl IntoView {
-    let heading = match outcome.result.as_ref().map(|r| &r.defragmented) {
-        None => {
-            "No answer came: these machines may have been defragmented. As they are now:".to_owned()
-        }
-        Some(None) => "None of these machines could be defragmented".to_owned(),
-        Some(Some(changed)) => format!(
-            "Defragmented {} of {} machines",
-            changed.len(),
-            outcome.strips.len()
-        ),
-    };
-    // Without an answer, what changed is what the re-read shows changed.
-    let changed: Vec<i64> = match &outcome.result {
-        Some(result) => result.defragmented.clone().unwrap_or_default(),
-        None => outcome
-            .strips
-            .iter()
-            .filter(|(_, before, after)| after.as_ref().is_some_and(|after| after != before))
-            .map(|(id, _, _)| *id)
-            .collect(),
-    };
-    view! {
-        <section
-            class="result defrag-strips"
-            data-testid="defrag-result"
-            aria-labelledby="defrag-strips-heading"
-        >
-            <h2 id="defrag-strips-heading">{heading}</h2>
-            <div
-                class="table-wrap"
-                tabindex="0"
-                role="region"
-                aria-label="GPU occupancy before and after, scrollable"
-            >
-                <table class="before-after">
-                    <caption class="visually-hidden">
-                        "GPU occupancy of each machine before and after"
-                    </caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"Machine"</th>
-                            <th scope="col">"Before"</th>
-                            <th scope="col">"After"</th>
-                            <th scope="col">"Changed"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {outcome
-                            .strips
-                            .into_iter()
-                            .map(|(id, before, after)| {
-                                let moved = changed.contains(&id);
-                                view! {
-                                    <tr data-machine-id=id>
-                                        <th scope="row">{id}</th>
-                                        <td class="before">
-                                            <OccupancyStrip occupancy=before />
-                                        </td>
-                                        <td class="after">
-                                            {match after {
-                                                Some(after) => {
-                                                    view! { <OccupancyStrip occupancy=after /> }.into_any()
-                                                }
-                                                None => {
-                                                    view! {
-                                                        <span class="muted">"not one of your machines"</span>
-                                                    }
-                                                        .into_any()
-                                                }
-                                            }}
-                                        </td>
-                                        <td>{if moved { "Yes" } else { "No" }}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
-            </div>
-        </section>
-    }
-}
-
-#[component]
-fn CancelView(outcome: CancelOutcome) -> impl IntoView {
-    view! {
-        <section class="result" data-testid="cancel-result" aria-labelledby="cancel-result-heading">
-            <h2 id="cancel-result-heading">"Maintenance cancelled"</h2>
-            <ul class="item-results">
-                {outcome
-                    .into_iter()
-                    .map(|(id, result)| {
-                        let (class, text) = match result {
-                            Cancelled::Done(text) => ("ok", text),
-                            Cancelled::Refused(text) => ("refused", text),
-                            Cancelled::Unknown(text) => ("unknown", text),
-                        };
-                        view! {
-                            <li class=class data-machine-id=id>
-                                {text}
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
-        </section>
     }
 }
 

@@ -13,7 +13,7 @@
 //! (the new windows before sending) and [`ScheduleConfirmation`] (the dialog's text);
 //! [`ScheduleForm`] ties them to the action that sends.
 
-use crate::api::use_api;
+use crate::api::{use_api, Outcome};
 use crate::components::category_field::CategoryField;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::form_field::{problem_for, FormField, TextInput, TextKind};
@@ -274,6 +274,8 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
                 Ok(fresh) => {
                     state.fleet.try_set(fresh);
                 }
+                // Aborted: the person has left the page, which no longer needs it.
+                Err(error) if error.outcome() == Outcome::Aborted => {}
                 Err(_) => toasts.error(RELOAD_FAILED),
             }
         });

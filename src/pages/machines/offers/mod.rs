@@ -105,49 +105,62 @@ impl OfferActions {
         })
     }
 
-    /// The open action's form, preview and results, for the selected `machines`.
+    /// The open action's form, preview and results, for the selected `machines`: loaded
+    /// on demand ([`offer_panel`]).
     pub fn panel(self, machines: Signal<Vec<Machine>>) -> impl IntoView {
         let open = self.open;
         move || {
-            open.get().map(|action| {
-                let close = move |_| {
-                    if !self.pending() {
-                        open.set(None);
-                    }
-                };
-                let form = match action {
-                    OfferAction::EndOffers => {
-                        view! { <EndOffersPanel state=self.end_offers machines=machines /> }
-                            .into_any()
-                    }
-                    OfferAction::Unlist => {
-                        view! { <UnlistPanel state=self.unlist machines=machines /> }.into_any()
-                    }
-                    OfferAction::Relist => {
-                        view! { <RelistPanel state=self.relist machines=machines /> }.into_any()
-                    }
-                };
-                view! {
-                    <section
-                        id="offer-panel"
-                        class="offer-panel"
-                        data-testid=action.key()
-                        aria-labelledby="offer-panel-heading"
-                    >
-                        <div class="offer-panel-head">
-                            <h2 id="offer-panel-heading">
-                                {action.label().trim_end_matches('…').to_owned()}
-                            </h2>
-                            <button type="button" class="button" on:click=close>
-                                "Close"
-                            </button>
-                        </div>
-                        {form}
-                    </section>
-                }
-            })
+            open.get()
+                .map(|action| Suspend::new(offer_panel(self, action, machines)))
         }
     }
+}
+
+/// The form, preview and results of `action`. With the `split` feature, its code (a quarter
+/// of the Machines page's) is a part of its own, loaded after the page has painted
+/// (`crate::page_parts`), not in the page's pack.
+#[cfg_attr(feature = "split", leptos::lazy)]
+pub async fn offer_panel(
+    actions: OfferActions,
+    action: OfferAction,
+    machines: Signal<Vec<Machine>>,
+) -> AnyView {
+    let open = actions.open;
+    let close = move |_| {
+        if !actions.pending() {
+            open.set(None);
+        }
+    };
+    let form = match action {
+        OfferAction::EndOffers => {
+            view! { <EndOffersPanel state=actions.end_offers machines=machines /> }.into_any()
+        }
+        OfferAction::Unlist => {
+            view! { <UnlistPanel state=actions.unlist machines=machines /> }.into_any()
+        }
+        OfferAction::Relist => {
+            view! { <RelistPanel state=actions.relist machines=machines /> }.into_any()
+        }
+    };
+    view! {
+        <section
+            id="offer-panel"
+            class="offer-panel"
+            data-testid=action.key()
+            aria-labelledby="offer-panel-heading"
+        >
+            <div class="offer-panel-head">
+                <h2 id="offer-panel-heading">
+                    {action.label().trim_end_matches('…').to_owned()}
+                </h2>
+                <button type="button" class="button" on:click=close>
+                    "Close"
+                </button>
+            </div>
+            {form}
+        </section>
+    }
+    .into_any()
 }
 
 /// A preview: one line per machine, those skipped marked so.
