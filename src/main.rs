@@ -2,6 +2,6 @@
 
 fn main() {
     leptos::mount::mount_to_body(gpudeck::app::App);
-    // In the split build, the other pages' chunks load once this one has painted.
-    gpudeck::split::preload_after_first_paint();
+    // In the split build, the other pages' chunks and parts load once this one has painted.
+    gpudeck::split::preload_after_first_paint(gpudeck::app::PAGE_PARTS);
 }

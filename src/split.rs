@@ -8,14 +8,13 @@
 //! the route table (`gpudeck_pages`), whose `route` must name that type (the compiler
 //! checks it).
 
+/// Loads one split without running it: a lazy route's chunk, or a page's part.
+pub type Preload = fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;
+
 #[cfg(feature = "split")]
 mod lazy {
+    use super::Preload;
     use std::cell::{Cell, RefCell};
-    use std::future::Future;
-    use std::pin::Pin;
-
-    /// Loads one lazy route's chunk without rendering it.
-    pub type Preload = fn() -> Pin<Box<dyn Future<Output = ()>>>;
 
     thread_local! {
         /// Every lazy route the router declared, with its page in the route table, for
@@ -83,18 +82,24 @@ mod lazy {
     }
 
     /// Once the page first opened has painted, loads the other pages' chunks one after
-    /// another, so the next navigation does not wait for the network. The first paint of a
+    /// another, then every page's `parts` (see [`crate::page_parts`]), so that neither the
+    /// next navigation nor the next dialog waits for the network. The first paint of a
     /// lazy page is the one after its own chunk has loaded: preloading before that would
     /// queue a hundred requests ahead of the page's chunks and its API calls, on the six
     /// connections a browser opens to one HTTP/1.1 server. Each chunk also waits for the
     /// API answers under way, and for any [`hold_preloads`] to end. A chunk already
     /// loading is not fetched twice: the loader shares one load per chunk.
-    pub fn preload_after_first_paint() {
-        leptos::task::spawn_local(async {
+    pub fn preload_after_first_paint(parts: &'static [&'static [Preload]]) {
+        leptos::task::spawn_local(async move {
             next_frame().await;
             until_the_page_has_painted().await;
             let routes = ROUTES.with_borrow(Clone::clone);
-            for (_, preload) in routes {
+            let every_part = parts.iter().flat_map(|page| page.iter().copied());
+            for preload in routes
+                .into_iter()
+                .map(|(_, preload)| preload)
+                .chain(every_part)
+            {
                 if HOLDS.get() > 0 {
                     while HOLDS.get() > 0 {
                         gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
@@ -108,19 +113,21 @@ mod lazy {
         });
     }
 
-    /// Loads one part of the page being built, a form or dialog it shows only on demand
-    /// (a `#[lazy]` function, [`crate::page_parts`]), once the page has painted and its data
-    /// has arrived: its bytes stay out of the page's pack, and opening it then waits for
-    /// nothing. A part already loaded resolves at once.
-    pub fn preload_part(preload: Preload) {
+    /// Loads the parts of the page being built, the forms and dialogs it shows only on
+    /// demand ([`crate::page_parts`]), once the page has painted and its data has arrived,
+    /// before the other pages' code: their bytes stay out of the page's pack, and opening
+    /// one then waits for nothing. A part already loaded resolves at once.
+    pub fn preload_parts(parts: &'static [Preload]) {
         leptos::task::spawn_local(async move {
             next_frame().await;
             until_the_page_has_painted().await;
-            while HOLDS.get() > 0 {
-                gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
+            for preload in parts {
+                while HOLDS.get() > 0 {
+                    gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
+                }
+                until_no_data_is_awaited().await;
+                preload().await;
             }
-            until_no_data_is_awaited().await;
-            preload().await;
         });
     }
 
@@ -196,27 +203,52 @@ mod lazy {
     }
 }
 
-/// The parts of a page that it shows only on demand, `page_parts![some::__preload_form, …]`:
-/// each is a function made `#[lazy]` with the `split` feature (see `pages::machines::offers`),
-/// named by the preload function that attribute writes beside it, `__preload_` and its name.
-/// With the feature, each part's code is loaded once the page has painted; without it, the
-/// parts are in the one module and this does nothing.
+/// Shows the part `load` builds once `wanted` first holds, and keeps it: a page's dialogs
+/// and results, whose code is loaded on demand (see [`crate::page_parts`]) and whose
+/// elements need not be in the page before they are first asked for.
+pub fn part_once<F>(
+    wanted: impl Fn() -> bool + Send + Sync + 'static,
+    load: impl Fn() -> F + Send + Sync + 'static,
+) -> impl leptos::prelude::IntoView
+where
+    F: std::future::Future<Output = leptos::prelude::AnyView> + Send + 'static,
+{
+    use leptos::prelude::{Get, Memo, Suspend};
+    let wanted = Memo::new(move |was: Option<&bool>| was == Some(&true) || wanted());
+    move || wanted.get().then(|| Suspend::new(load()))
+}
+
+/// The parts of a page that it shows only on demand,
+/// `page_parts!(pub PARTS = [some::__preload_form, …])`: each is a function made `#[lazy]`
+/// with the `split` feature (see `pages::machines::offers`), named by the preload function
+/// that attribute writes beside it, `__preload_` and its name.
+/// The page loads them once it has painted ([`preload_parts`]), and `app::PAGE_PARTS` lists
+/// every page's, which load after every page's code. Without the feature the list is
+/// empty: the parts are in the one module.
+#[cfg(feature = "split")]
 #[macro_export]
 macro_rules! page_parts {
-    ($($preload:path),+ $(,)?) => {
-        #[cfg(feature = "split")]
-        {
-            $(
-                $crate::split::preload_part(|| ::std::boxed::Box::pin($preload()));
-            )+
-        }
+    ($vis:vis $name:ident = [$($preload:path),+ $(,)?]) => {
+        /// This page's parts shown only on demand (`crate::page_parts`).
+        $vis const $name: &[$crate::split::Preload] =
+            &[$(|| ::std::boxed::Box::pin($preload())),+];
+    };
+}
+
+/// Without the `split` feature: no part to load (see the macro of the split build).
+#[cfg(not(feature = "split"))]
+#[macro_export]
+macro_rules! page_parts {
+    ($vis:vis $name:ident = [$($preload:path),+ $(,)?]) => {
+        /// This page's parts: none of its own without the `split` feature.
+        $vis const $name: &[$crate::split::Preload] = &[];
     };
 }
 
 #[cfg(feature = "split")]
 pub use lazy::{
-    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint, preload_part,
-    register, PreloadHold,
+    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint,
+    preload_parts, register, PreloadHold,
 };
 
 /// Readies the page at `path` (without its query) while sign-in waits for Enter, so that
@@ -236,8 +268,13 @@ pub async fn ready_page_at(
 
 #[cfg(not(feature = "split"))]
 mod eager {
+    use super::Preload;
+
     /// Without the `split` feature there is nothing to preload.
-    pub fn preload_after_first_paint() {}
+    pub fn preload_after_first_paint(_parts: &'static [&'static [Preload]]) {}
+
+    /// Nor any part: each is in the one module.
+    pub fn preload_parts(_parts: &'static [Preload]) {}
 
     /// Nothing to hold back either.
     pub struct PreloadHold;
@@ -279,4 +316,6 @@ macro_rules! route_is_named_by_its_entry {
 }
 
 #[cfg(not(feature = "split"))]
-pub use eager::{hold_preloads, load_page_at, preload_after_first_paint, PreloadHold};
+pub use eager::{
+    hold_preloads, load_page_at, preload_after_first_paint, preload_parts, PreloadHold,
+};

@@ -106,19 +106,16 @@ pub fn cancel_action(
     .refusals_as_failures()
 }
 
-/// Both confirmations, mounted once either action is first asked (their code is loaded
-/// then, unless the page loaded it after painting).
+/// Both confirmations, mounted once either action is first asked.
 pub fn confirmations_when_asked(
     defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>,
     cancel_all: ConfirmedAction<Vec<i64>, CancelOutcome>,
     data: FleetResource,
 ) -> impl IntoView {
-    let asked = Memo::new(move |_| defrag.asked().is_some() || cancel_all.asked().is_some());
-    move || {
-        asked
-            .get()
-            .then(|| Suspend::new(confirmations(defrag, cancel_all, data)))
-    }
+    crate::split::part_once(
+        move || defrag.asked().is_some() || cancel_all.asked().is_some(),
+        move || confirmations(defrag, cancel_all, data),
+    )
 }
 
 /// Both confirmations.

@@ -148,7 +148,7 @@ pub fn MachinesPage() -> impl IntoView {
     let cancel_progress = RunProgress::new();
     let cancel_all = cancel_action(data, cancel_progress);
     let offers = OfferActions::new(move || data.refetch());
-    load_parts_after_paint();
+    crate::split::preload_parts(PARTS);
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();
@@ -271,16 +271,12 @@ pub fn MachinesPage() -> impl IntoView {
     }
 }
 
-/// What the page shows only on demand: the offer actions, the confirmations and the
-/// results of Defragment… and Cancel maintenance….
-fn load_parts_after_paint() {
-    crate::page_parts![
-        offers::__preload_offer_panel,
-        bulk_actions::__preload_confirmations,
-        bulk_actions::__preload_defrag_result,
-        bulk_actions::__preload_cancel_result,
-    ];
-}
+crate::page_parts!(pub PARTS = [
+    offers::__preload_offer_panel,
+    bulk_actions::__preload_confirmations,
+    bulk_actions::__preload_defrag_result,
+    bulk_actions::__preload_cancel_result,
+]);
 
 /// The fleet's table with the legend of its occupancy strips: what the page paints once the
 /// fleet has loaded, and what [`rehearsal`] builds off-screen before it is needed.

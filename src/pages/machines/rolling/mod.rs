@@ -38,9 +38,10 @@ use crate::domain::fleet::{load_fleet, Fleet};
 use form::SettingsForm;
 use leptos::prelude::*;
 use plan::PlanSection;
-use results::PlanResults;
-use send::{schedule_action, ScheduleDialog};
+use send::schedule_action;
 use state::PlanState;
+
+crate::page_parts!(pub PARTS = [send::__preload_schedule_dialog, results::__preload_plan_results]);
 
 #[component]
 pub fn RollingPage() -> impl IntoView {
@@ -64,6 +65,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
     let offers_done = RwSignal::new((0, 0));
     let schedule = schedule_action(state, progress, offers_done);
     let pending = schedule.pending();
+    crate::split::preload_parts(PARTS);
     let ask_schedule = Callback::new(move |_: ()| {
         let sent = state.next_run();
         if !sent.windows.is_empty() {
@@ -87,7 +89,10 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                     }
                 })
         }}
-        <ScheduleDialog state=state schedule=schedule />
+        {crate::split::part_once(
+            move || schedule.asked().is_some(),
+            move || send::schedule_dialog(state, schedule),
+        )}
         {move || {
             pending
                 .get()
@@ -110,6 +115,6 @@ fn Planner(fleet: Fleet) -> impl IntoView {
             id="rolling-progress"
         />
         {schedule.failure_view()}
-        {move || schedule.done().map(|run| view! { <PlanResults run=run utc=state.utc /> })}
+        {move || schedule.done().map(|run| Suspend::new(results::plan_results(run, state.utc)))}
     }
 }
