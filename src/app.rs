@@ -84,12 +84,7 @@ routed_pages! {
 /// Every page's parts shown only on demand (`crate::page_parts`), loaded after every page's
 /// code. The whole-app test `routes.rs` fails while one is missing: its code is never
 /// fetched.
-pub const PAGE_PARTS: &[&[crate::split::Preload]] = &[
-    pages::machines::PARTS,
-    pages::machines::maintenance::PARTS,
-    pages::machines::schedule::PARTS,
-    pages::machines::rolling::PARTS,
-];
+pub const PAGE_PARTS: &[&[crate::split::Preload]] = &[pages::machines::PARTS];
 
 /// Every page but sign-in: reachable only with a session, otherwise a detour through
 /// sign-in that comes back to the same address.

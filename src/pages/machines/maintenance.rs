@@ -250,7 +250,6 @@ pub fn MaintenancePage() -> impl IntoView {
         load_windows(api, ids)
     });
     let toasts = use_toasts();
-    crate::split::preload_parts(PARTS);
     // The window picked from a row's Cancel or a bar of the timeline, and a marketplace
     // window's explanation when one of those is picked.
     let notice = RwSignal::new(None::<String>);
@@ -357,30 +356,11 @@ pub fn MaintenancePage() -> impl IntoView {
                             .into_any()
                     }
                 })}
-            {crate::split::part_once(
-                move || cancel_one.asked().is_some() || cancel_machine.asked().is_some(),
-                move || cancel_dialogs(cancel_one, cancel_machine, data),
-            )}
+            <CancelWindowDialog cancel_one=cancel_one />
+            <CancelMachineDialog cancel_machine=cancel_machine data=data />
             <CancelOutcome cancel_one=cancel_one cancel_machine=cancel_machine />
         </Page>
     }
-}
-
-crate::page_parts!(pub PARTS = [__preload_cancel_dialogs]);
-
-/// Both confirmations: with the `split` feature a part of its own, loaded once the page has
-/// painted (`crate::page_parts`).
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn cancel_dialogs(
-    cancel_one: ConfirmedAction<MaintenanceWindow, String>,
-    cancel_machine: ConfirmedAction<i64, String>,
-    data: LocalResource<Result<Asked, ApiError>>,
-) -> AnyView {
-    view! {
-        <CancelWindowDialog cancel_one=cancel_one />
-        <CancelMachineDialog cancel_machine=cancel_machine data=data />
-    }
-    .into_any()
 }
 
 /// Asks before cancelling the window picked from a row or a bar of the timeline.

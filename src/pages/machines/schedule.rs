@@ -309,7 +309,6 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         .refusals_as_failures()
         .toast_failures("Scheduling failed");
     let pending = schedule.pending();
-    crate::split::preload_parts(PARTS);
 
     // A checked plan goes to the confirmation; its problems go next to their fields.
     let confirm_or_name = move |checked: Result<Plan, Vec<Problem>>| match checked {
@@ -353,7 +352,11 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
         />
         {schedule.failure_view()}
         {move || {
-            schedule.done().map(|run| Suspend::new(schedule_result(state, run, retry_refused)))
+            schedule
+                .done()
+                .map(|run| {
+                    view! { <ScheduleResult state=state run=run retry_refused=retry_refused /> }
+                })
         }}
         <SchedulePreview state=state />
         <ActionDialog
@@ -362,25 +365,12 @@ fn ScheduleForm(fleet: Fleet) -> impl IntoView {
             confirm_label="Schedule"
         >
             {move || {
-                schedule.asked().map(|plan| Suspend::new(schedule_confirmation(state, plan)))
+                schedule
+                    .asked()
+                    .map(|plan| view! { <ScheduleConfirmation state=state plan=plan /> })
             }}
         </ActionDialog>
     }
-}
-
-crate::page_parts!(pub PARTS = [__preload_schedule_result, __preload_schedule_confirmation]);
-
-/// What the run did, machine by machine: with the `split` feature a part of its own, loaded
-/// once the page has painted (`crate::page_parts`), as is the confirmation.
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn schedule_result(state: ScheduleState, run: Run, retry_refused: Callback<()>) -> AnyView {
-    view! { <ScheduleResult state=state run=run retry_refused=retry_refused /> }.into_any()
-}
-
-/// What the confirmation says of `plan`.
-#[cfg_attr(feature = "split", leptos::lazy)]
-async fn schedule_confirmation(state: ScheduleState, plan: Plan) -> AnyView {
-    view! { <ScheduleConfirmation state=state plan=plan /> }.into_any()
 }
 
 /// The form's fields: the machines, the start, the duration, the category and the reason,

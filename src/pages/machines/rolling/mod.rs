@@ -38,10 +38,9 @@ use crate::domain::fleet::{load_fleet, Fleet};
 use form::SettingsForm;
 use leptos::prelude::*;
 use plan::PlanSection;
-use send::schedule_action;
+use results::PlanResults;
+use send::{schedule_action, ScheduleDialog};
 use state::PlanState;
-
-crate::page_parts!(pub PARTS = [send::__preload_schedule_dialog, results::__preload_plan_results]);
 
 #[component]
 pub fn RollingPage() -> impl IntoView {
@@ -65,7 +64,6 @@ fn Planner(fleet: Fleet) -> impl IntoView {
     let offers_done = RwSignal::new((0, 0));
     let schedule = schedule_action(state, progress, offers_done);
     let pending = schedule.pending();
-    crate::split::preload_parts(PARTS);
     let ask_schedule = Callback::new(move |_: ()| {
         let sent = state.next_run();
         if !sent.windows.is_empty() {
@@ -89,10 +87,7 @@ fn Planner(fleet: Fleet) -> impl IntoView {
                     }
                 })
         }}
-        {crate::split::part_once(
-            move || schedule.asked().is_some(),
-            move || send::schedule_dialog(state, schedule),
-        )}
+        <ScheduleDialog state=state schedule=schedule />
         {move || {
             pending
                 .get()
@@ -115,6 +110,6 @@ fn Planner(fleet: Fleet) -> impl IntoView {
             id="rolling-progress"
         />
         {schedule.failure_view()}
-        {move || schedule.done().map(|run| Suspend::new(results::plan_results(run, state.utc)))}
+        {move || schedule.done().map(|run| view! { <PlanResults run=run utc=state.utc /> })}
     }
 }

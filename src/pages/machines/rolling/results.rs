@@ -6,16 +6,9 @@ use crate::components::item_results::ItemResults;
 use crate::components::time::format_absolute;
 use leptos::prelude::*;
 
-/// The run's results: with the `split` feature a part of its own, loaded once the page has
-/// painted (`crate::page_parts`).
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub(super) async fn plan_results(run: PlanRun, utc: RwSignal<bool>) -> AnyView {
-    view! { <PlanResults run=run utc=utc /> }.into_any()
-}
-
 /// Each machine's result: its offer step first where there was one, then its window.
 #[component]
-fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
+pub(super) fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
     let offers = run.offers;
     let class = |r: &OfferResult| match r.outcome {
         OfferOutcome::Refused(_) => "refused",

@@ -86,19 +86,12 @@ pub(super) fn PlanActions(
     }
 }
 
-/// The confirmation, once the plan is first to be sent: with the `split` feature a part of
-/// its own, loaded once the page has painted (`crate::page_parts`).
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub(super) async fn schedule_dialog(
-    state: PlanState,
-    schedule: ConfirmedAction<Sent, PlanRun>,
-) -> AnyView {
-    view! { <ScheduleDialog state=state schedule=schedule /> }.into_any()
-}
-
 /// The confirmation: what is sent, in which order, and how long the public pace makes it.
 #[component]
-fn ScheduleDialog(state: PlanState, schedule: ConfirmedAction<Sent, PlanRun>) -> impl IntoView {
+pub(super) fn ScheduleDialog(
+    state: PlanState,
+    schedule: ConfirmedAction<Sent, PlanRun>,
+) -> impl IntoView {
     view! {
         <ActionDialog action=schedule title="Schedule this plan?" confirm_label="Schedule">
             {move || {
