@@ -44,7 +44,9 @@ async fn checkbox(app: &Harness, machine: i64) -> anyhow::Result<thirtyfour::Web
          (row || rows[rows.length - 1]).scrollIntoView({{block: 'center'}});"
     ))
     .await?;
-    for _ in 0..20 {
+    // Up to 10 s, the whole-app tests' patience: on a loaded machine the table may draw
+    // the next rows slowly (4 s once fell short of machine 1050).
+    for _ in 0..50 {
         if let Ok(found) = app.driver.find(By::Css(&css)).await {
             return Ok(found);
         }
