@@ -100,10 +100,7 @@ mod lazy {
                 .map(|(_, preload)| preload)
                 .chain(every_part)
             {
-                if HOLDS.get() > 0 {
-                    while HOLDS.get() > 0 {
-                        gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
-                    }
+                if until_no_hold().await {
                     // The hold ended on the way to another page: let it open first.
                     until_the_page_has_painted().await;
                 }
@@ -115,20 +112,28 @@ mod lazy {
 
     /// Loads the parts of the page being built, the forms and dialogs it shows only on
     /// demand ([`crate::page_parts`]), once the page has painted and its data has arrived,
-    /// before the other pages' code: their bytes stay out of the page's pack, and opening
-    /// one then waits for nothing. A part already loaded resolves at once.
+    /// beside the other pages' code rather than after all of it: their bytes stay out of
+    /// the page's pack, and opening one soon waits for nothing. A part already loaded
+    /// resolves at once.
     pub fn preload_parts(parts: &'static [Preload]) {
         leptos::task::spawn_local(async move {
             next_frame().await;
             until_the_page_has_painted().await;
             for preload in parts {
-                while HOLDS.get() > 0 {
-                    gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
-                }
+                until_no_hold().await;
                 until_no_data_is_awaited().await;
                 preload().await;
             }
         });
+    }
+
+    /// Resolves once no [`hold_preloads`] keeps other code off the network; whether one did.
+    async fn until_no_hold() -> bool {
+        let held = HOLDS.get() > 0;
+        while HOLDS.get() > 0 {
+            gloo_timers::future::TimeoutFuture::new(HOLD_POLL_MS).await;
+        }
+        held
     }
 
     /// Resolves once no lazy page is opening and the next frame has painted.
