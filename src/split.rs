@@ -223,10 +223,10 @@ where
     move || wanted.get().then(|| Suspend::new(load()))
 }
 
-/// The parts of a page that it shows only on demand,
-/// `page_parts!(pub PARTS = [some::__preload_form, …])`: each is a function made `#[lazy]`
-/// with the `split` feature (see `pages::machines::offers`), named by the preload function
-/// that attribute writes beside it, `__preload_` and its name.
+/// The part of a page that it shows only on demand, `page_parts!(pub PARTS = [__preload_part])`:
+/// a function made `#[lazy]` with the `split` feature (see `pages::machines::parts`), named
+/// by the preload function that attribute writes beside it, `__preload_` and its name. One
+/// part per page: each split more makes every page's code larger (docs/load-path.md).
 /// The page loads them once it has painted ([`preload_parts`]), and `app::PAGE_PARTS` lists
 /// every page's, which load after every page's code. Without the feature the list is
 /// empty: the parts are in the one module.

@@ -103,7 +103,7 @@ impl SplitListing {
         self.files_beyond_page("rehearse_", "machines")
     }
 
-    /// The files the split whose name starts with `split` (a page's part, `offer_panel_`)
+    /// The files the split whose name starts with `split` (a page's part, `machines_part_`)
     /// needs beyond those of `page`'s split, which are in its pack. There must be some: the
     /// split holds code of its own.
     fn files_beyond_page(&self, split: &str, page: &str) -> anyhow::Result<Vec<&String>> {
@@ -495,7 +495,7 @@ async fn a_pages_part_is_not_in_its_pack_and_loads_after_it_paints() -> anyhow::
     let Some(listing) = SplitListing::read()? else {
         return Ok(()); // Unsplit, every part is in the one module.
     };
-    let part = listing.files_beyond_page("offer_panel_", "machines")?;
+    let part = listing.files_beyond_page("machines_part_", "machines")?;
     let route = ROUTES
         .iter()
         .find(|r| r.path == "/machines")

@@ -1,7 +1,6 @@
 //! The Machines page's Defragment… (seed op 2) and Cancel maintenance… (N5) on the
-//! selection: their actions, confirmations and results. With the `split` feature the
-//! confirmations and results are parts of their own, loaded once the page has painted
-//! (`crate::page_parts`), so their code is not in the page's pack.
+//! selection: their actions, confirmations and results. The page shows the confirmations
+//! and results as its parts (`pages::machines::parts`), whose code is not in its pack.
 
 use crate::api::Outcome;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
@@ -17,7 +16,14 @@ use gpudeck_wire::DefragResult;
 use leptos::prelude::*;
 use std::collections::HashMap;
 
-type FleetResource = LocalResource<Result<Fleet, crate::api::ApiError>>;
+/// The page's fleet, which both actions read and reload.
+pub type FleetResource = LocalResource<Result<Fleet, crate::api::ApiError>>;
+
+/// Defragment…: asked with each machine's id and occupancy strip before.
+pub type DefragAction = ConfirmedAction<Vec<(i64, String)>, DefragOutcome>;
+
+/// Cancel maintenance…: asked with the machines' ids.
+pub type CancelAction = ConfirmedAction<Vec<i64>, CancelOutcome>;
 
 /// A defragmentation from the selection: each machine's strip before and after.
 #[derive(Clone)]
@@ -34,7 +40,7 @@ pub type CancelOutcome = Vec<(i64, Cancelled)>;
 
 /// Defragmenting the selection (seed op 2): each machine's strip before, the answer, and
 /// the strips after, read again.
-pub fn defrag_action(data: FleetResource) -> ConfirmedAction<Vec<(i64, String)>, DefragOutcome> {
+pub fn defrag_action(data: FleetResource) -> DefragAction {
     let toasts = use_toasts();
     ConfirmedAction::new(
         |api, asked: Vec<(i64, String)>| async move {
@@ -78,10 +84,7 @@ pub fn defrag_action(data: FleetResource) -> ConfirmedAction<Vec<(i64, String)>,
 }
 
 /// Cancelling every window of each selected machine (N5), at N5's public pace.
-pub fn cancel_action(
-    data: FleetResource,
-    progress: RunProgress,
-) -> ConfirmedAction<Vec<i64>, CancelOutcome> {
+pub fn cancel_action(data: FleetResource, progress: RunProgress) -> CancelAction {
     let toasts = use_toasts();
     ConfirmedAction::new(
         move |api: crate::api::ApiClient, ids: Vec<i64>| {
@@ -106,23 +109,10 @@ pub fn cancel_action(
     .refusals_as_failures()
 }
 
-/// Both confirmations, mounted once either action is first asked.
-pub fn confirmations_when_asked(
-    defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>,
-    cancel_all: ConfirmedAction<Vec<i64>, CancelOutcome>,
-    data: FleetResource,
-) -> impl IntoView {
-    crate::split::part_once(
-        move || defrag.asked().is_some() || cancel_all.asked().is_some(),
-        move || confirmations(defrag, cancel_all, data),
-    )
-}
-
 /// Both confirmations.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn confirmations(
-    defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>,
-    cancel_all: ConfirmedAction<Vec<i64>, CancelOutcome>,
+pub fn confirmations(
+    defrag: DefragAction,
+    cancel_all: CancelAction,
     data: FleetResource,
 ) -> AnyView {
     view! {
@@ -133,19 +123,17 @@ pub async fn confirmations(
 }
 
 /// What a defragmentation changed, machine by machine.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn defrag_result(outcome: DefragOutcome) -> AnyView {
+pub fn defrag_result(outcome: DefragOutcome) -> AnyView {
     view! { <DefragView outcome=outcome /> }.into_any()
 }
 
 /// What cancelling each machine's windows did.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn cancel_result(outcome: CancelOutcome) -> AnyView {
+pub fn cancel_result(outcome: CancelOutcome) -> AnyView {
     view! { <CancelView outcome=outcome /> }.into_any()
 }
 
 #[component]
-fn DefragDialog(defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>) -> impl IntoView {
+fn DefragDialog(defrag: DefragAction) -> impl IntoView {
     view! {
         <ActionDialog action=defrag title="Defragment these machines?" confirm_label="Defragment">
             <p>
@@ -168,10 +156,7 @@ fn DefragDialog(defrag: ConfirmedAction<Vec<(i64, String)>, DefragOutcome>) -> i
 }
 
 #[component]
-fn CancelDialog(
-    cancel_all: ConfirmedAction<Vec<i64>, CancelOutcome>,
-    data: FleetResource,
-) -> impl IntoView {
+fn CancelDialog(cancel_all: CancelAction, data: FleetResource) -> impl IntoView {
     let windows_of_selection = move || {
         let ids = cancel_all.asked().unwrap_or_default();
         with_loaded(data, |fleet| {

@@ -9,9 +9,12 @@ pub mod defrag;
 pub mod listing;
 pub mod maintenance;
 pub mod offers;
+mod parts;
 pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
+
+pub use parts::PARTS;
 
 use crate::components::data_table::{Column, DataTable};
 use crate::components::item_results::{RunProgress, RunProgressBar};
@@ -244,7 +247,7 @@ pub fn MachinesPage() -> impl IntoView {
                             <span class="selection-label">"Their offers:"</span>
                             {offers.buttons(none_selected)}
                         </div>
-                        {offers.panel(selected_machines)}
+                        {parts::offer_panel(offers, selected_machines)}
                         <RunProgressBar
                             progress=cancel_progress
                             running=cancel_all.pending()
@@ -253,30 +256,15 @@ pub fn MachinesPage() -> impl IntoView {
                         />
                         {defrag.failure_view()}
                         {cancel_all.failure_view()}
-                        {move || {
-                            defrag
-                                .done()
-                                .map(|outcome| Suspend::new(bulk_actions::defrag_result(outcome)))
-                        }}
-                        {move || {
-                            cancel_all
-                                .done()
-                                .map(|outcome| Suspend::new(bulk_actions::cancel_result(outcome)))
-                        }}
+                        {parts::defrag_result(defrag)}
+                        {parts::cancel_result(cancel_all)}
                         {fleet_table(&fleet, now.into(), selected)}
                     }
                 })}
-            {bulk_actions::confirmations_when_asked(defrag, cancel_all, data)}
+            {parts::confirmations(defrag, cancel_all, data)}
         </Page>
     }
 }
-
-crate::page_parts!(pub PARTS = [
-    offers::__preload_offer_panel,
-    bulk_actions::__preload_confirmations,
-    bulk_actions::__preload_defrag_result,
-    bulk_actions::__preload_cancel_result,
-]);
 
 /// The fleet's table with the legend of its occupancy strips: what the page paints once the
 /// fleet has loaded, and what [`rehearsal`] builds off-screen before it is needed.

@@ -105,22 +105,15 @@ impl OfferActions {
         })
     }
 
-    /// The open action's form, preview and results, for the selected `machines`: loaded
-    /// on demand ([`offer_panel`]).
-    pub fn panel(self, machines: Signal<Vec<Machine>>) -> impl IntoView {
-        let open = self.open;
-        move || {
-            open.get()
-                .map(|action| Suspend::new(offer_panel(self, action, machines)))
-        }
+    /// The action whose form is open, if any (tracked).
+    pub fn open(self) -> Option<OfferAction> {
+        self.open.get()
     }
 }
 
-/// The form, preview and results of `action`. With the `split` feature, its code (a quarter
-/// of the Machines page's) is a part of its own, loaded after the page has painted
-/// (`crate::page_parts`), not in the page's pack.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn offer_panel(
+/// The form, preview and results of `action` for the selected `machines`. The page shows it
+/// as one of its parts (`pages::machines::parts`), loaded after the page has painted.
+pub fn offer_panel(
     actions: OfferActions,
     action: OfferAction,
     machines: Signal<Vec<Machine>>,
