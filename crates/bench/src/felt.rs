@@ -5,7 +5,7 @@
 //! - Enter, pressed 4 s after the form appeared → the first Machines row painted;
 //! - every other page opened by its address in a tab that holds a key → its heading and
 //!   content painted, the bytes received by then, and when its first API request left;
-//!   each opened once the page before it has had the link to itself for a while.
+//!   each opened from `about:blank`, once the page before it has left the network.
 
 use crate::browser::{self, wait_for_mark};
 use crate::figures::{Figures, Target, Unit};
@@ -65,12 +65,15 @@ const ENTER_AFTER_MS: f64 = 4000.0;
 
 const SIGN_IN: &str = "/sign-in";
 
-/// How long after a page painted the next is opened. A page starts preloading the other
-/// pages' code as it paints, and a page opened in that moment shared the throttled link
-/// with it: /templates took 4.9 s on mobile opened right after /machines/defrag painted,
-/// 2.2–2.4 s opened 3 s after the page before it (one run each). A page opened cold by
-/// its address, as a person does in a new tab, has the link to itself.
-const SETTLE_BEFORE_PAGE: Duration = Duration::from_secs(3);
+/// How long a tab rests on `about:blank` before each page is opened cold. A page starts
+/// preloading the other pages' code once it has painted; opened straight from the page
+/// before it, 3 s after that one painted, a page's first files and API request often left
+/// late (on mobile, its first API request at 0.5 to 1.8 s in one run; /templates painted
+/// at 3.9 s), as if that preload still held the link and the browser's six connections.
+/// Left for `about:blank` first, every page's first API request left at 0.46–0.49 s in
+/// the next run. A page opened cold by its address, as a person does in a new tab, has
+/// the link to itself.
+const SETTLE_ON_BLANK: Duration = Duration::from_secs(3);
 
 /// Runs before any page script, after [`browser::watch_paints`]'s watcher (whose
 /// `__watchPaint` it uses), with `PAGES` in front: each page's address → its heading and
@@ -314,7 +317,8 @@ async fn one_run(
     // fetched again (the cache is off).
     for page in &mut figures.pages {
         let route = page.route;
-        tokio::time::sleep(SETTLE_BEFORE_PAGE).await;
+        app.driver.goto("about:blank").await?;
+        tokio::time::sleep(SETTLE_ON_BLANK).await;
         app.open(route.path).await?;
         let painted = wait_for_mark(app, "__contentPaintedAt")
             .await
