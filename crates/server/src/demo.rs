@@ -586,7 +586,8 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
     seed_invitations(&tx, now)?;
     seed_keys(&tx, now)?;
     seed_machines(&tx, now)?;
-    seed_templates_and_volumes(&tx, now)?;
+    seed_templates(&tx, now)?;
+    seed_volumes(&tx, now)?;
     tx.execute(
         "UPDATE users SET host_agreement_accepted = 1 WHERE id IN (?1, ?2)",
         params![ALICE_ID, BOB_ID],
@@ -1052,8 +1053,11 @@ fn seed_windows(conn: &Connection, now: f64) -> Result<(), DbError> {
         )?;
     }
     window(conn, 2001, now - HOUR, 4, "gpu", None, created, None)?;
+    seed_marketplace_windows(conn, now, created)
+}
 
-    // The one window the marketplace scheduled, beside one of alice's own.
+/// The one window the marketplace scheduled, beside one of alice's own on the same machine.
+fn seed_marketplace_windows(conn: &Connection, now: f64, created: f64) -> Result<(), DbError> {
     struct MarketplaceMachineWindow {
         id: i64,
         start: f64,
@@ -1125,9 +1129,11 @@ struct DemoVolumeAsk {
     static_ip: bool,
 }
 
-fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError> {
-    let markup_name = format!("{MARKUP} notebook");
-    let templates = [
+/// alice's templates in each state deletion tells apart (free, in use by others, used only
+/// inactively, already deleted), private ones and bob's; `markup_name` is the one whose name
+/// carries markup.
+fn demo_templates(markup_name: &str) -> [DemoTemplate<'_>; 8] {
+    [
         DemoTemplate {
             id: TEMPLATE_FREE,
             owner: ALICE_ID,
@@ -1167,7 +1173,7 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
         DemoTemplate {
             id: TEMPLATE_MARKUP,
             owner: ALICE_ID,
-            name: &markup_name,
+            name: markup_name,
             image: "nvidia/cuda",
             tag: "12.4.1-devel-ubuntu22.04",
             private: true,
@@ -1224,8 +1230,13 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
             last_use_days_ago: Some(10.0),
             deleted_days_ago: None,
         },
-    ];
-    for template in templates {
+    ]
+}
+
+/// The demo templates, and who uses which.
+fn seed_templates(conn: &Connection, now: f64) -> Result<(), DbError> {
+    let markup_name = format!("{MARKUP} notebook");
+    for template in demo_templates(&markup_name) {
         let DemoTemplate {
             id,
             owner,
@@ -1278,6 +1289,12 @@ fn seed_templates_and_volumes(conn: &Connection, now: f64) -> Result<(), DbError
             params![template, user, active],
         )?;
     }
+    Ok(())
+}
+
+/// Volume offers (room left, full, expired) and the volumes rented on them: others' and
+/// alice's two, one attached to her stopped instance.
+fn seed_volumes(conn: &Connection, now: f64) -> Result<(), DbError> {
     let asks = [
         DemoVolumeAsk {
             id: ASK_30_LEFT,
