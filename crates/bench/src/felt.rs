@@ -6,6 +6,9 @@
 //! - every other page opened by its address in a tab that holds a key → its heading and
 //!   content painted, the bytes received by then, and when its first API request left;
 //!   each opened from `about:blank`, once the page before it has left the network.
+//!
+//! `GPUDECK_FELT_WATERFALL` and `GPUDECK_FELT_FRAMES` print what was on the network and
+//! what kept the main thread busy until each paint.
 
 use crate::browser::{self, wait_for_mark};
 use crate::figures::{Figures, Target, Unit};
@@ -183,6 +186,41 @@ async fn on_the_network(app: &Harness, from: f64, to: f64) -> Result<String> {
     Ok(lines)
 }
 
+/// The long animation frames (over 50 ms) that started before `arguments[0]`: for each,
+/// when it started, how long it took, how much of it the page's scripts ran (those over
+/// 5 ms, as the browser lists them), and how long its rendering waited before style and
+/// layout, and style, layout and paint took.
+const LONG_FRAMES: &str = "
+    const [to] = arguments;
+    return new Promise((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries()
+            .filter((frame) => frame.startTime < to)
+            .map((frame) => {
+                const end = frame.startTime + frame.duration;
+                const styled = frame.styleAndLayoutStart || end;
+                const rendered = frame.renderStart || styled;
+                const scripts = frame.scripts.reduce((sum, script) => sum + script.duration, 0);
+                return [frame.startTime, frame.duration, scripts, styled - rendered, end - styled];
+            })))
+            .observe({ type: 'long-animation-frame', buffered: true });
+    });
+";
+
+/// What kept the page's main thread busy until `to` (painted), a line per long animation
+/// frame (`GPUDECK_FELT_FRAMES`): to tell the page's own work from the browser's.
+async fn long_frames(app: &Harness, to: f64) -> Result<String> {
+    let frames = app.driver.execute(LONG_FRAMES, vec![json!(to)]).await?;
+    let frames: Vec<(f64, f64, f64, f64, f64)> = serde_json::from_value(frames.json().clone())?;
+    let mut lines = format!("    long frames until painted ({}):", ms(to));
+    for (start, duration, scripts, before_style, style_to_end) in frames {
+        lines.push_str(&format!(
+            "\n      {start:>7.0} ms, {duration:>4.0} ms long: scripts {scripts:>4.0}, \
+             rendering before style {before_style:>4.0}, style to paint {style_to_end:>4.0}"
+        ));
+    }
+    Ok(lines)
+}
+
 /// One figure over the runs of a preset.
 #[derive(Default)]
 struct Samples(Vec<f64>);
@@ -309,6 +347,7 @@ async fn one_run(
         .context("no Machines row was painted after Enter")?;
     figures.enter_to_machines_ms.0.push(machines - enter);
     let waterfall = std::env::var_os("GPUDECK_FELT_WATERFALL").is_some();
+    let frames = std::env::var_os("GPUDECK_FELT_FRAMES").is_some();
     if waterfall {
         eprintln!("{}", on_the_network(app, enter, machines).await?);
     }
@@ -335,6 +374,9 @@ async fn one_run(
                 route.path,
                 on_the_network(app, 0.0, painted).await?
             );
+        }
+        if frames {
+            eprintln!("  {}\n{}", route.path, long_frames(app, painted).await?);
         }
         page.bytes.0.push(bytes_received_by(app, painted).await?);
         page.first_api_request_ms
