@@ -6,6 +6,7 @@
 pub mod api;
 pub mod app;
 pub mod components;
+pub mod decimal;
 pub mod domain;
 pub mod pages;
 pub mod route_address;

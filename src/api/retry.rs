@@ -16,10 +16,10 @@ pub const MAX_RATE_LIMIT_RETRIES: u32 = 5;
 /// is neither.
 pub fn retry_after_seconds(value: &str, now: f64) -> Option<f64> {
     let value = value.trim();
-    let seconds = match value.parse::<f64>() {
-        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => seconds,
-        Ok(_) => return None,
-        Err(_) => (http_date(value)? - now).max(0.0),
+    let seconds = match crate::decimal::parse_decimal(value) {
+        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => seconds,
+        Some(_) => return None,
+        None => (http_date(value)? - now).max(0.0),
     };
     Some(seconds.min(MAX_RETRY_AFTER_SECONDS))
 }

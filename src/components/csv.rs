@@ -6,7 +6,9 @@ use wasm_bindgen::JsCast;
 /// formula (`=`, `+`, `-`, `@` at the start), since exported text comes from a server.
 pub fn field(value: &str) -> String {
     let defused = match value.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') if value.parse::<f64>().is_err() => {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r')
+            if crate::decimal::parse_decimal(value).is_none() =>
+        {
             format!("'{value}")
         }
         _ => value.to_owned(),

@@ -9,6 +9,7 @@ mod support;
 mod api_client;
 mod building_blocks;
 mod components;
+mod decimal;
 mod listing_api;
 mod machines_components;
 mod rate_limit;

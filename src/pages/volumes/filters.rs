@@ -2,6 +2,7 @@
 //! highest price, lowest reliability, location text and order, each one query parameter,
 //! so a reload, a link or Back shows the same search. Pure: unit-tested natively.
 
+use crate::decimal::parse_decimal;
 use gpudeck_wire::{Lenient, VolumeOffer, VolumeSearchRequest, Whole};
 use serde_json::json;
 
@@ -87,7 +88,7 @@ pub struct OfferFilters {
 impl OfferFilters {
     /// The search in the address; values that do not read are left out, as if absent.
     pub fn from_query(get: impl Fn(&str) -> Option<String>) -> Self {
-        let number = |key| get(key).and_then(|t| t.trim().parse::<f64>().ok());
+        let number = |key| get(key).and_then(|t| parse_decimal(t.trim()));
         OfferFilters {
             size_gb: get(SIZE)
                 .and_then(|t| t.trim().parse().ok())
@@ -207,13 +208,13 @@ impl FilterText {
             Ok(gb) if gb >= 1 => Ok(gb),
             _ => Err("The size must be a whole number of GB, at least 1.".to_owned()),
         });
-        let max_price = optional(&self.max_price, |t| match t.parse::<f64>() {
-            Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        let max_price = optional(&self.max_price, |t| match parse_decimal(t) {
+            Some(p) if p.is_finite() && p >= 0.0 => Ok(p),
             _ => Err("The price must be a number of dollars, like 0.15.".to_owned()),
         });
         let min_reliability = optional(&self.min_reliability, |t| {
-            match t.trim_end_matches('%').trim().parse::<f64>() {
-                Ok(r) if (0.0..=100.0).contains(&r) => Ok(r),
+            match parse_decimal(t.trim_end_matches('%').trim()) {
+                Some(r) if (0.0..=100.0).contains(&r) => Ok(r),
                 _ => Err("The reliability must be a percentage from 0 to 100.".to_owned()),
             }
         });

@@ -6,6 +6,7 @@
 //! test`; times are written by the caller's `time`.
 
 use crate::components::words::counted;
+use crate::decimal::parse_decimal;
 use crate::domain::bulk::Sorted;
 use crate::domain::listing::{Listing, RentalsEnd};
 use gpudeck_wire::listing::{min_chunk_fits, ListingRefusal, OfferDuration};
@@ -314,6 +315,16 @@ fn parse_optional<T: std::str::FromStr>(text: &str) -> Result<Option<T>, ()> {
     text.parse().map(Some).map_err(|_| ())
 }
 
+/// [`parse_optional`] for a decimal number, read without Rust's float tables
+/// (`crate::decimal`).
+fn optional_decimal(text: &str) -> Result<Option<f64>, ()> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    parse_decimal(text).map(Some).ok_or(())
+}
+
 /// Reads the form's fields into terms, N22's rules judged by `ListMachineRequest::validate`
 /// (the wire crate's one definition) and `min_chunk_fits` against every machine.
 fn relist_terms(
@@ -339,7 +350,7 @@ fn relist_terms(
             None
         }
     };
-    let price = parse_optional::<f64>(&form.price).unwrap_or_else(|()| {
+    let price = optional_decimal(&form.price).unwrap_or_else(|()| {
         problems.push((
             RelistField::Price,
             "The price must be a number, like 0.45.".into(),
