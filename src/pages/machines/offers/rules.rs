@@ -307,22 +307,14 @@ pub struct RelistPlan {
 
 type Problems = Vec<(RelistField, String)>;
 
-fn parse_optional<T: std::str::FromStr>(text: &str) -> Result<Option<T>, ()> {
+/// A field left blank is `Ok(None)`; else what `read` makes of its trimmed text, `Err` when
+/// it makes nothing.
+fn parse_optional<T>(text: &str, read: impl Fn(&str) -> Option<T>) -> Result<Option<T>, ()> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse().map(Some).map_err(|_| ())
-}
-
-/// [`parse_optional`] for a decimal number, read without Rust's float tables
-/// (`crate::decimal`).
-fn optional_decimal(text: &str) -> Result<Option<f64>, ()> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    parse_decimal(text).map(Some).ok_or(())
+    read(text).map(Some).ok_or(())
 }
 
 /// Reads the form's fields into terms, N22's rules judged by `ListMachineRequest::validate`
@@ -339,7 +331,7 @@ fn relist_terms(
             "Enter a whole date and time, or nothing.".into(),
         ));
     }
-    let duration = match parse_optional::<u32>(&form.duration) {
+    let duration = match parse_optional(&form.duration, |t| t.parse::<u32>().ok()) {
         Ok(None) => None,
         Ok(Some(n)) if n > 0 => Some(format!("{n} {}", form.unit.key())),
         _ => {
@@ -350,20 +342,21 @@ fn relist_terms(
             None
         }
     };
-    let price = optional_decimal(&form.price).unwrap_or_else(|()| {
+    let price = parse_optional(&form.price, parse_decimal).unwrap_or_else(|()| {
         problems.push((
             RelistField::Price,
             "The price must be a number, like 0.45.".into(),
         ));
         None
     });
-    let min_chunk = parse_optional::<i64>(&form.min_chunk).unwrap_or_else(|()| {
-        problems.push((
-            RelistField::MinChunk,
-            "The minimum GPUs must be a whole number, like 2.".into(),
-        ));
-        None
-    });
+    let min_chunk =
+        parse_optional(&form.min_chunk, |t| t.parse::<i64>().ok()).unwrap_or_else(|()| {
+            problems.push((
+                RelistField::MinChunk,
+                "The minimum GPUs must be a whole number, like 2.".into(),
+            ));
+            None
+        });
     let request = ListMachineRequest {
         end_date: form.end.map(Into::into),
         duration: duration.clone().map(|d| OfferDuration::Text(d).into()),
