@@ -68,14 +68,11 @@ const ENTER_AFTER_MS: f64 = 4000.0;
 
 const SIGN_IN: &str = "/sign-in";
 
-/// How long a tab rests on `about:blank` before each page is opened cold. A page starts
-/// preloading the other pages' code once it has painted; opened straight from the page
-/// before it, 3 s after that one painted, a page's first files and API request often left
-/// late (on mobile, its first API request at 0.5 to 1.8 s in one run; /templates painted
-/// at 3.9 s), as if that preload still held the link and the browser's six connections.
-/// Left for `about:blank` first, every page's first API request left at 0.46–0.49 s in
-/// the next run. A page opened cold by its address, as a person does in a new tab, has
-/// the link to itself.
+/// How long a tab rests on `about:blank` before each page is opened cold. A page preloads
+/// the other pages' code once it has painted, and a page opened straight from it shared
+/// the link and the browser's six connections with that preload (on mobile its first API
+/// request left up to 1.3 s late). A page opened cold by its address, as a person does in
+/// a new tab, has the link to itself.
 const SETTLE_ON_BLANK: Duration = Duration::from_secs(3);
 
 /// Runs before any page script, after [`browser::watch_paints`]'s watcher (whose
