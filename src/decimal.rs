@@ -4,7 +4,7 @@
 //! brotli cannot shrink) into the main module, which every page downloads first. The
 //! browser already reads numbers: [`parse_decimal`] checks the text against the grammar
 //! `str::parse::<f64>` accepts and lets JavaScript's `parseFloat` read it, which rounds to
-//! the same nearest double. Natively (unit tests, the server) it is `str::parse` itself.
+//! the same nearest double. Natively (the unit tests) it is `str::parse` itself.
 
 /// What `str::parse::<f64>` gives for `text`, as an `Option`: an optional sign, then
 /// digits with an optional point and exponent (`12`, `-0.5`, `.5`, `5.`, `1e-3`), or

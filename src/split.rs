@@ -227,9 +227,9 @@ where
 /// a function made `#[lazy]` with the `split` feature (see `pages::machines::parts`), named
 /// by the preload function that attribute writes beside it, `__preload_` and its name. One
 /// part per page: each split more makes every page's code larger (docs/load-path.md).
-/// The page loads them once it has painted ([`preload_parts`]), and `app::PAGE_PARTS` lists
+/// The page loads it once it has painted ([`preload_parts`]), and `app::PAGE_PARTS` lists
 /// every page's, which load after every page's code. Without the feature the list is
-/// empty: the parts are in the one module.
+/// empty: the part is in the one module.
 #[cfg(feature = "split")]
 #[macro_export]
 macro_rules! page_parts {
