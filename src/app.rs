@@ -81,10 +81,10 @@ routed_pages! {
     ActingAccountRoute for ACTING_ACCOUNT => pages::acting_account::ActingAccountPage;
 }
 
-/// Every page's parts shown only on demand (`crate::page_parts`), loaded after every page's
+/// Every page's part shown only on demand (`crate::page_part`), loaded after every page's
 /// code. The whole-app test `routes.rs` fails while one is missing: its code is never
 /// fetched.
-pub const PAGE_PARTS: &[&[crate::split::Preload]] = &[pages::machines::PARTS];
+pub const PAGE_PARTS: &[crate::split::Preload] = &[pages::machines::PART];
 
 /// Every page but sign-in: reachable only with a session, otherwise a detour through
 /// sign-in that comes back to the same address.

@@ -82,23 +82,22 @@ mod lazy {
     }
 
     /// Once the page first opened has painted, loads the other pages' chunks one after
-    /// another, then every page's `parts` (see [`crate::page_parts`]), so that neither the
-    /// next navigation nor the next dialog waits for the network. The first paint of a
-    /// lazy page is the one after its own chunk has loaded: preloading before that would
-    /// queue a hundred requests ahead of the page's chunks and its API calls, on the six
-    /// connections a browser opens to one HTTP/1.1 server. Each chunk also waits for the
-    /// API answers under way, and for any [`hold_preloads`] to end. A chunk already
+    /// another, then each page's part in `parts` (see [`crate::page_part`]), so that
+    /// neither the next navigation nor the next dialog waits for the network. The first
+    /// paint of a lazy page is the one after its own chunk has loaded: preloading before
+    /// that would queue a hundred requests ahead of the page's chunks and its API calls, on
+    /// the six connections a browser opens to one HTTP/1.1 server. Each chunk also waits for
+    /// the API answers under way, and for any [`hold_preloads`] to end. A chunk already
     /// loading is not fetched twice: the loader shares one load per chunk.
-    pub fn preload_after_first_paint(parts: &'static [&'static [Preload]]) {
+    pub fn preload_after_first_paint(parts: &'static [Preload]) {
         leptos::task::spawn_local(async move {
             next_frame().await;
             until_the_page_has_painted().await;
             let routes = ROUTES.with_borrow(Clone::clone);
-            let every_part = parts.iter().flat_map(|page| page.iter().copied());
             for preload in routes
                 .into_iter()
                 .map(|(_, preload)| preload)
-                .chain(every_part)
+                .chain(parts.iter().copied())
             {
                 if until_no_hold().await {
                     // The hold ended on the way to another page: let it open first.
@@ -110,20 +109,18 @@ mod lazy {
         });
     }
 
-    /// Loads the parts of the page being built, the forms and dialogs it shows only on
-    /// demand ([`crate::page_parts`]), once the page has painted and its data has arrived,
-    /// beside the other pages' code rather than after all of it: their bytes stay out of
+    /// Loads the part of the page being built, the forms and dialogs it shows only on
+    /// demand ([`crate::page_part`]), once the page has painted and its data has arrived,
+    /// beside the other pages' code rather than after all of it: its bytes stay out of
     /// the page's pack, and opening one soon waits for nothing. A part already loaded
     /// resolves at once.
-    pub fn preload_parts(parts: &'static [Preload]) {
+    pub fn preload_part(part: Preload) {
         leptos::task::spawn_local(async move {
             next_frame().await;
             until_the_page_has_painted().await;
-            for preload in parts {
-                until_no_hold().await;
-                until_no_data_is_awaited().await;
-                preload().await;
-            }
+            until_no_hold().await;
+            until_no_data_is_awaited().await;
+            part().await;
         });
     }
 
@@ -209,7 +206,7 @@ mod lazy {
 }
 
 /// Shows the part `load` builds once `wanted` first holds, and keeps it: a page's dialogs
-/// and results, whose code is loaded on demand (see [`crate::page_parts`]) and whose
+/// and results, whose code is loaded on demand (see [`crate::page_part`]) and whose
 /// elements need not be in the page before they are first asked for.
 pub fn part_once<F>(
     wanted: impl Fn() -> bool + Send + Sync + 'static,
@@ -223,37 +220,36 @@ where
     move || wanted.get().then(|| Suspend::new(load()))
 }
 
-/// The part of a page that it shows only on demand, `page_parts!(pub PARTS = [__preload_part])`:
+/// The part of a page that it shows only on demand, `page_part!(pub PART = __preload_part)`:
 /// a function made `#[lazy]` with the `split` feature (see `pages::machines::parts`), named
 /// by the preload function that attribute writes beside it, `__preload_` and its name. One
-/// part per page: each split more makes every page's code larger (docs/load-path.md).
-/// The page loads it once it has painted ([`preload_parts`]), and `app::PAGE_PARTS` lists
-/// every page's, which load after every page's code. Without the feature the list is
-/// empty: the part is in the one module.
+/// part per page, as the macro takes one: each split more makes every page's code larger
+/// (docs/load-path.md). The page loads it once it has painted ([`preload_part`]), and
+/// `app::PAGE_PARTS` lists every page's, which load after every page's code. Without the
+/// feature the part is in the one module, and loading it does nothing.
 #[cfg(feature = "split")]
 #[macro_export]
-macro_rules! page_parts {
-    ($vis:vis $name:ident = [$($preload:path),+ $(,)?]) => {
-        /// This page's parts shown only on demand (`crate::page_parts`).
-        $vis const $name: &[$crate::split::Preload] =
-            &[$(|| ::std::boxed::Box::pin($preload())),+];
+macro_rules! page_part {
+    ($vis:vis $name:ident = $preload:path) => {
+        /// This page's part shown only on demand (`crate::page_part`).
+        $vis const $name: $crate::split::Preload = || ::std::boxed::Box::pin($preload());
     };
 }
 
-/// Without the `split` feature: no part to load (see the macro of the split build).
+/// Without the `split` feature: nothing to load (see the macro of the split build).
 #[cfg(not(feature = "split"))]
 #[macro_export]
-macro_rules! page_parts {
-    ($vis:vis $name:ident = [$($preload:path),+ $(,)?]) => {
-        /// This page's parts: none of its own without the `split` feature.
-        $vis const $name: &[$crate::split::Preload] = &[];
+macro_rules! page_part {
+    ($vis:vis $name:ident = $preload:path) => {
+        /// This page's part: in the one module without the `split` feature.
+        $vis const $name: $crate::split::Preload = || ::std::boxed::Box::pin(async {});
     };
 }
 
 #[cfg(feature = "split")]
 pub use lazy::{
-    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint,
-    preload_parts, register, PreloadHold,
+    hold_preloads, load_page_at, page_built, page_opening, preload_after_first_paint, preload_part,
+    register, PreloadHold,
 };
 
 /// Readies the page at `path` (without its query) while sign-in waits for Enter, so that
@@ -276,10 +272,10 @@ mod eager {
     use super::Preload;
 
     /// Without the `split` feature there is nothing to preload.
-    pub fn preload_after_first_paint(_parts: &'static [&'static [Preload]]) {}
+    pub fn preload_after_first_paint(_parts: &'static [Preload]) {}
 
     /// Nor any part: each is in the one module.
-    pub fn preload_parts(_parts: &'static [Preload]) {}
+    pub fn preload_part(_part: Preload) {}
 
     /// Nothing to hold back either.
     pub struct PreloadHold;
@@ -322,5 +318,5 @@ macro_rules! route_is_named_by_its_entry {
 
 #[cfg(not(feature = "split"))]
 pub use eager::{
-    hold_preloads, load_page_at, preload_after_first_paint, preload_parts, PreloadHold,
+    hold_preloads, load_page_at, preload_after_first_paint, preload_part, PreloadHold,
 };

@@ -488,7 +488,7 @@ async fn a_page_opened_cold_fetches_its_pack_beside_the_main_module() -> anyhow:
     outcome
 }
 
-/// What a page shows only on demand (`page_parts!`) is not in its pack: the Machines page's
+/// What a page shows only on demand (`page_part!`) is not in its pack: the Machines page's
 /// offer actions arrive after the page has painted, without being asked for, and then open.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pages_part_is_not_in_its_pack_and_loads_after_it_paints() -> anyhow::Result<()> {

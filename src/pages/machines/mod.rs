@@ -14,7 +14,7 @@ pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
 
-pub use parts::PARTS;
+pub use parts::PART;
 
 use crate::components::data_table::{Column, DataTable};
 use crate::components::item_results::{RunProgress, RunProgressBar};
@@ -151,7 +151,7 @@ pub fn MachinesPage() -> impl IntoView {
     let cancel_progress = RunProgress::new();
     let cancel_all = cancel_action(data, cancel_progress);
     let offers = OfferActions::new(move || data.refetch());
-    crate::split::preload_parts(PARTS);
+    crate::split::preload_part(PART);
 
     let ask_defrag = move |_| {
         let ids = selected_ids.get_untracked();

@@ -1,7 +1,7 @@
 //! The Machines page's parts: what it shows only when asked, the offer actions' panel
 //! ([`offers`](super::offers)), and the confirmations and results of Defragment… and Cancel
 //! maintenance… ([`bulk_actions`](super::bulk_actions)). With the `split` feature they are
-//! one part, a split of its own loaded after the page has painted (`crate::page_parts`), so
+//! one part, a split of its own loaded after the page has painted (`crate::page_part`), so
 //! that their code, a fifth of the page's, is not in its pack.
 //!
 //! One part rather than one per view: wasm-split cuts the code that splits share into a
@@ -54,7 +54,7 @@ async fn machines_part(shown: Shown) -> AnyView {
     }
 }
 
-crate::page_parts!(pub PARTS = [__preload_machines_part]);
+crate::page_part!(pub PART = __preload_machines_part);
 
 /// The open offer action's form, preview and results, for the selected `machines`.
 pub fn offer_panel(actions: OfferActions, machines: Signal<Vec<Machine>>) -> impl IntoView {
