@@ -262,3 +262,47 @@ async fn on_a_phone_the_header_says_who_acts_and_the_navigation_is_a_bar() -> an
     app.set_viewport(LAPTOP).await?;
     app.finish().await
 }
+
+/// The longest "Next window" a Machines row shows for a window under two weeks away or
+/// under way ("9 h 59 min" is the longest span the console writes below two days).
+const LONGEST_NEXT_WINDOW: &str = "Ongoing · 9 h 59 min left";
+
+/// Every column of the Machines table is in view at 1280 px, whatever the relative times
+/// say: a minute after loading, "in 3 d" becomes "in 2 d 23 h" and "2 h left" becomes
+/// "1 h 59 min left", and the table must still fit beside the navigation. Every row is
+/// given the longest, in the bold of a window under way.
+#[tokio::test(flavor = "multi_thread")]
+async fn at_a_laptop_the_machines_table_fits_with_the_longest_relative_times() -> anyhow::Result<()>
+{
+    let app = Harness::start("look_machines_longest_times").await?;
+    app.open("/sign-in").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.find("main tbody tr:not(.spacer)").await?;
+    app.set_viewport(LAPTOP).await?;
+    let widths = app
+        .driver
+        .execute(
+            "const box = document.querySelector('main .table-scroll');
+             const column = [...box.querySelectorAll('thead th')]
+               .findIndex(th => th.textContent.includes('Next window'));
+             const cells = [...box.querySelectorAll('tbody tr:not(.spacer)')]
+               .map(row => row.children[column]);
+             for (const cell of cells) {
+               const shown = cell.querySelector('.next-window');
+               shown.classList.add('ongoing');
+               shown.textContent = arguments[0];
+             }
+             return [cells.length, box.scrollWidth, box.clientWidth];",
+            vec![serde_json::json!(LONGEST_NEXT_WINDOW)],
+        )
+        .await?
+        .json()
+        .clone();
+    let [rows, wide, room]: [f64; 3] = serde_json::from_value(widths)?;
+    assert!(rows >= 10.0, "only {rows} rows were rewritten");
+    assert!(
+        wide <= room,
+        "with {LONGEST_NEXT_WINDOW:?} the table is {wide} px wide in {room} px"
+    );
+    app.finish().await
+}
