@@ -3,6 +3,7 @@
 //! so a reload, a link or Back shows the same search. Pure: unit-tested natively.
 
 use crate::decimal::parse_decimal;
+use crate::domain::form_problem::optional_field;
 use gpudeck_wire::{Lenient, VolumeOffer, VolumeSearchRequest, Whole};
 use serde_json::json;
 
@@ -204,15 +205,15 @@ impl FilterText {
     /// The numbers typed, each checked; empty fields do not narrow the search.
     #[allow(clippy::type_complexity)]
     pub fn read(&self) -> Result<(Option<i64>, Option<f64>, Option<f64>), FilterProblems> {
-        let size = optional(&self.size, |t| match t.parse::<i64>() {
+        let size = optional_field(&self.size, |t| match t.parse::<i64>() {
             Ok(gb) if gb >= 1 => Ok(gb),
             _ => Err("The size must be a whole number of GB, at least 1.".to_owned()),
         });
-        let max_price = optional(&self.max_price, |t| match parse_decimal(t) {
+        let max_price = optional_field(&self.max_price, |t| match parse_decimal(t) {
             Some(p) if p.is_finite() && p >= 0.0 => Ok(p),
             _ => Err("The price must be a number of dollars, like 0.15.".to_owned()),
         });
-        let min_reliability = optional(&self.min_reliability, |t| {
+        let min_reliability = optional_field(&self.min_reliability, |t| {
             match parse_decimal(t.trim_end_matches('%').trim()) {
                 Some(r) if (0.0..=100.0).contains(&r) => Ok(r),
                 _ => Err("The reliability must be a percentage from 0 to 100.".to_owned()),
@@ -226,15 +227,6 @@ impl FilterText {
                 min_reliability: r.err(),
             }),
         }
-    }
-}
-
-fn optional<T>(text: &str, read: impl Fn(&str) -> Result<T, String>) -> Result<Option<T>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        Ok(None)
-    } else {
-        read(text).map(Some)
     }
 }
 

@@ -8,6 +8,7 @@
 use crate::components::words::counted;
 use crate::decimal::parse_decimal;
 use crate::domain::bulk::Sorted;
+use crate::domain::form_problem::optional_field;
 use crate::domain::listing::{Listing, RentalsEnd};
 use gpudeck_wire::listing::{min_chunk_fits, ListingRefusal, OfferDuration};
 use gpudeck_wire::{ListMachineRequest, ListMachineResponse, Machine};
@@ -307,16 +308,6 @@ pub struct RelistPlan {
 
 type Problems = Vec<(RelistField, String)>;
 
-/// A field left blank is `Ok(None)`; else what `read` makes of its trimmed text, `Err` when
-/// it makes nothing.
-fn parse_optional<T>(text: &str, read: impl Fn(&str) -> Option<T>) -> Result<Option<T>, ()> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    read(text).map(Some).ok_or(())
-}
-
 /// Reads the form's fields into terms, N22's rules judged by `ListMachineRequest::validate`
 /// (the wire crate's one definition) and `min_chunk_fits` against every machine.
 fn relist_terms(
@@ -331,7 +322,7 @@ fn relist_terms(
             "Enter a whole date and time, or nothing.".into(),
         ));
     }
-    let duration = match parse_optional(&form.duration, |t| t.parse::<u32>().ok()) {
+    let duration = match optional_field(&form.duration, str::parse::<u32>) {
         Ok(None) => None,
         Ok(Some(n)) if n > 0 => Some(format!("{n} {}", form.unit.key())),
         _ => {
@@ -342,21 +333,20 @@ fn relist_terms(
             None
         }
     };
-    let price = parse_optional(&form.price, parse_decimal).unwrap_or_else(|()| {
+    let price = optional_field(&form.price, |t| parse_decimal(t).ok_or(())).unwrap_or_else(|()| {
         problems.push((
             RelistField::Price,
             "The price must be a number, like 0.45.".into(),
         ));
         None
     });
-    let min_chunk =
-        parse_optional(&form.min_chunk, |t| t.parse::<i64>().ok()).unwrap_or_else(|()| {
-            problems.push((
-                RelistField::MinChunk,
-                "The minimum GPUs must be a whole number, like 2.".into(),
-            ));
-            None
-        });
+    let min_chunk = optional_field(&form.min_chunk, str::parse::<i64>).unwrap_or_else(|_| {
+        problems.push((
+            RelistField::MinChunk,
+            "The minimum GPUs must be a whole number, like 2.".into(),
+        ));
+        None
+    });
     let request = ListMachineRequest {
         end_date: form.end.map(Into::into),
         duration: duration.clone().map(|d| OfferDuration::Text(d).into()),
