@@ -274,9 +274,8 @@ const LONGEST_NEXT_WINDOW: &str = "Ongoing · 9 h 59 min left";
 #[tokio::test(flavor = "multi_thread")]
 async fn at_a_laptop_the_machines_table_fits_with_the_longest_relative_times() -> anyhow::Result<()>
 {
-    let app = Harness::start("look_machines_longest_times").await?;
-    app.open("/sign-in").await?;
-    app.sign_in(demo::ALICE_KEY).await?;
+    let app = Harness::start_signed_in("look_machines_longest_times", "/machines", demo::ALICE_KEY)
+        .await?;
     app.find("main tbody tr:not(.spacer)").await?;
     app.set_viewport(LAPTOP).await?;
     let widths = app
