@@ -51,14 +51,16 @@ fn contract_end(app: &TestApp, contract: i64) -> Option<f64> {
 fn listing_state(app: &TestApp) -> Option<String> {
     app.text(
         "SELECT (SELECT group_concat(machine_id || ':' || price_gpu || ':' || price_min_bid || ':'
-                     || price_disk || ':' || ifnull(price_inetu, '-') || ':' || min_chunk || ':'
+                     || price_disk || ':' || ifnull(price_inetu, '-') || ':'
+                     || ifnull(price_inetd, '-') || ':' || min_chunk || ':'
                      || credit_discount_max || ':' || ifnull(end_date, '-') || ':'
                      || ifnull(duration, '-') || ':' || ifnull(vol_size, '-') || ':'
                      || ifnull(vol_price, '-') || ':' || ifnull(withdrawn_at, '-'), '|')
                  FROM offers)
              || '#' ||
              (SELECT group_concat(id || ':' || slot_start || ':' || ifnull(price_gpu, '-') || ':'
-                     || ifnull(end_date, '-'), '|')
+                     || ifnull(price_disk, '-') || ':' || ifnull(price_inetu, '-') || ':'
+                     || ifnull(price_inetd, '-') || ':' || ifnull(end_date, '-'), '|')
                  FROM contracts)",
     )
 }
@@ -130,6 +132,46 @@ async fn n1_shows_each_machines_offer_and_when_its_rentals_end() {
             assert!(m.get(field).is_some(), "{field} of {}", m["id"]);
         }
     }
+}
+
+/// §1.7 "Client end date": one active contract without an end date makes the machine's
+/// latest rental end unknown, so N1 gives null even beside contracts that have one.
+#[tokio::test]
+async fn the_client_end_date_is_null_while_any_active_rental_has_no_end() {
+    let app = TestApp::demo();
+    let set_end = |contract: i64, end: Option<f64>| {
+        app.state
+            .db
+            .with_conn(move |c| {
+                c.execute(
+                    "UPDATE contracts SET end_date = ?2 WHERE id = ?1",
+                    rusqlite::params![contract, end],
+                )?;
+                Ok(())
+            })
+            .unwrap()
+    };
+    // 9006 ends with the offer (30 days), 9007 in 10 days; now 9007 has no end date.
+    set_end(CHEAPER_CONTRACT, None);
+    let tidy = machine(&app, TIDY_MACHINE).await;
+    assert_eq!(tidy["current_rentals_running"], 2);
+    assert!(
+        tidy["client_end_date"].is_null(),
+        "{}",
+        tidy["client_end_date"]
+    );
+    // Once that rental has an end again, the latest end is known.
+    set_end(CHEAPER_CONTRACT, Some(NOW + 10.0 * DAY));
+    assert_eq!(
+        machine(&app, TIDY_MACHINE).await["client_end_date"],
+        NOW + 30.0 * DAY
+    );
+    // An ended contract no longer counts, with or without an end date beside it.
+    set_end(9006, Some(NOW - HOUR));
+    assert_eq!(
+        machine(&app, TIDY_MACHINE).await["client_end_date"],
+        NOW + 10.0 * DAY
+    );
 }
 
 #[tokio::test]
@@ -223,6 +265,55 @@ async fn a_later_end_date_extends_the_contracts_at_or_below_their_price() {
     .await
     .ok();
     assert_eq!(body["extended"], 0);
+}
+
+/// §1.7: a contract locks each of the offer's prices (GPU, storage, upload, download), and a
+/// later offer end date extends it only when none of them is higher than it locked.
+#[tokio::test]
+async fn a_raised_storage_or_transfer_price_stops_the_extension() {
+    let app = TestApp::demo();
+    // 9006 locked the tidy machine's offer as it stands: $0.10/GB-month storage, $0.01 and
+    // $0.005/GB upload and download.
+    let locked = |contract: i64| {
+        app.text(&format!(
+            "SELECT price_disk || ' ' || price_inetu || ' ' || price_inetd FROM contracts
+             WHERE id = {contract}"
+        ))
+    };
+    for (field, raised, kept) in [
+        ("price_disk", 0.2, 0.1),
+        ("price_inetu", 0.02, 0.01),
+        ("price_inetd", 0.006, 0.005),
+    ] {
+        let body = list(
+            &app,
+            json!({"machine": TIDY_MACHINE, field: raised, "end_date": NOW + 40.0 * DAY}),
+        )
+        .await
+        .ok();
+        assert_eq!(body["extended"], 0, "{field} raised");
+        assert_eq!(contract_end(&app, 9006), Some(NOW + 30.0 * DAY), "{field}");
+        // Back to the locked price, with no end date: nothing is extended either.
+        let back = list(&app, json!({"machine": TIDY_MACHINE, field: kept}))
+            .await
+            .ok();
+        assert_eq!(back["extended"], 0, "{field} back");
+    }
+    assert_eq!(locked(9006), Some("0.1 0.01 0.005".to_owned()), "as seeded");
+    // Every price at or below what 9006 locked: it is extended (9007 locked a lower GPU
+    // price, so it is not).
+    let body = list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "price_disk": 0.05, "price_inetu": 0.01,
+               "end_date": NOW + 45.0 * DAY}),
+    )
+    .await
+    .ok();
+    assert_eq!(body["extended"], 1);
+    assert_eq!(contract_end(&app, 9006), Some(NOW + 45.0 * DAY));
+    assert_eq!(contract_end(&app, CHEAPER_CONTRACT), Some(NOW + 10.0 * DAY));
+    // The contract's locks do not follow the offer.
+    assert_eq!(locked(9006), Some("0.1 0.01 0.005".to_owned()));
 }
 
 #[tokio::test]
