@@ -7,9 +7,7 @@
 //! that end date, and only later.
 
 use super::{write_tx, DbError};
-use gpudeck_wire::listing::{
-    min_chunk_fits, DEFAULT_CREDIT_DISCOUNT_MAX, DEFAULT_MIN_CHUNK, DEFAULT_PRICE_DISK,
-};
+use gpudeck_wire::listing::{min_chunk_fits, DEFAULT_CREDIT_DISCOUNT_MAX, DEFAULT_PRICE_DISK};
 use gpudeck_wire::{EndChange, ListingChange, ListingRefusal};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction};
 
@@ -126,7 +124,8 @@ pub struct Listed {
 }
 
 /// The offer after `change`: each term given, else the stored one, else the first
-/// listing's default. An expired end date is not kept: relisting without one is open-ended.
+/// listing's default; the minimum GPUs always as given (absent is 1). An expired end date
+/// is not kept: relisting without one is open-ended.
 fn merged_offer(
     change: &ListingChange,
     stored: Option<&Offer>,
@@ -138,18 +137,17 @@ fn merged_offer(
         .price_gpu
         .or(stored.map(|o| o.price_gpu))
         .ok_or(ListingRefusal::PriceGpuNeeded)?;
-    let min_chunk = terms
-        .min_chunk
-        .or(stored.map(|o| o.min_chunk))
-        .unwrap_or(DEFAULT_MIN_CHUNK);
+    let min_chunk = terms.min_chunk;
     if !min_chunk_fits(min_chunk, num_gpus) {
         return Err(ListingRefusal::MinChunk { num_gpus });
     }
     let vol_size = terms.vol_size.or(stored.and_then(|o| o.vol_size));
-    let vol_price = terms.vol_price.or(stored.and_then(|o| o.vol_price));
-    if vol_price.is_some() && vol_size.unwrap_or(0) == 0 {
+    // Only a price given for no volume is refused: `vol_size: 0` withdraws the volume offer
+    // and its kept price stays for the next one, as every other kept term does.
+    if terms.vol_price.is_some() && vol_size.unwrap_or(0) == 0 {
         return Err(ListingRefusal::VolPriceWithoutSize);
     }
+    let vol_price = terms.vol_price.or(stored.and_then(|o| o.vol_price));
     let (end_date, duration) = match change.end {
         EndChange::Keep => (
             stored.and_then(|o| o.end_date).filter(|end| *end > now),
