@@ -876,7 +876,7 @@ async fn a_subaccount_is_checked_created_and_listed_and_its_password_forgotten()
     );
     assert_eq!(
         created[1].body,
-        r#"{"email":"new@alice.example","username":"big","password":"correct horse","host_only":true}"#
+        r#"{"email":"new@alice.example","username":"big","password":"correct horse","host_only":true,"parent_id":"me"}"#
     );
     assert!(session_storage()
         .get_item("gpudeck.session")

@@ -90,6 +90,7 @@ fn subaccount_request() -> gpudeck_wire::CreateSubaccountRequest {
         username: Some("u".to_owned().into()),
         password: Some("12345678".to_owned().into()),
         host_only: Some(false.into()),
+        parent_id: Some(gpudeck_wire::ParentId::Me.into()),
         ssh_key: None,
     }
 }
@@ -250,7 +251,7 @@ async fn account_operations_take_the_official_clients_forms() {
         (
             "POST",
             "http://api.test/api/v0/users/",
-            r#"{"email":"u@x.test","username":"u","password":"12345678","host_only":false}"#
+            r#"{"email":"u@x.test","username":"u","password":"12345678","host_only":false,"parent_id":"me"}"#
         )
     );
 }

@@ -18,8 +18,10 @@ async fn listing_sends_all_twelve_keys_with_null_for_each_term_kept() {
         200,
         r#"{"success": true, "extended": 2, "msg": "offer updated"}"#,
     )]);
+    // The minimum GPUs is always sent (absent would reset it to 1, null is refused).
     let request = ListMachineRequest {
         end_date: Some(1_900_000_000.0.into()),
+        min_chunk: Some(gpudeck_wire::Whole(2).into()),
         ..ListMachineRequest::new(1001)
     };
     let answer = client().list_machine(&request).await.unwrap();
@@ -35,7 +37,7 @@ async fn listing_sends_all_twelve_keys_with_null_for_each_term_kept() {
     assert_eq!(
         serde_json::from_str::<Value>(&calls[0].body).unwrap(),
         json!({"machine": 1001, "price_gpu": null, "price_disk": null, "price_inetu": null,
-               "price_inetd": null, "price_min_bid": null, "min_chunk": null,
+               "price_inetd": null, "price_min_bid": null, "min_chunk": 2,
                "end_date": 1_900_000_000.0, "credit_discount_max": null, "duration": null,
                "vol_size": null, "vol_price": null})
     );

@@ -22,6 +22,7 @@
 use crate::db::team_invites::{record as record_invitation, SentInvitation};
 use crate::db::users::{create_user, insert_key, NewUser};
 use crate::db::DbError;
+use gpudeck_wire::listing::DEFAULT_PRICE_DISK;
 use gpudeck_wire::maintenance::HOUR;
 use gpudeck_wire::permissions::{Constraint, ConstraintOperator, Entry, Place, RouteGrant};
 use gpudeck_wire::{PermissionGroup, Permissions};
@@ -90,7 +91,7 @@ pub fn alice_listed(id: i64) -> bool {
 }
 
 // Offers and rental contracts (§1.7). Each listed machine has an offer; a contract locks
-// its machine's price and, as if rented at seeding, the offer end date as its rental end
+// its machine's prices and, as if rented at seeding, the offer end date as its rental end
 // date, except where named below. Every contract is active at seeding.
 
 /// The offer end date of a listed machine of alice's: open-ended for every third (ids
@@ -113,8 +114,8 @@ pub const RENTALS_END_IN_HOURS: i64 = FRAGMENTED_MACHINE;
 /// alice's listed, open-ended machine whose rentals have no end date
 /// ([`FRAGMENTED_MACHINE_2`]): `client_end_date` is null while 2 rentals run.
 pub const RENTALS_WITHOUT_END: i64 = FRAGMENTED_MACHINE_2;
-/// On [`TIDY_MACHINE`] (offer ends in 30 days): contract 9006 locked the offer's price and
-/// end date; contract 9007 locked a price $0.05 lower and ends in 10 days, so moving the
+/// On [`TIDY_MACHINE`] (offer ends in 30 days): contract 9006 locked the offer's prices and
+/// end date; contract 9007 locked a GPU price $0.05 lower and ends in 10 days, so moving the
 /// offer end date later at the current price extends 9006 only.
 pub const CHEAPER_CONTRACT: i64 = 9007;
 /// alice's unlisted machine whose rental still runs (one more day): its offer was withdrawn
@@ -401,13 +402,39 @@ fn contract(
     Ok(())
 }
 
-/// Each contract's locked price and rental end date: its machine's price and
+/// The prices of a demo machine's offer, which its contracts lock (§1.7).
+#[derive(Debug, Clone, Copy)]
+struct Prices {
+    /// $/GPU-hour.
+    gpu: f64,
+    /// $/GB-month.
+    disk: f64,
+    /// $/GB uploaded and downloaded.
+    inet_up: f64,
+    inet_down: f64,
+}
+
+/// Each contract's locked prices and rental end date: its machine's [`Prices`] and
 /// [`rental_end_date`], then the named exceptions.
-fn seed_contract_terms(conn: &Connection, prices: &[(i64, f64)], now: f64) -> Result<(), DbError> {
-    let mut terms =
-        conn.prepare("UPDATE contracts SET price_gpu = ?2, end_date = ?3 WHERE machine_id = ?1")?;
-    for &(id, price) in prices {
-        terms.execute(params![id, price, rental_end_date(id, now)])?;
+fn seed_contract_terms(
+    conn: &Connection,
+    prices: &[(i64, Prices)],
+    now: f64,
+) -> Result<(), DbError> {
+    let mut terms = conn.prepare(
+        "UPDATE contracts SET price_gpu = ?2, price_disk = ?3, price_inetu = ?4,
+             price_inetd = ?5, end_date = ?6
+         WHERE machine_id = ?1",
+    )?;
+    for &(id, p) in prices {
+        terms.execute(params![
+            id,
+            p.gpu,
+            p.disk,
+            p.inet_up,
+            p.inet_down,
+            rental_end_date(id, now)
+        ])?;
     }
     let mut ends = conn.prepare("UPDATE contracts SET end_date = ?2 WHERE id = ?1")?;
     for (contract, hours) in [(9001, 3.0), (9002, 6.0), (9003, 9.0)] {
@@ -480,8 +507,8 @@ const LOCATIONS: [&str; 5] = [
 ];
 
 /// Inserts a machine of `owner_id` with hardware, offer and reliability derived from its
-/// id (earnings follow from its contracts once they exist); returns its price in
-/// $/GPU-hour, which its contracts lock.
+/// id (earnings follow from its contracts once they exist); returns its prices, which its
+/// contracts lock (an unlisted machine's as its offer would hold them).
 fn machine(
     conn: &Connection,
     id: i64,
@@ -489,7 +516,7 @@ fn machine(
     hostname: &str,
     gpus: i64,
     now: f64,
-) -> Result<f64, DbError> {
+) -> Result<Prices, DbError> {
     let Hardware {
         gpu_name,
         gpu_ram,
@@ -503,6 +530,12 @@ fn machine(
         "RTX A6000" => 0.55,
         "RTX 3090" => 0.22,
         _ => 0.18,
+    };
+    let prices = Prices {
+        gpu: price,
+        disk: DEFAULT_PRICE_DISK,
+        inet_up: 0.01,
+        inet_down: 0.005,
     };
     let verification = match id % 17 {
         0 => "deverified",
@@ -550,13 +583,16 @@ fn machine(
             _ => (offer_end_date(id, now).filter(|_| listed), None),
         };
         conn.execute(
-            "INSERT INTO offers (machine_id, price_gpu, price_min_bid, price_inetu, price_inetd,
-                 min_chunk, end_date, duration, withdrawn_at)
-             VALUES (?1, ?2, ?3, 0.01, 0.005, ?4, ?5, ?6, ?7)",
+            "INSERT INTO offers (machine_id, price_gpu, price_min_bid, price_disk, price_inetu,
+                 price_inetd, min_chunk, end_date, duration, withdrawn_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 id,
-                price,
+                prices.gpu,
                 (price * 0.6 * 100.0_f64).round() / 100.0,
+                prices.disk,
+                prices.inet_up,
+                prices.inet_down,
                 if gpus >= 4 { 2 } else { 1 },
                 end_date,
                 duration,
@@ -564,7 +600,7 @@ fn machine(
             ],
         )?;
     }
-    Ok(price)
+    Ok(prices)
 }
 
 /// GPUs of alice's machine `id`: mostly 8, some 4, 2 or 1.

@@ -807,7 +807,8 @@ async fn subaccount_refusals_name_the_field_and_change_nothing() {
             "user already exists.",
         ),
     ];
-    for (body, status, error, msg) in cases {
+    for (mut body, status, error, msg) in cases {
+        body["parent_id"] = json!("me");
         let got = app
             .post(paths::USERS)
             .key(ALICE_KEY)
@@ -834,4 +835,114 @@ async fn subaccount_refusals_name_the_field_and_change_nothing() {
         .ok();
     assert_eq!(created["username"], "Zoë 🌀");
     assert_eq!(app.scalar("SELECT COUNT(*) FROM users"), before + 1);
+}
+
+const PARENT_ID: &str = r#"parent_id must be "me": this creates subaccounts only"#;
+
+/// N20 creates subaccounts only: without `parent_id: "me"` the public service takes
+/// `POST /users/` for a sign-up, so the reference server refuses it. It is a body value:
+/// judged after the fields before it in the client's order, before the account's state.
+#[tokio::test]
+async fn a_subaccount_needs_parent_id_me_and_nothing_else_changes() {
+    let app = TestApp::demo();
+    let before = app.scalar("SELECT COUNT(*) FROM users");
+    let without_parent = |email: &str, username: &str| {
+        let mut body = new_sub(email, username);
+        body.as_object_mut().unwrap().remove("parent_id");
+        body
+    };
+    let mut cases = vec![(
+        without_parent("p@example.org", "p"),
+        400,
+        "invalid_request",
+        PARENT_ID,
+    )];
+    for other in [
+        json!(null),
+        json!("you"),
+        json!("ME"),
+        json!(ALICE_ID),
+        json!({}),
+    ] {
+        let mut body = new_sub("p@example.org", "p");
+        body["parent_id"] = other;
+        cases.push((body, 400, "invalid_request", PARENT_ID));
+    }
+    let mut no_email = without_parent("", "p");
+    no_email.as_object_mut().unwrap().remove("email");
+    let mut bad_flag = without_parent("p@example.org", "p");
+    bad_flag["host_only"] = json!("yes");
+    cases.extend([
+        // The fields before it answer first.
+        (
+            no_email,
+            400,
+            "missing_auth_value",
+            "email, username and password are required",
+        ),
+        (
+            without_parent("p@vast.ai", "p"),
+            400,
+            "invalid_email",
+            "Email address not allowed",
+        ),
+        (
+            bad_flag,
+            400,
+            "invalid_request",
+            "host_only must be true or false",
+        ),
+        // The account's state answers after it.
+        (
+            without_parent("ALICE@example.com", "p"),
+            400,
+            "invalid_request",
+            PARENT_ID,
+        ),
+    ]);
+    for (body, status, error, msg) in cases {
+        let got = app
+            .post(paths::USERS)
+            .key(ALICE_KEY)
+            .json(body.clone())
+            .send()
+            .await
+            .error(status, error);
+        assert_eq!(got, msg, "{body}");
+    }
+    assert_eq!(app.scalar("SELECT COUNT(*) FROM users"), before);
+    // A subaccount's own key: the body is judged before the account it belongs to.
+    let created = app
+        .post(paths::USERS)
+        .key(ALICE_KEY)
+        .json(new_sub("p@example.org", "p"))
+        .send()
+        .await
+        .ok();
+    let sub_key = created["api_key"].as_str().unwrap().to_owned();
+    let msg = app
+        .post(paths::USERS)
+        .key(&sub_key)
+        .json(without_parent("q@example.org", "q"))
+        .send()
+        .await
+        .error(400, "invalid_request");
+    assert_eq!(msg, PARENT_ID);
+    assert_eq!(app.scalar("SELECT COUNT(*) FROM users"), before + 1);
+}
+
+/// The published schema requires `parent_id`, `"me"` only, as N20 does.
+#[tokio::test]
+async fn the_published_schema_requires_parent_id_me() {
+    let app = TestApp::demo();
+    let doc = app.get(paths::OPENAPI).send().await.ok();
+    let request = &doc["components"]["schemas"]["CreateSubaccountRequest"];
+    let required = request["required"].as_array().unwrap();
+    assert!(required.contains(&json!("parent_id")), "{request}");
+    let parent = &request["properties"]["parent_id"];
+    let parent = match parent["$ref"].as_str() {
+        Some(reference) => &doc["components"]["schemas"][reference.rsplit('/').next().unwrap()],
+        None => parent,
+    };
+    assert_eq!(parent["enum"], json!(["me"]), "{parent}");
 }

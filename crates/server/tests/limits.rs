@@ -799,15 +799,15 @@ async fn the_account_routes_hold_to_every_limit() {
     // Strings at and past their limits.
     for (body, status) in [
         (
-            json!({"email": format!("{}@b.cd", "a".repeat(59)), "username": "u".repeat(64), "password": "p".repeat(256)}),
+            json!({"email": format!("{}@b.cd", "a".repeat(59)), "username": "u".repeat(64), "password": "p".repeat(256), "parent_id": "me"}),
             200,
         ),
         (
-            json!({"email": "a@b.cd", "username": "ü".repeat(65), "password": "12345678"}),
+            json!({"email": "a@b.cd", "username": "ü".repeat(65), "password": "12345678", "parent_id": "me"}),
             400,
         ),
         (
-            json!({"email": "a@b.cd", "username": "u", "password": "p".repeat(60_000)}),
+            json!({"email": "a@b.cd", "username": "u", "password": "p".repeat(60_000), "parent_id": "me"}),
             400,
         ),
     ] {

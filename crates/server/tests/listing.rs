@@ -51,14 +51,16 @@ fn contract_end(app: &TestApp, contract: i64) -> Option<f64> {
 fn listing_state(app: &TestApp) -> Option<String> {
     app.text(
         "SELECT (SELECT group_concat(machine_id || ':' || price_gpu || ':' || price_min_bid || ':'
-                     || price_disk || ':' || ifnull(price_inetu, '-') || ':' || min_chunk || ':'
+                     || price_disk || ':' || ifnull(price_inetu, '-') || ':'
+                     || ifnull(price_inetd, '-') || ':' || min_chunk || ':'
                      || credit_discount_max || ':' || ifnull(end_date, '-') || ':'
                      || ifnull(duration, '-') || ':' || ifnull(vol_size, '-') || ':'
                      || ifnull(vol_price, '-') || ':' || ifnull(withdrawn_at, '-'), '|')
                  FROM offers)
              || '#' ||
              (SELECT group_concat(id || ':' || slot_start || ':' || ifnull(price_gpu, '-') || ':'
-                     || ifnull(end_date, '-'), '|')
+                     || ifnull(price_disk, '-') || ':' || ifnull(price_inetu, '-') || ':'
+                     || ifnull(price_inetd, '-') || ':' || ifnull(end_date, '-'), '|')
                  FROM contracts)",
     )
 }
@@ -132,6 +134,46 @@ async fn n1_shows_each_machines_offer_and_when_its_rentals_end() {
     }
 }
 
+/// §1.7 "Client end date": one active contract without an end date makes the machine's
+/// latest rental end unknown, so N1 gives null even beside contracts that have one.
+#[tokio::test]
+async fn the_client_end_date_is_null_while_any_active_rental_has_no_end() {
+    let app = TestApp::demo();
+    let set_end = |contract: i64, end: Option<f64>| {
+        app.state
+            .db
+            .with_conn(move |c| {
+                c.execute(
+                    "UPDATE contracts SET end_date = ?2 WHERE id = ?1",
+                    rusqlite::params![contract, end],
+                )?;
+                Ok(())
+            })
+            .unwrap()
+    };
+    // 9006 ends with the offer (30 days), 9007 in 10 days; now 9007 has no end date.
+    set_end(CHEAPER_CONTRACT, None);
+    let tidy = machine(&app, TIDY_MACHINE).await;
+    assert_eq!(tidy["current_rentals_running"], 2);
+    assert!(
+        tidy["client_end_date"].is_null(),
+        "{}",
+        tidy["client_end_date"]
+    );
+    // Once that rental has an end again, the latest end is known.
+    set_end(CHEAPER_CONTRACT, Some(NOW + 10.0 * DAY));
+    assert_eq!(
+        machine(&app, TIDY_MACHINE).await["client_end_date"],
+        NOW + 30.0 * DAY
+    );
+    // An ended contract no longer counts, with or without an end date beside it.
+    set_end(9006, Some(NOW - HOUR));
+    assert_eq!(
+        machine(&app, TIDY_MACHINE).await["client_end_date"],
+        NOW + 10.0 * DAY
+    );
+}
+
 #[tokio::test]
 async fn a_first_listing_needs_a_price_and_takes_the_defaults() {
     let app = TestApp::demo();
@@ -149,7 +191,7 @@ async fn a_first_listing_needs_a_price_and_takes_the_defaults() {
     let body = list(
         &app,
         json!({"machine": never, "price_gpu": 0.45, "price_disk": null, "price_inetu": null,
-               "price_inetd": null, "price_min_bid": null, "min_chunk": null,
+               "price_inetd": null, "price_min_bid": null, "min_chunk": 1,
                "end_date": NOW + 10.0 * DAY, "credit_discount_max": null, "duration": null,
                "vol_size": null, "vol_price": null}),
     )
@@ -223,6 +265,55 @@ async fn a_later_end_date_extends_the_contracts_at_or_below_their_price() {
     .await
     .ok();
     assert_eq!(body["extended"], 0);
+}
+
+/// §1.7: a contract locks each of the offer's prices (GPU, storage, upload, download), and a
+/// later offer end date extends it only when none of them is higher than it locked.
+#[tokio::test]
+async fn a_raised_storage_or_transfer_price_stops_the_extension() {
+    let app = TestApp::demo();
+    // 9006 locked the tidy machine's offer as it stands: $0.10/GB-month storage, $0.01 and
+    // $0.005/GB upload and download.
+    let locked = |contract: i64| {
+        app.text(&format!(
+            "SELECT price_disk || ' ' || price_inetu || ' ' || price_inetd FROM contracts
+             WHERE id = {contract}"
+        ))
+    };
+    for (field, raised, kept) in [
+        ("price_disk", 0.2, 0.1),
+        ("price_inetu", 0.02, 0.01),
+        ("price_inetd", 0.006, 0.005),
+    ] {
+        let body = list(
+            &app,
+            json!({"machine": TIDY_MACHINE, field: raised, "end_date": NOW + 40.0 * DAY}),
+        )
+        .await
+        .ok();
+        assert_eq!(body["extended"], 0, "{field} raised");
+        assert_eq!(contract_end(&app, 9006), Some(NOW + 30.0 * DAY), "{field}");
+        // Back to the locked price, with no end date: nothing is extended either.
+        let back = list(&app, json!({"machine": TIDY_MACHINE, field: kept}))
+            .await
+            .ok();
+        assert_eq!(back["extended"], 0, "{field} back");
+    }
+    assert_eq!(locked(9006), Some("0.1 0.01 0.005".to_owned()), "as seeded");
+    // Every price at or below what 9006 locked: it is extended (9007 locked a lower GPU
+    // price, so it is not).
+    let body = list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "price_disk": 0.05, "price_inetu": 0.01,
+               "end_date": NOW + 45.0 * DAY}),
+    )
+    .await
+    .ok();
+    assert_eq!(body["extended"], 1);
+    assert_eq!(contract_end(&app, 9006), Some(NOW + 45.0 * DAY));
+    assert_eq!(contract_end(&app, CHEAPER_CONTRACT), Some(NOW + 10.0 * DAY));
+    // The contract's locks do not follow the offer.
+    assert_eq!(locked(9006), Some("0.1 0.01 0.005".to_owned()));
 }
 
 #[tokio::test]
@@ -392,8 +483,91 @@ async fn a_rolling_offer_stays_ahead_until_an_end_date_replaces_it() {
     assert_eq!(contract_end(&app, 9006), Some(NOW + DAY + 42.0 * DAY));
 }
 
+/// N22's `min_chunk` as the public backend reads it (`int(params.get("min_chunk", 1))`):
+/// absent is 1, so a request without it resets the offer's minimum; a number sets it.
+#[tokio::test]
+async fn an_absent_min_chunk_resets_the_minimum_to_one() {
+    let app = TestApp::demo();
+    let row = || {
+        app.text(
+            "SELECT min_chunk || ' ' || price_gpu || ' ' || price_disk FROM offers
+             WHERE machine_id = 1003",
+        )
+    };
+    let before = row().unwrap();
+    let terms = before.split_once(' ').unwrap().1.to_owned();
+    assert!(before.starts_with("2 "), "{before}");
+    list(&app, json!({"machine": TIDY_MACHINE, "min_chunk": 4.0}))
+        .await
+        .ok();
+    assert_eq!(row(), Some(format!("4 {terms}")));
+    assert_eq!(machine(&app, TIDY_MACHINE).await["listed_min_gpu_count"], 4);
+    // The same minimum again keeps it.
+    list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "min_chunk": 4, "price_gpu": null}),
+    )
+    .await
+    .ok();
+    assert_eq!(row(), Some(format!("4 {terms}")));
+    // Only the end date: the minimum is 1 again; the other terms stay.
+    list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "end_date": NOW + 40.0 * DAY, "price_disk": null}),
+    )
+    .await
+    .ok();
+    assert_eq!(row(), Some(format!("1 {terms}")));
+    assert_eq!(machine(&app, TIDY_MACHINE).await["listed_min_gpu_count"], 1);
+}
+
+/// N22's `vol_size: 0` withdraws the volume offer; `vol_price` is refused only when it is
+/// given for no volume. A price already kept stays, as the other terms do, for the next
+/// volume offer.
+#[tokio::test]
+async fn vol_size_zero_withdraws_the_volume_offer_and_keeps_its_price() {
+    let app = TestApp::demo();
+    let volume = || {
+        app.text(
+            "SELECT ifnull(vol_size, '-') || ' ' || ifnull(vol_price, '-') FROM offers
+             WHERE machine_id = 1003",
+        )
+    };
+    list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "min_chunk": 2, "vol_size": 500, "vol_price": 0.05}),
+    )
+    .await
+    .ok();
+    assert_eq!(volume(), Some("500 0.05".to_owned()));
+    list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "min_chunk": 2, "vol_size": 0}),
+    )
+    .await
+    .ok();
+    assert_eq!(volume(), Some("0 0.05".to_owned()));
+    let before = listing_state(&app);
+    for body in [
+        json!({"machine": TIDY_MACHINE, "min_chunk": 2, "vol_price": 0.1}),
+        json!({"machine": TIDY_MACHINE, "min_chunk": 2, "vol_size": 0, "vol_price": 0.05}),
+    ] {
+        let msg = list(&app, body.clone()).await.error(400, "invalid_args");
+        assert_eq!(msg, "vol_price needs a vol_size above 0", "{body}");
+    }
+    assert_eq!(listing_state(&app), before, "nothing changed");
+    list(
+        &app,
+        json!({"machine": TIDY_MACHINE, "min_chunk": 2, "vol_size": 200}),
+    )
+    .await
+    .ok();
+    assert_eq!(volume(), Some("200 0.05".to_owned()));
+}
+
 const DURATION_FORMAT: &str = "duration must be N days, weeks, months or years, or seconds";
 const MIN_CHUNK_OF_8: &str = "min_chunk must be 1 or a power of two up to 8";
+const NULL_MIN_CHUNK: &str = "Invalid machine id or min_chunk";
 
 /// N22 bodies and their refusals: the `error` code (`not_found` is 404, the others 400)
 /// and `msg`. Machine 1003 has 8 GPUs and no volume; 2001 is bob's.
@@ -423,6 +597,11 @@ fn n22_refusals() -> Vec<(Value, &'static str, &'static str)> {
         (json!({"machine": 1003, "min_chunk": 3}), "invalid_min_chunk", MIN_CHUNK_OF_8),
         (json!({"machine": 1003, "min_chunk": 16}), "invalid_min_chunk", MIN_CHUNK_OF_8),
         (json!({"machine": 1003, "min_chunk": "two"}), "invalid_min_chunk", MIN_CHUNK_OF_8),
+        // A null minimum, as the public backend answers it; body values come before the
+        // machine is looked up, and the other fields of the first row before it.
+        (json!({"machine": 1003, "min_chunk": null}), "invalid_args", NULL_MIN_CHUNK),
+        (json!({"machine": 2001, "min_chunk": null}), "invalid_args", NULL_MIN_CHUNK),
+        (json!({"machine": 1003, "min_chunk": null, "vol_size": -1}), "invalid_args", "vol_size must be a whole number >= 0"),
         (json!({"machine": 2001, "price_gpu": 0.1}), "not_found", "No such machine id"),
         (json!({"machine": 999_999, "price_gpu": 0.1}), "not_found", "No such machine id"),
         // Body values are judged before the machine is looked up.
@@ -536,4 +715,23 @@ async fn team_keys_list_only_with_machine_write_and_only_their_own_machines() {
         "this key's team role lacks the permission machine_write"
     );
     assert_eq!(listing_state(&app), before);
+}
+
+/// The published schema says what N22 does with `min_chunk`, so the fuzz suite sends only
+/// whole numbers as valid data and takes `null` for the invalid data it is (answered 400).
+#[tokio::test]
+async fn the_published_schema_never_offers_a_null_min_chunk() {
+    let app = TestApp::demo();
+    let doc = app.get(paths::OPENAPI).send().await.ok();
+    let request = &doc["components"]["schemas"]["ListMachineRequest"];
+    let min_chunk = &request["properties"]["min_chunk"];
+    assert_eq!(min_chunk["type"], "integer", "{min_chunk}");
+    assert_eq!(min_chunk["minimum"], 1);
+    let required = request["required"].as_array().unwrap();
+    assert!(!required.contains(&json!("min_chunk")), "{required:?}");
+    let refusals = doc["paths"][paths::MACHINE_CREATE_ASKS]["put"]["responses"]["400"]
+        ["description"]
+        .as_str()
+        .unwrap();
+    assert!(refusals.contains("null `min_chunk`"), "{refusals}");
 }

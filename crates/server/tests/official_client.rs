@@ -820,6 +820,28 @@ async fn the_official_client_lists_extends_and_unlists_machines() {
     assert_eq!(contract_end(9006), march as i64);
     assert_eq!(contract_end(CHEAPER_CONTRACT), (NOW + 10.0 * DAY) as i64);
 
+    // The minimum GPUs: without `-m` the client sends `min_chunk: 1` (the demo had 2);
+    // `-m 4` sets 4 and keeps the rest.
+    let min_chunk = || {
+        scalar(
+            &server,
+            format!("SELECT min_chunk FROM offers WHERE machine_id = {TIDY_MACHINE}"),
+        )
+    };
+    assert_eq!(min_chunk(), 1);
+    let four = run_printed(&server, ALICE_KEY, &["list", "machine", "1003", "-m", "4"]).await;
+    assert!(
+        four.stdout
+            .contains("offers created/updated for machine 1003,"),
+        "{}",
+        four.stdout
+    );
+    assert_eq!(min_chunk(), 4);
+    assert_eq!(
+        offer_row(&server, TIDY_MACHINE),
+        Some(format!("{price} {march:.1} -"))
+    );
+
     // Several machines, one request each.
     let april = utc_midnight("2027-04-01");
     let [dated, open_ended] = IDLE_LISTED_MACHINES;
@@ -872,6 +894,7 @@ async fn the_official_client_lists_extends_and_unlists_machines() {
     assert!(tidy["end_date"].is_null());
     assert_eq!(tidy["client_end_date"], march);
     assert_eq!(tidy["current_rentals_running"], 2);
+    assert_eq!(tidy["listed_min_gpu_count"], 4);
     let first = by_id(1009);
     assert_eq!(
         (first["listed"].clone(), first["end_date"].clone()),

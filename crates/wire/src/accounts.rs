@@ -118,9 +118,17 @@ pub struct SubaccountList {
     pub msg: String,
 }
 
+/// The parent N20 names: always the caller, `"me"`. On the public service this field is
+/// what makes `POST /users/` a subaccount rather than a sign-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum ParentId {
+    #[serde(rename = "me")]
+    Me,
+}
+
 /// The body of `POST /users` (N20), in the official client's order. Every field is read
-/// leniently so the operation can answer in its own words; `parent_id` and `captcha` are
-/// ignored (the parent is always the caller).
+/// leniently so the operation can answer in its own words; `captcha` is ignored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreateSubaccountRequest {
@@ -140,6 +148,10 @@ pub struct CreateSubaccountRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<bool>))]
     pub host_only: Option<Lenient<bool>>,
+    /// Required, `"me"`: the request creates a subaccount of the caller, nothing else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = ParentId, required = true))]
+    pub parent_id: Option<Lenient<ParentId>>,
     /// At most 4096 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, max_length = 4096))]
@@ -251,6 +263,20 @@ mod tests {
         .unwrap();
         assert_eq!(create.email, Some(Lenient::Valid("c@d.ef".into())));
         assert_eq!(create.host_only, Some(Lenient::Valid(false)));
+        assert_eq!(create.parent_id, Some(ParentId::Me.into()));
+        for other in [r#""you""#, r#""ME""#, "1", "{}"] {
+            let odd: CreateSubaccountRequest =
+                serde_json::from_str(&format!(r#"{{"parent_id":{other}}}"#)).unwrap();
+            assert_eq!(odd.parent_id, Some(Lenient::Invalid), "{other}");
+        }
+        assert_eq!(
+            serde_json::to_value(CreateSubaccountRequest {
+                parent_id: Some(ParentId::Me.into()),
+                ..CreateSubaccountRequest::default()
+            })
+            .unwrap()["parent_id"],
+            "me"
+        );
         let odd: CreateSubaccountRequest = serde_json::from_str(r#"{"email":5}"#).unwrap();
         assert_eq!(odd.email, Some(Lenient::Invalid));
         assert_eq!(odd.username, None);

@@ -51,6 +51,47 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Lenient<T> {
     }
 }
 
+/// A field whose `null` means something else than its absence (N22's `min_chunk`: absent
+/// is 1, `null` is refused). Declare it `Option<Nullable<T>>` with
+/// `#[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]`:
+/// it reads `None` when absent and `Some(Null)` for `null`, and a sender's `None` leaves the
+/// key out rather than write `null`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Nullable<T> {
+    Null,
+    Value(T),
+}
+
+/// A sender's value: `Whole(2).into()` is `Value(Valid(Whole(2)))`.
+impl<T> From<T> for Nullable<Lenient<T>> {
+    fn from(value: T) -> Self {
+        Nullable::Value(Lenient::Valid(value))
+    }
+}
+
+impl<T: Serialize> Serialize for Nullable<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Nullable::Null => serializer.serialize_unit(),
+            Nullable::Value(value) => value.serialize(serializer),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nullable<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Option::<T>::deserialize(deserializer)?.map_or(Nullable::Null, Nullable::Value))
+    }
+}
+
+/// For `deserialize_with` on an `Option<Nullable<T>>` field: a present key, `null` included,
+/// is `Some` (serde's own `Option` would read `null` as absent).
+pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
 /// An integer under the whole-number rule (`12.0` is 12), as a type, for
 /// `Lenient<Whole>` fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,6 +116,32 @@ mod tests {
 
     fn read(json: &str) -> Option<Lenient<Whole>> {
         serde_json::from_str::<Body>(json).unwrap().n
+    }
+
+    #[derive(Debug, serde::Deserialize, Serialize)]
+    struct NullableBody {
+        #[serde(
+            default,
+            deserialize_with = "present",
+            skip_serializing_if = "Option::is_none"
+        )]
+        n: Option<Nullable<Lenient<Whole>>>,
+    }
+
+    #[test]
+    fn a_nullable_field_tells_absent_from_null_and_never_writes_null_for_absent() {
+        let read = |json: &str| serde_json::from_str::<NullableBody>(json).unwrap().n;
+        assert_eq!(read("{}"), None);
+        assert_eq!(read(r#"{"n": null}"#), Some(Nullable::Null));
+        assert_eq!(
+            read(r#"{"n": "7"}"#),
+            Some(Nullable::Value(Lenient::Invalid))
+        );
+        assert_eq!(read(r#"{"n": 7.0}"#), Some(Whole(7).into()));
+        let write = |n| serde_json::to_string(&NullableBody { n }).unwrap();
+        assert_eq!(write(None), "{}");
+        assert_eq!(write(Some(Whole(2).into())), r#"{"n":2}"#);
+        assert_eq!(write(Some(Nullable::Null)), r#"{"n":null}"#);
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub mod whole_number;
 pub use accounts::{
     is_volume_label, AcceptVolumeRequest, AcceptVolumeResponse, CreateSubaccountRequest,
     CreatedSubaccount, CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, KeyScope,
-    Subaccount, SubaccountList, MAX_VOLUME_LABEL_CHARS,
+    ParentId, Subaccount, SubaccountList, MAX_VOLUME_LABEL_CHARS,
 };
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};

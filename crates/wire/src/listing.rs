@@ -7,7 +7,7 @@
 //!
 //! [`validate`]: ListMachineRequest::validate
 
-use crate::lenient::{Lenient, Whole};
+use crate::lenient::{present, Lenient, Nullable, Whole};
 use serde::{Deserialize, Serialize};
 
 /// Defaults of a machine listed for the first time (N22).
@@ -81,7 +81,9 @@ impl utoipa::PartialSchema for OfferDuration {
 impl utoipa::ToSchema for OfferDuration {}
 
 /// Body of `PUT /machines/create_asks/` (N22). Client 1.9.1 sends all twelve keys, `null`
-/// for every option not given; a missing or `null` term keeps the offer's current value.
+/// for every option not given except `min_chunk` (its `-m` defaults to 1). A missing or
+/// `null` term keeps the offer's current value, except `min_chunk`, read as the public
+/// backend reads it: absent is 1 (it resets the minimum), `null` is refused.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ListMachineRequest {
@@ -110,9 +112,15 @@ pub struct ListMachineRequest {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0))]
     pub price_min_bid: Option<Lenient<f64>>,
     /// The fewest GPUs a renter may take: 1 or a power of two up to the machine's GPUs.
-    #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>, minimum = 1, example = 1))]
-    pub min_chunk: Option<Lenient<Whole>>,
+    /// Absent: 1, so a request without it resets the offer's minimum (send the current
+    /// value to keep it); `null` is refused (`Invalid machine id or min_chunk`).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[cfg_attr(feature = "openapi", schema(value_type = i64, minimum = 1, example = 1))]
+    pub min_chunk: Option<Nullable<Lenient<Whole>>>,
     /// The offer end date, Unix seconds, later than now. Clears a rolling `duration`.
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, example = 1_900_000_000.0))]
@@ -146,19 +154,37 @@ pub enum EndChange {
 }
 
 /// The terms N22 was given; `None` keeps the stored value (or takes the default).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TermChanges {
     pub price_gpu: Option<f64>,
     pub price_disk: Option<f64>,
     pub price_inetu: Option<f64>,
     pub price_inetd: Option<f64>,
     pub price_min_bid: Option<f64>,
-    /// As sent; judged against the machine's GPU count by [`min_chunk_fits`]. A value that
-    /// was not a whole number reads as 0, which never fits.
-    pub min_chunk: Option<i64>,
+    /// As sent, or 1 when absent (it is never kept); judged against the machine's GPU
+    /// count by [`min_chunk_fits`]. A value that was not a whole number reads as 0, which
+    /// never fits.
+    pub min_chunk: i64,
     pub credit_discount_max: Option<f64>,
     pub vol_size: Option<i64>,
     pub vol_price: Option<f64>,
+}
+
+/// The terms of a request that gives none: every one kept, the minimum reset to 1.
+impl Default for TermChanges {
+    fn default() -> Self {
+        Self {
+            price_gpu: None,
+            price_disk: None,
+            price_inetu: None,
+            price_inetd: None,
+            price_min_bid: None,
+            min_chunk: DEFAULT_MIN_CHUNK,
+            credit_discount_max: None,
+            vol_size: None,
+            vol_price: None,
+        }
+    }
 }
 
 /// A validated N22 request.
@@ -197,6 +223,9 @@ pub enum ListingRefusal {
     VolSize,
     #[error("vol_price needs a vol_size above 0")]
     VolPriceWithoutSize,
+    /// The public backend's words for a `min_chunk` its `int()` cannot read.
+    #[error("Invalid machine id or min_chunk")]
+    NullMinChunk,
     #[error("min_chunk must be 1 or a power of two up to {num_gpus}")]
     MinChunk { num_gpus: i64 },
 }
@@ -224,7 +253,8 @@ fn non_negative(
 }
 
 impl ListMachineRequest {
-    /// A request naming `machine_id` and nothing else: every term kept.
+    /// A request naming `machine_id` and nothing else: every term kept except the minimum
+    /// GPUs, which an absent `min_chunk` resets to 1 (set it to keep the current one).
     pub fn new(machine_id: i64) -> Self {
         Self {
             machine: Some(Whole(machine_id).into()),
@@ -260,16 +290,13 @@ impl ListMachineRequest {
             (None, Some(end)) => EndChange::Date(end),
             (None, None) => EndChange::Keep,
         };
-        let terms = TermChanges {
+        let mut terms = TermChanges {
             price_gpu: non_negative("price_gpu", &self.price_gpu)?,
             price_disk: non_negative("price_disk", &self.price_disk)?,
             price_inetu: non_negative("price_inetu", &self.price_inetu)?,
             price_inetd: non_negative("price_inetd", &self.price_inetd)?,
             price_min_bid: non_negative("price_min_bid", &self.price_min_bid)?,
-            min_chunk: self.min_chunk.as_ref().map(|chunk| match chunk {
-                Lenient::Valid(Whole(n)) => *n,
-                Lenient::Invalid => 0,
-            }),
+            min_chunk: DEFAULT_MIN_CHUNK,
             credit_discount_max: match &self.credit_discount_max {
                 None => None,
                 Some(Lenient::Valid(f)) if (0.0..=1.0).contains(f) => Some(*f),
@@ -285,6 +312,13 @@ impl ListMachineRequest {
         if terms.vol_size == Some(0) && terms.vol_price.is_some() {
             return Err(ListingRefusal::VolPriceWithoutSize);
         }
+        // After the first row of N22's table; what needs the machine comes later.
+        terms.min_chunk = match &self.min_chunk {
+            None => DEFAULT_MIN_CHUNK,
+            Some(Nullable::Null) => return Err(ListingRefusal::NullMinChunk),
+            Some(Nullable::Value(Lenient::Valid(Whole(n)))) => *n,
+            Some(Nullable::Value(Lenient::Invalid)) => 0,
+        };
         Ok(ListingChange {
             machine_id,
             terms,
@@ -329,10 +363,10 @@ mod tests {
             .validate(NOW)
     }
 
-    /// What client 1.9.1 sends for `vastai list machine 1001 -g 0.45 -e 01/01/2027`.
+    /// What client 1.9.1 sends for `vastai list machine 1001 -g 0.45 -m 2 -e 01/01/2027`.
     fn official(end_date: serde_json::Value) -> serde_json::Value {
         json!({"machine": 1001, "price_gpu": 0.45, "price_disk": null, "price_inetu": null,
-               "price_inetd": null, "price_min_bid": null, "min_chunk": null,
+               "price_inetd": null, "price_min_bid": null, "min_chunk": 2,
                "end_date": end_date, "credit_discount_max": null, "duration": null,
                "vol_size": null, "vol_price": null})
     }
@@ -346,12 +380,36 @@ mod tests {
             change.terms,
             TermChanges {
                 price_gpu: Some(0.45),
+                min_chunk: 2,
                 ..TermChanges::default()
             }
         );
         let keep = validate(json!({"machine": 1001.0})).unwrap();
         assert_eq!(keep.end, EndChange::Keep);
         assert_eq!(keep.terms, TermChanges::default());
+    }
+
+    #[test]
+    fn an_absent_min_chunk_is_one_and_a_null_one_is_refused() {
+        assert_eq!(validate(json!({"machine": 1})).unwrap().terms.min_chunk, 1);
+        assert_eq!(
+            validate(json!({"machine": 1, "min_chunk": 4}))
+                .unwrap()
+                .terms
+                .min_chunk,
+            4
+        );
+        let null = validate(json!({"machine": 1, "min_chunk": null})).unwrap_err();
+        assert_eq!(null, ListingRefusal::NullMinChunk);
+        assert_eq!(
+            (null.code(), null.to_string().as_str()),
+            ("invalid_args", "Invalid machine id or min_chunk")
+        );
+        // The rest of the first row of N22's table answers first.
+        assert_eq!(
+            validate(json!({"machine": 1, "min_chunk": null, "price_disk": -1})).unwrap_err(),
+            ListingRefusal::Negative("price_disk")
+        );
     }
 
     #[test]
@@ -459,14 +517,24 @@ mod tests {
             assert_eq!(min_chunk_fits(chunk, gpus), fits, "{chunk} of {gpus}");
         }
         let invalid = validate(json!({"machine": 1, "min_chunk": "two"})).unwrap();
-        assert_eq!(invalid.terms.min_chunk, Some(0));
+        assert_eq!(invalid.terms.min_chunk, 0);
     }
 
     #[test]
-    fn a_request_built_for_one_machine_sends_every_key() {
+    fn a_request_built_for_one_machine_never_sends_a_null_min_chunk() {
         let body = serde_json::to_value(ListMachineRequest::new(7)).unwrap();
         assert_eq!(body["machine"], 7);
-        assert_eq!(body.as_object().unwrap().len(), 12);
+        assert_eq!(body.as_object().unwrap().len(), 11);
         assert!(body["end_date"].is_null());
+        assert!(body.get("min_chunk").is_none(), "{body}");
+        let kept = ListMachineRequest {
+            min_chunk: Some(Whole(2).into()),
+            ..ListMachineRequest::new(7)
+        };
+        let body = serde_json::to_value(&kept).unwrap();
+        assert_eq!(body["min_chunk"], 2);
+        assert_eq!(body.as_object().unwrap().len(), 12);
+        let read: ListMachineRequest = serde_json::from_value(body).unwrap();
+        assert_eq!(read, kept);
     }
 }

@@ -8,7 +8,7 @@ use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::toasts::use_toasts;
-use gpudeck_wire::{CreateSubaccountRequest, Lenient};
+use gpudeck_wire::{CreateSubaccountRequest, Lenient, ParentId};
 use leptos::prelude::*;
 
 /// A new subaccount as confirmed, without its password.
@@ -46,6 +46,7 @@ pub fn CreateSubaccount(
                 username: Some(Lenient::Valid(draft.username)),
                 password: Some(Lenient::Valid(password.get_untracked())),
                 host_only: Some(Lenient::Valid(draft.host_only)),
+                parent_id: Some(ParentId::Me.into()),
                 ssh_key: None,
             };
             async move { api.create_subaccount(&request).await }

@@ -41,11 +41,24 @@ fn contracts_sql() -> String {
 /// A contract as occupancy sees it: `(slot_start, gpu_count, kind)`.
 type Run = (usize, usize, char);
 
-/// A machine's active contracts: their slots, and the latest rental end date among them.
+/// A machine's active contracts: their slots and their rental end dates.
 #[derive(Debug, Default)]
 struct Rentals {
     runs: Vec<Run>,
-    client_end_date: Option<f64>,
+    ends: Vec<Option<f64>>,
+}
+
+impl Rentals {
+    /// N1's `client_end_date` (§1.7): the latest rental end date, or null when there is
+    /// none, or when any contract has none (then the latest end is unknown).
+    fn client_end_date(&self) -> Option<f64> {
+        let mut latest: Option<f64> = None;
+        for end in &self.ends {
+            let end = (*end)?;
+            latest = Some(latest.map_or(end, |l| l.max(end)));
+        }
+        latest
+    }
 }
 
 fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<Machine> {
@@ -94,7 +107,7 @@ fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<
         credit_discount_max: offer.as_ref().map(|o| o.credit_discount_max),
         total_flops: None,
         end_date: offer.as_ref().and_then(|o| o.listed_until(now)),
-        client_end_date: rentals.client_end_date,
+        client_end_date: rentals.client_end_date(),
         listed_min_gpu_count: offer.as_ref().map(|o| o.min_chunk),
     })
 }
@@ -118,10 +131,7 @@ pub fn machines(
             row.get::<_, i64>(2)?.max(0) as usize,
             kind.chars().next().unwrap_or('D'),
         ));
-        machine.client_end_date = match (machine.client_end_date, end_date) {
-            (Some(latest), Some(end)) => Some(latest.max(end)),
-            (latest, end) => latest.or(end),
-        };
+        machine.ends.push(end_date);
     }
     let none = Rentals::default();
     let mut statement = conn.prepare_cached(&machines_sql())?;

@@ -2,13 +2,12 @@
 //!
 //! A machine has at most one offer (a row of `offers`). It is listed while the offer is
 //! not withdrawn and its end date is null or later than now; at the end date it expires by
-//! itself, and its terms stay for the next listing. A contract locks the offer's
-//! `price_gpu` and end date; only N22's extension moves that end date, and only later.
+//! itself, and its terms stay for the next listing. A contract locks each of the offer's
+//! prices (GPU, storage, upload, download) and its end date; only N22's extension moves
+//! that end date, and only later.
 
 use super::{write_tx, DbError};
-use gpudeck_wire::listing::{
-    min_chunk_fits, DEFAULT_CREDIT_DISCOUNT_MAX, DEFAULT_MIN_CHUNK, DEFAULT_PRICE_DISK,
-};
+use gpudeck_wire::listing::{min_chunk_fits, DEFAULT_CREDIT_DISCOUNT_MAX, DEFAULT_PRICE_DISK};
 use gpudeck_wire::{EndChange, ListingChange, ListingRefusal};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction};
 
@@ -125,7 +124,8 @@ pub struct Listed {
 }
 
 /// The offer after `change`: each term given, else the stored one, else the first
-/// listing's default. An expired end date is not kept: relisting without one is open-ended.
+/// listing's default; the minimum GPUs always as given (absent is 1). An expired end date
+/// is not kept: relisting without one is open-ended.
 fn merged_offer(
     change: &ListingChange,
     stored: Option<&Offer>,
@@ -137,18 +137,17 @@ fn merged_offer(
         .price_gpu
         .or(stored.map(|o| o.price_gpu))
         .ok_or(ListingRefusal::PriceGpuNeeded)?;
-    let min_chunk = terms
-        .min_chunk
-        .or(stored.map(|o| o.min_chunk))
-        .unwrap_or(DEFAULT_MIN_CHUNK);
+    let min_chunk = terms.min_chunk;
     if !min_chunk_fits(min_chunk, num_gpus) {
         return Err(ListingRefusal::MinChunk { num_gpus });
     }
     let vol_size = terms.vol_size.or(stored.and_then(|o| o.vol_size));
-    let vol_price = terms.vol_price.or(stored.and_then(|o| o.vol_price));
-    if vol_price.is_some() && vol_size.unwrap_or(0) == 0 {
+    // Only a price given for no volume is refused: `vol_size: 0` withdraws the volume offer
+    // and its kept price stays for the next one, as every other kept term does.
+    if terms.vol_price.is_some() && vol_size.unwrap_or(0) == 0 {
         return Err(ListingRefusal::VolPriceWithoutSize);
     }
+    let vol_price = terms.vol_price.or(stored.and_then(|o| o.vol_price));
     let (end_date, duration) = match change.end {
         EndChange::Keep => (
             stored.and_then(|o| o.end_date).filter(|end| *end > now),
@@ -216,21 +215,33 @@ fn save_offer(tx: &Transaction<'_>, machine_id: i64, offer: &Offer) -> Result<()
 }
 
 /// The extension of §1.7: every active contract of `machine_id` with a rental end date
-/// before `new_end` and a locked price not below `price_gpu` now ends at `new_end`.
+/// before `new_end`, none of whose locked prices is below `offer`'s, now ends at `new_end`.
 /// Contracts without an end date need none; those with a lower locked price keep theirs.
+/// A price that is absent (on the offer or the contract) is charged as nothing: 0.
 fn extend_contracts(
     tx: &Transaction<'_>,
     machine_id: i64,
     new_end: f64,
-    price_gpu: f64,
+    offer: &Offer,
     now: f64,
 ) -> Result<usize, DbError> {
     Ok(tx
         .prepare_cached(
             "UPDATE contracts SET end_date = ?2
-             WHERE machine_id = ?1 AND end_date > ?4 AND end_date < ?2 AND price_gpu >= ?3",
+             WHERE machine_id = ?1 AND end_date > ?3 AND end_date < ?2
+                 AND price_gpu >= ?4 AND ifnull(price_disk, 0) >= ?5
+                 AND ifnull(price_inetu, 0) >= ifnull(?6, 0)
+                 AND ifnull(price_inetd, 0) >= ifnull(?7, 0)",
         )?
-        .execute(params![machine_id, new_end, price_gpu, now])?)
+        .execute(params![
+            machine_id,
+            new_end,
+            now,
+            offer.price_gpu,
+            offer.price_disk,
+            offer.price_inetu,
+            offer.price_inetd,
+        ])?)
 }
 
 /// N22 on `owner_id`'s machine, in one IMMEDIATE transaction: the offer and every
@@ -256,7 +267,7 @@ pub fn list_machine(
     let extended = match change.end {
         EndChange::Keep => 0,
         EndChange::Date(_) | EndChange::Rolling(_) => match offer.end_at(now) {
-            Some(end) => extend_contracts(&tx, machine_id, end, offer.price_gpu, now)?,
+            Some(end) => extend_contracts(&tx, machine_id, end, &offer, now)?,
             None => 0,
         },
     };

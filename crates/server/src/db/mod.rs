@@ -45,6 +45,9 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0006_offers_and_rental_contracts.sql"
     )),
+    M::up(include_str!(
+        "../../migrations/0007_contracts_lock_every_price.sql"
+    )),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.
@@ -352,6 +355,38 @@ mod tests {
             .unwrap();
         assert_eq!(contract, (None, None));
         assert!(conn.prepare("SELECT listed FROM machines").is_err());
+    }
+
+    #[test]
+    fn migration_7_locks_the_offers_other_prices_on_priced_contracts() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        Migrations::from_slice(&MIGRATIONS[..6])
+            .to_latest(&mut conn)
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (id, email, username, created_at) VALUES (1, 'a@x', 'a', 0);
+             INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (1, 1, 'm', 8);
+             INSERT INTO offers (machine_id, price_gpu, price_min_bid, price_disk, price_inetu)
+             VALUES (1, 0.5, 0.3, 0.2, 0.01);
+             INSERT INTO contracts (id, machine_id, renter_id, slot_start, gpu_count, price_gpu,
+                                    end_date)
+             VALUES (8, 1, 1, 0, 2, 0.5, 100.0), (9, 1, 1, 2, 2, NULL, NULL);",
+        )
+        .unwrap();
+        Migrations::from_slice(MIGRATIONS)
+            .to_latest(&mut conn)
+            .unwrap();
+        let locked = |id: i64| -> (Option<f64>, Option<f64>, Option<f64>) {
+            conn.query_row(
+                "SELECT price_disk, price_inetu, price_inetd FROM contracts WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap()
+        };
+        assert_eq!(locked(8), (Some(0.2), Some(0.01), None));
+        // A contract from before 0006 locked nothing, and still locks nothing.
+        assert_eq!(locked(9), (None, None, None));
     }
 
     #[test]

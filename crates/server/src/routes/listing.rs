@@ -30,16 +30,18 @@ impl From<ListingRefusal> for ApiError {
     tag = "machines",
     request_body = ListMachineRequest,
     description = "Lists one of the caller's machines (§1.7): creates its offer, or changes \
-        the terms given; a missing or null term keeps the offer's current value. A machine \
-        listed for the first time takes `price_disk` 0.10, `min_chunk` 1, \
-        `credit_discount_max` 0.4 and `price_min_bid` equal to `price_gpu`, and needs \
-        `price_gpu`. `end_date` (Unix seconds, later than now) or `duration` (rolling) sets \
-        the offer end date; when it moves later than an active contract's rental end date at \
-        a `price_gpu` not above that contract's locked price, the contract is extended to \
-        it, and `extended` counts those contracts. Needs `machine_write`.",
+        the terms given; a missing or null term keeps the offer's current value, except \
+        `min_chunk`: absent sets the minimum to 1, null is refused. A machine listed for the \
+        first time takes `price_disk` 0.10, `credit_discount_max` 0.4 and `price_min_bid` \
+        equal to `price_gpu`, and needs `price_gpu`. `end_date` (Unix seconds, later than \
+        now) or `duration` (rolling) sets the offer end date; when it moves later than an \
+        active contract's rental end date at prices none of which (GPU, storage, upload, \
+        download) is above what that contract locked, the contract is extended to it, and \
+        `extended` counts those contracts. `vol_size` 0 withdraws the volume offer. Needs \
+        `machine_write`.",
     responses(
         (status = 200, description = "Listed: `msg` is `offer created` (the machine was not listed) or `offer updated`", body = ListMachineResponse),
-        (status = 400, description = "`invalid_args`: a bad `machine`, `end_date`, `duration`, price, `credit_discount_max`, `vol_size` or `vol_price`, `end_date` with `duration`, or no `price_gpu` for a first listing; `invalid_min_chunk`: `min_chunk` is not 1 or a power of two up to the machine's GPUs", body = ErrorBody),
+        (status = 400, description = "`invalid_args`: a bad `machine`, `end_date`, `duration`, price, `credit_discount_max`, `vol_size` or `vol_price` (one given for no volume), `end_date` with `duration`, no `price_gpu` for a first listing, or a null `min_chunk` (`Invalid machine id or min_chunk`); `invalid_min_chunk`: `min_chunk` is not 1 or a power of two up to the machine's GPUs", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
     security(("bearer" = [])),

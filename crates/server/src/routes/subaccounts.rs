@@ -11,8 +11,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use gpudeck_wire::{
-    paths, CreateSubaccountRequest, CreatedSubaccount, ErrorBody, Lenient, PermissionGroup,
-    SubaccountList,
+    paths, CreateSubaccountRequest, CreatedSubaccount, ErrorBody, Lenient, ParentId,
+    PermissionGroup, SubaccountList,
 };
 use regex::Regex;
 use std::sync::LazyLock;
@@ -86,7 +86,8 @@ fn text(
     }
 }
 
-/// Checks N20's body field by field, in the client's order, and hashes the password.
+/// Checks N20's body field by field, in the client's order (then `ssh_key`, which it does
+/// not send), and hashes the password.
 fn new_subaccount(request: CreateSubaccountRequest) -> Result<NewSubaccount, ApiError> {
     let missing = |value: &Option<Lenient<String>>| match value {
         None => true,
@@ -129,6 +130,12 @@ fn new_subaccount(request: CreateSubaccountRequest) -> Result<NewSubaccount, Api
             ))
         }
     };
+    // Without it the public service takes the request for a sign-up (N20).
+    if request.parent_id != Some(Lenient::Valid(ParentId::Me)) {
+        return Err(invalid_request(
+            r#"parent_id must be "me": this creates subaccounts only"#.to_owned(),
+        ));
+    }
     let ssh_key = text("ssh_key", request.ssh_key, 4096)?;
     Ok(NewSubaccount {
         email,
@@ -148,7 +155,7 @@ fn new_subaccount(request: CreateSubaccountRequest) -> Result<NewSubaccount, Api
     request_body = CreateSubaccountRequest,
     responses(
         (status = 200, description = "The subaccount; `api_key` is its derived key", body = CreatedSubaccount),
-        (status = 400, description = "Malformed JSON (`invalid_json`), a required field missing (`missing_auth_value`), an e-mail not allowed (`invalid_email`), or a field of the wrong type or length (`invalid_request`)", body = ErrorBody),
+        (status = 400, description = "Malformed JSON (`invalid_json`), a required field missing (`missing_auth_value`), an e-mail not allowed (`invalid_email`), a field of the wrong type or length, or a `parent_id` other than `me` (`invalid_request`)", body = ErrorBody),
         (status = 403, description = "The caller is a subaccount, or a team key lacks user_write", body = ErrorBody),
         (status = 409, description = "`user_exists`: the e-mail or username is taken (ignoring case)", body = ErrorBody),
     ),
