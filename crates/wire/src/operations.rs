@@ -463,6 +463,21 @@ mod tests {
     }
 
     #[test]
+    fn methods_are_the_four_and_team_operations_name_their_group() {
+        for operation in ALL {
+            assert!(
+                ["GET", "POST", "PUT", "DELETE"].contains(&operation.method),
+                "{}",
+                operation.name
+            );
+            // The server finds the caller's team by the group (spec §1.4).
+            if operation.path.starts_with("/api/v0/team/") {
+                assert!(operation.permission.is_some(), "{}", operation.name);
+            }
+        }
+    }
+
+    #[test]
     fn the_seed_operations_take_the_official_clients_paths() {
         // Spec neighbours §1.3 rule 5: the trailing slash wherever client 1.9.1 puts one.
         assert_eq!(DEFRAG_OFFERS.path, "/api/v0/machines/defrag_offers/");

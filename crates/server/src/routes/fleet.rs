@@ -7,7 +7,8 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
-use gpudeck_wire::{paths, whole_number, ErrorBody, Machine, MachineList, PermissionGroup};
+use gpudeck_wire::operations;
+use gpudeck_wire::{paths, whole_number, ErrorBody, Machine, MachineList};
 
 /// A machine id from the path: a positive integer, or `None`. As in bodies, a whole number
 /// written with a fraction part (`1001.0`) counts (the document calls the id an integer).
@@ -48,7 +49,7 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<MachineList>, ApiError> {
-    caller.require(PermissionGroup::MachineRead)?;
+    caller.require_for(&operations::MACHINES)?;
     let now = state.clock.now();
     let machines = state
         .db
@@ -79,7 +80,7 @@ pub async fn show(
     caller: Caller,
     Path(raw): Path<String>,
 ) -> Result<Json<Vec<Machine>>, ApiError> {
-    caller.require(PermissionGroup::MachineRead)?;
+    caller.require_for(&operations::MACHINE)?;
     let id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let machine = state

@@ -12,8 +12,9 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, ErrorBody, ListMachineRequest, ListMachineResponse, ListingRefusal, PermissionGroup,
+    paths, ErrorBody, ListMachineRequest, ListMachineResponse, ListingRefusal,
     UnlistMachineResponse,
 };
 
@@ -50,7 +51,7 @@ pub async fn list_machine(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<ListMachineResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::LIST_MACHINE)?;
     let now = state.clock.now();
     let change = body.read::<ListMachineRequest>()?.validate(now)?;
     let outcome = state
@@ -98,7 +99,7 @@ pub async fn unlist_machine(
     Path(raw): Path<String>,
     _body: UnusedBody,
 ) -> Result<Json<UnlistMachineResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::UNLIST_MACHINE)?;
     let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let user_id = caller.user_id;

@@ -10,9 +10,9 @@ use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
     parse_machine_ids, paths, DefragRequest, DefragResult, ErrorBody, MaintenanceWindow,
-    PermissionGroup,
 };
 
 /// `machine_ids` from a query string, in every form clients send: a URL-encoded JSON
@@ -62,7 +62,7 @@ pub async fn list_maintenances(
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Vec<MaintenanceWindow>>, ApiError> {
-    caller.require(PermissionGroup::InstanceRead)?;
+    caller.require_for(&operations::WINDOWS)?;
     let ids = machine_ids_from_query(query.as_deref())?;
     let now = state.clock.now();
     let asked = ids.clone();
@@ -118,7 +118,7 @@ pub async fn defrag_offers(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<DefragResult>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::DEFRAG_OFFERS)?;
     let DefragRequest { machine_ids } = body.read()?;
     let ids = machine_ids
         .resolve()

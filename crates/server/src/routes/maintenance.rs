@@ -13,12 +13,13 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
     paths, BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchRefusal,
     BatchScheduleItem, BatchScheduleRefusal, BatchScheduleRequest, BatchScheduleResponse,
     CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
-    ErrorBody, PermissionGroup, ScheduleMaintenance, ScheduleMaintenanceRequest,
-    ScheduleMaintenanceResponse, ScheduleRefusal,
+    ErrorBody, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,
+    ScheduleRefusal,
 };
 use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
@@ -122,7 +123,7 @@ pub async fn schedule(
     Path(raw): Path<String>,
     body: JsonObject,
 ) -> Result<Json<ScheduleMaintenanceResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::SCHEDULE_WINDOW)?;
     let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let ScheduleMaintenance { window, reason } =
@@ -168,7 +169,7 @@ pub async fn schedule_batch(
     caller: Caller,
     body: JsonObject,
 ) -> Result<(StatusCode, Json<BatchScheduleResponse>), ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::SCHEDULE_WINDOWS)?;
     let now = state.clock.now();
     let (ids, window) = body.read::<BatchScheduleRequest>()?.validate(now)?;
     let outcomes = state
@@ -272,7 +273,7 @@ pub async fn cancel_machine(
     Path(raw): Path<String>,
     _body: UnusedBody,
 ) -> Result<Json<CancelMachineMaintenanceResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::CANCEL_MACHINE_WINDOWS)?;
     let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let done = state
@@ -313,7 +314,7 @@ pub async fn cancel_window(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<CancelMaintenanceResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::CANCEL_WINDOW)?;
     let maintenance_id = body
         .read::<CancelMaintenanceRequest>()?
         .id()
@@ -347,7 +348,7 @@ pub async fn cancel_batch(
     caller: Caller,
     body: JsonObject,
 ) -> Result<(StatusCode, Json<BatchCancelResponse>), ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::CANCEL_WINDOWS)?;
     let ids = body
         .read::<BatchCancelRequest>()?
         .validate()

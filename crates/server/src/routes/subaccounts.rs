@@ -10,9 +10,9 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, CreateSubaccountRequest, CreatedSubaccount, ErrorBody, Lenient, PermissionGroup,
-    SubaccountList,
+    paths, CreateSubaccountRequest, CreatedSubaccount, ErrorBody, Lenient, SubaccountList,
 };
 use regex::Regex;
 use std::sync::LazyLock;
@@ -33,7 +33,7 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<SubaccountList>, ApiError> {
-    caller.require(PermissionGroup::UserRead)?;
+    caller.require_for(&operations::SUBACCOUNTS)?;
     let secret = state.secret.clone();
     let users = state
         .db
@@ -160,7 +160,7 @@ pub async fn create(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<CreatedSubaccount>, ApiError> {
-    caller.require(PermissionGroup::UserWrite)?;
+    caller.require_for(&operations::CREATE_SUBACCOUNT)?;
     let request: CreateSubaccountRequest = body.read()?;
     // The slow hash runs in the blocking pool, outside the write transaction.
     let new = tokio::task::spawn_blocking(move || new_subaccount(request))

@@ -14,9 +14,8 @@ use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
-use gpudeck_wire::{
-    paths, ErrorBody, Invitation, InviteRequest, Lenient, MessageAnswer, PermissionGroup,
-};
+use gpudeck_wire::operations;
+use gpudeck_wire::{paths, ErrorBody, Invitation, InviteRequest, Lenient, MessageAnswer};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -107,7 +106,7 @@ pub async fn invite(
     RawQuery(query): RawQuery,
     body: OptionalObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::INVITE_MEMBER).await?;
     let InviteRequest { email, role } = body.read()?;
     let email = query_or_body(query.as_deref(), "email", email)?;
     let role = query_or_body(query.as_deref(), "role", role)?;
@@ -158,7 +157,7 @@ pub async fn pending(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<Invitation>>, ApiError> {
-    let context = standing(&state, &caller, PermissionGroup::TeamRead).await?;
+    let context = standing(&state, &caller, &operations::INVITATIONS).await?;
     let now = state.clock.now();
     let invitations = state
         .db

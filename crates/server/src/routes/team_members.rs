@@ -9,9 +9,10 @@ use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
+use gpudeck_wire::operations::{self, Operation};
 use gpudeck_wire::{
     paths, ErrorBody, Lenient, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
-    PermissionGroup, ReplaceMemberRoleRequest, StatusAnswer, Whole,
+    ReplaceMemberRoleRequest, StatusAnswer, Whole,
 };
 
 const NOT_A_MEMBER: &str = "User is not a member of this team";
@@ -50,7 +51,7 @@ pub async fn remove(
     Path(raw_id): Path<String>,
     _body: UnusedBody,
 ) -> Result<Json<StatusAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::REMOVE_MEMBER).await?;
     let user_id = member_user_id(&raw_id)?;
     let actor = actor(&caller);
     let now = state.clock.now();
@@ -98,10 +99,11 @@ fn role_named(body: JsonObject) -> Result<String, ApiError> {
 async fn change(
     state: &AppState,
     caller: &Caller,
+    operation: &Operation,
     raw_id: &str,
     read_change: impl FnOnce(i64) -> Result<RoleChange, ApiError>,
 ) -> Result<serde_json::Value, ApiError> {
-    standing(state, caller, PermissionGroup::TeamWrite).await?;
+    standing(state, caller, operation).await?;
     let user_id = member_user_id(raw_id)?;
     let change = read_change(user_id)?;
     let actor = actor(caller);
@@ -116,11 +118,12 @@ async fn change(
 async fn change_named_role(
     state: &AppState,
     caller: &Caller,
+    operation: &Operation,
     raw_id: &str,
     body: JsonObject,
     named_change: fn(String) -> RoleChange,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change(state, caller, raw_id, |_| {
+    change(state, caller, operation, raw_id, |_| {
         Ok(named_change(role_named(body)?))
     })
     .await?;
@@ -176,7 +179,15 @@ pub async fn give_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change_named_role(&state, &caller, &raw_id, body, RoleChange::Give).await
+    change_named_role(
+        &state,
+        &caller,
+        &operations::GIVE_MEMBER_ROLE,
+        &raw_id,
+        body,
+        RoleChange::Give,
+    )
+    .await
 }
 
 /// Replaces the single role of a member of the caller's current team. Needs `team_write`.
@@ -202,17 +213,25 @@ pub async fn replace_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MemberRoleReplaced>, ApiError> {
-    let permissions = change(&state, &caller, &raw_id, |user_id| {
-        let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
-        let Some(Lenient::Valid(Whole(role_id))) = role_id else {
-            return Err(ApiError::invalid_args("role_id must be an integer"));
-        };
-        match member_id {
-            None => Ok(RoleChange::Replace(role_id)),
-            Some(Lenient::Valid(Whole(id))) if id == user_id => Ok(RoleChange::Replace(role_id)),
-            Some(_) => Err(ApiError::invalid_args("member_id does not match the path")),
-        }
-    })
+    let permissions = change(
+        &state,
+        &caller,
+        &operations::REPLACE_MEMBER_ROLE,
+        &raw_id,
+        |user_id| {
+            let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
+            let Some(Lenient::Valid(Whole(role_id))) = role_id else {
+                return Err(ApiError::invalid_args("role_id must be an integer"));
+            };
+            match member_id {
+                None => Ok(RoleChange::Replace(role_id)),
+                Some(Lenient::Valid(Whole(id))) if id == user_id => {
+                    Ok(RoleChange::Replace(role_id))
+                }
+                Some(_) => Err(ApiError::invalid_args("member_id does not match the path")),
+            }
+        },
+    )
     .await?;
     Ok(Json(MemberRoleReplaced {
         success: true,
@@ -243,5 +262,13 @@ pub async fn take_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change_named_role(&state, &caller, &raw_id, body, RoleChange::Take).await
+    change_named_role(
+        &state,
+        &caller,
+        &operations::TAKE_MEMBER_ROLE,
+        &raw_id,
+        body,
+        RoleChange::Take,
+    )
+    .await
 }

@@ -14,9 +14,10 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, ErrorBody, Lenient, MessageAnswer, PermissionGroup, RemoveRoleRequest, RoleRequest,
-    StatusAnswer, TeamRoleEntry, Whole,
+    paths, ErrorBody, Lenient, MessageAnswer, RemoveRoleRequest, RoleRequest, StatusAnswer,
+    TeamRoleEntry, Whole,
 };
 use serde_json::Value;
 
@@ -37,7 +38,7 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<TeamRoleEntry>>, ApiError> {
-    let context = standing(&state, &caller, PermissionGroup::TeamRead).await?;
+    let context = standing(&state, &caller, &operations::TEAM_ROLES).await?;
     let roles = state
         .db
         .run(move |conn| db::team::assignable_roles(conn, context.team.id))
@@ -116,7 +117,7 @@ pub async fn create(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::CREATE_ROLE).await?;
     let RoleRequest { name, permissions } = body.read()?;
     let (Some(name), Some(permissions)) = (name, permissions) else {
         return Err(ApiError::invalid_args(MISSING_NAME_OR_PERMISSIONS));
@@ -172,7 +173,7 @@ pub async fn update(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::UPDATE_ROLE).await?;
     let role_id: i64 = raw_id
         .parse()
         .map_err(|_| ApiError::invalid_args("Role id must be an integer"))?;
@@ -282,7 +283,7 @@ async fn remove_named(
     name: String,
     body: OptionalObject,
 ) -> Result<Json<StatusAnswer>, ApiError> {
-    standing(state, caller, PermissionGroup::TeamWrite).await?;
+    standing(state, caller, &operations::REMOVE_ROLE).await?;
     if name.chars().count() > MAX_ROLE_NAME_CHARS {
         return Err(ApiError::invalid_args("role name is too long"));
     }

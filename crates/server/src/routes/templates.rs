@@ -13,9 +13,10 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, RawQuery, State};
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, PermissionGroup,
-    TemplateLibrary, TemplateSearch,
+    paths, DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, TemplateLibrary,
+    TemplateSearch,
 };
 use serde_json::Value;
 
@@ -84,7 +85,7 @@ pub async fn search(
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<TemplateSearch>, ApiError> {
-    caller.require(PermissionGroup::UserRead)?;
+    caller.require_for(&operations::SEARCH_TEMPLATES)?;
     let terms = template_terms(query.as_deref())?;
     let templates = state
         .db
@@ -118,7 +119,7 @@ pub async fn library(
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<Json<TemplateLibrary>, ApiError> {
-    caller.require(PermissionGroup::InstanceRead)?;
+    caller.require_for(&operations::TEMPLATE_LIBRARY)?;
     let user_id: i64 = user_id
         .parse()
         .map_err(|_| ApiError::invalid_args("user_id must be an integer"))?;
@@ -238,7 +239,7 @@ async fn delete(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<DeleteTemplateResponse>, ApiError> {
-    caller.require(PermissionGroup::InstanceWrite)?;
+    caller.require_for(&operations::DELETE_TEMPLATE)?;
     let DeleteTemplateRequest { template_id } = body.read()?;
     let now = state.clock.now();
     state

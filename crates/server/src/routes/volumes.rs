@@ -12,10 +12,11 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
     is_volume_label, paths, AcceptVolumeRequest, AcceptVolumeResponse, DeleteVolumeRequest,
-    DeleteVolumeResponse, ErrorBody, Lenient, PermissionGroup, VolumeList, VolumeOfferList,
-    VolumeSearchRequest, Whole,
+    DeleteVolumeResponse, ErrorBody, Lenient, VolumeList, VolumeOfferList, VolumeSearchRequest,
+    Whole,
 };
 
 impl From<AcceptVolumeRefusal> for ApiError {
@@ -57,7 +58,7 @@ pub async fn accept(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<AcceptVolumeResponse>, ApiError> {
-    caller.require(PermissionGroup::InstanceWrite)?;
+    caller.require_for(&operations::ACCEPT_VOLUME_ASK)?;
     let AcceptVolumeRequest {
         id: ask_id,
         size,
@@ -135,7 +136,7 @@ pub async fn list(
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<VolumeList>, ApiError> {
-    caller.require(PermissionGroup::InstanceRead)?;
+    caller.require_for(&operations::VOLUMES)?;
     let kind = first_query_value(query.as_deref(), "type").unwrap_or_default();
     if !kind.is_empty() && !VOLUME_TYPES.contains(&kind.as_str()) {
         return Err(ApiError::invalid_args(
@@ -196,7 +197,7 @@ pub async fn delete(
     RawQuery(query): RawQuery,
     body: OptionalObject,
 ) -> Result<Json<DeleteVolumeResponse>, ApiError> {
-    caller.require(PermissionGroup::InstanceWrite)?;
+    caller.require_for(&operations::DELETE_VOLUME)?;
     let id = volume_id(query.as_deref(), body)?;
     let now = state.clock.now();
     state
@@ -292,7 +293,7 @@ pub async fn search(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<VolumeOfferList>, ApiError> {
-    caller.require(PermissionGroup::Misc)?;
+    caller.require_for(&operations::SEARCH_VOLUME_OFFERS)?;
     let search = offer_search(body.read()?)?;
     let now = state.clock.now();
     let offers = state
