@@ -389,6 +389,18 @@ fn segments(path: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Operation {
+    /// Its path as the reference server routes it: without the trailing slash, which the
+    /// server trims from every request before routing (spec neighbours §1.2 rule 1).
+    pub const fn route(&self) -> &'static str {
+        match self.path.as_bytes() {
+            [head @ .., b'/'] => match core::str::from_utf8(head) {
+                Ok(route) => route,
+                Err(_) => panic!("a path is UTF-8"),
+            },
+            _ => self.path,
+        }
+    }
+
     /// Its path with each `{…}` given the next of `values` (already encoded), in order.
     pub fn path_with(&self, values: &[&str]) -> String {
         let mut values = values.iter();
@@ -491,6 +503,13 @@ mod tests {
         // The client sends these two without one.
         assert_eq!(WINDOWS.path, "/api/v0/machines/maintenances");
         assert_eq!(SUBACCOUNTS.path, "/api/v0/subaccounts");
+    }
+
+    #[test]
+    fn routes_are_paths_without_the_trailing_slash() {
+        assert_eq!(DEFRAG_OFFERS.route(), "/api/v0/machines/defrag_offers");
+        assert_eq!(MACHINES.route(), "/api/v0/machines");
+        assert_eq!(UNLIST_MACHINE.route(), "/api/v0/machines/{id}/asks");
     }
 
     #[test]
