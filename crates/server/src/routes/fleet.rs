@@ -42,8 +42,7 @@ pub fn path_machine_id(raw: &str) -> Result<i64, ApiError> {
         ("user_id" = Option<String>, Query, description = "Ignored"),
     ),
     responses((status = 200, description = "The caller's machines, by id", body = MachineList)),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -72,8 +71,7 @@ pub async fn list(
         (status = 400, description = "The id is not a positive integer", body = ErrorBody),
         (status = 404, description = "No such machine, or it is not the caller's", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_read")))
+    security(("bearer" = []))
 )]
 pub async fn show(
     State(state): State<AppState>,

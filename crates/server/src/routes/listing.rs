@@ -43,8 +43,7 @@ impl From<ListingRefusal> for ApiError {
         (status = 400, description = "`invalid_args`: a bad `machine`, `end_date`, `duration`, price, `credit_discount_max`, `vol_size` or `vol_price`, `end_date` with `duration`, or no `price_gpu` for a first listing; `invalid_min_chunk`: `min_chunk` is not 1 or a power of two up to the machine's GPUs", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn list_machine(
     State(state): State<AppState>,
@@ -90,8 +89,7 @@ pub async fn list_machine(
         (status = 400, description = "`Missing or invalid machine_id: '<value>'`, or a body that is not a JSON object", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn unlist_machine(
     State(state): State<AppState>,

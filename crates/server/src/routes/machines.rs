@@ -54,8 +54,7 @@ fn maintenances_refused(refusal: MaintenancesRefusal, ids: &[i64]) -> ApiError {
         (status = 400, description = "`machine_ids` missing, empty, unparseable or more than 1000", body = ErrorBody),
         (status = 404, description = "None of the machines exists, or none is the caller's", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_read")))
+    security(("bearer" = []))
 )]
 pub async fn list_maintenances(
     State(state): State<AppState>,
@@ -110,8 +109,7 @@ fn defrag_result(outcome: Option<Defragmented>) -> DefragResult {
         (status = 200, description = "Defragmented, or `{success: false, defragmented: null}` when no id names a machine of the caller's", body = DefragResult),
         (status = 400, description = "Malformed JSON, `machine_ids` missing, of a wrong type, empty, unparseable or more than 1000", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn defrag_offers(
     State(state): State<AppState>,

@@ -114,8 +114,7 @@ fn batch_outcome(success: bool, error: &str, msg: &str) -> (StatusCode, BatchRef
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
         (status = 422, description = "`sdate` missing, not a timestamp, not in the future or more than a year ahead", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn schedule(
     State(state): State<AppState>,
@@ -161,8 +160,7 @@ pub async fn schedule(
         (status = 400, description = "Malformed JSON, bad `machine_ids`, `duration` or `maintenance_category`; or `nothing_scheduled` (with `success: false` and the results) when none of the machines exists and is the caller's", body = inline(BatchScheduleRefused)),
         (status = 422, description = "`sdate` missing, not a timestamp, not in the future or more than a year ahead", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn schedule_batch(
     State(state): State<AppState>,
@@ -264,8 +262,7 @@ impl utoipa::ToSchema for BatchCancelRefused {}
         (status = 400, description = "`Missing machine_id` (the path id is not a positive integer), or a body that is not a JSON object", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn cancel_machine(
     State(state): State<AppState>,
@@ -306,8 +303,7 @@ pub async fn cancel_machine(
         (status = 404, description = "`Maintenance record not found`", body = ErrorBody),
         (status = 409, description = "`not_cancellable`: already cancelled, or completed", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn cancel_window(
     State(state): State<AppState>,
@@ -340,8 +336,7 @@ pub async fn cancel_window(
         (status = 200, description = "At least one window was cancelled; one result per id, in input order", body = BatchCancelResponse),
         (status = 400, description = "Malformed JSON or bad `maintenance_ids`; or `nothing_cancelled` (with `success: false` and the results) when no window was cancelled", body = inline(BatchCancelRefused)),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn cancel_batch(
     State(state): State<AppState>,

@@ -26,8 +26,7 @@ use std::sync::LazyLock;
     responses(
         (status = 200, description = "The caller's subaccounts; each `api_key` authenticates as that subaccount", body = SubaccountList),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("user_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -152,8 +151,7 @@ fn new_subaccount(request: CreateSubaccountRequest) -> Result<NewSubaccount, Api
         (status = 403, description = "The caller is a subaccount, or a team key lacks user_write", body = ErrorBody),
         (status = 409, description = "`user_exists`: the e-mail or username is taken (ignoring case)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("user_write")))
+    security(("bearer" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,

@@ -91,8 +91,7 @@ fn no_team() -> ApiError {
         (status = 400, description = "The name is longer than 200 characters", body = ErrorBody),
         (status = 404, description = "No such role in the current team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn role(
     State(state): State<AppState>,
@@ -133,8 +132,7 @@ pub async fn role(
         (status = 200, description = "Active members", body = Vec<TeamMember>),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn members(
     State(state): State<AppState>,

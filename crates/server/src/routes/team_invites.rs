@@ -97,8 +97,7 @@ fn refusal(refusal: InviteRefusal, email: &str) -> ApiError {
         (status = 429, description = "`rate_limited`: an invitation to the address under 60 s ago, or the team's 20 invitations an hour", body = ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn invite(
     State(state): State<AppState>,
@@ -150,8 +149,7 @@ pub async fn invite(
         (status = 200, description = "Pending invitations, newest first", body = Vec<Invitation>),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn pending(
     State(state): State<AppState>,

@@ -42,8 +42,7 @@ impl From<RemoveMemberRefusal> for ApiError {
         (status = 403, description = "The team's owner, the caller itself, or a team key lacks team_write", body = ErrorBody),
         (status = 404, description = "Not an active member of the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn remove(
     State(state): State<AppState>,
@@ -170,8 +169,7 @@ struct RoleOrMemberNotFound(ErrorBody);
         RoleOrMemberNotFound,
         (status = 409, description = "`role_conflict`: the member already has a role", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn give_role(
     State(state): State<AppState>,
@@ -204,8 +202,7 @@ pub async fn give_role(
         RoleOrMemberNotFound,
         (status = 409, description = "`role_conflict`: the member already has this role, has none, or has several", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn replace_role(
     State(state): State<AppState>,
@@ -253,8 +250,7 @@ pub async fn replace_role(
         (status = 404, description = "No such role or member, or the member lacks the role (`not_found`); or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`role_conflict`: it is the member's only role", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn take_role(
     State(state): State<AppState>,

@@ -31,8 +31,7 @@ use serde_json::Value;
         (status = 200, description = "The roles, by id, without the owner role", body = Vec<TeamRoleEntry>),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -109,8 +108,7 @@ impl From<CreateRoleRefusal> for ApiError {
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`duplicate_name`: the team has a role of that name", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,
@@ -164,8 +162,7 @@ impl From<UpdateRoleRefusal> for ApiError {
         (status = 404, description = "No role of the caller's team has that id (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`duplicate_name`: the team has another role of that name", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn update(
     State(state): State<AppState>,
@@ -239,8 +236,7 @@ const MISSING_ROLE: &str = "Missing 'id' (role name) or 'role_id' parameter";
         (status = 404, description = "No such role in the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`in_use`: active members hold the role; the message says how many", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn remove(
     State(state): State<AppState>,

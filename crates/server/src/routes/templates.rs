@@ -77,8 +77,7 @@ fn template_terms(query: Option<&str>) -> Result<Vec<query::Term>, ApiError> {
         (status = 200, description = "The templates found (`templates_found` is their number; none is `0` and `[]`)", body = TemplateSearch),
         (status = 400, description = "`select_filters` or `select_cols` malformed, an unknown field or operator, or a value of the wrong kind (`invalid_args`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("user_read")))
+    security(("bearer" = []))
 )]
 pub async fn search(
     State(state): State<AppState>,
@@ -111,8 +110,7 @@ pub async fn search(
         (status = 400, description = "`user_id` is not an integer", body = ErrorBody),
         (status = 403, description = "`user_id` is not the caller, or a team key lacks instance_read", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_read")))
+    security(("bearer" = []))
 )]
 pub async fn library(
     State(state): State<AppState>,
@@ -189,8 +187,7 @@ enum DeletionAnswers {
         (status = 400, description = "`user_id` is not an integer, malformed JSON, or `template_id` missing or not an integer", body = ErrorBody),
         (status = 403, description = "`user_id` is not the caller, the template is someone else's, or a team key lacks instance_write", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn delete_user_template(
     State(state): State<AppState>,
@@ -223,8 +220,7 @@ pub async fn delete_user_template(
         (status = 400, description = "Malformed JSON, or `template_id` missing or not an integer", body = ErrorBody),
         (status = 403, description = "The template is someone else's, or a team key lacks instance_write", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn delete_template(
     State(state): State<AppState>,

@@ -50,8 +50,7 @@ impl From<AcceptVolumeRefusal> for ApiError {
         (status = 409, description = "`insufficient_capacity`: the ask has less space left than asked", body = ErrorBody),
         (status = 422, description = "`size` is below 1 GB", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn accept(
     State(state): State<AppState>,
@@ -128,8 +127,7 @@ const VOLUME_TYPES: [&str; 3] = ["local_volume", "network_volume", "all_volume"]
         (status = 200, description = "The caller's volumes, by id", body = VolumeList),
         (status = 400, description = "`type` is not one of the three (`invalid_args`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -188,8 +186,7 @@ fn volume_id(query: Option<&str>, body: OptionalObject) -> Result<i64, ApiError>
         (status = 404, description = "`no_such_volume`: absent or already deleted", body = ErrorBody),
         (status = 409, description = "`in_use`: instances still use the volume", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn delete(
     State(state): State<AppState>,
@@ -285,8 +282,7 @@ fn offer_search(request: VolumeSearchRequest) -> Result<OfferSearch, ApiError> {
         (status = 200, description = "The offers found; `offers` is always present", body = VolumeOfferList),
         (status = 400, description = "Malformed JSON (`invalid_json`), a condition that is not an object or an unknown operator, an unknown field, a value of the wrong kind, a bad `order`, `limit` or `allocated_storage` (`invalid_args`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("misc")))
+    security(("bearer" = []))
 )]
 pub async fn search(
     State(state): State<AppState>,
