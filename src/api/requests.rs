@@ -109,20 +109,8 @@ pub fn server_info() -> ApiRequest {
 /// client sends it.
 pub fn windows(ids: &[i64]) -> ApiRequest {
     let list = serde_json::to_string(ids).unwrap_or_default();
-    let query = reads::WINDOWS
-        .query
-        .iter()
-        .map(|&(name, value)| {
-            let value = if value == reads::MACHINE_IDS {
-                &list
-            } else {
-                value
-            };
-            (name, value.to_owned())
-        })
-        .collect();
     ApiRequest {
-        query,
+        query: reads::WINDOWS.query_with_machine_ids(&list),
         ..ApiRequest::to(&op::WINDOWS)
     }
 }

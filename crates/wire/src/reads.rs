@@ -41,10 +41,13 @@ impl Read {
     }
 
     /// Its query with [`MACHINE_IDS`] given `ids`.
-    pub fn query_with_machine_ids<'a>(&'a self, ids: &'a str) -> Vec<(&'a str, &'a str)> {
+    pub fn query_with_machine_ids(&self, ids: &str) -> Vec<(&'static str, String)> {
         self.query
             .iter()
-            .map(|&(name, value)| (name, if value == MACHINE_IDS { ids } else { value }))
+            .map(|&(name, value)| {
+                let value = if value == MACHINE_IDS { ids } else { value };
+                (name, value.to_owned())
+            })
             .collect()
     }
 }
@@ -117,7 +120,10 @@ mod tests {
     fn the_windows_read_takes_the_ids_n1_gives() {
         assert_eq!(
             WINDOWS.query_with_machine_ids("[1,2]"),
-            vec![("owner", "me"), ("machine_ids", "[1,2]")]
+            vec![
+                ("owner", "me".to_owned()),
+                ("machine_ids", "[1,2]".to_owned())
+            ]
         );
         assert_eq!(MACHINES.gives, Some("machine_ids"));
     }
