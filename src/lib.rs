@@ -9,6 +9,8 @@ pub mod components;
 pub mod decimal;
 pub mod domain;
 pub mod pages;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod parity;
 pub mod route_address;
 pub mod routes;
 pub mod served_sign_in;

@@ -2,12 +2,11 @@
 
 use super::error::ApiError;
 use super::pacing::{public_pace_scale, Endpoint, Pacer};
+use super::requests::ApiRequest;
 use super::retry::{may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use gpudeck_wire::paths;
-use gpudeck_wire::reads::Read;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::AbortSignal;
@@ -65,6 +64,16 @@ impl Method {
             Method::Post => "POST",
             Method::Put => "PUT",
             Method::Delete => "DELETE",
+        }
+    }
+
+    /// The method an operation of the table names; every one of them is one of these four.
+    fn of(name: &str) -> Self {
+        match name {
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "DELETE" => Method::Delete,
+            _ => Method::Get,
         }
     }
 }
@@ -148,95 +157,26 @@ impl ApiClient {
         format!("{}{}", self.base_url, path)
     }
 
-    /// `read` (one with no placeholders), as [`ApiClient::get`] sends it.
-    pub async fn read<T: DeserializeOwned>(&self, read: &Read) -> Result<T, ApiError> {
-        self.get(read.path, read.query).await
-    }
-
-    /// A GET, retried on rate limits, gateway errors and network failures.
-    pub async fn get<T: DeserializeOwned>(
-        &self,
-        path: &str,
-        query: &[(&str, &str)],
-    ) -> Result<T, ApiError> {
-        let text = self.get_unread(path, query).await?;
+    /// `request` (built in [`super::requests`]), sent; its 2xx answer decoded.
+    pub async fn send<T: DeserializeOwned>(&self, request: &ApiRequest) -> Result<T, ApiError> {
+        let text = self.send_unread(request).await?;
         self.decode(&text)
     }
 
-    /// A GET's 2xx answer as sent, for [`ApiClient::decode`] to read later: a request
-    /// sent before the code that reads its answer has arrived (the split build).
-    pub async fn get_unread(&self, path: &str, query: &[(&str, &str)]) -> Result<String, ApiError> {
-        self.get_text(&self.url(path), query).await
-    }
-
-    pub async fn post<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        body: &B,
-    ) -> Result<T, ApiError> {
-        self.send(Method::Post, &self.url(path), &[], body).await
-    }
-
-    /// A POST whose inputs travel in the query string (N17), with `body` as well.
-    pub async fn post_with_query<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        query: &[(&str, &str)],
-        body: &B,
-    ) -> Result<T, ApiError> {
-        self.send(Method::Post, &self.url(path), query, body).await
-    }
-
-    pub async fn put<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        body: &B,
-    ) -> Result<T, ApiError> {
-        self.send(Method::Put, &self.url(path), &[], body).await
-    }
-
-    pub async fn delete<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        body: &B,
-    ) -> Result<T, ApiError> {
-        self.delete_with_query(path, &[], body).await
-    }
-
-    /// A DELETE whose target is named in the query (N12's `?id=`) as well as a body.
-    pub async fn delete_with_query<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        query: &[(&str, &str)],
-        body: &B,
-    ) -> Result<T, ApiError> {
-        self.send(Method::Delete, &self.url(path), query, body)
-            .await
-    }
-
-    /// A write: `body` as JSON, the answer decoded. Only the (de)serialising is generic;
-    /// the exchange itself is compiled once, not once per operation.
-    async fn send<B: Serialize, T: DeserializeOwned>(
-        &self,
-        method: Method,
-        url: &str,
-        query: &[(&str, &str)],
-        body: &B,
-    ) -> Result<T, ApiError> {
-        let text = self.send_text(method, url, query, body).await?;
-        self.decode(&text)
-    }
-
-    /// `body` as JSON, sent; the text of the 2xx answer.
-    async fn send_text<B: Serialize>(
-        &self,
-        method: Method,
-        url: &str,
-        query: &[(&str, &str)],
-        body: &B,
-    ) -> Result<String, ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.exchange(method, url, query, Some(body)).await
+    /// `request`, sent; the text of its 2xx answer, for [`ApiClient::decode`] to read
+    /// later (a request sent before the code that reads its answer has arrived, in the
+    /// split build). A GET is retried on gateway errors and network failures; a write is
+    /// sent once, with its body.
+    pub async fn send_unread(&self, request: &ApiRequest) -> Result<String, ApiError> {
+        let url = self.url(&request.path);
+        let query = request.query_pairs();
+        match Method::of(request.method()) {
+            Method::Get => self.get_text(&url, &query).await,
+            method => {
+                let body = request.body.clone().unwrap_or_else(|| "{}".into());
+                self.exchange(method, &url, &query, Some(body)).await
+            }
+        }
     }
 
     /// The body of a 2xx answer as `T`, unless it says it did not do it (`success: false`

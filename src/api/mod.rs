@@ -9,6 +9,7 @@ pub mod first_reads;
 mod in_flight;
 pub mod operations;
 pub mod pacing;
+pub mod requests;
 mod retry;
 
 pub use client::{backoff_ms, ApiClient, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS};

@@ -1,35 +1,32 @@
-//! One async function per operation of the interface.
+//! One async function per operation of the interface: each sends the request
+//! [`super::requests`] builds and reads its answer.
 
 use super::client::ApiClient;
 use super::error::ApiError;
-use gpudeck_wire::machine_ids::MachineIdsInput;
-use gpudeck_wire::reads;
+use super::requests;
 use gpudeck_wire::{
-    paths, AcceptVolumeRequest, AcceptVolumeResponse, BatchCancelRequest, BatchCancelResponse,
-    BatchScheduleRequest, BatchScheduleResponse, CancelMachineMaintenanceResponse,
-    CancelMaintenanceRequest, CancelMaintenanceResponse, CreateSubaccountRequest,
-    CreatedSubaccount, CurrentUser, DefragRequest, DefragResult, DeleteTemplateRequest,
-    DeleteTemplateResponse, DeleteVolumeRequest, DeleteVolumeResponse, Invitation,
-    ListMachineRequest, ListMachineResponse, Machine, MachineList, MaintenanceCategory,
-    MaintenanceWindow, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
-    ReplaceMemberRoleRequest, RoleRequest, RoleUpdated, ScheduleMaintenanceRequest,
-    ScheduleMaintenanceResponse, ServerInfo, StatusAnswer, SubaccountList, TeamMember, TeamRole,
-    TeamRoleEntry, Template, TemplateLibrary, UnlistMachineResponse, Volume, VolumeList,
-    VolumeOffer, VolumeOfferList, VolumeSearchRequest,
+    AcceptVolumeResponse, BatchCancelResponse, BatchScheduleResponse,
+    CancelMachineMaintenanceResponse, CancelMaintenanceResponse, CreateSubaccountRequest,
+    CreatedSubaccount, CurrentUser, DefragResult, DeleteTemplateResponse, DeleteVolumeResponse,
+    Invitation, ListMachineRequest, ListMachineResponse, Machine, MachineList, MaintenanceCategory,
+    MaintenanceWindow, MemberRoleReplaced, MessageAnswer, RoleUpdated, ScheduleMaintenanceResponse,
+    ServerInfo, StatusAnswer, SubaccountList, TeamMember, TeamRole, TeamRoleEntry, Template,
+    TemplateLibrary, UnlistMachineResponse, Volume, VolumeList, VolumeOffer, VolumeOfferList,
+    VolumeSearchRequest,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 
 impl ApiClient {
     /// `GET /users/current`: who the key belongs to.
     pub async fn current_user(&self) -> Result<CurrentUser, ApiError> {
-        self.read(&reads::CURRENT_USER).await
+        self.send(&requests::current_user()).await
     }
 
     /// `GET /gpudeck/server` (a project rule of the reference server): which server answers.
     /// The public service has no such route, so a failure means a server the console does
     /// not know.
     pub async fn server_info(&self) -> Result<ServerInfo, ApiError> {
-        self.read(&reads::SERVER).await
+        self.send(&requests::server_info()).await
     }
 
     /// `GET /machines/maintenances`: active windows of the caller's machines among `ids`.
@@ -42,39 +39,28 @@ impl ApiClient {
     /// [`ApiClient::maintenances`]' answer, undecoded: [`ApiClient::maintenances_of`]
     /// sends several together and decodes them after.
     async fn maintenances_unread(&self, ids: &[i64]) -> Result<String, ApiError> {
-        let list = serde_json::to_string(ids).unwrap_or_default();
-        self.get_unread(
-            reads::WINDOWS.path,
-            &reads::WINDOWS.query_with_machine_ids(&list),
-        )
-        .await
+        self.send_unread(&requests::windows(ids)).await
     }
 
-    /// `PUT /machines/defrag_offers`.
+    /// `PUT /machines/defrag_offers/` (seed op 2).
     pub async fn defrag_offers(&self, ids: &[i64]) -> Result<DefragResult, ApiError> {
-        let body = DefragRequest {
-            machine_ids: MachineIdsInput::List(ids.to_vec()),
-        };
         // `{success: false, defragmented: null}` is this operation's answer to no valid ids.
         self.reading_failures_as_results()
-            .put(paths::DEFRAG_OFFERS, &body)
+            .send(&requests::defrag_offers(ids))
             .await
     }
 
-    /// `DELETE /users/{user_id}/templates`: soft-deletes one of the caller's templates.
+    /// `DELETE /users/{user_id}/templates/` (seed op 3): soft-deletes one of the caller's templates.
     pub async fn delete_template(
         &self,
         user_id: i64,
         template_id: i64,
     ) -> Result<DeleteTemplateResponse, ApiError> {
-        self.delete(
-            &paths::user_templates(user_id),
-            &DeleteTemplateRequest { template_id },
-        )
-        .await
+        self.send(&requests::delete_template(user_id, template_id))
+            .await
     }
 
-    /// `PUT /volumes`: accepts volume ask `ask_id` for a volume of `size_gb`, labelled
+    /// `PUT /volumes/` (seed op 4): accepts volume ask `ask_id` for a volume of `size_gb`, labelled
     /// `name` when one is given (seed op 4's optional `name`, already checked).
     pub async fn accept_volume_ask(
         &self,
@@ -82,19 +68,14 @@ impl ApiClient {
         size_gb: i64,
         name: Option<&str>,
     ) -> Result<AcceptVolumeResponse, ApiError> {
-        let request = AcceptVolumeRequest {
-            id: ask_id,
-            size: size_gb,
-            name: name.map(|name| name.to_owned().into()),
-        };
-        self.put(paths::VOLUMES, &request).await
+        self.send(&requests::accept_volume_ask(ask_id, size_gb, name))
+            .await
     }
 
     /// `GET /users/{user_id}/templates/` (N9): the caller's own templates, most recently
     /// updated first.
     pub async fn template_library(&self, user_id: i64) -> Result<Vec<Template>, ApiError> {
-        let path = reads::TEMPLATE_LIBRARY.path_with("user_id", &user_id.to_string());
-        let library: TemplateLibrary = self.get(&path, &[]).await?;
+        let library: TemplateLibrary = self.send(&requests::template_library(user_id)).await?;
         Ok(library.templates)
     }
 
@@ -103,24 +84,19 @@ impl ApiClient {
         &self,
         query: &VolumeSearchRequest,
     ) -> Result<Vec<VolumeOffer>, ApiError> {
-        let list: VolumeOfferList = self.post(reads::VOLUME_OFFERS.path, query).await?;
+        let list: VolumeOfferList = self.send(&requests::search_volume_offers(query)).await?;
         Ok(list.offers)
     }
 
     /// `GET /volumes?owner=me&type=all_volume` (N11): the caller's volumes, by id.
     pub async fn volumes(&self) -> Result<Vec<Volume>, ApiError> {
-        let list: VolumeList = self.read(&reads::VOLUMES).await?;
+        let list: VolumeList = self.send(&requests::volumes()).await?;
         Ok(list.volumes)
     }
 
     /// `DELETE /volumes/?id=` (N12) with the official client's empty object as body.
     pub async fn delete_volume(&self, id: i64) -> Result<DeleteVolumeResponse, ApiError> {
-        self.delete_with_query(
-            &paths::volume_deletion(),
-            &[("id", &id.to_string())],
-            &DeleteVolumeRequest::default(),
-        )
-        .await
+        self.send(&requests::delete_volume(id)).await
     }
 
     /// `POST /users/` (N20): a subaccount of the caller.
@@ -128,31 +104,27 @@ impl ApiClient {
         &self,
         request: &CreateSubaccountRequest,
     ) -> Result<CreatedSubaccount, ApiError> {
-        self.post(&paths::users_create(), request).await
+        self.send(&requests::create_subaccount(request)).await
     }
 
-    /// `GET /subaccounts`.
+    /// `GET /subaccounts` (seed op 5).
     pub async fn subaccounts(&self) -> Result<SubaccountList, ApiError> {
-        self.read(&reads::SUBACCOUNTS).await
+        self.send(&requests::subaccounts()).await
     }
 
-    /// `GET /team/roles/{name}`.
+    /// `GET /team/roles/{name}/` (seed op 6).
     pub async fn team_role(&self, name: &str) -> Result<TeamRole, ApiError> {
-        let name = paths::encode_path_segment(name);
-        self.get(&reads::TEAM_ROLE.path_with("name", &name), &[])
-            .await
+        self.send(&requests::team_role(name)).await
     }
 
-    /// `GET /team/members`.
+    /// `GET /team/members/` (seed op 7).
     pub async fn team_members(&self) -> Result<Vec<TeamMember>, ApiError> {
-        self.read(&reads::TEAM_MEMBERS).await
+        self.send(&requests::team_members()).await
     }
 
     /// `GET /machines?owner=me` (N1): every machine of the caller, by id.
     pub async fn machines(&self) -> Result<Vec<Machine>, ApiError> {
-        let answer = self
-            .get_unread(reads::MACHINES.path, reads::MACHINES.query)
-            .await?;
+        let answer = self.send_unread(&requests::machines()).await?;
         self.machines_from(&answer)
     }
 
@@ -165,7 +137,7 @@ impl ApiClient {
     /// `GET /machines/{id}?owner=me` (N2): one machine. The answer is a bare array; an
     /// empty one means not found, more than one element is not an answer to this question.
     pub async fn machine(&self, id: i64) -> Result<Machine, ApiError> {
-        let mut list: Vec<Machine> = self.get(&paths::machine(id), &[("owner", "me")]).await?;
+        let mut list: Vec<Machine> = self.send(&requests::machine(id)).await?;
         match list.len() {
             0 => Err(ApiError::Http {
                 status: 404,
@@ -188,8 +160,9 @@ impl ApiClient {
         category: &MaintenanceCategory,
         reason: Option<String>,
     ) -> Result<ScheduleMaintenanceResponse, ApiError> {
-        let body = ScheduleMaintenanceRequest::new(start, duration_hours as f64, category, reason);
-        self.put(&paths::machine_dnotify(machine_id), &body).await
+        let request =
+            requests::schedule_window(machine_id, start, duration_hours, category, reason);
+        self.send(&request).await
     }
 
     /// `POST /machines/maintenances/batch` (N4): the same window on up to 100 machines,
@@ -201,10 +174,8 @@ impl ApiClient {
         duration_hours: i64,
         category: &MaintenanceCategory,
     ) -> Result<BatchScheduleResponse, ApiError> {
-        let body = BatchScheduleRequest::new(machine_ids, start, duration_hours as f64, category);
-        self.reading_failures_as_results()
-            .post(paths::MAINTENANCES_BATCH, &body)
-            .await
+        let request = requests::schedule_windows(machine_ids, start, duration_hours, category);
+        self.reading_failures_as_results().send(&request).await
     }
 
     /// `PUT /machines/{id}/cancel_maint/` (N5): cancels every window of one machine the
@@ -213,8 +184,7 @@ impl ApiClient {
         &self,
         machine_id: i64,
     ) -> Result<CancelMachineMaintenanceResponse, ApiError> {
-        let body = serde_json::json!({ "machine_id": machine_id });
-        self.put(&paths::machine_cancel_maint(machine_id), &body)
+        self.send(&requests::cancel_machine_windows(machine_id))
             .await
     }
 
@@ -223,11 +193,7 @@ impl ApiClient {
         &self,
         maintenance_id: i64,
     ) -> Result<CancelMaintenanceResponse, ApiError> {
-        self.delete(
-            paths::MAINTENANCES,
-            &CancelMaintenanceRequest::new(maintenance_id),
-        )
-        .await
+        self.send(&requests::cancel_window(maintenance_id)).await
     }
 
     /// `DELETE /machines/maintenances/batch` (N7): cancels up to 100 windows, with a result
@@ -237,10 +203,7 @@ impl ApiClient {
         maintenance_ids: &[i64],
     ) -> Result<BatchCancelResponse, ApiError> {
         self.reading_failures_as_results()
-            .delete(
-                paths::MAINTENANCES_BATCH,
-                &BatchCancelRequest::new(maintenance_ids),
-            )
+            .send(&requests::cancel_windows(maintenance_ids))
             .await
     }
 
@@ -251,14 +214,13 @@ impl ApiClient {
         &self,
         request: &ListMachineRequest,
     ) -> Result<ListMachineResponse, ApiError> {
-        self.put(&paths::machine_create_asks(), request).await
+        self.send(&requests::list_machine(request)).await
     }
 
     /// `DELETE /machines/{id}/asks/` (N23 (unlist machine)): no new rentals from now on;
     /// running contracts go on to their rental end dates. Client 1.9.1 sends `{}`.
     pub async fn unlist_machine(&self, machine_id: i64) -> Result<UnlistMachineResponse, ApiError> {
-        self.delete(&paths::machine_asks(machine_id), &json!({}))
-            .await
+        self.send(&requests::unlist_machine(machine_id)).await
     }
 
     /// Seed op 1 for any number of machines: requests of at most 1000 ids each (the most
@@ -285,7 +247,7 @@ impl ApiClient {
 
     /// N13 `GET /team/roles-full/`: every assignable role (never the owner role).
     pub async fn team_roles(&self) -> Result<Vec<TeamRoleEntry>, ApiError> {
-        self.read(&reads::TEAM_ROLES).await
+        self.send(&requests::team_roles()).await
     }
 
     /// N14 `POST /team/roles/`.
@@ -294,11 +256,7 @@ impl ApiClient {
         name: &str,
         permissions: Value,
     ) -> Result<MessageAnswer, ApiError> {
-        let body = RoleRequest {
-            name: Some(name.to_owned().into()),
-            permissions: Some(permissions),
-        };
-        self.post(&format!("{}/", paths::TEAM_ROLES), &body).await
+        self.send(&requests::create_role(name, permissions)).await
     }
 
     /// N15 `PUT /team/roles/{id}/`: only what is given changes.
@@ -308,37 +266,28 @@ impl ApiClient {
         name: Option<String>,
         permissions: Option<Value>,
     ) -> Result<RoleUpdated, ApiError> {
-        let body = RoleRequest {
-            name: name.map(Into::into),
-            permissions,
-        };
-        self.put(&paths::team_role_by_id(role_id), &body).await
+        self.send(&requests::update_role(role_id, name, permissions))
+            .await
     }
 
     /// N16 `DELETE /team/roles/{name}/` with `{}`.
     pub async fn remove_role(&self, name: &str) -> Result<StatusAnswer, ApiError> {
-        self.delete(&paths::team_role_removal(name), &json!({}))
-            .await
+        self.send(&requests::remove_role(name)).await
     }
 
     /// N17 `POST /team/invite/?email=…&role=…` with `{}`, as the official client sends it.
     pub async fn invite_member(&self, email: &str, role: &str) -> Result<MessageAnswer, ApiError> {
-        self.post_with_query(
-            &format!("{}/", paths::TEAM_INVITE),
-            &[("email", email), ("role", role)],
-            &json!({}),
-        )
-        .await
+        self.send(&requests::invite_member(email, role)).await
     }
 
     /// N17a `GET /team/invites/`: pending invitations, newest first.
     pub async fn invitations(&self) -> Result<Vec<Invitation>, ApiError> {
-        self.read(&reads::TEAM_INVITES).await
+        self.send(&requests::invitations()).await
     }
 
     /// N18 `DELETE /team/members/{id}/` with `{}`.
     pub async fn remove_member(&self, user_id: i64) -> Result<StatusAnswer, ApiError> {
-        self.delete(&paths::team_member(user_id), &json!({})).await
+        self.send(&requests::remove_member(user_id)).await
     }
 
     /// N19 `POST`: a first role for a member who has none.
@@ -347,8 +296,7 @@ impl ApiClient {
         user_id: i64,
         role: &str,
     ) -> Result<MessageAnswer, ApiError> {
-        self.post(&paths::team_member_roles(user_id), &member_role(role))
-            .await
+        self.send(&requests::give_member_role(user_id, role)).await
     }
 
     /// N19 `PUT`: replaces the member's single role.
@@ -357,11 +305,8 @@ impl ApiClient {
         user_id: i64,
         role_id: i64,
     ) -> Result<MemberRoleReplaced, ApiError> {
-        let body = ReplaceMemberRoleRequest {
-            member_id: Some(gpudeck_wire::Whole(user_id).into()),
-            role_id: Some(gpudeck_wire::Whole(role_id).into()),
-        };
-        self.put(&paths::team_member_roles(user_id), &body).await
+        self.send(&requests::replace_member_role(user_id, role_id))
+            .await
     }
 
     /// N19 `DELETE`: takes one of the member's several roles away.
@@ -370,13 +315,6 @@ impl ApiClient {
         user_id: i64,
         role: &str,
     ) -> Result<MessageAnswer, ApiError> {
-        self.delete(&paths::team_member_roles(user_id), &member_role(role))
-            .await
-    }
-}
-
-fn member_role(role: &str) -> MemberRoleRequest {
-    MemberRoleRequest {
-        role: Some(role.to_owned().into()),
+        self.send(&requests::take_member_role(user_id, role)).await
     }
 }

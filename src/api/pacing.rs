@@ -7,7 +7,8 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-pub use gpudeck_wire::rate_limits::{PublicInterval, PUBLIC_INTERVALS};
+use gpudeck_wire::operations;
+pub use gpudeck_wire::rate_limits::PublicInterval;
 
 /// The wait after a 429 on an operation the table does not know, when no `Retry-After`
 /// says how long: the public service's most common interval.
@@ -17,23 +18,6 @@ pub const UNLISTED_INTERVAL_SECONDS: f64 = 2.0;
 /// so slots spaced exactly would now and then arrive too close and be refused again.
 pub const PACE_MARGIN_MS: f64 = 100.0;
 
-/// Whether `path` (no query) is the spec's `template`, where `{name}` matches any one
-/// segment, any other `{…}` a numeric one (so seed op 1's `machines/maintenances` is not
-/// N2's `machines/{id}`), and a trailing slash does not count.
-fn path_matches(template: &str, path: &str) -> bool {
-    let wanted: Vec<&str> = template.trim_end_matches('/').split('/').collect();
-    let given: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    wanted.len() == given.len()
-        && wanted.iter().zip(&given).all(|(w, g)| {
-            let placeholder = w.starts_with('{') && w.ends_with('}');
-            match *w {
-                "{name}" => !g.is_empty(),
-                _ if placeholder => !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()),
-                _ => w == g,
-            }
-        })
-}
-
 /// The API path of `url`: from `/api/` on, without query or fragment, whatever base URL
 /// (scheme, host, a prefix) comes before it.
 fn api_path(url: &str) -> &str {
@@ -41,12 +25,9 @@ fn api_path(url: &str) -> &str {
     path.find("/api/").map_or(path, |at| &path[at..])
 }
 
-/// The public interval of `method` on `url`, if the table lists it.
-pub fn public_interval(method: &str, url: &str) -> Option<&'static PublicInterval> {
-    let path = api_path(url);
-    PUBLIC_INTERVALS
-        .iter()
-        .find(|i| i.method == method && path_matches(i.path, path))
+/// The public interval of `method` on `url`, if the operation table gives it one.
+pub fn public_interval(method: &str, url: &str) -> Option<PublicInterval> {
+    PublicInterval::of(operations::of_request(method, api_path(url))?)
 }
 
 /// An operation as a rate limit counts it: the method and the path with its numeric
@@ -237,12 +218,12 @@ mod tests {
         );
         assert_eq!(prefixed.key, "POST /api/v0/machines/maintenances/batch");
         assert_eq!(prefixed.public_seconds, Some(2.0));
-        // Seed op 1 (GET on the maintenances) is not N6 (DELETE), and is not listed.
+        // Seed op 1 (GET on the maintenances) is not N6 (DELETE).
         let seed = Endpoint::of(
             "GET",
             &format!("{H}/api/v0/machines/maintenances?machine_ids=[1]"),
         );
-        assert_eq!(seed.public_seconds, None);
+        assert_eq!(seed.public_seconds, Some(2.0));
     }
 
     #[test]
@@ -274,9 +255,40 @@ mod tests {
             seconds("DELETE", "/api/v0/machines/1001/asks/"),
             Some(("N23", 1.8))
         );
+        // The generated reference's 2, not the docs' 5.5 and 3.0.
         assert_eq!(
             seconds("DELETE", "/api/v0/volumes/?id=4"),
-            Some(("N12", 5.5))
+            Some(("N12", 2.0))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/team/members/4/"),
+            Some(("N18", 2.0))
+        );
+        // The seed operations' own thresholds, in the paths the console sends.
+        assert_eq!(
+            seconds("GET", "/api/v0/machines/maintenances?owner=me"),
+            Some(("seed op 1", 2.0))
+        );
+        assert_eq!(
+            seconds("PUT", "/api/v0/machines/defrag_offers/"),
+            Some(("seed op 2", 2.8))
+        );
+        assert_eq!(
+            seconds("DELETE", "/api/v0/users/42/templates/"),
+            Some(("seed op 3", 0.9))
+        );
+        assert_eq!(seconds("PUT", "/api/v0/volumes/"), Some(("seed op 4", 1.0)));
+        assert_eq!(
+            seconds("GET", "/api/v0/subaccounts?owner=me"),
+            Some(("seed op 5", 2.1))
+        );
+        assert_eq!(
+            seconds("GET", "/api/v0/team/roles/a%20b/"),
+            Some(("seed op 6", 2.0))
+        );
+        assert_eq!(
+            seconds("GET", "/api/v0/team/members/"),
+            Some(("seed op 7", 2.0))
         );
         assert_eq!(
             seconds("DELETE", "/api/v0/team/roles/ops/"),
@@ -320,7 +332,7 @@ mod tests {
         // An operation the table does not know: the Retry-After, else a default.
         let user = Endpoint::of("GET", &format!("{H}/api/v0/users/current"));
         assert_eq!(pacer.refused(&user, Some(1.0), 0.0), 1100.0);
-        let other = Endpoint::of("GET", &format!("{H}/api/v0/subaccounts"));
+        let other = Endpoint::of("GET", &format!("{H}/api/v0/team/invites/"));
         assert_eq!(pacer.refused(&other, None, 0.0), 2100.0);
         // A second refusal never shortens the pace.
         assert_eq!(pacer.refused(&user, Some(0.0), 0.0), 1100.0);
@@ -334,7 +346,7 @@ mod tests {
         let waits: Vec<f64> = (0..4).map(|_| pacer.reserve(&n5, 0.0)).collect();
         assert_eq!(waits, [0.0, 2600.0, 5200.0, 7800.0]);
         // An operation the table does not list is not held back.
-        let other = Endpoint::of("GET", &format!("{H}/api/v0/subaccounts"));
+        let other = Endpoint::of("GET", &format!("{H}/api/v0/team/invites/"));
         pacer.keep_public_pace(&other);
         assert_eq!(pacer.reserve(&other, 0.0), 0.0);
         assert_eq!(pacer.reserve(&other, 0.0), 0.0);

@@ -69,7 +69,7 @@ async fn writes_send_json_bodies() {
     let calls = fetch.calls();
     assert_eq!(
         (calls[0].method.as_str(), calls[0].url.as_str()),
-        ("PUT", "http://api.test/api/v0/volumes")
+        ("PUT", "http://api.test/api/v0/volumes/")
     );
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&calls[0].body).unwrap(),
@@ -77,7 +77,7 @@ async fn writes_send_json_bodies() {
     );
     assert_eq!(
         (calls[1].method.as_str(), calls[1].url.as_str()),
-        ("DELETE", "http://api.test/api/v0/users/42/templates")
+        ("DELETE", "http://api.test/api/v0/users/42/templates/")
     );
     assert_eq!(calls[1].body, r#"{"template_id":5}"#);
     assert_eq!(calls[2].body, r#"{"machine_ids":[3,4]}"#);
@@ -265,7 +265,7 @@ async fn role_names_are_encoded_into_one_path_segment() {
     let _ = client().team_role("a/b ü").await;
     assert_eq!(
         fetch.calls()[0].url,
-        "http://api.test/api/v0/team/roles/a%2Fb%20%C3%BC"
+        "http://api.test/api/v0/team/roles/a%2Fb%20%C3%BC/"
     );
 }
 

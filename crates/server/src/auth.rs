@@ -13,6 +13,7 @@ use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use gpudeck_wire::operations::Operation;
 use gpudeck_wire::PermissionGroup;
 
 /// Who is calling, resolved from the API key.
@@ -35,6 +36,14 @@ impl Caller {
         } else {
             Err(lacks_permission(group))
         }
+    }
+
+    /// [`Caller::require`] for the group the operation table says `operation` needs; an
+    /// operation that needs none passes.
+    pub fn require_for(&self, operation: &Operation) -> Result<(), ApiError> {
+        operation
+            .permission
+            .map_or(Ok(()), |group| self.require(group))
     }
 }
 

@@ -40,7 +40,7 @@ pub struct Config {
     /// `None` (the default) turns rate limiting off. Beyond it: 429 `rate_limited`.
     pub rate_limit: Option<u32>,
     /// Limit each operation per API key as the public service does, to one call per its
-    /// minimum interval ([`crate::limits::PUBLIC_INTERVALS`]); beyond it: 429
+    /// minimum interval (`gpudeck_wire::operations`); beyond it: 429
     /// `rate_limited`. Off by default; operations forwarded upstream are not limited here.
     pub public_rate_limits: bool,
     /// How the 429s of `rate_limit` and `public_rate_limits` answer: JSON with

@@ -133,16 +133,17 @@ impl RefusalShape {
     }
 }
 
-/// One operation's interval: the wire crate's table, shared with the console.
-pub use gpudeck_wire::rate_limits::{PublicInterval, PUBLIC_INTERVALS};
+use gpudeck_wire::operations::{self, Operation};
+/// One operation's interval: the wire crate's operation table, shared with the console.
+pub use gpudeck_wire::rate_limits::PublicInterval;
 
-/// The public service's limits ([`PUBLIC_INTERVALS`]): per key and operation, a call no
+/// The public service's limits (the operation table's intervals): per key and operation, a call no
 /// sooner than the operation's interval after the last one let through. The operation is
 /// known by the route the router matched, so e.g. seed op 1 (`GET` on the maintenance
 /// list) is not taken for N2 (`GET` on one machine).
 #[derive(Debug)]
 pub struct OperationLimiter {
-    operations: Vec<(PublicInterval, Buckets)>,
+    operations: Vec<(&'static Operation, PublicInterval, Buckets)>,
     clock: Clock,
 }
 
@@ -154,11 +155,18 @@ pub struct TooSoon {
 }
 
 impl OperationLimiter {
-    /// The limits of [`PUBLIC_INTERVALS`], timed by `clock`.
+    /// The limits of the operation table, timed by `clock`.
     pub fn public(clock: Clock) -> Self {
-        let operations = PUBLIC_INTERVALS
-            .iter()
-            .map(|&interval| (interval, Buckets::new(1.0 / interval.seconds, 1.0)))
+        let operations = operations::ALL
+            .into_iter()
+            .filter_map(|operation| {
+                let interval = PublicInterval::of(operation)?;
+                Some((
+                    operation,
+                    interval,
+                    Buckets::new(1.0 / interval.seconds, 1.0),
+                ))
+            })
             .collect();
         Self { operations, clock }
     }
@@ -166,10 +174,10 @@ impl OperationLimiter {
     /// Lets `key` call `method` on `route` at `now` (Unix seconds), or says how long it
     /// must wait. Routes of no listed operation always pass.
     pub fn check_at(&self, key: &str, method: &str, route: &str, now: f64) -> Result<(), TooSoon> {
-        let Some((interval, buckets)) = self
+        let Some((_, interval, buckets)) = self
             .operations
             .iter()
-            .find(|(i, _)| i.method == method && i.path == route)
+            .find(|(operation, _, _)| operation.is_route(method, route))
         else {
             return Ok(());
         };
@@ -277,14 +285,25 @@ mod tests {
             ("POST", paths::MAINTENANCES_BATCH, 2.0),
             ("DELETE", paths::MAINTENANCES_BATCH, 2.0),
             ("GET", paths::MACHINE, 1.1),
+            // The generated reference's 2 for N12 and N18, not the docs' 5.5 and 3.0.
+            ("DELETE", paths::VOLUMES, 2.0),
+            ("DELETE", paths::TEAM_MEMBER, 2.0),
+            // The seed operations' own thresholds (spec neighbours §1.5).
+            ("GET", paths::MAINTENANCES, 2.0),
+            ("PUT", paths::DEFRAG_OFFERS, 2.8),
+            ("DELETE", paths::USER_TEMPLATES, 0.9),
+            ("DELETE", paths::TEMPLATE_ALIAS, 2.0),
+            ("PUT", paths::VOLUMES, 1.0),
+            ("GET", paths::SUBACCOUNTS, 2.1),
+            ("GET", paths::TEAM_ROLE, 2.0),
+            ("GET", paths::TEAM_MEMBERS, 2.0),
         ] {
             let wait = wait_after_one(method, route);
             assert!((wait - seconds).abs() < 1e-6, "{method} {route}: {wait}");
         }
-        // Seed op 1, the key's own account and the document are not limited, nor is a
-        // method the operation does not use.
+        // The key's own account and the document are not limited, nor is a method the
+        // operation does not use.
         for (method, route) in [
-            ("GET", paths::MAINTENANCES),
             ("GET", paths::CURRENT_USER),
             ("GET", paths::OPENAPI),
             ("GET", paths::MAINTENANCES_BATCH),

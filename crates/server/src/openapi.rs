@@ -68,6 +68,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     let (_, operations) = routes::api().split_for_parts();
     let mut document = ApiDoc::openapi();
     document.merge(operations);
+    TablePermissions.modify(&mut document);
     SecuredResponses.modify(&mut document);
     CommonResponses.modify(&mut document);
     document
@@ -88,6 +89,37 @@ fn operations(
         .into_iter()
         .flatten()
     })
+}
+
+/// Each operation's [`TEAM_PERMISSION`], from the operation table
+/// (`gpudeck_wire::operations`), which the handlers enforce too. A route of no operation of
+/// the table (N16 without a name) declares its own.
+struct TablePermissions;
+
+impl Modify for TablePermissions {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (route, item) in openapi.paths.paths.iter_mut() {
+            let methods = [
+                ("GET", &mut item.get),
+                ("PUT", &mut item.put),
+                ("POST", &mut item.post),
+                ("DELETE", &mut item.delete),
+            ];
+            for (method, operation) in methods {
+                let Some(operation) = operation else { continue };
+                let group = gpudeck_wire::operations::ALL
+                    .into_iter()
+                    .find(|listed| listed.is_route(method, route))
+                    .and_then(|listed| listed.permission);
+                if let Some(group) = group {
+                    operation
+                        .extensions
+                        .get_or_insert_with(Default::default)
+                        .insert(TEAM_PERMISSION.to_owned(), group.as_str().into());
+                }
+            }
+        }
+    }
 }
 
 /// An answer with an [`ErrorBody`].

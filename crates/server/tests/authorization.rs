@@ -10,6 +10,7 @@ use axum::http::Method;
 use common::{Answer, TestApp, NOW};
 use gpudeck_server::demo::*;
 use gpudeck_server::keys;
+use gpudeck_wire::operations::{self, Operation};
 use gpudeck_wire::{paths, PermissionGroup};
 use serde_json::{json, Value};
 
@@ -252,41 +253,66 @@ const MATRIX: [(Route, [Cell; 7]); 37] = [
         OK, OK, OK, OK, OK]),
 ];
 
-/// The permission each route needs of a team key (`None`: none).
+/// The operation of the table (`gpudeck_wire::operations`) each route is; `None` for the
+/// OpenAPI document, which is no operation of the interface.
+fn operation(route: Route) -> Option<&'static Operation> {
+    let operation = match route {
+        Route::OpenApi => return None,
+        Route::CurrentUser => &operations::CURRENT_USER,
+        Route::Server => &operations::SERVER,
+        Route::Maintenances => &operations::WINDOWS,
+        Route::Defrag => &operations::DEFRAG_OFFERS,
+        Route::DeleteUserTemplate => &operations::DELETE_TEMPLATE,
+        Route::DeleteTemplateAlias => &operations::DELETE_TEMPLATE_ALIAS,
+        Route::AcceptVolume => &operations::ACCEPT_VOLUME_ASK,
+        Route::Subaccounts => &operations::SUBACCOUNTS,
+        Route::TeamRole => &operations::TEAM_ROLE,
+        Route::TeamMembers => &operations::TEAM_MEMBERS,
+        Route::Machines => &operations::MACHINES,
+        Route::Machine => &operations::MACHINE,
+        Route::ScheduleOne => &operations::SCHEDULE_WINDOW,
+        Route::ScheduleBatch => &operations::SCHEDULE_WINDOWS,
+        Route::CancelMachine => &operations::CANCEL_MACHINE_WINDOWS,
+        Route::CancelWindow => &operations::CANCEL_WINDOW,
+        Route::CancelBatch => &operations::CANCEL_WINDOWS,
+        Route::SearchTemplates => &operations::SEARCH_TEMPLATES,
+        Route::TemplateLibrary => &operations::TEMPLATE_LIBRARY,
+        Route::SearchVolumes => &operations::SEARCH_VOLUME_OFFERS,
+        Route::Volumes => &operations::VOLUMES,
+        Route::DeleteVolume => &operations::DELETE_VOLUME,
+        Route::CreateSubaccount => &operations::CREATE_SUBACCOUNT,
+        Route::TeamRoles => &operations::TEAM_ROLES,
+        Route::CreateRole => &operations::CREATE_ROLE,
+        Route::UpdateRole => &operations::UPDATE_ROLE,
+        // N16 with an empty name, the role named by the body's `role_id`.
+        Route::RemoveRole | Route::RemoveRoleById => &operations::REMOVE_ROLE,
+        Route::Invite => &operations::INVITE_MEMBER,
+        Route::Invitations => &operations::INVITATIONS,
+        Route::RemoveMember => &operations::REMOVE_MEMBER,
+        Route::GiveRole => &operations::GIVE_MEMBER_ROLE,
+        Route::ReplaceRole => &operations::REPLACE_MEMBER_ROLE,
+        Route::TakeRole => &operations::TAKE_MEMBER_ROLE,
+        Route::ListMachine => &operations::LIST_MACHINE,
+        Route::UnlistMachine => &operations::UNLIST_MACHINE,
+    };
+    Some(operation)
+}
+
+/// The permission each route needs of a team key (`None`: none), as the table says.
 fn needs(route: Route) -> Option<PermissionGroup> {
-    use PermissionGroup::*;
-    match route {
-        Route::CurrentUser | Route::OpenApi | Route::Server => None,
-        Route::Maintenances => Some(InstanceRead),
-        Route::Defrag => Some(MachineWrite),
-        Route::DeleteUserTemplate
-        | Route::DeleteTemplateAlias
-        | Route::AcceptVolume
-        | Route::DeleteVolume => Some(InstanceWrite),
-        Route::Subaccounts | Route::SearchTemplates => Some(UserRead),
-        Route::TemplateLibrary | Route::Volumes => Some(InstanceRead),
-        Route::SearchVolumes => Some(Misc),
-        Route::CreateSubaccount => Some(UserWrite),
-        Route::TeamRole | Route::TeamMembers | Route::TeamRoles | Route::Invitations => {
-            Some(TeamRead)
-        }
-        Route::CreateRole
-        | Route::UpdateRole
-        | Route::RemoveRole
-        | Route::RemoveRoleById
-        | Route::Invite
-        | Route::RemoveMember
-        | Route::GiveRole
-        | Route::ReplaceRole
-        | Route::TakeRole => Some(TeamWrite),
-        Route::Machines | Route::Machine => Some(MachineRead),
-        Route::ScheduleOne
-        | Route::ScheduleBatch
-        | Route::CancelMachine
-        | Route::CancelWindow
-        | Route::CancelBatch
-        | Route::ListMachine
-        | Route::UnlistMachine => Some(MachineWrite),
+    operation(route).and_then(|operation| operation.permission)
+}
+
+#[test]
+fn the_matrix_has_a_row_for_every_operation_of_the_table() {
+    for listed in operations::ALL {
+        assert!(
+            MATRIX
+                .iter()
+                .any(|&(route, _)| operation(route) == Some(listed)),
+            "{} has no row",
+            listed.name
+        );
     }
 }
 
@@ -858,44 +884,20 @@ async fn the_document_names_the_permission_each_route_enforces() {
     let app = TestApp::demo();
     let document = app.get(paths::OPENAPI).send().await.ok();
     for (route, _) in MATRIX {
-        let (method, path) = match route {
-            Route::OpenApi | Route::Server => continue,
-            Route::CurrentUser => ("get", paths::CURRENT_USER),
-            Route::Maintenances => ("get", paths::MAINTENANCES),
-            Route::Defrag => ("put", paths::DEFRAG_OFFERS),
-            Route::DeleteUserTemplate => ("delete", paths::USER_TEMPLATES),
-            Route::DeleteTemplateAlias => ("delete", paths::TEMPLATE_ALIAS),
-            Route::AcceptVolume => ("put", paths::VOLUMES),
-            Route::Subaccounts => ("get", paths::SUBACCOUNTS),
-            Route::TeamRole => ("get", paths::TEAM_ROLE),
-            Route::TeamMembers => ("get", paths::TEAM_MEMBERS),
-            Route::Machines => ("get", paths::MACHINES),
-            Route::Machine => ("get", paths::MACHINE),
-            Route::ScheduleOne => ("put", paths::MACHINE_DNOTIFY),
-            Route::ScheduleBatch => ("post", paths::MAINTENANCES_BATCH),
-            Route::CancelMachine => ("put", paths::MACHINE_CANCEL_MAINT),
-            Route::CancelWindow => ("delete", paths::MAINTENANCES),
-            Route::CancelBatch => ("delete", paths::MAINTENANCES_BATCH),
-            Route::SearchTemplates => ("get", paths::TEMPLATE_ALIAS),
-            Route::TemplateLibrary => ("get", paths::USER_TEMPLATES),
-            Route::SearchVolumes => ("post", paths::VOLUMES_SEARCH),
-            Route::Volumes => ("get", paths::VOLUMES),
-            Route::DeleteVolume => ("delete", paths::VOLUMES),
-            Route::CreateSubaccount => ("post", paths::USERS),
-            Route::TeamRoles => ("get", paths::TEAM_ROLES_FULL),
-            Route::CreateRole => ("post", paths::TEAM_ROLES),
-            Route::UpdateRole => ("put", paths::TEAM_ROLE),
-            Route::RemoveRole => ("delete", paths::TEAM_ROLE),
-            Route::RemoveRoleById => ("delete", paths::TEAM_ROLES),
-            Route::Invite => ("post", paths::TEAM_INVITE),
-            Route::Invitations => ("get", paths::TEAM_INVITES),
-            Route::RemoveMember => ("delete", paths::TEAM_MEMBER),
-            Route::GiveRole => ("post", paths::TEAM_MEMBER_ROLES),
-            Route::ReplaceRole => ("put", paths::TEAM_MEMBER_ROLES),
-            Route::TakeRole => ("delete", paths::TEAM_MEMBER_ROLES),
-            Route::ListMachine => ("put", paths::MACHINE_CREATE_ASKS),
-            Route::UnlistMachine => ("delete", paths::MACHINE_ASKS),
+        let path = match (route, operation(route)) {
+            (Route::OpenApi | Route::Server, _) | (_, None) => continue,
+            // N16's form without a name is a route of its own.
+            (Route::RemoveRoleById, _) => paths::TEAM_ROLES.to_owned(),
+            (_, Some(operation)) => document["paths"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .find(|route| operation.is_route(operation.method, route))
+                .unwrap_or_else(|| panic!("{} is not in the document", operation.name))
+                .clone(),
         };
+        let method = operation(route).unwrap().method.to_lowercase();
+        let (method, path) = (method.as_str(), path.as_str());
         let operation = &document["paths"][path][method];
         let documented = operation["x-team-permission"].as_str();
         assert_eq!(

@@ -9,7 +9,7 @@ use axum::Router;
 use common::{TestApp, NOW};
 use gpudeck_server::demo::*;
 use gpudeck_server::{app, app_with, AppState, Clock, Config};
-use gpudeck_wire::paths;
+use gpudeck_wire::{operations, paths};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -71,6 +71,64 @@ async fn every_route_answers_with_and_without_a_trailing_slash() {
         if body.is_none() {
             assert_eq!(answers[0], 200, "{method} {path}");
         }
+    }
+}
+
+/// Whether `answer` came from a route rather than the router's fallbacks.
+fn routed(answer: &common::Answer) -> bool {
+    let unrouted = match answer.status.as_u16() {
+        404 => answer.json()["msg"]
+            .as_str()
+            .is_some_and(|msg| msg.starts_with("no such route")),
+        405 => true,
+        _ => false,
+    };
+    !unrouted
+}
+
+/// Spec neighbours §1.2 rule 1: every operation of the table answers the official
+/// client's path (with its trailing slash wherever the client puts one) and the same path
+/// without it alike, and never by a redirect. Ids that name nothing, so no write happens.
+#[tokio::test]
+async fn every_operation_answers_the_clients_path_and_the_other_form_alike() {
+    let app = TestApp::demo();
+    for operation in operations::ALL {
+        let values: Vec<String> = operation
+            .path
+            .split('/')
+            .filter(|segment| segment.starts_with('{'))
+            .map(|segment| match segment {
+                "{name}" => "no-such-role".to_owned(),
+                "{user_id}" => ALICE_ID.to_string(),
+                _ => "424242".to_owned(),
+            })
+            .collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let clients = operation.path_with(&values);
+        let other = match clients.strip_suffix('/') {
+            Some(without) => without.to_owned(),
+            None => format!("{clients}/"),
+        };
+        let mut statuses = Vec::new();
+        for path in [&clients, &other] {
+            let method = Method::from_bytes(operation.method.as_bytes()).unwrap();
+            let mut call = app.call(method, path).key(ALICE_KEY);
+            if operation.method != "GET" {
+                call = call.json(json!({}));
+            }
+            let answer = call.send().await;
+            assert!(
+                routed(&answer) && !answer.status.is_redirection(),
+                "{} {} {path}: {} {}",
+                operation.name,
+                operation.method,
+                answer.status,
+                answer.text()
+            );
+            assert!(answer.header("location").is_none(), "{path}");
+            statuses.push(answer.status);
+        }
+        assert_eq!(statuses[0], statuses[1], "{} {clients}", operation.name);
     }
 }
 

@@ -582,8 +582,8 @@ async fn public_rate_limits_space_each_operations_calls_as_the_public_service() 
         Some("http://127.0.0.1:8080")
     );
     assert_eq!(windows(), before + 1, "the refused call wrote nothing");
-    // Other operations, and other keys, keep their own pace; seed op 1 is not N2 and is
-    // not limited.
+    // Other operations, and other keys, keep their own pace; seed op 1 is not N2, and
+    // keeps its own 2 s (spec neighbours §1.5).
     app.put(&paths::machine_dnotify(1003))
         .key(ALICE_KEY)
         .json(json!({"sdate": future}))
@@ -597,13 +597,16 @@ async fn public_rate_limits_space_each_operations_calls_as_the_public_service() 
         .send()
         .await;
     assert_ne!(bobs.status.as_u16(), 429, "{}", bobs.text());
-    for _ in 0..5 {
+    let windows_of_1001 = || {
         app.get(&format!("{}?machine_ids=1001", paths::MAINTENANCES))
             .key(ALICE_KEY)
-            .send()
-            .await
-            .ok();
-    }
+    };
+    windows_of_1001().send().await.ok();
+    assert_eq!(
+        windows_of_1001().send().await.error(429, "rate_limited"),
+        "this key may call seed op 1 (GET /api/v0/machines/maintenances) once every 2 s; \
+         retry after 2 s"
+    );
     app.get(&paths::machine(1001))
         .key(ALICE_KEY)
         .send()
@@ -938,7 +941,7 @@ async fn public_rate_limits_pace_listing_and_unlisting() {
     let refused = list(41.0).send().await;
     assert_eq!(
         refused.error(429, "rate_limited"),
-        "this key may call N22 (PUT /api/v0/machines/create_asks) once every 5 s; \
+        "this key may call N22 (PUT /api/v0/machines/create_asks/) once every 5 s; \
          retry after 5 s"
     );
     assert_eq!(offer(), listed, "the refused call wrote nothing");
@@ -953,7 +956,7 @@ async fn public_rate_limits_pace_listing_and_unlisting() {
     let msg = unlist().send().await.error(429, "rate_limited");
     assert!(
         msg.starts_with(
-            "this key may call N23 (DELETE /api/v0/machines/{id}/asks) once every 1.8 s"
+            "this key may call N23 (DELETE /api/v0/machines/{id}/asks/) once every 1.8 s"
         ),
         "{msg}"
     );

@@ -1,124 +1,116 @@
-//! Paths of the interface, relative to the base URL. The reference server routes them and
-//! the console requests them, so both read them from here.
+//! Paths of the interface as the reference server routes them (no trailing slash), each
+//! read from the operation table ([`crate::operations`]), and the server's tests' ways of
+//! filling them in.
+
+use crate::operations as op;
 
 pub const PREFIX: &str = "/api/v0";
-pub const CURRENT_USER: &str = "/api/v0/users/current";
-pub const MAINTENANCES: &str = "/api/v0/machines/maintenances";
-pub const DEFRAG_OFFERS: &str = "/api/v0/machines/defrag_offers";
+pub const CURRENT_USER: &str = op::CURRENT_USER.route();
+pub const MAINTENANCES: &str = op::WINDOWS.route();
+pub const DEFRAG_OFFERS: &str = op::DEFRAG_OFFERS.route();
 /// The specified template path; `{user_id}` is the caller's own id.
-pub const USER_TEMPLATES: &str = "/api/v0/users/{user_id}/templates";
+pub const USER_TEMPLATES: &str = op::DELETE_TEMPLATE.route();
 /// The alias the official client uses for the same deletion; N8 is `GET` on it.
-pub const TEMPLATE_ALIAS: &str = "/api/v0/template";
+pub const TEMPLATE_ALIAS: &str = op::SEARCH_TEMPLATES.route();
 /// Seed op 4 (PUT), N11 (GET) and N12 (DELETE, `?id=`).
-pub const VOLUMES: &str = "/api/v0/volumes";
+pub const VOLUMES: &str = op::VOLUMES.route();
 /// N10: search volume offers (POST; the body is the query).
-pub const VOLUMES_SEARCH: &str = "/api/v0/volumes/search";
+pub const VOLUMES_SEARCH: &str = op::SEARCH_VOLUME_OFFERS.route();
 /// N20: create a subaccount (POST).
-pub const USERS: &str = "/api/v0/users";
-pub const SUBACCOUNTS: &str = "/api/v0/subaccounts";
-/// `{name}` is the role's name, not a number.
-pub const TEAM_ROLE: &str = "/api/v0/team/roles/{name}";
-pub const TEAM_MEMBERS: &str = "/api/v0/team/members";
+pub const USERS: &str = op::CREATE_SUBACCOUNT.route();
+pub const SUBACCOUNTS: &str = op::SUBACCOUNTS.route();
+/// `{name}` is the role's name, not a number (N15's id takes the same segment).
+pub const TEAM_ROLE: &str = op::TEAM_ROLE.route();
+pub const TEAM_MEMBERS: &str = op::TEAM_MEMBERS.route();
 /// N13: every assignable role with its permissions (GET).
-pub const TEAM_ROLES_FULL: &str = "/api/v0/team/roles-full";
+pub const TEAM_ROLES_FULL: &str = op::TEAM_ROLES.route();
 /// N14: create a role (POST).
-pub const TEAM_ROLES: &str = "/api/v0/team/roles";
+pub const TEAM_ROLES: &str = op::CREATE_ROLE.route();
 /// N17: invite a member (POST, `?email=…&role=…`).
-pub const TEAM_INVITE: &str = "/api/v0/team/invite";
+pub const TEAM_INVITE: &str = op::INVITE_MEMBER.route();
 /// N17a (project rule): pending invitations (GET).
-pub const TEAM_INVITES: &str = "/api/v0/team/invites";
+pub const TEAM_INVITES: &str = op::INVITATIONS.route();
 /// N18: remove a member (DELETE); `{id}` is the member's user id.
-pub const TEAM_MEMBER: &str = "/api/v0/team/members/{id}";
+pub const TEAM_MEMBER: &str = op::REMOVE_MEMBER.route();
 /// N19: give (POST), replace (PUT) or take (DELETE) a member's role.
-pub const TEAM_MEMBER_ROLES: &str = "/api/v0/team/members/{id}/roles";
+pub const TEAM_MEMBER_ROLES: &str = op::GIVE_MEMBER_ROLE.route();
 pub const OPENAPI: &str = "/api/v0/openapi.json";
 /// Project rule: which server answers (GET; no key needed), see [`crate::ServerInfo`].
-pub const SERVER: &str = "/api/v0/gpudeck/server";
+pub const SERVER: &str = op::SERVER.route();
 /// N1: the caller's machines (the official client adds `?owner=me`).
-pub const MACHINES: &str = "/api/v0/machines";
+pub const MACHINES: &str = op::MACHINES.route();
 /// N2: one machine.
-pub const MACHINE: &str = "/api/v0/machines/{id}";
+pub const MACHINE: &str = op::MACHINE.route();
 /// N3: schedule a window on one machine (PUT).
-pub const MACHINE_DNOTIFY: &str = "/api/v0/machines/{id}/dnotify";
+pub const MACHINE_DNOTIFY: &str = op::SCHEDULE_WINDOW.route();
 /// N5: cancel every window of one machine (PUT).
-pub const MACHINE_CANCEL_MAINT: &str = "/api/v0/machines/{id}/cancel_maint";
+pub const MACHINE_CANCEL_MAINT: &str = op::CANCEL_MACHINE_WINDOWS.route();
 /// N4 (POST) and N7 (DELETE). N6 is `DELETE` on [`MAINTENANCES`].
-pub const MAINTENANCES_BATCH: &str = "/api/v0/machines/maintenances/batch";
+pub const MAINTENANCES_BATCH: &str = op::SCHEDULE_WINDOWS.route();
 /// N22: create or change a machine's offer (PUT; the machine is in the body).
-pub const MACHINE_CREATE_ASKS: &str = "/api/v0/machines/create_asks";
+pub const MACHINE_CREATE_ASKS: &str = op::LIST_MACHINE.route();
 /// N23: unlist a machine (DELETE).
-pub const MACHINE_ASKS: &str = "/api/v0/machines/{id}/asks";
+pub const MACHINE_ASKS: &str = op::UNLIST_MACHINE.route();
 
-/// `MACHINE` for one machine.
+/// N2's path for one machine.
 pub fn machine(id: i64) -> String {
-    format!("{PREFIX}/machines/{id}")
+    op::MACHINE.path_with(&[&id.to_string()])
 }
 
-/// `MACHINE_DNOTIFY` for one machine, with the trailing slash the official client sends
-/// (the public service answers it without a redirect).
+/// N3's path for one machine, in the official client's form (the public service answers
+/// it without a redirect).
 pub fn machine_dnotify(id: i64) -> String {
-    format!("{PREFIX}/machines/{id}/dnotify/")
+    op::SCHEDULE_WINDOW.path_with(&[&id.to_string()])
 }
 
-/// `MACHINE_CANCEL_MAINT` for one machine, with the official client's trailing slash.
+/// N5's path for one machine, in the official client's form.
 pub fn machine_cancel_maint(id: i64) -> String {
-    format!("{PREFIX}/machines/{id}/cancel_maint/")
+    op::CANCEL_MACHINE_WINDOWS.path_with(&[&id.to_string()])
 }
 
-/// N22 as the official client sends it, with its trailing slash.
+/// N22's path, in the official client's form.
 pub fn machine_create_asks() -> String {
-    format!("{MACHINE_CREATE_ASKS}/")
+    op::LIST_MACHINE.path.to_owned()
 }
 
-/// `MACHINE_ASKS` for one machine (N23), with the official client's trailing slash.
+/// N23's path for one machine, in the official client's form.
 pub fn machine_asks(id: i64) -> String {
-    format!("{PREFIX}/machines/{id}/asks/")
+    op::UNLIST_MACHINE.path_with(&[&id.to_string()])
 }
 
 /// `USER_TEMPLATES` for one user.
 pub fn user_templates(user_id: i64) -> String {
-    format!("{PREFIX}/users/{user_id}/templates")
+    USER_TEMPLATES.replace("{user_id}", &user_id.to_string())
 }
 
-/// N10 as the official client sends it, with its trailing slash.
+/// N10's path, in the official client's form.
 pub fn volumes_search() -> String {
-    format!("{VOLUMES_SEARCH}/")
-}
-
-/// N12's path as the official client sends it, with its trailing slash; the volume's
-/// id goes in the query (`?id=`).
-pub fn volume_deletion() -> String {
-    format!("{VOLUMES}/")
-}
-
-/// N20 as the official client sends it, with its trailing slash.
-pub fn users_create() -> String {
-    format!("{USERS}/")
+    op::SEARCH_VOLUME_OFFERS.path.to_owned()
 }
 
 /// `TEAM_ROLE` for one role name, percent-encoded so any name is a single path segment.
 pub fn team_role(name: &str) -> String {
-    format!("{PREFIX}/team/roles/{}", encode_path_segment(name))
+    TEAM_ROLE.replace("{name}", &encode_path_segment(name))
 }
 
-/// N15's form of `TEAM_ROLE`: the numeric role id, with the official client's trailing slash.
+/// N15's path: the numeric role id, in the official client's form.
 pub fn team_role_by_id(role_id: i64) -> String {
-    format!("{PREFIX}/team/roles/{role_id}/")
+    op::UPDATE_ROLE.path_with(&[&role_id.to_string()])
 }
 
-/// N16's form of `TEAM_ROLE`: the encoded name, with the official client's trailing slash.
+/// N16's path: the encoded name, in the official client's form.
 pub fn team_role_removal(name: &str) -> String {
-    format!("{}/", team_role(name))
+    op::REMOVE_ROLE.path_with(&[&encode_path_segment(name)])
 }
 
-/// `TEAM_MEMBER` for one member (N18), with the official client's trailing slash.
+/// N18's path for one member, in the official client's form.
 pub fn team_member(user_id: i64) -> String {
-    format!("{PREFIX}/team/members/{user_id}/")
+    op::REMOVE_MEMBER.path_with(&[&user_id.to_string()])
 }
 
-/// `TEAM_MEMBER_ROLES` for one member (N19).
+/// N19's path for one member, in the official client's form.
 pub fn team_member_roles(user_id: i64) -> String {
-    format!("{PREFIX}/team/members/{user_id}/roles/")
+    op::GIVE_MEMBER_ROLE.path_with(&[&user_id.to_string()])
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters.
@@ -169,9 +161,14 @@ mod tests {
     }
 
     #[test]
-    fn volume_and_user_paths_take_the_official_clients_form() {
+    fn volume_paths_take_the_official_clients_form() {
         assert_eq!(volumes_search(), "/api/v0/volumes/search/");
-        assert_eq!(volume_deletion(), "/api/v0/volumes/");
-        assert_eq!(users_create(), "/api/v0/users/");
+    }
+
+    #[test]
+    fn routes_are_the_tables() {
+        assert_eq!(MACHINE_DNOTIFY, "/api/v0/machines/{id}/dnotify");
+        assert_eq!(TEAM_ROLE, "/api/v0/team/roles/{name}");
+        assert_eq!(USER_TEMPLATES, "/api/v0/users/{user_id}/templates");
     }
 }

@@ -4,7 +4,7 @@
 //! their answers instead of asking again, which works only if the two send the very same
 //! request. The route table (`gpudeck_pages`) lists which page makes which.
 
-use crate::paths;
+use crate::operations as op;
 use serde::Serialize;
 
 /// One API read, with placeholders: in `path`, `{user_id}` (the signed-in user's id) and
@@ -41,37 +41,40 @@ impl Read {
     }
 
     /// Its query with [`MACHINE_IDS`] given `ids`.
-    pub fn query_with_machine_ids<'a>(&'a self, ids: &'a str) -> Vec<(&'a str, &'a str)> {
+    pub fn query_with_machine_ids(&self, ids: &str) -> Vec<(&'static str, String)> {
         self.query
             .iter()
-            .map(|&(name, value)| (name, if value == MACHINE_IDS { ids } else { value }))
+            .map(|&(name, value)| {
+                let value = if value == MACHINE_IDS { ids } else { value };
+                (name, value.to_owned())
+            })
             .collect()
     }
 }
 
 /// `GET /users/current`: who the key belongs to.
-pub const CURRENT_USER: Read = Read::get(paths::CURRENT_USER, &[]);
+pub const CURRENT_USER: Read = Read::get(op::CURRENT_USER.path, &[]);
 /// `GET /gpudeck/server` (a project rule): which server answers.
-pub const SERVER: Read = Read::get(paths::SERVER, &[]);
+pub const SERVER: Read = Read::get(op::SERVER.path, &[]);
 /// N1 (list machines): every machine of the caller.
 pub const MACHINES: Read = Read {
     gives: Some("machine_ids"),
-    ..Read::get(paths::MACHINES, &[("owner", "me")])
+    ..Read::get(op::MACHINES.path, &[("owner", "me")])
 };
 /// Seed op 1 (the windows of machines), for the machines N1 gave; the official client's
 /// JSON list in the query.
 pub const WINDOWS: Read = Read::get(
-    paths::MAINTENANCES,
+    op::WINDOWS.path,
     &[("owner", "me"), ("machine_ids", MACHINE_IDS)],
 );
 /// N9 (the caller's templates), with the generated reference's trailing slash.
-pub const TEMPLATE_LIBRARY: Read = Read::get("/api/v0/users/{user_id}/templates/", &[]);
+pub const TEMPLATE_LIBRARY: Read = Read::get(op::TEMPLATE_LIBRARY.path, &[]);
 /// N10 (search volume offers) with the volumes page's search when its address has none:
 /// the most reliable first, priced for its default size, from verified internal hosts with
 /// space.
 pub const VOLUME_OFFERS: Read = Read {
     method: "POST",
-    path: "/api/v0/volumes/search/",
+    path: op::SEARCH_VOLUME_OFFERS.path,
     query: &[],
     body: Some(
         r#"{"order":[["reliability","desc"]],"allocated_storage":10.0,"disk_space":{"gte":1},"external":{"eq":false},"verified":{"eq":true}}"#,
@@ -79,21 +82,22 @@ pub const VOLUME_OFFERS: Read = Read {
     gives: None,
 };
 /// N11 (the caller's volumes).
-pub const VOLUMES: Read = Read::get(paths::VOLUMES, &[("owner", "me"), ("type", "all_volume")]);
-/// `GET /subaccounts`.
-pub const SUBACCOUNTS: Read = Read::get(paths::SUBACCOUNTS, &[("owner", "me")]);
-/// `GET /team/members`.
-pub const TEAM_MEMBERS: Read = Read::get(paths::TEAM_MEMBERS, &[]);
+pub const VOLUMES: Read = Read::get(op::VOLUMES.path, &[("owner", "me"), ("type", "all_volume")]);
+/// Seed op 5 (`GET /subaccounts`).
+pub const SUBACCOUNTS: Read = Read::get(op::SUBACCOUNTS.path, &[("owner", "me")]);
+/// Seed op 7 (`GET /team/members/`).
+pub const TEAM_MEMBERS: Read = Read::get(op::TEAM_MEMBERS.path, &[]);
 /// N13 (every assignable role), with its trailing slash.
-pub const TEAM_ROLES: Read = Read::get("/api/v0/team/roles-full/", &[]);
+pub const TEAM_ROLES: Read = Read::get(op::TEAM_ROLES.path, &[]);
 /// The invitations not yet accepted, with the trailing slash.
-pub const TEAM_INVITES: Read = Read::get("/api/v0/team/invites/", &[]);
-/// `GET /team/roles/{name}`: one role.
-pub const TEAM_ROLE: Read = Read::get(paths::TEAM_ROLE, &[]);
+pub const TEAM_INVITES: Read = Read::get(op::INVITATIONS.path, &[]);
+/// Seed op 6 (`GET /team/roles/{name}/`): one role.
+pub const TEAM_ROLE: Read = Read::get(op::TEAM_ROLE.path, &[]);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::paths;
 
     #[test]
     fn reads_agree_with_the_paths_of_the_interface() {
@@ -105,8 +109,9 @@ mod tests {
         assert_eq!(VOLUME_OFFERS.path, paths::volumes_search());
         assert_eq!(
             TEAM_ROLE.path_with("name", &paths::encode_path_segment("a/b")),
-            paths::team_role("a/b")
+            format!("{}/", paths::team_role("a/b"))
         );
+        assert_eq!(TEAM_MEMBERS.path, format!("{}/", paths::TEAM_MEMBERS));
         assert_eq!(TEAM_ROLES.path, format!("{}/", paths::TEAM_ROLES_FULL));
         assert_eq!(TEAM_INVITES.path, format!("{}/", paths::TEAM_INVITES));
     }
@@ -115,7 +120,10 @@ mod tests {
     fn the_windows_read_takes_the_ids_n1_gives() {
         assert_eq!(
             WINDOWS.query_with_machine_ids("[1,2]"),
-            vec![("owner", "me"), ("machine_ids", "[1,2]")]
+            vec![
+                ("owner", "me".to_owned()),
+                ("machine_ids", "[1,2]".to_owned())
+            ]
         );
         assert_eq!(MACHINES.gives, Some("machine_ids"));
     }

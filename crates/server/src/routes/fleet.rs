@@ -7,7 +7,8 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
-use gpudeck_wire::{paths, whole_number, ErrorBody, Machine, MachineList, PermissionGroup};
+use gpudeck_wire::operations;
+use gpudeck_wire::{paths, whole_number, ErrorBody, Machine, MachineList};
 
 /// A machine id from the path: a positive integer, or `None`. As in bodies, a whole number
 /// written with a fraction part (`1001.0`) counts (the document calls the id an integer).
@@ -41,14 +42,13 @@ pub fn path_machine_id(raw: &str) -> Result<i64, ApiError> {
         ("user_id" = Option<String>, Query, description = "Ignored"),
     ),
     responses((status = 200, description = "The caller's machines, by id", body = MachineList)),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<MachineList>, ApiError> {
-    caller.require(PermissionGroup::MachineRead)?;
+    caller.require_for(&operations::MACHINES)?;
     let now = state.clock.now();
     let machines = state
         .db
@@ -71,15 +71,14 @@ pub async fn list(
         (status = 400, description = "The id is not a positive integer", body = ErrorBody),
         (status = 404, description = "No such machine, or it is not the caller's", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_read")))
+    security(("bearer" = []))
 )]
 pub async fn show(
     State(state): State<AppState>,
     caller: Caller,
     Path(raw): Path<String>,
 ) -> Result<Json<Vec<Machine>>, ApiError> {
-    caller.require(PermissionGroup::MachineRead)?;
+    caller.require_for(&operations::MACHINE)?;
     let id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let machine = state

@@ -12,8 +12,9 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, ErrorBody, ListMachineRequest, ListMachineResponse, ListingRefusal, PermissionGroup,
+    paths, ErrorBody, ListMachineRequest, ListMachineResponse, ListingRefusal,
     UnlistMachineResponse,
 };
 
@@ -44,15 +45,14 @@ impl From<ListingRefusal> for ApiError {
         (status = 400, description = "`invalid_args`: a bad `machine`, `end_date`, `duration`, price, `credit_discount_max`, `vol_size` or `vol_price` (one given for no volume), `end_date` with `duration`, no `price_gpu` for a first listing, or a null `min_chunk` (`Invalid machine id or min_chunk`); `invalid_min_chunk`: `min_chunk` is not 1 or a power of two up to the machine's GPUs", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn list_machine(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<ListMachineResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::LIST_MACHINE)?;
     let now = state.clock.now();
     let change = body.read::<ListMachineRequest>()?.validate(now)?;
     let outcome = state
@@ -91,8 +91,7 @@ pub async fn list_machine(
         (status = 400, description = "`Missing or invalid machine_id: '<value>'`, or a body that is not a JSON object", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn unlist_machine(
     State(state): State<AppState>,
@@ -100,7 +99,7 @@ pub async fn unlist_machine(
     Path(raw): Path<String>,
     _body: UnusedBody,
 ) -> Result<Json<UnlistMachineResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::UNLIST_MACHINE)?;
     let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let user_id = caller.user_id;

@@ -10,9 +10,9 @@ use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use gpudeck_wire::machine_ids::format_machine_ids;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
     parse_machine_ids, paths, DefragRequest, DefragResult, ErrorBody, MaintenanceWindow,
-    PermissionGroup,
 };
 
 /// `machine_ids` from a query string, in every form clients send: a URL-encoded JSON
@@ -54,15 +54,14 @@ fn maintenances_refused(refusal: MaintenancesRefusal, ids: &[i64]) -> ApiError {
         (status = 400, description = "`machine_ids` missing, empty, unparseable or more than 1000", body = ErrorBody),
         (status = 404, description = "None of the machines exists, or none is the caller's", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_read")))
+    security(("bearer" = []))
 )]
 pub async fn list_maintenances(
     State(state): State<AppState>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Vec<MaintenanceWindow>>, ApiError> {
-    caller.require(PermissionGroup::InstanceRead)?;
+    caller.require_for(&operations::WINDOWS)?;
     let ids = machine_ids_from_query(query.as_deref())?;
     let now = state.clock.now();
     let asked = ids.clone();
@@ -110,15 +109,14 @@ fn defrag_result(outcome: Option<Defragmented>) -> DefragResult {
         (status = 200, description = "Defragmented, or `{success: false, defragmented: null}` when no id names a machine of the caller's", body = DefragResult),
         (status = 400, description = "Malformed JSON, `machine_ids` missing, of a wrong type, empty, unparseable or more than 1000", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn defrag_offers(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<DefragResult>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::DEFRAG_OFFERS)?;
     let DefragRequest { machine_ids } = body.read()?;
     let ids = machine_ids
         .resolve()

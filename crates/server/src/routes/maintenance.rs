@@ -13,12 +13,13 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
     paths, BatchCancelItem, BatchCancelRequest, BatchCancelResponse, BatchRefusal,
     BatchScheduleItem, BatchScheduleRefusal, BatchScheduleRequest, BatchScheduleResponse,
     CancelMachineMaintenanceResponse, CancelMaintenanceRequest, CancelMaintenanceResponse,
-    ErrorBody, PermissionGroup, ScheduleMaintenance, ScheduleMaintenanceRequest,
-    ScheduleMaintenanceResponse, ScheduleRefusal,
+    ErrorBody, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,
+    ScheduleRefusal,
 };
 use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
@@ -113,8 +114,7 @@ fn batch_outcome(success: bool, error: &str, msg: &str) -> (StatusCode, BatchRef
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
         (status = 422, description = "`sdate` missing, not a timestamp, not in the future or more than a year ahead", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn schedule(
     State(state): State<AppState>,
@@ -122,7 +122,7 @@ pub async fn schedule(
     Path(raw): Path<String>,
     body: JsonObject,
 ) -> Result<Json<ScheduleMaintenanceResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::SCHEDULE_WINDOW)?;
     let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let ScheduleMaintenance { window, reason } =
@@ -160,15 +160,14 @@ pub async fn schedule(
         (status = 400, description = "Malformed JSON, bad `machine_ids`, `duration` or `maintenance_category`; or `nothing_scheduled` (with `success: false` and the results) when none of the machines exists and is the caller's", body = inline(BatchScheduleRefused)),
         (status = 422, description = "`sdate` missing, not a timestamp, not in the future or more than a year ahead", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn schedule_batch(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<(StatusCode, Json<BatchScheduleResponse>), ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::SCHEDULE_WINDOWS)?;
     let now = state.clock.now();
     let (ids, window) = body.read::<BatchScheduleRequest>()?.validate(now)?;
     let outcomes = state
@@ -263,8 +262,7 @@ impl utoipa::ToSchema for BatchCancelRefused {}
         (status = 400, description = "`Missing machine_id` (the path id is not a positive integer), or a body that is not a JSON object", body = ErrorBody),
         (status = 404, description = "`No such machine id` (absent, or not the caller's)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn cancel_machine(
     State(state): State<AppState>,
@@ -272,7 +270,7 @@ pub async fn cancel_machine(
     Path(raw): Path<String>,
     _body: UnusedBody,
 ) -> Result<Json<CancelMachineMaintenanceResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::CANCEL_MACHINE_WINDOWS)?;
     let machine_id = path_machine_id(&raw)?;
     let now = state.clock.now();
     let done = state
@@ -305,15 +303,14 @@ pub async fn cancel_machine(
         (status = 404, description = "`Maintenance record not found`", body = ErrorBody),
         (status = 409, description = "`not_cancellable`: already cancelled, or completed", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn cancel_window(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<CancelMaintenanceResponse>, ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::CANCEL_WINDOW)?;
     let maintenance_id = body
         .read::<CancelMaintenanceRequest>()?
         .id()
@@ -339,15 +336,14 @@ pub async fn cancel_window(
         (status = 200, description = "At least one window was cancelled; one result per id, in input order", body = BatchCancelResponse),
         (status = 400, description = "Malformed JSON or bad `maintenance_ids`; or `nothing_cancelled` (with `success: false` and the results) when no window was cancelled", body = inline(BatchCancelRefused)),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("machine_write")))
+    security(("bearer" = []))
 )]
 pub async fn cancel_batch(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<(StatusCode, Json<BatchCancelResponse>), ApiError> {
-    caller.require(PermissionGroup::MachineWrite)?;
+    caller.require_for(&operations::CANCEL_WINDOWS)?;
     let ids = body
         .read::<BatchCancelRequest>()?
         .validate()

@@ -10,9 +10,9 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, CreateSubaccountRequest, CreatedSubaccount, ErrorBody, Lenient, ParentId,
-    PermissionGroup, SubaccountList,
+    paths, CreateSubaccountRequest, CreatedSubaccount, ErrorBody, Lenient, ParentId, SubaccountList,
 };
 use regex::Regex;
 use std::sync::LazyLock;
@@ -26,14 +26,13 @@ use std::sync::LazyLock;
     responses(
         (status = 200, description = "The caller's subaccounts; each `api_key` authenticates as that subaccount", body = SubaccountList),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("user_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<SubaccountList>, ApiError> {
-    caller.require(PermissionGroup::UserRead)?;
+    caller.require_for(&operations::SUBACCOUNTS)?;
     let secret = state.secret.clone();
     let users = state
         .db
@@ -159,15 +158,14 @@ fn new_subaccount(request: CreateSubaccountRequest) -> Result<NewSubaccount, Api
         (status = 403, description = "The caller is a subaccount, or a team key lacks user_write", body = ErrorBody),
         (status = 409, description = "`user_exists`: the e-mail or username is taken (ignoring case)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("user_write")))
+    security(("bearer" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<CreatedSubaccount>, ApiError> {
-    caller.require(PermissionGroup::UserWrite)?;
+    caller.require_for(&operations::CREATE_SUBACCOUNT)?;
     let request: CreateSubaccountRequest = body.read()?;
     // The slow hash runs in the blocking pool, outside the write transaction.
     let new = tokio::task::spawn_blocking(move || new_subaccount(request))

@@ -11,7 +11,8 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use gpudeck_wire::{paths, ErrorBody, MessageAnswer, PermissionGroup, TeamMember, TeamRole};
+use gpudeck_wire::operations::{self, Operation};
+use gpudeck_wire::{paths, ErrorBody, MessageAnswer, TeamMember, TeamRole};
 
 /// §1.4's refusal of a role that exceeds the caller (N14 create role, N15 update role, N17
 /// invite member, N19 change a member's roles).
@@ -34,15 +35,18 @@ pub fn actor(caller: &Caller) -> Actor {
     }
 }
 
-/// The caller's current team, if it holds `group` there (§1.4: a team key's roles, a
+/// The caller's current team, if it holds the group `operation` needs there (§1.4: a team key's roles, a
 /// personal key everything in a team its user owns and its member's roles elsewhere).
 /// Checked before the operation's inputs; each write checks again in its transaction.
 pub async fn standing(
     state: &AppState,
     caller: &Caller,
-    group: PermissionGroup,
+    operation: &Operation,
 ) -> Result<TeamContext, ApiError> {
-    caller.require(group)?;
+    caller.require_for(operation)?;
+    let group = operation
+        .permission
+        .expect("every team operation of the table names its permission group");
     let actor = actor(caller);
     let context = state
         .db
@@ -87,15 +91,14 @@ fn no_team() -> ApiError {
         (status = 400, description = "The name is longer than 200 characters", body = ErrorBody),
         (status = 404, description = "No such role in the current team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn role(
     State(state): State<AppState>,
     caller: Caller,
     Path(name): Path<String>,
 ) -> Result<Json<TeamRole>, ApiError> {
-    let team = standing(&state, &caller, PermissionGroup::TeamRead)
+    let team = standing(&state, &caller, &operations::TEAM_ROLE)
         .await?
         .team;
     let length = name.chars().count();
@@ -129,14 +132,13 @@ pub async fn role(
         (status = 200, description = "Active members", body = Vec<TeamMember>),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn members(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<TeamMember>>, ApiError> {
-    let team_id = standing(&state, &caller, PermissionGroup::TeamRead)
+    let team_id = standing(&state, &caller, &operations::TEAM_MEMBERS)
         .await?
         .team
         .id;

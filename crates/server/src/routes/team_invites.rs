@@ -14,9 +14,8 @@ use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
-use gpudeck_wire::{
-    paths, ErrorBody, Invitation, InviteRequest, Lenient, MessageAnswer, PermissionGroup,
-};
+use gpudeck_wire::operations;
+use gpudeck_wire::{paths, ErrorBody, Invitation, InviteRequest, Lenient, MessageAnswer};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -98,8 +97,7 @@ fn refusal(refusal: InviteRefusal, email: &str) -> ApiError {
         (status = 429, description = "`rate_limited`: an invitation to the address under 60 s ago, or the team's 20 invitations an hour", body = ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn invite(
     State(state): State<AppState>,
@@ -107,7 +105,7 @@ pub async fn invite(
     RawQuery(query): RawQuery,
     body: OptionalObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::INVITE_MEMBER).await?;
     let InviteRequest { email, role } = body.read()?;
     let email = query_or_body(query.as_deref(), "email", email)?;
     let role = query_or_body(query.as_deref(), "role", role)?;
@@ -151,14 +149,13 @@ pub async fn invite(
         (status = 200, description = "Pending invitations, newest first", body = Vec<Invitation>),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn pending(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<Invitation>>, ApiError> {
-    let context = standing(&state, &caller, PermissionGroup::TeamRead).await?;
+    let context = standing(&state, &caller, &operations::INVITATIONS).await?;
     let now = state.clock.now();
     let invitations = state
         .db

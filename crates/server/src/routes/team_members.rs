@@ -9,9 +9,10 @@ use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
+use gpudeck_wire::operations::{self, Operation};
 use gpudeck_wire::{
     paths, ErrorBody, Lenient, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,
-    PermissionGroup, ReplaceMemberRoleRequest, StatusAnswer, Whole,
+    ReplaceMemberRoleRequest, StatusAnswer, Whole,
 };
 
 const NOT_A_MEMBER: &str = "User is not a member of this team";
@@ -41,8 +42,7 @@ impl From<RemoveMemberRefusal> for ApiError {
         (status = 403, description = "The team's owner, the caller itself, or a team key lacks team_write", body = ErrorBody),
         (status = 404, description = "Not an active member of the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn remove(
     State(state): State<AppState>,
@@ -50,7 +50,7 @@ pub async fn remove(
     Path(raw_id): Path<String>,
     _body: UnusedBody,
 ) -> Result<Json<StatusAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::REMOVE_MEMBER).await?;
     let user_id = member_user_id(&raw_id)?;
     let actor = actor(&caller);
     let now = state.clock.now();
@@ -98,10 +98,11 @@ fn role_named(body: JsonObject) -> Result<String, ApiError> {
 async fn change(
     state: &AppState,
     caller: &Caller,
+    operation: &Operation,
     raw_id: &str,
     read_change: impl FnOnce(i64) -> Result<RoleChange, ApiError>,
 ) -> Result<serde_json::Value, ApiError> {
-    standing(state, caller, PermissionGroup::TeamWrite).await?;
+    standing(state, caller, operation).await?;
     let user_id = member_user_id(raw_id)?;
     let change = read_change(user_id)?;
     let actor = actor(caller);
@@ -116,11 +117,12 @@ async fn change(
 async fn change_named_role(
     state: &AppState,
     caller: &Caller,
+    operation: &Operation,
     raw_id: &str,
     body: JsonObject,
     named_change: fn(String) -> RoleChange,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change(state, caller, raw_id, |_| {
+    change(state, caller, operation, raw_id, |_| {
         Ok(named_change(role_named(body)?))
     })
     .await?;
@@ -167,8 +169,7 @@ struct RoleOrMemberNotFound(ErrorBody);
         RoleOrMemberNotFound,
         (status = 409, description = "`role_conflict`: the member already has a role", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn give_role(
     State(state): State<AppState>,
@@ -176,7 +177,15 @@ pub async fn give_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change_named_role(&state, &caller, &raw_id, body, RoleChange::Give).await
+    change_named_role(
+        &state,
+        &caller,
+        &operations::GIVE_MEMBER_ROLE,
+        &raw_id,
+        body,
+        RoleChange::Give,
+    )
+    .await
 }
 
 /// Replaces the single role of a member of the caller's current team. Needs `team_write`.
@@ -193,8 +202,7 @@ pub async fn give_role(
         RoleOrMemberNotFound,
         (status = 409, description = "`role_conflict`: the member already has this role, has none, or has several", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn replace_role(
     State(state): State<AppState>,
@@ -202,17 +210,25 @@ pub async fn replace_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MemberRoleReplaced>, ApiError> {
-    let permissions = change(&state, &caller, &raw_id, |user_id| {
-        let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
-        let Some(Lenient::Valid(Whole(role_id))) = role_id else {
-            return Err(ApiError::invalid_args("role_id must be an integer"));
-        };
-        match member_id {
-            None => Ok(RoleChange::Replace(role_id)),
-            Some(Lenient::Valid(Whole(id))) if id == user_id => Ok(RoleChange::Replace(role_id)),
-            Some(_) => Err(ApiError::invalid_args("member_id does not match the path")),
-        }
-    })
+    let permissions = change(
+        &state,
+        &caller,
+        &operations::REPLACE_MEMBER_ROLE,
+        &raw_id,
+        |user_id| {
+            let ReplaceMemberRoleRequest { member_id, role_id } = body.read()?;
+            let Some(Lenient::Valid(Whole(role_id))) = role_id else {
+                return Err(ApiError::invalid_args("role_id must be an integer"));
+            };
+            match member_id {
+                None => Ok(RoleChange::Replace(role_id)),
+                Some(Lenient::Valid(Whole(id))) if id == user_id => {
+                    Ok(RoleChange::Replace(role_id))
+                }
+                Some(_) => Err(ApiError::invalid_args("member_id does not match the path")),
+            }
+        },
+    )
     .await?;
     Ok(Json(MemberRoleReplaced {
         success: true,
@@ -234,8 +250,7 @@ pub async fn replace_role(
         (status = 404, description = "No such role or member, or the member lacks the role (`not_found`); or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`role_conflict`: it is the member's only role", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn take_role(
     State(state): State<AppState>,
@@ -243,5 +258,13 @@ pub async fn take_role(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    change_named_role(&state, &caller, &raw_id, body, RoleChange::Take).await
+    change_named_role(
+        &state,
+        &caller,
+        &operations::TAKE_MEMBER_ROLE,
+        &raw_id,
+        body,
+        RoleChange::Take,
+    )
+    .await
 }

@@ -14,9 +14,10 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, ErrorBody, Lenient, MessageAnswer, PermissionGroup, RemoveRoleRequest, RoleRequest,
-    StatusAnswer, TeamRoleEntry, Whole,
+    paths, ErrorBody, Lenient, MessageAnswer, RemoveRoleRequest, RoleRequest, StatusAnswer,
+    TeamRoleEntry, Whole,
 };
 use serde_json::Value;
 
@@ -30,14 +31,13 @@ use serde_json::Value;
         (status = 200, description = "The roles, by id, without the owner role", body = Vec<TeamRoleEntry>),
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Vec<TeamRoleEntry>>, ApiError> {
-    let context = standing(&state, &caller, PermissionGroup::TeamRead).await?;
+    let context = standing(&state, &caller, &operations::TEAM_ROLES).await?;
     let roles = state
         .db
         .run(move |conn| db::team::assignable_roles(conn, context.team.id))
@@ -108,15 +108,14 @@ impl From<CreateRoleRefusal> for ApiError {
         (status = 404, description = "The caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`duplicate_name`: the team has a role of that name", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::CREATE_ROLE).await?;
     let RoleRequest { name, permissions } = body.read()?;
     let (Some(name), Some(permissions)) = (name, permissions) else {
         return Err(ApiError::invalid_args(MISSING_NAME_OR_PERMISSIONS));
@@ -163,8 +162,7 @@ impl From<UpdateRoleRefusal> for ApiError {
         (status = 404, description = "No role of the caller's team has that id (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`duplicate_name`: the team has another role of that name", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn update(
     State(state): State<AppState>,
@@ -172,7 +170,7 @@ pub async fn update(
     Path(raw_id): Path<String>,
     body: JsonObject,
 ) -> Result<Json<MessageAnswer>, ApiError> {
-    standing(&state, &caller, PermissionGroup::TeamWrite).await?;
+    standing(&state, &caller, &operations::UPDATE_ROLE).await?;
     let role_id: i64 = raw_id
         .parse()
         .map_err(|_| ApiError::invalid_args("Role id must be an integer"))?;
@@ -238,8 +236,7 @@ const MISSING_ROLE: &str = "Missing 'id' (role name) or 'role_id' parameter";
         (status = 404, description = "No such role in the caller's team (`not_found`), or the caller has no team (`no_team`)", body = ErrorBody),
         (status = 409, description = "`in_use`: active members hold the role; the message says how many", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("team_write")))
+    security(("bearer" = []))
 )]
 pub async fn remove(
     State(state): State<AppState>,
@@ -282,7 +279,7 @@ async fn remove_named(
     name: String,
     body: OptionalObject,
 ) -> Result<Json<StatusAnswer>, ApiError> {
-    standing(state, caller, PermissionGroup::TeamWrite).await?;
+    standing(state, caller, &operations::REMOVE_ROLE).await?;
     if name.chars().count() > MAX_ROLE_NAME_CHARS {
         return Err(ApiError::invalid_args("role name is too long"));
     }

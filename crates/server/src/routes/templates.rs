@@ -13,9 +13,10 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{Path, RawQuery, State};
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
-    paths, DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, PermissionGroup,
-    TemplateLibrary, TemplateSearch,
+    paths, DeleteTemplateRequest, DeleteTemplateResponse, ErrorBody, TemplateLibrary,
+    TemplateSearch,
 };
 use serde_json::Value;
 
@@ -76,15 +77,14 @@ fn template_terms(query: Option<&str>) -> Result<Vec<query::Term>, ApiError> {
         (status = 200, description = "The templates found (`templates_found` is their number; none is `0` and `[]`)", body = TemplateSearch),
         (status = 400, description = "`select_filters` or `select_cols` malformed, an unknown field or operator, or a value of the wrong kind (`invalid_args`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("user_read")))
+    security(("bearer" = []))
 )]
 pub async fn search(
     State(state): State<AppState>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<TemplateSearch>, ApiError> {
-    caller.require(PermissionGroup::UserRead)?;
+    caller.require_for(&operations::SEARCH_TEMPLATES)?;
     let terms = template_terms(query.as_deref())?;
     let templates = state
         .db
@@ -110,15 +110,14 @@ pub async fn search(
         (status = 400, description = "`user_id` is not an integer", body = ErrorBody),
         (status = 403, description = "`user_id` is not the caller, or a team key lacks instance_read", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_read")))
+    security(("bearer" = []))
 )]
 pub async fn library(
     State(state): State<AppState>,
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> Result<Json<TemplateLibrary>, ApiError> {
-    caller.require(PermissionGroup::InstanceRead)?;
+    caller.require_for(&operations::TEMPLATE_LIBRARY)?;
     let user_id: i64 = user_id
         .parse()
         .map_err(|_| ApiError::invalid_args("user_id must be an integer"))?;
@@ -188,8 +187,7 @@ enum DeletionAnswers {
         (status = 400, description = "`user_id` is not an integer, malformed JSON, or `template_id` missing or not an integer", body = ErrorBody),
         (status = 403, description = "`user_id` is not the caller, the template is someone else's, or a team key lacks instance_write", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn delete_user_template(
     State(state): State<AppState>,
@@ -222,8 +220,7 @@ pub async fn delete_user_template(
         (status = 400, description = "Malformed JSON, or `template_id` missing or not an integer", body = ErrorBody),
         (status = 403, description = "The template is someone else's, or a team key lacks instance_write", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn delete_template(
     State(state): State<AppState>,
@@ -238,7 +235,7 @@ async fn delete(
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<DeleteTemplateResponse>, ApiError> {
-    caller.require(PermissionGroup::InstanceWrite)?;
+    caller.require_for(&operations::DELETE_TEMPLATE)?;
     let DeleteTemplateRequest { template_id } = body.read()?;
     let now = state.clock.now();
     state

@@ -12,10 +12,11 @@ use crate::quote::quote;
 use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
+use gpudeck_wire::operations;
 use gpudeck_wire::{
     is_volume_label, paths, AcceptVolumeRequest, AcceptVolumeResponse, DeleteVolumeRequest,
-    DeleteVolumeResponse, ErrorBody, Lenient, PermissionGroup, VolumeList, VolumeOfferList,
-    VolumeSearchRequest, Whole,
+    DeleteVolumeResponse, ErrorBody, Lenient, VolumeList, VolumeOfferList, VolumeSearchRequest,
+    Whole,
 };
 
 impl From<AcceptVolumeRefusal> for ApiError {
@@ -49,15 +50,14 @@ impl From<AcceptVolumeRefusal> for ApiError {
         (status = 409, description = "`insufficient_capacity`: the ask has less space left than asked", body = ErrorBody),
         (status = 422, description = "`size` is below 1 GB", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn accept(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<AcceptVolumeResponse>, ApiError> {
-    caller.require(PermissionGroup::InstanceWrite)?;
+    caller.require_for(&operations::ACCEPT_VOLUME_ASK)?;
     let AcceptVolumeRequest {
         id: ask_id,
         size,
@@ -127,15 +127,14 @@ const VOLUME_TYPES: [&str; 3] = ["local_volume", "network_volume", "all_volume"]
         (status = 200, description = "The caller's volumes, by id", body = VolumeList),
         (status = 400, description = "`type` is not one of the three (`invalid_args`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_read")))
+    security(("bearer" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> Result<Json<VolumeList>, ApiError> {
-    caller.require(PermissionGroup::InstanceRead)?;
+    caller.require_for(&operations::VOLUMES)?;
     let kind = first_query_value(query.as_deref(), "type").unwrap_or_default();
     if !kind.is_empty() && !VOLUME_TYPES.contains(&kind.as_str()) {
         return Err(ApiError::invalid_args(
@@ -187,8 +186,7 @@ fn volume_id(query: Option<&str>, body: OptionalObject) -> Result<i64, ApiError>
         (status = 404, description = "`no_such_volume`: absent or already deleted", body = ErrorBody),
         (status = 409, description = "`in_use`: instances still use the volume", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("instance_write")))
+    security(("bearer" = []))
 )]
 pub async fn delete(
     State(state): State<AppState>,
@@ -196,7 +194,7 @@ pub async fn delete(
     RawQuery(query): RawQuery,
     body: OptionalObject,
 ) -> Result<Json<DeleteVolumeResponse>, ApiError> {
-    caller.require(PermissionGroup::InstanceWrite)?;
+    caller.require_for(&operations::DELETE_VOLUME)?;
     let id = volume_id(query.as_deref(), body)?;
     let now = state.clock.now();
     state
@@ -284,15 +282,14 @@ fn offer_search(request: VolumeSearchRequest) -> Result<OfferSearch, ApiError> {
         (status = 200, description = "The offers found; `offers` is always present", body = VolumeOfferList),
         (status = 400, description = "Malformed JSON (`invalid_json`), a condition that is not an object or an unknown operator, an unknown field, a value of the wrong kind, a bad `order`, `limit` or `allocated_storage` (`invalid_args`)", body = ErrorBody),
     ),
-    security(("bearer" = [])),
-    extensions(("x-team-permission" = json!("misc")))
+    security(("bearer" = []))
 )]
 pub async fn search(
     State(state): State<AppState>,
     caller: Caller,
     body: JsonObject,
 ) -> Result<Json<VolumeOfferList>, ApiError> {
-    caller.require(PermissionGroup::Misc)?;
+    caller.require_for(&operations::SEARCH_VOLUME_OFFERS)?;
     let search = offer_search(body.read()?)?;
     let now = state.clock.now();
     let offers = state

@@ -1,0 +1,367 @@
+//! The console's requests as plain values: one pure function per operation builds the
+//! method (its [`Operation`]), path, query and JSON body that [`super::operations`] then
+//! sends. Pure, so that a native test can build exactly what the console sends and set it
+//! beside the official client's request for the same intent (`parity.rs`).
+
+use gpudeck_wire::machine_ids::MachineIdsInput;
+use gpudeck_wire::operations::{self as op, Operation};
+use gpudeck_wire::reads::{self, Read};
+use gpudeck_wire::{
+    paths, AcceptVolumeRequest, BatchCancelRequest, BatchScheduleRequest, CancelMaintenanceRequest,
+    CreateSubaccountRequest, DefragRequest, DeleteTemplateRequest, DeleteVolumeRequest,
+    ListMachineRequest, MaintenanceCategory, MemberRoleRequest, ReplaceMemberRoleRequest,
+    RoleRequest, ScheduleMaintenanceRequest, VolumeSearchRequest,
+};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// One request as the console sends it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiRequest {
+    pub operation: &'static Operation,
+    /// From `/api/` on; the client puts its base URL before it.
+    pub path: String,
+    pub query: Vec<(&'static str, String)>,
+    /// JSON, in the order its type writes it; `None` for a GET.
+    pub body: Option<String>,
+}
+
+impl ApiRequest {
+    fn new(operation: &'static Operation, path: String) -> Self {
+        ApiRequest {
+            operation,
+            path,
+            query: Vec::new(),
+            body: None,
+        }
+    }
+
+    /// `operation` on its path, which has no placeholders.
+    fn to(operation: &'static Operation) -> Self {
+        Self::new(operation, operation.path_with(&[]))
+    }
+
+    /// `operation` on its path with `values` in its placeholders.
+    fn to_filled(operation: &'static Operation, values: &[&str]) -> Self {
+        Self::new(operation, operation.path_with(values))
+    }
+
+    /// A read the served page may have started already ([`reads`]): the very same request.
+    fn read(operation: &'static Operation, read: &Read, path: String) -> Self {
+        debug_assert_eq!(operation.method, read.method);
+        ApiRequest {
+            query: read
+                .query
+                .iter()
+                .map(|&(name, value)| (name, value.to_owned()))
+                .collect(),
+            body: read.body.map(str::to_owned),
+            ..Self::new(operation, path)
+        }
+    }
+
+    fn query(mut self, query: &[(&'static str, &str)]) -> Self {
+        self.query = query
+            .iter()
+            .map(|&(name, value)| (name, value.to_owned()))
+            .collect();
+        self
+    }
+
+    fn body(mut self, body: &impl Serialize) -> Self {
+        // Every request type serialises: its fields are plain data.
+        self.body = Some(serde_json::to_string(body).expect("a request body serialises"));
+        self
+    }
+
+    pub fn method(&self) -> &'static str {
+        self.operation.method
+    }
+
+    /// The query as the client takes it.
+    pub fn query_pairs(&self) -> Vec<(&str, &str)> {
+        self.query
+            .iter()
+            .map(|(name, value)| (*name, value.as_str()))
+            .collect()
+    }
+}
+
+fn id(value: i64) -> String {
+    value.to_string()
+}
+
+/// `GET /users/current` (N21): who the key belongs to.
+pub fn current_user() -> ApiRequest {
+    ApiRequest::read(
+        &op::CURRENT_USER,
+        &reads::CURRENT_USER,
+        reads::CURRENT_USER.path.into(),
+    )
+}
+
+/// `GET /gpudeck/server` (a project rule): which server answers.
+pub fn server_info() -> ApiRequest {
+    ApiRequest::read(&op::SERVER, &reads::SERVER, reads::SERVER.path.into())
+}
+
+/// Seed op 1: the windows of the machines `ids`, a JSON list in the query as the official
+/// client sends it.
+pub fn windows(ids: &[i64]) -> ApiRequest {
+    let list = serde_json::to_string(ids).unwrap_or_default();
+    ApiRequest {
+        query: reads::WINDOWS.query_with_machine_ids(&list),
+        ..ApiRequest::to(&op::WINDOWS)
+    }
+}
+
+/// Seed op 2: defragment the offers of the machines `ids`.
+pub fn defrag_offers(ids: &[i64]) -> ApiRequest {
+    ApiRequest::to(&op::DEFRAG_OFFERS).body(&DefragRequest {
+        machine_ids: MachineIdsInput::List(ids.to_vec()),
+    })
+}
+
+/// Seed op 3: soft-delete one of the caller's (`user_id`'s) templates.
+pub fn delete_template(user_id: i64, template_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::DELETE_TEMPLATE, &[&id(user_id)])
+        .body(&DeleteTemplateRequest { template_id })
+}
+
+/// Seed op 4: accept volume ask `ask_id` for a volume of `size_gb`, labelled `name` when
+/// one is given (already checked).
+pub fn accept_volume_ask(ask_id: i64, size_gb: i64, name: Option<&str>) -> ApiRequest {
+    ApiRequest::to(&op::ACCEPT_VOLUME_ASK).body(&AcceptVolumeRequest {
+        id: ask_id,
+        size: size_gb,
+        name: name.map(|name| name.to_owned().into()),
+    })
+}
+
+/// Seed op 5: the caller's subaccounts.
+pub fn subaccounts() -> ApiRequest {
+    ApiRequest::read(
+        &op::SUBACCOUNTS,
+        &reads::SUBACCOUNTS,
+        reads::SUBACCOUNTS.path.into(),
+    )
+}
+
+/// Seed op 6: one role, by name.
+pub fn team_role(name: &str) -> ApiRequest {
+    let path = reads::TEAM_ROLE.path_with("name", &paths::encode_path_segment(name));
+    ApiRequest::read(&op::TEAM_ROLE, &reads::TEAM_ROLE, path)
+}
+
+/// Seed op 7: the team's members.
+pub fn team_members() -> ApiRequest {
+    ApiRequest::read(
+        &op::TEAM_MEMBERS,
+        &reads::TEAM_MEMBERS,
+        reads::TEAM_MEMBERS.path.into(),
+    )
+}
+
+/// N1: every machine of the caller.
+pub fn machines() -> ApiRequest {
+    ApiRequest::read(&op::MACHINES, &reads::MACHINES, reads::MACHINES.path.into())
+}
+
+/// N2: one machine.
+pub fn machine(machine_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::MACHINE, &[&id(machine_id)]).query(&[("owner", "me")])
+}
+
+/// N3: a window on one machine.
+pub fn schedule_window(
+    machine_id: i64,
+    start: f64,
+    duration_hours: i64,
+    category: &MaintenanceCategory,
+    reason: Option<String>,
+) -> ApiRequest {
+    let body = ScheduleMaintenanceRequest::new(start, duration_hours as f64, category, reason);
+    ApiRequest::to_filled(&op::SCHEDULE_WINDOW, &[&id(machine_id)]).body(&body)
+}
+
+/// N4: the same window on up to 100 machines.
+pub fn schedule_windows(
+    machine_ids: &[i64],
+    start: f64,
+    duration_hours: i64,
+    category: &MaintenanceCategory,
+) -> ApiRequest {
+    let body = BatchScheduleRequest::new(machine_ids, start, duration_hours as f64, category);
+    ApiRequest::to(&op::SCHEDULE_WINDOWS).body(&body)
+}
+
+/// N5: cancel every window of one machine the host may cancel.
+pub fn cancel_machine_windows(machine_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::CANCEL_MACHINE_WINDOWS, &[&id(machine_id)])
+        .body(&json!({ "machine_id": machine_id }))
+}
+
+/// N6: cancel one window.
+pub fn cancel_window(maintenance_id: i64) -> ApiRequest {
+    ApiRequest::to(&op::CANCEL_WINDOW).body(&CancelMaintenanceRequest::new(maintenance_id))
+}
+
+/// N7: cancel up to 100 windows.
+pub fn cancel_windows(maintenance_ids: &[i64]) -> ApiRequest {
+    ApiRequest::to(&op::CANCEL_WINDOWS).body(&BatchCancelRequest::new(maintenance_ids))
+}
+
+/// N9: the caller's (`user_id`'s) own templates.
+pub fn template_library(user_id: i64) -> ApiRequest {
+    let path = reads::TEMPLATE_LIBRARY.path_with("user_id", &id(user_id));
+    ApiRequest::read(&op::TEMPLATE_LIBRARY, &reads::TEMPLATE_LIBRARY, path)
+}
+
+/// N10: the volume offers `query` lets through.
+pub fn search_volume_offers(query: &VolumeSearchRequest) -> ApiRequest {
+    ApiRequest::to(&op::SEARCH_VOLUME_OFFERS).body(query)
+}
+
+/// N11: the caller's volumes.
+pub fn volumes() -> ApiRequest {
+    ApiRequest::read(&op::VOLUMES, &reads::VOLUMES, reads::VOLUMES.path.into())
+}
+
+/// N12: delete a volume, named in the query, with the official client's empty object.
+pub fn delete_volume(volume_id: i64) -> ApiRequest {
+    ApiRequest::to(&op::DELETE_VOLUME)
+        .query(&[("id", &id(volume_id))])
+        .body(&DeleteVolumeRequest::default())
+}
+
+/// N13: every assignable role.
+pub fn team_roles() -> ApiRequest {
+    ApiRequest::read(
+        &op::TEAM_ROLES,
+        &reads::TEAM_ROLES,
+        reads::TEAM_ROLES.path.into(),
+    )
+}
+
+/// N14: create a role.
+pub fn create_role(name: &str, permissions: Value) -> ApiRequest {
+    ApiRequest::to(&op::CREATE_ROLE).body(&RoleRequest {
+        name: Some(name.to_owned().into()),
+        permissions: Some(permissions),
+    })
+}
+
+/// N15: change a role; only what is given changes.
+pub fn update_role(role_id: i64, name: Option<String>, permissions: Option<Value>) -> ApiRequest {
+    ApiRequest::to_filled(&op::UPDATE_ROLE, &[&id(role_id)]).body(&RoleRequest {
+        name: name.map(Into::into),
+        permissions,
+    })
+}
+
+/// N16: remove a role, by name, with `{}`.
+pub fn remove_role(name: &str) -> ApiRequest {
+    ApiRequest::to_filled(&op::REMOVE_ROLE, &[&paths::encode_path_segment(name)]).body(&json!({}))
+}
+
+/// N17: invite a member; the inputs in the query, `{}` as the body, as the client sends it.
+pub fn invite_member(email: &str, role: &str) -> ApiRequest {
+    ApiRequest::to(&op::INVITE_MEMBER)
+        .query(&[("email", email), ("role", role)])
+        .body(&json!({}))
+}
+
+/// N17a: pending invitations.
+pub fn invitations() -> ApiRequest {
+    ApiRequest::read(
+        &op::INVITATIONS,
+        &reads::TEAM_INVITES,
+        reads::TEAM_INVITES.path.into(),
+    )
+}
+
+/// N18: remove a member, with `{}`.
+pub fn remove_member(user_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::REMOVE_MEMBER, &[&id(user_id)]).body(&json!({}))
+}
+
+fn member_role(role: &str) -> MemberRoleRequest {
+    MemberRoleRequest {
+        role: Some(role.to_owned().into()),
+    }
+}
+
+/// N19 `POST`: a first role for a member who has none.
+pub fn give_member_role(user_id: i64, role: &str) -> ApiRequest {
+    ApiRequest::to_filled(&op::GIVE_MEMBER_ROLE, &[&id(user_id)]).body(&member_role(role))
+}
+
+/// N19 `PUT`: replace the member's single role.
+pub fn replace_member_role(user_id: i64, role_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::REPLACE_MEMBER_ROLE, &[&id(user_id)]).body(
+        &ReplaceMemberRoleRequest {
+            member_id: Some(gpudeck_wire::Whole(user_id).into()),
+            role_id: Some(gpudeck_wire::Whole(role_id).into()),
+        },
+    )
+}
+
+/// N19 `DELETE`: take one of the member's several roles away.
+pub fn take_member_role(user_id: i64, role: &str) -> ApiRequest {
+    ApiRequest::to_filled(&op::TAKE_MEMBER_ROLE, &[&id(user_id)]).body(&member_role(role))
+}
+
+/// N20: a subaccount of the caller.
+pub fn create_subaccount(request: &CreateSubaccountRequest) -> ApiRequest {
+    ApiRequest::to(&op::CREATE_SUBACCOUNT).body(request)
+}
+
+/// N22: create or change a machine's offer; the machine is in the body.
+pub fn list_machine(request: &ListMachineRequest) -> ApiRequest {
+    ApiRequest::to(&op::LIST_MACHINE).body(request)
+}
+
+/// N23: no new rentals of a machine from now on; client 1.9.1 sends `{}`.
+pub fn unlist_machine(machine_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::UNLIST_MACHINE, &[&id(machine_id)]).body(&json!({}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_are_the_ones_the_served_page_may_have_started() {
+        let members = team_members();
+        assert_eq!(members.method(), "GET");
+        assert_eq!(members.path, "/api/v0/team/members/");
+        assert_eq!(members.body, None);
+        let role = team_role("a b");
+        assert_eq!(role.path, "/api/v0/team/roles/a%20b/");
+        assert_eq!(
+            windows(&[1, 2]).query_pairs(),
+            [("owner", "me"), ("machine_ids", "[1,2]")]
+        );
+        assert_eq!(template_library(42).path, "/api/v0/users/42/templates/");
+    }
+
+    #[test]
+    fn writes_carry_their_operation_path_and_body() {
+        let defrag = defrag_offers(&[1001, 1002]);
+        assert_eq!(
+            (defrag.method(), defrag.path.as_str()),
+            ("PUT", "/api/v0/machines/defrag_offers/")
+        );
+        assert_eq!(
+            defrag.body.as_deref(),
+            Some(r#"{"machine_ids":[1001,1002]}"#)
+        );
+        let deletion = delete_template(42, 7);
+        assert_eq!(deletion.path, "/api/v0/users/42/templates/");
+        assert_eq!(deletion.body.as_deref(), Some(r#"{"template_id":7}"#));
+        assert_eq!(accept_volume_ask(5, 10, None).path, "/api/v0/volumes/");
+        let volume = delete_volume(4);
+        assert_eq!(volume.query_pairs(), [("id", "4")]);
+        assert_eq!(volume.body.as_deref(), Some("{}"));
+    }
+}
