@@ -12,7 +12,7 @@ pub(super) fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
     let offers = run.offers;
     let class = |r: &OfferResult| match r.outcome {
         OfferOutcome::Refused(_) => "refused",
-        OfferOutcome::Unknown => "unknown",
+        OfferOutcome::Unknown(_) => "unknown",
         OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer => "ok",
     };
     view! {
