@@ -110,9 +110,10 @@ impl OfferSend for RelistPlan {
 
 /// What listing again does, above the form.
 const RELIST_HINT: &str =
-    "Each machine is listed again with the terms it kept. Give an offer end date or a \
-    rolling duration (or neither, for an open-ended offer), and a new price or minimum \
-    only to change them.";
+    "Each machine is listed again with its terms as the machine list shows them. Give an \
+    offer end date or a rolling duration, or neither: a machine not listed is then listed \
+    open-ended, and a listed one keeps its offer end. Give a new price or minimum only to \
+    change them.";
 
 #[component]
 pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl IntoView {

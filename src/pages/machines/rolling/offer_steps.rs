@@ -120,8 +120,9 @@ pub enum OfferOutcome {
     /// The offer now ends at the date sent; `extended` running contracts were lengthened
     /// to it (the server's count; `None` when its answer did not say).
     Ended { extended: Option<i64> },
-    /// No answer came, but the re-read shows the offer ending in time.
-    FoundAfterNoAnswer,
+    /// The answer did not say (`why`: none came, a server failure, one that could not be
+    /// read), but the re-read shows the offer ending in time.
+    FoundAfterNoAnswer(String),
     /// Not changed, with the server's sentence; its window is not sent.
     Refused(String),
     /// No answer that says (none, a server failure, one the console cannot read; `why`
@@ -142,7 +143,7 @@ impl OfferResult {
     pub fn is_done(&self) -> bool {
         matches!(
             self.outcome,
-            OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer
+            OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer(_)
         )
     }
 
@@ -166,9 +167,9 @@ impl OfferResult {
             } => format!(
                 "Machine {id}: offer now ends at {end}, {extended} contracts extended to it"
             ),
-            OfferOutcome::FoundAfterNoAnswer => format!(
-                "Machine {id}: no answer came, but the re-read shows its offer ending by {end}"
-            ),
+            OfferOutcome::FoundAfterNoAnswer(why) => {
+                format!("Machine {id}: {why}, but the re-read shows its offer ending by {end}")
+            }
             OfferOutcome::Refused(why) => {
                 format!("Machine {id}: offer not changed ({why}); its window was not sent")
             }
@@ -222,8 +223,8 @@ pub async fn end_offers(
                 let ended = machines
                     .iter()
                     .any(|m| m.id == result.machine_id && offer_ends_by(m, result.end, now));
-                if matches!(result.outcome, OfferOutcome::Unknown(_)) && ended {
-                    result.outcome = OfferOutcome::FoundAfterNoAnswer;
+                if let (OfferOutcome::Unknown(why), true) = (&result.outcome, ended) {
+                    result.outcome = OfferOutcome::FoundAfterNoAnswer(why.clone());
                 }
             }
         }
@@ -402,7 +403,15 @@ mod tests {
             "Machine 1001: offer now ends at +1h; the service did not say how many rentals \
              it extended"
         );
-        assert!(result(OfferOutcome::FoundAfterNoAnswer).is_done());
+        let found = result(OfferOutcome::FoundAfterNoAnswer(
+            "the answer did not say whether it was done (boom (500))".into(),
+        ));
+        assert!(found.is_done());
+        assert_eq!(
+            found.sentence(time),
+            "Machine 1001: the answer did not say whether it was done (boom (500)), but the \
+             re-read shows its offer ending by +1h"
+        );
         let refused = result(OfferOutcome::Refused(
             "end_date must be in the future".into(),
         ));

@@ -13,7 +13,7 @@ pub(super) fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
     let class = |r: &OfferResult| match r.outcome {
         OfferOutcome::Refused(_) => "refused",
         OfferOutcome::Unknown(_) => "unknown",
-        OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer => "ok",
+        OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer(_) => "ok",
     };
     view! {
         <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">
