@@ -587,7 +587,7 @@ pub enum Reread<'a> {
 }
 
 /// What a re-read shows of a request whose outcome was unknown, in words: `it unlisted`.
-pub enum Shown {
+enum Shown {
     /// The change made.
     Applied(String),
     /// The machine as it was: the change was not made.
