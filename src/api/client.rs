@@ -391,7 +391,7 @@ fn unreachable_hint(base_url: &str) -> String {
 }
 
 /// The text of a 2xx answer, or the error any other answer stands for, with the seconds
-/// a 429's or 503's `Retry-After` asks to wait.
+/// a 429's or 503's `Retry-After` asks to wait; a 429 not worth waiting out says so at once.
 async fn read_response(response: Response) -> (Result<String, ApiError>, Option<f64>) {
     let status = response.status();
     let retry_after = matches!(status, 429 | 503)
@@ -403,7 +403,13 @@ async fn read_response(response: Response) -> (Result<String, ApiError>, Option<
         Err(e) => return (Err(ApiError::Network(e.to_string())), None),
     };
     if !(200..300).contains(&status) {
-        let error = ApiError::from_response(status, &response.status_text(), &text);
+        let header = |name| response.headers().get(name);
+        let error = ApiError::from_response(status, &response.status_text(), &text)
+            .unless_too_long_to_wait(
+                header("Retry-After").as_deref(),
+                header("X-RateLimit-Reset").as_deref(),
+                js_sys::Date::now() / 1000.0,
+            );
         return (Err(error), retry_after);
     }
     (Ok(text), None)

@@ -1,5 +1,7 @@
 //! One error for every way a request can fail, shown the same way on every page.
 
+use super::retry::{long_limit, LongLimit};
+use crate::components::calendar::CalendarTime;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -40,6 +42,11 @@ pub enum ApiError {
     /// The page that asked was left; nobody is waiting for the answer.
     #[error("request cancelled")]
     Aborted,
+    /// A 429 that waiting a minute would not lift (a daily quota, a `Retry-After` beyond
+    /// a minute; spec neighbours §1.5): said at once with when to try again, never sent
+    /// again by itself.
+    #[error("{}", long_limit_sentence(.limit, .msg))]
+    TooLongToWait { limit: LongLimit, msg: String },
     /// A 401 to this request while `users/current` still accepts the key: the public
     /// service answers so for a target the caller does not own (N12, seed op 3). A refusal
     /// to show, not a reason to sign out (spec neighbours §1.3.3).
@@ -102,6 +109,28 @@ impl Refusal {
             _ => None,
         }
     }
+}
+
+/// `not done: the daily search quota is used up; try again after 2026-11-28 14:05 UTC
+/// (the server said: …)`.
+fn long_limit_sentence(limit: &LongLimit, msg: &str) -> String {
+    let what = if limit.quota {
+        "the daily search quota is used up"
+    } else {
+        "the server asks to wait more than a minute before the next request, longer than \
+         the console waits"
+    };
+    // "After" the minute that holds the reset, so never too early.
+    let minute_after = |at: i64| CalendarTime::of(((at + 59).div_euclid(60) * 60) as f64 * 1000.0);
+    let when = match limit.retry_at.and_then(minute_after) {
+        Some(at) => format!(
+            "try again after {:04}-{:02}-{:02} {:02}:{:02} UTC",
+            at.year, at.month, at.day, at.hour, at.minute
+        ),
+        None if limit.quota => "try again once it resets (daily)".to_owned(),
+        None => "try again later".to_owned(),
+    };
+    format!("not done: {what}; {when} (the server said: {msg})")
 }
 
 fn code_suffix(error: &Option<String>) -> String {
@@ -211,6 +240,33 @@ impl ApiError {
         }
     }
 
+    /// This error, or for a 429 that waiting a minute would not lift
+    /// ([`super::retry::long_limit`]: a search quota, a `Retry-After` beyond a minute) one
+    /// that says so at once: `retry_after` and `reset` are the answer's `Retry-After` and
+    /// `X-RateLimit-Reset` headers, `now` Unix seconds.
+    pub fn unless_too_long_to_wait(
+        self,
+        retry_after: Option<&str>,
+        reset: Option<&str>,
+        now: f64,
+    ) -> Self {
+        match self {
+            ApiError::Http {
+                status: 429,
+                error,
+                msg,
+            } => match long_limit(error.as_deref(), retry_after, reset, now) {
+                Some(limit) => ApiError::TooLongToWait { limit, msg },
+                None => ApiError::Http {
+                    status: 429,
+                    error,
+                    msg,
+                },
+            },
+            other => other,
+        }
+    }
+
     /// This error as the outcome of a write that was sent: no answer (the network, or a
     /// gateway that gave up waiting for the server) means it may have been done.
     pub fn for_a_write_sent(self) -> Self {
@@ -237,6 +293,7 @@ impl ApiError {
             ApiError::Http { msg, .. }
             | ApiError::Declined { msg, .. }
             | ApiError::NotYours(msg) => msg.clone(),
+            ApiError::TooLongToWait { limit, msg } => long_limit_sentence(limit, msg),
             other => other.to_string(),
         }
     }
@@ -251,6 +308,7 @@ impl ApiError {
             ApiError::Aborted => Outcome::Aborted,
             ApiError::NotYours(_) => Outcome::Refused(Refusal::Forbidden),
             ApiError::Declined { .. } => Outcome::Refused(Refusal::Declined),
+            ApiError::TooLongToWait { .. } => Outcome::Refused(Refusal::TooFrequent),
             _ if self.is_unauthorised() => Outcome::Unauthorised,
             ApiError::Http { status, .. } => {
                 Refusal::of_status(*status).map_or(Outcome::Failed, Outcome::Refused)
@@ -268,6 +326,17 @@ impl ApiError {
         }
     }
 
+    /// Whether a write that ended so may have been applied though it is no refusal: the
+    /// server failed (5xx) or answered 2xx in a shape the console cannot read. (A write
+    /// with no answer is [`Outcome::Unknown`] already.)
+    pub fn may_have_been_done(&self) -> bool {
+        match self {
+            ApiError::Http { status, .. } => (500..600).contains(status),
+            ApiError::Decode(_) | ApiError::NoAnswer(_) => true,
+            _ => false,
+        }
+    }
+
     /// The message with the status for context, `Invalid user key (401)`, where one came.
     pub fn message_with_status(&self) -> String {
         match self {
@@ -282,6 +351,7 @@ impl ApiError {
             ApiError::Http { status, .. } => matches!(status, 429 | 502 | 503 | 504),
             ApiError::Network(_) => true,
             ApiError::Decode(_)
+            | ApiError::TooLongToWait { .. }
             | ApiError::Declined { .. }
             | ApiError::Aborted
             | ApiError::NoAnswer(_)
@@ -304,6 +374,10 @@ impl ApiError {
             },
             ApiError::Declined { error, msg } => ApiError::Declined {
                 error: error.map(clean),
+                msg: clean(msg),
+            },
+            ApiError::TooLongToWait { limit, msg } => ApiError::TooLongToWait {
+                limit,
                 msg: clean(msg),
             },
             ApiError::Decode(text) => ApiError::Decode(clean(text)),
@@ -499,6 +573,70 @@ mod tests {
         assert!(plain
             .message()
             .ends_with("(the server said: API requests too frequent: endpoint threshold=2.5)"));
+    }
+
+    #[test]
+    fn a_429_not_worth_waiting_out_says_when_to_try_again() {
+        // 2026-11-28 00:00:00 UTC.
+        const NOW: f64 = 1_795_824_000.0;
+        let quota = ApiError::from_response(
+            429,
+            "",
+            r#"{"success": false, "error": "search_quota_exceeded", "msg": "Daily quota reached"}"#,
+        )
+        .unless_too_long_to_wait(None, Some("1795870830"), NOW);
+        assert_eq!(quota.outcome(), Outcome::Refused(Refusal::TooFrequent));
+        assert!(!quota.is_transient());
+        assert_eq!(quota.status(), None, "no 429 the client waits for");
+        assert_eq!(
+            quota.message(),
+            "not done: the daily search quota is used up; try again after 2026-11-28 13:01 \
+             UTC (the server said: Daily quota reached)"
+        );
+        let long = ApiError::from_response(429, "", "API requests too frequent")
+            .unless_too_long_to_wait(Some("7200"), None, NOW);
+        assert_eq!(
+            long.message(),
+            "not done: the server asks to wait more than a minute before the next request, \
+             longer than the console waits; try again after 2026-11-28 02:00 UTC (the server \
+             said: API requests too frequent)"
+        );
+        let unknown_reset = ApiError::from_response(
+            429,
+            "",
+            r#"{"error": "search_quota_exceeded", "msg": "quota"}"#,
+        )
+        .unless_too_long_to_wait(None, None, NOW);
+        assert!(unknown_reset
+            .message()
+            .contains("try again once it resets (daily)"));
+        // A short wait, a plain 429, and other statuses stay as they were.
+        for (error, retry_after) in [
+            (
+                ApiError::from_response(429, "", "API requests too frequent"),
+                Some("2"),
+            ),
+            (
+                ApiError::from_response(429, "", "API requests too frequent"),
+                None,
+            ),
+            (http(503), Some("3600")),
+        ] {
+            assert_eq!(
+                error
+                    .clone()
+                    .unless_too_long_to_wait(retry_after, None, NOW),
+                error
+            );
+        }
+        let secret = ApiError::from_response(
+            429,
+            "",
+            r#"{"error": "search_quota_exceeded", "msg": "key-12345 quota"}"#,
+        )
+        .unless_too_long_to_wait(None, None, NOW)
+        .redact("key-12345");
+        assert!(secret.message().contains("[redacted] quota"));
     }
 
     #[test]

@@ -16,7 +16,8 @@ pub use client::{backoff_ms, ApiClient, UnauthorisedHook, WaitHook, MAX_GET_ATTE
 pub use error::{ApiError, Outcome, Refusal};
 pub use in_flight::{any_in_flight, InFlight};
 pub use retry::{
-    may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES, MAX_RETRY_AFTER_SECONDS,
+    long_limit, may_send_again, retry_after_seconds, LongLimit, MAX_RATE_LIMIT_RETRIES,
+    MAX_RETRY_AFTER_SECONDS,
 };
 
 use leptos::prelude::*;

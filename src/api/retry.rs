@@ -1,5 +1,6 @@
 //! When a refused request may be sent again: the `Retry-After` of a 429 or 503 answer,
-//! and which requests it lets the client repeat. Pure; unit-tested natively.
+//! which requests it lets the client repeat, and which 429s are not worth waiting out
+//! (spec neighbours §1.5). Pure; unit-tested natively.
 
 use gpudeck_wire::calendar::days_from_civil;
 
@@ -15,13 +16,73 @@ pub const MAX_RATE_LIMIT_RETRIES: u32 = 5;
 /// [`MAX_RETRY_AFTER_SECONDS`]; a date already past waits nothing; `None` for a value that
 /// is neither.
 pub fn retry_after_seconds(value: &str, now: f64) -> Option<f64> {
+    asked_wait(value, now).map(|seconds| seconds.min(MAX_RETRY_AFTER_SECONDS))
+}
+
+/// Seconds from `now` a `Retry-After` value asks to wait, however long.
+fn asked_wait(value: &str, now: f64) -> Option<f64> {
     let value = value.trim();
-    let seconds = match crate::decimal::parse_decimal(value) {
-        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => seconds,
-        Some(_) => return None,
-        None => (http_date(value)? - now).max(0.0),
-    };
-    Some(seconds.min(MAX_RETRY_AFTER_SECONDS))
+    match crate::decimal::parse_decimal(value) {
+        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Some(seconds),
+        Some(_) => None,
+        None => Some((http_date(value)? - now).max(0.0)),
+    }
+}
+
+/// The `error` of a 429 whose limit is a daily quota (spec neighbours §1.5).
+pub const SEARCH_QUOTA_EXCEEDED: &str = "search_quota_exceeded";
+
+/// The largest `X-RateLimit-Reset` read as seconds from now rather than a Unix time.
+const RESET_IN_SECONDS_AT_MOST: f64 = 10.0 * 86_400.0;
+
+/// A 429 that waiting a minute will not lift, so the client says so at once instead of
+/// trying again behind a progress bar (client 1.9.1 likewise gives up beyond 60 s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LongLimit {
+    /// A daily quota (`search_quota_exceeded`), rather than a long `Retry-After`.
+    pub quota: bool,
+    /// When to try again (Unix seconds, rounded up), when the answer says.
+    pub retry_at: Option<i64>,
+}
+
+/// Whether a 429 at `now` is a [`LongLimit`]: its `error` is `search_quota_exceeded`
+/// (reset time from `X-RateLimit-Reset`, Unix seconds or seconds from now), or its
+/// `Retry-After` asks more than [`MAX_RETRY_AFTER_SECONDS`].
+pub fn long_limit(
+    error: Option<&str>,
+    retry_after: Option<&str>,
+    reset: Option<&str>,
+    now: f64,
+) -> Option<LongLimit> {
+    let asked = retry_after.and_then(|value| asked_wait(value, now));
+    if error == Some(SEARCH_QUOTA_EXCEEDED) {
+        let reset_at = reset
+            .and_then(|value| crate::decimal::parse_decimal(value.trim()))
+            .filter(|at| at.is_finite() && *at > 0.0)
+            // Seconds until a daily reset are a day at most; a Unix time is far more.
+            .map(|at| {
+                if at <= RESET_IN_SECONDS_AT_MOST {
+                    now + at
+                } else {
+                    at
+                }
+            });
+        return Some(LongLimit {
+            quota: true,
+            retry_at: reset_at.or(asked.map(|seconds| now + seconds)).map(whole),
+        });
+    }
+    asked
+        .filter(|seconds| *seconds > MAX_RETRY_AFTER_SECONDS)
+        .map(|seconds| LongLimit {
+            quota: false,
+            retry_at: Some(whole(now + seconds)),
+        })
+}
+
+/// Whole Unix seconds, rounded up: "try again after" never names a time too early.
+fn whole(at: f64) -> i64 {
+    at.ceil() as i64
 }
 
 /// Unix seconds of an IMF-fixdate (RFC 9110 §5.6.7), the form servers send.
@@ -98,6 +159,52 @@ mod tests {
             retry_after_seconds("Sun, 06 Nov 1994 25:00:00 GMT", NOW),
             None
         );
+    }
+
+    #[test]
+    fn a_retry_after_beyond_a_minute_or_a_search_quota_is_not_waited_out() {
+        assert_eq!(
+            long_limit(None, Some("3600"), None, NOW),
+            Some(LongLimit {
+                quota: false,
+                retry_at: Some(NOW as i64 + 3600)
+            })
+        );
+        assert_eq!(
+            long_limit(None, Some("Sun, 06 Nov 1994 10:49:37 GMT"), None, NOW),
+            Some(LongLimit {
+                quota: false,
+                retry_at: Some(NOW as i64 + 7200)
+            })
+        );
+        // A minute or less is waited out, as client 1.9.1 does; so is no Retry-After.
+        assert_eq!(long_limit(None, Some("60"), None, NOW), None);
+        assert_eq!(long_limit(Some("rate_limited"), None, None, NOW), None);
+        assert_eq!(long_limit(None, Some("soon"), None, NOW), None);
+        // A daily quota, its reset as a Unix time or as seconds from now, or unknown.
+        let quota = |reset| long_limit(Some("search_quota_exceeded"), None, reset, NOW);
+        assert_eq!(
+            quota(Some("784150000")),
+            Some(LongLimit {
+                quota: true,
+                retry_at: Some(784_150_000)
+            })
+        );
+        assert_eq!(
+            quota(Some("600")),
+            Some(LongLimit {
+                quota: true,
+                retry_at: Some(NOW as i64 + 600)
+            })
+        );
+        assert_eq!(
+            quota(None),
+            Some(LongLimit {
+                quota: true,
+                retry_at: None
+            })
+        );
+        assert_eq!(quota(Some("later")).unwrap().retry_at, None);
     }
 
     #[test]

@@ -19,6 +19,12 @@ pub fn ErrorPanel(
             Some(code) => format!("The server answered that it did not do it ({code})"),
             None => "The server answered that it did not do it".into(),
         },
+        ApiError::TooLongToWait { limit, .. } if limit.quota => {
+            "The server refused the request (429, daily quota used up)".into()
+        }
+        ApiError::TooLongToWait { .. } => {
+            "The server refused the request (429, asks to wait too long)".into()
+        }
         ApiError::NotYours(_) => "The server refused the request (401, not yours)".into(),
         ApiError::Network(_) => "The server could not be reached".into(),
         ApiError::NoAnswer(_) => "No answer came: it may have been done".into(),

@@ -14,10 +14,14 @@ pub enum Sorted<T> {
     Done(T),
     /// Not applied, with the sentence that says why.
     Refused(String),
-    /// Sent, and no answer came: it may have been applied. Never sent again by itself;
-    /// the action re-reads what is true instead.
-    Unknown,
+    /// Sent, and no answer that says whether it was applied came (none at all, a server
+    /// failure, or a 2xx the console cannot read), with the sentence that says which. Never
+    /// sent again by itself; the action re-reads what is true instead.
+    Unknown(String),
 }
+
+/// Why a request whose answer was lost is unknown.
+pub const NO_ANSWER: &str = "no answer came";
 
 /// Sorts the outcome of one request of a bulk action; `Err` for what ends the whole run
 /// (the page was left, the key was refused).
@@ -28,7 +32,11 @@ pub fn sort<T>(result: Result<T, ApiError>) -> Result<Sorted<T>, ApiError> {
     };
     match error.outcome() {
         Outcome::Aborted | Outcome::Unauthorised => Err(error),
-        Outcome::Unknown => Ok(Sorted::Unknown),
+        Outcome::Unknown => Ok(Sorted::Unknown(NO_ANSWER.into())),
+        Outcome::Failed if error.may_have_been_done() => Ok(Sorted::Unknown(format!(
+            "the answer did not say whether it was done ({})",
+            error.message_with_status()
+        ))),
         Outcome::Refused(_) | Outcome::Failed => Ok(Sorted::Refused(error.message())),
     }
 }
@@ -98,10 +106,42 @@ mod tests {
             matches!(sort::<i32>(Err(too_frequent)), Ok(Sorted::Refused(why)) if why.starts_with("not done"))
         );
         let lost = ApiError::Network("no answer".into()).for_a_write_sent();
-        assert_eq!(sort::<i32>(Err(lost)), Ok(Sorted::Unknown));
+        assert_eq!(
+            sort::<i32>(Err(lost)),
+            Ok(Sorted::Unknown("no answer came".into()))
+        );
         assert_eq!(sort::<i32>(Err(ApiError::Aborted)), Err(ApiError::Aborted));
         let key = ApiError::from_response(401, "", r#"{"msg": "Invalid user key"}"#);
         assert!(sort::<i32>(Err(key)).is_err());
+    }
+
+    #[test]
+    fn a_server_failure_or_an_unreadable_answer_to_a_write_is_unknown_not_refused() {
+        // Either may have been applied: the action re-reads, and never says "not changed".
+        let failed = ApiError::from_response(500, "", r#"{"msg": "boom"}"#);
+        assert_eq!(
+            sort::<i32>(Err(failed)),
+            Ok(Sorted::Unknown(
+                "the answer did not say whether it was done (boom (500))".into()
+            ))
+        );
+        let busy = ApiError::from_response(503, "Service Unavailable", "");
+        assert!(matches!(sort::<i32>(Err(busy)), Ok(Sorted::Unknown(_))));
+        let unreadable = ApiError::Decode("invalid type: null, expected i64".into());
+        assert_eq!(
+            sort::<i32>(Err(unreadable)),
+            Ok(Sorted::Unknown(
+                "the answer did not say whether it was done (unexpected answer from the \
+                 server: invalid type: null, expected i64)"
+                    .into()
+            ))
+        );
+        // What the request itself was refused for stays a refusal.
+        let not_allowed = ApiError::from_response(405, "", "Method Not Allowed");
+        assert!(matches!(
+            sort::<i32>(Err(not_allowed)),
+            Ok(Sorted::Refused(_))
+        ));
     }
 
     #[test]

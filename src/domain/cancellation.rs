@@ -40,7 +40,7 @@ pub async fn cancel_each(
                 let sorted = match sort(answer)? {
                     Sorted::Done(answer) => Sorted::Done(cancelled_text(id, &answer)),
                     Sorted::Refused(why) => Sorted::Refused(why),
-                    Sorted::Unknown => Sorted::Unknown,
+                    Sorted::Unknown(why) => Sorted::Unknown(why),
                 };
                 Ok::<_, ApiError>((id, sorted))
             }
@@ -50,7 +50,7 @@ pub async fn cancel_each(
         .await?;
     let lost: Vec<i64> = sorted
         .iter()
-        .filter(|(_, s)| *s == Sorted::Unknown)
+        .filter(|(_, s)| matches!(s, Sorted::Unknown(_)))
         .map(|(id, _)| *id)
         .collect();
     let reread = if lost.is_empty() {
@@ -79,10 +79,10 @@ pub fn settled(
         (Sorted::Refused(why), _) => {
             Cancelled::Refused(format!("Machine {machine_id}: not cancelled: {why}"))
         }
-        (Sorted::Unknown, None) => Cancelled::Unknown(format!(
-            "Machine {machine_id}: no answer; its windows may have been cancelled"
+        (Sorted::Unknown(why), None) => Cancelled::Unknown(format!(
+            "Machine {machine_id}: {why}; its windows may have been cancelled"
         )),
-        (Sorted::Unknown, Some(windows)) => {
+        (Sorted::Unknown(why), Some(windows)) => {
             let left = windows
                 .iter()
                 .filter(|w| {
@@ -93,10 +93,10 @@ pub fn settled(
                 .count();
             match left {
                 0 => Cancelled::Done(format!(
-                    "Machine {machine_id}: no answer came, but the re-read shows no window of yours left: cancelled"
+                    "Machine {machine_id}: {why}, but the re-read shows no window of yours left: cancelled"
                 )),
                 n => Cancelled::Refused(format!(
-                    "Machine {machine_id}: no answer came, and the re-read shows {} still there: not cancelled",
+                    "Machine {machine_id}: {why}, and the re-read shows {} still there: not cancelled",
                     counted(n as i64, "scheduled window", "scheduled windows")
                 )),
             }
@@ -152,11 +152,15 @@ mod tests {
         .unwrap()
     }
 
+    fn lost() -> Sorted<String> {
+        Sorted::Unknown(crate::domain::bulk::NO_ANSWER.into())
+    }
+
     #[test]
     fn a_cancellation_with_no_answer_is_said_as_the_reread_shows_it() {
         let reread = [window(1035, false), window(1036, true)];
         assert_eq!(
-            settled(1035, Sorted::Unknown, Some(&reread)),
+            settled(1035, lost(), Some(&reread)),
             Cancelled::Refused(
                 "Machine 1035: no answer came, and the re-read shows 1 scheduled window still \
                  there: not cancelled"
@@ -165,7 +169,7 @@ mod tests {
         );
         // The marketplace's windows stay whatever happened: they do not count.
         assert_eq!(
-            settled(1036, Sorted::Unknown, Some(&reread)),
+            settled(1036, lost(), Some(&reread)),
             Cancelled::Done(
                 "Machine 1036: no answer came, but the re-read shows no window of yours left: \
                  cancelled"
@@ -173,9 +177,9 @@ mod tests {
             )
         );
         assert_eq!(
-            settled(1035, Sorted::Unknown, None),
+            settled(1035, lost(), None),
             Cancelled::Unknown(
-                "Machine 1035: no answer; its windows may have been cancelled".into()
+                "Machine 1035: no answer came; its windows may have been cancelled".into()
             )
         );
         assert_eq!(

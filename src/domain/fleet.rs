@@ -78,7 +78,7 @@ async fn schedule_batch(
             results_of_batch(batch, &items, None)
         }
         Sorted::Refused(message) => results_of_batch(batch, &[], Some(&message)),
-        Sorted::Unknown => batch
+        Sorted::Unknown(_) => batch
             .iter()
             .map(|&machine_id| ItemResult {
                 machine_id,
@@ -114,7 +114,7 @@ pub async fn schedule_plan(
             notifications: answer.notifications_sent.unwrap_or(0),
         },
         Sorted::Refused(message) => ItemOutcome::Refused(message),
-        Sorted::Unknown => ItemOutcome::Unknown,
+        Sorted::Unknown(_) => ItemOutcome::Unknown,
     };
     let mut results = vec![ItemResult {
         machine_id,

@@ -10,5 +10,6 @@ pub mod cancellation;
 pub mod fleet;
 pub mod form_problem;
 pub mod listing;
+pub mod offer_terms;
 pub mod role;
 pub mod schedule;

@@ -501,3 +501,84 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
         .text("[data-testid=plan-done]")
         .contains("All 2 windows are scheduled"));
 }
+
+/// Each offer step sends every term N1 gives at its current value, with `min_chunk` 1 where
+/// N1 gives none, never `null` (spec §1.3 rule 8). An answer that does not say is settled by
+/// re-reading: a 500 on 1001's offer whose re-read shows it ending in time still sends its
+/// window; 1002's answer without `extended` says the service did not say (§1.3 rule 9).
+#[wasm_bindgen_test]
+async fn a_contract_safe_plan_sends_every_term_and_settles_an_unclear_answer_by_the_reread() {
+    let from = earliest_start();
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 0}}]}}"#
+            )),
+        )
+    };
+    // After the 500, N1 is read again: 1001's offer now ends at its window's start.
+    let reread = machine_json(1001, 0, "x x x x").replace(
+        r#""earn_day": 12.5"#,
+        &format!(r#""earn_day": 12.5, "end_date": {from}"#),
+    );
+    let (page, fetch) = contract_safe_planner(
+        from,
+        vec![
+            (
+                "create_asks",
+                json(500, r#"{"error": "internal", "msg": "boom"}"#),
+            ),
+            ("create_asks", json(200, r#"{"success": true}"#)),
+            (
+                "/api/v0/machines?owner=me",
+                json(200, leak(format!(r#"{{"machines": [{reread}]}}"#))),
+            ),
+            ("maintenances/batch", scheduled(1001)),
+            ("maintenances/batch", scheduled(1002)),
+        ],
+    )
+    .await;
+    schedule_and_wait(&page, &fetch, 2).await;
+
+    let bodies: Vec<Value> = fetch
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "PUT" && c.url.contains("create_asks"))
+        .map(|c| serde_json::from_str(&c.body).unwrap())
+        .collect();
+    assert_eq!(bodies.len(), 2, "each offer is sent once");
+    for body in &bodies {
+        assert_eq!(body["min_chunk"], 1, "{body}");
+        assert_eq!(body["price_gpu"], 0.4, "{body}");
+        assert_eq!(body["price_min_bid"], 0.2, "{body}");
+    }
+    let results = result_texts(&page);
+    assert!(
+        results.iter().any(|r| r.starts_with(
+            "Machine 1001: the answer did not say whether it was done (boom (500)), but the \
+             re-read shows its offer ending by"
+        )),
+        "{results:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1002: offer now ends at")
+                && r.ends_with("; the service did not say how many rentals it extended")),
+        "{results:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1001: scheduled")),
+        "{results:?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1002: scheduled")),
+        "{results:?}"
+    );
+    page.wait_for("[data-testid=plan-done]").await;
+}

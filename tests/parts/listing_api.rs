@@ -26,7 +26,10 @@ async fn listing_sends_all_twelve_keys_with_null_for_each_term_kept() {
     };
     let answer = client().list_machine(&request).await.unwrap();
     assert!(answer.success);
-    assert_eq!((answer.extended, answer.msg.as_str()), (2, "offer updated"));
+    assert_eq!(
+        (answer.extended, answer.msg.as_str()),
+        (Some(2), "offer updated")
+    );
     let calls = fetch.calls();
     assert_eq!(calls.len(), 1);
     assert_eq!(

@@ -132,6 +132,46 @@ async fn a_write_refused_past_the_bound_is_refused_in_plain_words() {
     );
 }
 
+/// A 429 that waiting a minute will not lift is said at once, with when to try again:
+/// a `Retry-After` of an hour, or a daily search quota (spec neighbours §1.5).
+#[wasm_bindgen_test]
+async fn a_429_not_worth_waiting_out_is_reported_at_once_with_when_to_try_again() {
+    for (reply, said) in [
+        (
+            asked_to_wait(429, "3600"),
+            "not done: the server asks to wait more than a minute before the next request",
+        ),
+        (
+            json(
+                429,
+                r#"{"success": false, "error": "search_quota_exceeded", "msg": "Daily search quota reached"}"#,
+            ),
+            "not done: the daily search quota is used up; try again once it resets (daily) \
+             (the server said: Daily search quota reached)",
+        ),
+    ] {
+        let fetch = FakeFetch::install(vec![reply, json(200, SCHEDULED)]);
+        let (api, waits) = client();
+        let error = schedule(&api).await.expect_err("refused at once");
+        assert_eq!(fetch.calls().len(), 1, "sent again: {}", error.message());
+        assert!(waits.borrow().is_empty(), "waited: {:?}", waits.borrow());
+        assert_eq!(error.outcome(), Outcome::Refused(Refusal::TooFrequent));
+        assert!(error.message().starts_with(said), "{}", error.message());
+    }
+    // The hour's wait names the minute to try again after.
+    let _fetch = FakeFetch::install(vec![asked_to_wait(429, "3600")]);
+    let error = client()
+        .0
+        .current_user()
+        .await
+        .expect_err("refused at once");
+    assert!(
+        error.message().contains("; try again after 20"),
+        "{}",
+        error.message()
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_refused_write_is_not_sent_twice_unless_the_answer_says_so() {
     // A 503 may have been applied, Retry-After or not; a 500 likewise.

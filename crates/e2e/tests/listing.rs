@@ -3,7 +3,8 @@
 //! the offer actions on the selection ("End offers at…", "Unlist…", "List again…"), each
 //! previewed, sent, and checked in the database.
 
-use gpudeck_e2e::{demo, Harness};
+use gpudeck_e2e::{demo, Config, Harness};
+use gpudeck_server::limits::RefusalShape;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
@@ -185,12 +186,17 @@ type OfferRow = (
 );
 
 async fn showcase_offers(app: &Harness) -> anyhow::Result<Vec<OfferRow>> {
+    offers_between(app, 1001, 1012).await
+}
+
+/// Every offer row of machines `first..=last`, as [`showcase_offers`].
+async fn offers_between(app: &Harness, first: i64, last: i64) -> anyhow::Result<Vec<OfferRow>> {
     app.db_rows(
         "SELECT machine_id, price_gpu, price_min_bid, price_disk, price_inetu, price_inetd,
                 min_chunk, credit_discount_max, vol_size, vol_price, end_date, duration,
                 withdrawn_at IS NOT NULL
-         FROM offers WHERE machine_id BETWEEN 1001 AND 1012 ORDER BY machine_id",
-        (),
+         FROM offers WHERE machine_id BETWEEN ?1 AND ?2 ORDER BY machine_id",
+        (first, last),
         |row| {
             let terms = (1..10)
                 .map(|i| row.get::<_, rusqlite::types::Value>(i))
@@ -254,10 +260,21 @@ async fn ending_offers_extends_the_contracts_the_server_counts() -> anyhow::Resu
         )),
         "{hours_ahead}"
     );
-    assert!(hours_ahead.ends_with("unless a rental locked a lower price."));
-    assert!(line_of(&app, preview, demo::RENTALS_WITHOUT_END)
-        .await?
-        .ends_with("its rentals have no end date; each ends when the renter stops it."));
+    // Every other term goes with the end date, at its current value (§1.3 rule 8); the
+    // machine list gives no volume size, and the line says so.
+    assert!(
+        hours_ahead.contains(
+            "unless a rental locked a lower price. Its other terms are sent as listed; the \
+             machine list gives no "
+        ),
+        "{hours_ahead}"
+    );
+    assert!(hours_ahead.contains("volume size"), "{hours_ahead}");
+    let endless = line_of(&app, preview, demo::RENTALS_WITHOUT_END).await?;
+    assert!(
+        endless.contains("its rentals have no end date; each ends when the renter stops it."),
+        "{endless}"
+    );
     assert_eq!(
         line_of(&app, preview, demo::WITHDRAWN_MACHINE).await?,
         "Machine 1004: skipped: not listed. Setting an offer end date would list it again; \
@@ -334,11 +351,13 @@ async fn ending_offers_extends_the_contracts_the_server_counts() -> anyhow::Resu
         let expected = if extends(was) { Some(end) } else { was.2 };
         assert_eq!(now.2, expected, "contract {} of machine {}", was.0, was.1);
     }
-    // The skipped machine's offer is as it was.
-    let of_1004 = |offers: Vec<OfferRow>| offers.into_iter().find(|o| o.0 == 1004);
+    // The skipped machine's offer is as it was, and every machine's terms too.
+    let offers_after = showcase_offers(&app).await?;
+    assert_eq!(terms(&offers_after), terms(&offers_before));
+    let of_1004 = |offers: &[OfferRow]| offers.iter().find(|o| o.0 == 1004).cloned();
     assert_eq!(
-        of_1004(showcase_offers(&app).await?),
-        of_1004(offers_before),
+        of_1004(&offers_after),
+        of_1004(&offers_before),
         "machine 1004's offer"
     );
     app.check_look_showing("offers_end_result", Some("[data-testid=offer-result]"))
@@ -491,5 +510,130 @@ async fn bad_offer_input_is_named_and_nothing_is_sent() -> anyhow::Result<()> {
         .await?;
     assert_eq!(showcase_offers(&app).await?, before);
     assert_eq!(showcase_contracts(&app).await?, contracts);
+    app.finish().await
+}
+
+/// Machines 1031 to 1050: 20 of alice's, 16 of them listed (every fifth is not).
+const PACED: (i64, i64) = (1031, 1050);
+
+/// The row checkbox of `machine`, scrolled into view first (the table draws only the rows
+/// near the view), waiting as long as the whole-app tests do.
+async fn checkbox(app: &Harness, machine: i64) -> anyhow::Result<thirtyfour::WebElement> {
+    let css = format!("td.select input[aria-label='Select {machine}']");
+    for _ in 0..50 {
+        app.eval(&format!(
+            "const rows = [...document.querySelectorAll('tbody tr[aria-rowindex]')];
+             const row = rows.find(r => r.dataset.key === '{machine}');
+             (row || rows[rows.length - 1]).scrollIntoView({{block: 'center'}});"
+        ))
+        .await?;
+        if let Ok(found) = app.driver.find(gpudeck_e2e::By::Css(&css)).await {
+            return Ok(found);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    app.find(&css).await
+}
+
+/// Confirms the open form, waits up to `within` for its results' heading to read `done`,
+/// and checks that no machine is refused or unknown and no failure shows.
+async fn send_and_wait(app: &Harness, done: &str, within: Duration) -> anyhow::Result<String> {
+    app.click("#offer-panel .form-actions button[type=submit]")
+        .await?;
+    let asked = app.confirm().await?;
+    app.wait_for_text_within("[data-testid=offer-result] h3", done, within)
+        .await?;
+    let refusals = app
+        .driver
+        .find_all(gpudeck_e2e::By::Css(
+            "#offer-panel .error-panel, [data-testid=offer-result] li.refused, \
+             [data-testid=offer-result] li.unknown",
+        ))
+        .await?;
+    anyhow::ensure!(refusals.is_empty(), "a refusal or failure is shown");
+    Ok(asked)
+}
+
+/// The three offer actions on 20 machines against a server that limits N22 and N23 as the
+/// public service does and refuses as it does (plain-text 429, no `Retry-After`): each
+/// keeps its operation's pace from the first machine, none shows a refusal, and every
+/// machine's offer ends, is withdrawn and is listed again with its terms as they were.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_offer_actions_on_twenty_machines_keep_the_public_pace() -> anyhow::Result<()> {
+    let app = Harness::start_with_options("offers_paced_public", |config| Config {
+        public_rate_limits: true,
+        rate_limit_shape: RefusalShape::Public,
+        ..config
+    })
+    .await?;
+    app.open("/").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/machines").await?;
+    app.wait_for_text(".row-count", "120 rows").await?;
+    let (first, last) = PACED;
+    let before = offers_between(&app, first, last).await?;
+    let listed: Vec<i64> = (first..=last)
+        .filter(|id| demo::alice_listed(*id))
+        .collect();
+    assert_eq!(listed.len(), 16);
+
+    checkbox(&app, first).await?.click().await?;
+    app.shift_click(&checkbox(&app, last).await?).await?;
+    app.wait_for_text(".selected-count", "20 selected").await?;
+
+    open_offer_action(&app, "end-offers").await?;
+    times_in_utc(&app).await?;
+    let (typed, end, _) = minute_in_days(40.0);
+    app.set_value("#offer-end", &typed, "input").await?;
+    app.find("[data-testid=offer-preview]").await?;
+    let asked = send_and_wait(
+        &app,
+        "Offers ended: 16 of 16 machines done",
+        Duration::from_secs(240),
+    )
+    .await?;
+    assert!(asked.contains("at the public service's pace"), "{asked}");
+    let ended = offers_between(&app, first, last).await?;
+    assert_eq!(terms(&ended), terms(&before), "every term kept");
+    for offer in &ended {
+        let expected = if listed.contains(&offer.0) {
+            Some(end)
+        } else {
+            before.iter().find(|o| o.0 == offer.0).and_then(|o| o.2)
+        };
+        assert_eq!(offer.2, expected, "machine {}'s offer end date", offer.0);
+    }
+
+    open_offer_action(&app, "unlist").await?;
+    app.find("[data-testid=offer-preview]").await?;
+    send_and_wait(
+        &app,
+        "Unlisted: 20 of 20 machines done",
+        Duration::from_secs(180),
+    )
+    .await?;
+    let unlisted = offers_between(&app, first, last).await?;
+    assert!(
+        unlisted.iter().all(|o| o.4 && o.2.is_none()),
+        "every offer withdrawn: {unlisted:?}"
+    );
+
+    // With no end given, each machine (unlisted now) is listed open-ended.
+    open_offer_action(&app, "relist").await?;
+    app.find("[data-testid=offer-preview]").await?;
+    send_and_wait(
+        &app,
+        "Listed again: 20 of 20 machines done",
+        Duration::from_secs(240),
+    )
+    .await?;
+    let relisted = offers_between(&app, first, last).await?;
+    assert_eq!(terms(&relisted), terms(&before), "every term kept");
+    assert!(
+        relisted
+            .iter()
+            .all(|o| !o.4 && o.2.is_none() && o.3.is_none()),
+        "every machine listed open-ended: {relisted:?}"
+    );
     app.finish().await
 }

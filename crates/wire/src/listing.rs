@@ -328,13 +328,16 @@ impl ListMachineRequest {
 }
 
 /// Answer of N22. `extended` counts the running contracts whose rental end date moved to
-/// the new offer end date; `msg` is `offer created` or `offer updated`.
+/// the new offer end date; `msg` is `offer created` or `offer updated`. The public answer
+/// may not carry `extended` (the generated reference gives `{success, you_sent,
+/// results}`): absent or `null` is "not said", never zero (§1.3 rule 9).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ListMachineResponse {
     pub success: bool,
     #[serde(default)]
-    pub extended: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64, required = true))]
+    pub extended: Option<i64>,
     #[serde(default)]
     pub msg: String,
 }

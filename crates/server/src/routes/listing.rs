@@ -62,7 +62,7 @@ pub async fn list_machine(
     match outcome {
         Ok(Listed { created, extended }) => Ok(Json(ListMachineResponse {
             success: true,
-            extended: extended as i64,
+            extended: Some(extended as i64),
             msg: if created {
                 "offer created"
             } else {

@@ -1,10 +1,10 @@
 //! "End offers at…": one offer end date for the selected listed machines (N22 (list
-//! machine) with `end_date` only, every term kept). The preview says, per machine, which
+//! machine) with the new `end_date` and every other term N1 gives, at its current value). The preview says, per machine, which
 //! running rentals this extends and to when, and who still has renters after it.
 
-use super::rules::{check_end_offers, end_offer_request, end_offer_result, end_offers_line};
+use super::rules::{check_end_offers, end_offer_result, end_offers_line};
 use super::rules::{EndOffersPlan, OfferResult, Reread};
-use super::run::{OfferRun, OfferRunView, OfferSend};
+use super::run::{planned, send_planned, OfferRun, OfferRunView, OfferSend};
 use super::PreviewOrHint;
 use crate::api::{ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, SubmitButton};
@@ -39,16 +39,16 @@ impl EndOffersState {
     }
 }
 
-/// One N22 with only `end_date` for each listed machine.
+/// One N22 for each listed machine: the new `end_date` and every term N1 gives.
 impl OfferSend for EndOffersPlan {
     type Answer = ListMachineResponse;
 
     fn machine_ids(&self) -> Vec<i64> {
-        self.machine_ids.clone()
+        self.requests.iter().map(|(id, _)| *id).collect()
     }
 
     async fn send(&self, api: ApiClient, id: i64) -> Result<ListMachineResponse, ApiError> {
-        api.list_machine(&end_offer_request(id, self.end)).await
+        send_planned(api, id, planned(&self.requests, id)).await
     }
 
     fn result(
@@ -59,7 +59,8 @@ impl OfferSend for EndOffersPlan {
         now: f64,
         time: &impl Fn(f64) -> String,
     ) -> OfferResult {
-        end_offer_result(id, self.end, answer, reread, now, time)
+        let request = planned(&self.requests, id).cloned().unwrap_or_default();
+        end_offer_result(id, self.end, &request, answer, reread, now, time)
     }
 }
 
@@ -140,13 +141,13 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
                         .map(|plan| {
                             format!(
                                 "{} end at {}: ",
-                                counted(plan.machine_ids.len() as i64, "offer", "offers"),
+                                counted(plan.requests.len() as i64, "offer", "offers"),
                                 time(plan.end),
                             )
                         })
                 }}
                 <strong class="id-list">
-                    {move || asked().map(|plan| named_in_confirmation(&plan.machine_ids))}
+                    {move || asked().map(|plan| named_in_confirmation(&plan.machine_ids()))}
                 </strong>
             </p>
             {move || {
@@ -169,7 +170,7 @@ pub fn EndOffersPanel(state: EndOffersState, machines: Signal<Vec<Machine>>) -> 
             {move || {
                 asked()
                     .and_then(|plan| {
-                        PacedAction::ListEachOffer.duration_sentence(plan.machine_ids.len())
+                        PacedAction::ListEachOffer.duration_sentence(plan.requests.len())
                     })
                     .map(|takes| {
                         view! { <p data-testid="paced-duration">{format!("{takes}.")}</p> }

@@ -1,11 +1,12 @@
 //! "List again…": N22 (list machine) on each selected machine with its kept terms (as N1
 //! (list machines) gives them: `listed_gpu_cost`, `listed_min_gpu_count`, …), a new offer
 //! end date or a rolling duration, and optionally a new on-demand price and minimum GPUs.
-//! Only what changes is sent; `null` keeps the rest.
+//! Every term N1 gives is sent at its current value (§1.3 rule 8), never `null`.
 
+use super::rules::ResultKind;
 use super::rules::{check_relist, relist_line, relist_result};
 use super::rules::{DurationUnit, OfferResult, RelistField, RelistForm, RelistPlan, Reread};
-use super::run::{OfferRun, OfferRunView, OfferSend};
+use super::run::{send_planned, OfferRun, OfferRunView, OfferSend};
 use super::PreviewOrHint;
 use crate::api::{ApiClient, ApiError};
 use crate::components::confirmed_action::{ActionDialog, SubmitButton};
@@ -15,7 +16,7 @@ use crate::components::time::{
 };
 use crate::components::words::{counted, named_in_confirmation};
 use crate::domain::bulk::{PacedAction, Sorted};
-use gpudeck_wire::{ListMachineRequest, ListMachineResponse, Machine};
+use gpudeck_wire::{ListMachineResponse, Machine};
 use leptos::prelude::*;
 
 /// The form's fields, its problems and the run, kept by the page.
@@ -81,17 +82,11 @@ impl OfferSend for RelistPlan {
     type Answer = ListMachineResponse;
 
     fn machine_ids(&self) -> Vec<i64> {
-        self.requests.iter().map(|(id, _)| *id).collect()
+        self.requests.iter().map(|r| r.machine_id).collect()
     }
 
     async fn send(&self, api: ApiClient, id: i64) -> Result<ListMachineResponse, ApiError> {
-        let request = self
-            .requests
-            .iter()
-            .find(|(of, _)| *of == id)
-            .map(|(_, request)| request.clone())
-            .unwrap_or_else(|| ListMachineRequest::new(id));
-        api.list_machine(&request).await
+        send_planned(api, id, self.sent_to(id).map(|r| &r.request)).await
     }
 
     fn result(
@@ -102,15 +97,23 @@ impl OfferSend for RelistPlan {
         now: f64,
         time: &impl Fn(f64) -> String,
     ) -> OfferResult {
-        relist_result(id, &self.terms, answer, reread, now, time)
+        match self.sent_to(id) {
+            Some(sent) => relist_result(sent, answer, reread, now, time),
+            None => OfferResult {
+                machine_id: id,
+                outcome: ResultKind::Refused,
+                text: "not sent: it was not in the plan".into(),
+            },
+        }
     }
 }
 
 /// What listing again does, above the form.
 const RELIST_HINT: &str =
-    "Each machine is listed again with the terms it kept. Give an offer end date or a \
-    rolling duration (or neither, for an open-ended offer), and a new price or minimum \
-    only to change them.";
+    "Each machine is listed again with its terms as the machine list shows them. Give an \
+    offer end date or a rolling duration, or neither: a machine not listed is then listed \
+    open-ended, and a listed one keeps its offer end. Give a new price or minimum only to \
+    change them.";
 
 #[component]
 pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl IntoView {
@@ -141,9 +144,9 @@ pub fn RelistPanel(state: RelistState, machines: Signal<Vec<Machine>>) -> impl I
     };
     let zone = move || zone_words(utc.get());
     let asked_ids = move || {
-        action.asked().map_or_else(Vec::new, |plan| {
-            plan.requests.iter().map(|(id, _)| *id).collect::<Vec<_>>()
-        })
+        action
+            .asked()
+            .map_or_else(Vec::new, |plan| plan.machine_ids())
     };
     view! {
         <p class="hint">{RELIST_HINT}</p>

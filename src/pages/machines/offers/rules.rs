@@ -10,6 +10,8 @@ use crate::decimal::parse_decimal;
 use crate::domain::bulk::Sorted;
 use crate::domain::form_problem::optional_field;
 use crate::domain::listing::{Listing, RentalsEnd};
+use crate::domain::offer_terms::{current_terms, ending_request, shows_terms, terms_sentence};
+use gpudeck_wire::listing::DEFAULT_MIN_CHUNK;
 use gpudeck_wire::listing::{min_chunk_fits, ListingRefusal, OfferDuration};
 use gpudeck_wire::{ListMachineRequest, ListMachineResponse, Machine};
 
@@ -108,14 +110,6 @@ pub fn extension_words(machine: &Machine, end: f64, time: &impl Fn(f64) -> Strin
     }
 }
 
-/// The N22 body that sets only the offer end date: every term kept.
-pub fn end_offer_request(machine_id: i64, end: f64) -> ListMachineRequest {
-    ListMachineRequest {
-        end_date: Some(end.into()),
-        ..ListMachineRequest::new(machine_id)
-    }
-}
-
 /// "End offers at…": one line per machine. A machine that is not listed is skipped, since
 /// N22 on it would list it again.
 pub fn end_offers_line(
@@ -131,10 +125,11 @@ pub fn end_offers_line(
             .to_owned()
     } else {
         format!(
-            "{}; the offer ends at {}; {}.",
+            "{}; the offer ends at {}; {}. {}.",
             capitalised(&listing_words(machine, now, time)),
             time(end),
-            extension_words(machine, end, time)
+            extension_words(machine, end, time),
+            terms_sentence(machine, &[])
         )
     };
     PreviewLine {
@@ -151,11 +146,12 @@ fn capitalised(text: &str) -> String {
     })
 }
 
-/// What goes when "End offers at…" is confirmed: the end date and the listed machines.
+/// What goes when "End offers at…" is confirmed: the end date and one N22 body per listed
+/// machine, with every term N1 gives.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EndOffersPlan {
     pub end: f64,
-    pub machine_ids: Vec<i64>,
+    pub requests: Vec<(i64, ListMachineRequest)>,
     /// Machines left out, not listed.
     pub skipped: Vec<i64>,
 }
@@ -171,7 +167,7 @@ pub fn check_end_offers(
         return Err("Select the machines in the table first.".into());
     }
     let end = end.ok_or("Enter the date and time the offers end.")?;
-    if let Err(refusal) = end_offer_request(machines[0].id, end).validate(now) {
+    if let Err(refusal) = ending_request(&machines[0], end).validate(now) {
         return Err(end_refusal_words(refusal));
     }
     let (listed, skipped): (Vec<&Machine>, Vec<&Machine>) = machines
@@ -186,7 +182,10 @@ pub fn check_end_offers(
     }
     Ok(EndOffersPlan {
         end,
-        machine_ids: listed.iter().map(|m| m.id).collect(),
+        requests: listed
+            .iter()
+            .map(|m| (m.id, ending_request(m, end)))
+            .collect(),
         skipped: skipped.iter().map(|m| m.id).collect(),
     })
 }
@@ -283,11 +282,25 @@ pub enum RelistField {
 /// How the new offer ends.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NewEnd {
-    /// No end date and no duration: listed until unlisted.
+    /// No end date and no duration on a machine that is not listed (or listed open-ended):
+    /// listed until unlisted.
     OpenEnded,
     Date(f64),
     /// `N days` or `N weeks`, as N22 takes it.
     Rolling(String),
+    /// No end date and no duration on a machine listed until this time: N22 keeps its offer
+    /// end date (or its rolling length), and only unlisting clears it.
+    Kept(f64),
+}
+
+impl NewEnd {
+    /// How the offer ends on `machine` at `now`, the form's end being `self`.
+    pub fn on(&self, machine: &Machine, now: f64) -> NewEnd {
+        match (self, Listing::of(machine, now)) {
+            (NewEnd::OpenEnded, Listing::Until(end)) => NewEnd::Kept(end),
+            (end, _) => end.clone(),
+        }
+    }
 }
 
 /// What "List again…" changes on every machine; `None` keeps the machine's own.
@@ -302,8 +315,22 @@ pub struct RelistTerms {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RelistPlan {
     pub terms: RelistTerms,
-    /// Each machine and its request.
-    pub requests: Vec<(i64, ListMachineRequest)>,
+    pub requests: Vec<RelistRequest>,
+}
+
+impl RelistPlan {
+    /// Machine `id`'s request, if the plan has one.
+    pub fn sent_to(&self, id: i64) -> Option<&RelistRequest> {
+        self.requests.iter().find(|r| r.machine_id == id)
+    }
+}
+
+/// One machine's N22 of a "List again…", and how its offer ends by it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelistRequest {
+    pub machine_id: i64,
+    pub end: NewEnd,
+    pub request: ListMachineRequest,
 }
 
 type Problems = Vec<(RelistField, String)>;
@@ -431,33 +458,33 @@ pub fn check_relist(
     let terms = relist_terms(machines, form, now)?;
     let requests = machines
         .iter()
-        .map(|m| (m.id, relist_request(m, &terms)))
+        .map(|m| RelistRequest {
+            machine_id: m.id,
+            end: terms.end.on(m, now),
+            request: relist_request(m, &terms),
+        })
         .collect();
     Ok(RelistPlan { terms, requests })
 }
 
-/// The N22 body for `machine`: the new end, and a price or minimum only where it differs
-/// from the machine's kept one (`null` keeps it).
+/// The N22 body for `machine`: every term N1 gives at its current value (§1.3 rule 8), the
+/// new end, and the price and minimum given in the form.
 pub fn relist_request(machine: &Machine, terms: &RelistTerms) -> ListMachineRequest {
-    let price_gpu = terms.price_gpu.filter(|p| {
-        machine
-            .listed_gpu_cost
-            .is_none_or(|kept| (kept - p).abs() > 1e-9)
-    });
-    let min_chunk = terms
-        .min_chunk
-        .filter(|c| machine.listed_min_gpu_count != Some(*c));
+    let kept = current_terms(machine);
     let (end_date, duration) = match &terms.end {
-        NewEnd::OpenEnded => (None, None),
+        NewEnd::OpenEnded | NewEnd::Kept(_) => (None, None),
         NewEnd::Date(end) => (Some((*end).into()), None),
         NewEnd::Rolling(text) => (None, Some(OfferDuration::Text(text.clone()).into())),
     };
     ListMachineRequest {
-        price_gpu: price_gpu.map(Into::into),
-        min_chunk: min_chunk.map(|c| gpudeck_wire::lenient::Whole(c).into()),
+        price_gpu: terms.price_gpu.map(Into::into).or(kept.price_gpu.clone()),
+        min_chunk: terms
+            .min_chunk
+            .map(|c| gpudeck_wire::Whole(c).into())
+            .or(kept.min_chunk.clone()),
         end_date,
         duration,
-        ..ListMachineRequest::new(machine.id)
+        ..kept
     }
 }
 
@@ -466,12 +493,17 @@ pub fn price_words(price: f64) -> String {
     format!("${price:.2}/GPU-hour")
 }
 
-/// `until T`, `rolling, 2 weeks ahead`, `open-ended`.
+/// `until T`, `rolling, 2 weeks ahead`, `open-ended`, `until T (its offer end kept)`.
 fn new_end_words(end: &NewEnd, time: &impl Fn(f64) -> String) -> String {
     match end {
         NewEnd::OpenEnded => "open-ended (no offer end date)".into(),
         NewEnd::Date(end) => format!("until {}", time(*end)),
         NewEnd::Rolling(duration) => format!("rolling, always {duration} ahead"),
+        NewEnd::Kept(end) => format!(
+            "until {} (its offer end is kept: with no end given, only unlisting first makes \
+             it open-ended)",
+            time(*end)
+        ),
     }
 }
 
@@ -491,16 +523,22 @@ pub fn relist_line(
         (_, Some(kept)) => format!("{} (kept)", price_words(kept)),
         (None, None) => "no price".into(),
     };
-    let kept_chunk = machine.listed_min_gpu_count.unwrap_or(1);
-    let chunk = match terms.min_chunk {
-        Some(new) if new != kept_chunk => {
-            format!("at least {new} GPUs a rental (was {kept_chunk})")
+    let chunk = match (terms.min_chunk, machine.listed_min_gpu_count) {
+        (Some(new), Some(kept)) if new != kept => {
+            format!("at least {new} GPUs a rental (was {kept})")
         }
-        _ => format!(
-            "at least {} a rental (kept)",
-            counted(kept_chunk, "GPU", "GPUs")
+        (Some(new), None) => format!("at least {} a rental (new)", counted(new, "GPU", "GPUs")),
+        (_, Some(kept)) => format!("at least {} a rental (kept)", counted(kept, "GPU", "GPUs")),
+        (None, None) => format!(
+            "at least {} a rental (the machine list gives no minimum, so {DEFAULT_MIN_CHUNK} \
+             is sent)",
+            counted(DEFAULT_MIN_CHUNK, "GPU", "GPUs")
         ),
     };
+    let mut changed = vec!["minimum GPUs"];
+    if terms.price_gpu.is_some() {
+        changed.push("on-demand price");
+    }
     let before = match Listing::of(machine, now) {
         Listing::NotListed => "Not listed now".to_owned(),
         _ => format!(
@@ -508,7 +546,8 @@ pub fn relist_line(
             listing_words(machine, now, time)
         ),
     };
-    let extends = match &terms.end {
+    let end = terms.end.on(machine, now);
+    let extends = match &end {
         NewEnd::Date(end) => format!("; {}", extension_words(machine, *end, time)),
         NewEnd::Rolling(_) if machine.current_rentals_running > 0 => {
             "; its rentals that end before the rolling end date are extended to it, unless \
@@ -521,17 +560,19 @@ pub fn relist_line(
         machine_id: machine.id,
         sent: true,
         text: format!(
-            "{before}. Listed {}, {price}, {chunk}{extends}.",
-            new_end_words(&terms.end, time)
+            "{before}. Listed {}, {price}, {chunk}{extends}. {}.",
+            new_end_words(&end, time),
+            terms_sentence(machine, &changed)
         ),
     }
 }
 
-/// `extended 2 contracts to T`, or that none was.
-fn extended_words(extended: i64, to: &str) -> String {
+/// `extended 2 contracts to T`, that none was, or that the answer did not say (§1.3 rule 9).
+pub fn extended_words(extended: Option<i64>, to: &str) -> String {
     match extended {
-        0 => "no contract extended".into(),
-        n => format!("extended {} to {to}", counted(n, "contract", "contracts")),
+        None => "the service did not say how many rentals it extended".into(),
+        Some(0) => "no contract extended".into(),
+        Some(n) => format!("extended {} to {to}", counted(n, "contract", "contracts")),
     }
 }
 
@@ -545,39 +586,51 @@ pub enum Reread<'a> {
     Failed,
 }
 
-/// One machine's result: its answer, its refusal, or after no answer, what the re-read
-/// shows (`applied` says whether it shows the change made).
+/// What a re-read shows of a request whose outcome was unknown, in words: `it unlisted`.
+enum Shown {
+    /// The change made.
+    Applied(String),
+    /// The machine as it was: the change was not made.
+    NotApplied(String),
+    /// Neither for sure: not every term sent, say.
+    Unclear(String),
+}
+
+/// One machine's result: its answer, its refusal, or when the answer did not say, what
+/// the re-read shows (`judge` tells).
 fn settled<T>(
     machine_id: i64,
     sorted: Sorted<T>,
     done: impl FnOnce(T) -> String,
     reread: Reread<'_>,
-    applied: impl FnOnce(&Machine) -> Option<String>,
-    not_applied: impl FnOnce(&Machine) -> String,
+    judge: impl FnOnce(&Machine) -> Shown,
 ) -> OfferResult {
     let (outcome, text) = match (sorted, reread) {
         (Sorted::Done(answer), _) => (ResultKind::Done, done(answer)),
         (Sorted::Refused(why), _) => (ResultKind::Refused, format!("not changed: {why}")),
-        (Sorted::Unknown, Reread::Shows(machine)) => match applied(machine) {
-            Some(shown) => (
+        (Sorted::Unknown(why), Reread::Shows(machine)) => match judge(machine) {
+            Shown::Applied(shown) => (
                 ResultKind::Done,
-                format!("no answer came, but the re-read shows {shown}: done"),
+                format!("{why}, but the re-read shows {shown}: done"),
             ),
-            None => (
+            Shown::NotApplied(shown) => (
                 ResultKind::Refused,
+                format!("{why}, and the re-read shows {shown}: not changed"),
+            ),
+            Shown::Unclear(shown) => (
+                ResultKind::Unknown,
                 format!(
-                    "no answer came, and the re-read shows {}: not changed",
-                    not_applied(machine)
+                    "{why}, and the re-read shows {shown}: it may not have changed; reload to see"
                 ),
             ),
         },
-        (Sorted::Unknown, Reread::Missing) => (
+        (Sorted::Unknown(why), Reread::Missing) => (
             ResultKind::Unknown,
-            "no answer came, and the re-read does not show this machine".into(),
+            format!("{why}, and the re-read does not show this machine"),
         ),
-        (Sorted::Unknown, Reread::Failed) => (
+        (Sorted::Unknown(why), Reread::Failed) => (
             ResultKind::Unknown,
-            "no answer came and the re-read failed: it may have changed; reload to see".into(),
+            format!("{why} and the re-read failed: it may have changed; reload to see"),
         ),
     };
     OfferResult {
@@ -591,6 +644,7 @@ fn settled<T>(
 pub fn end_offer_result(
     machine_id: i64,
     end: f64,
+    request: &ListMachineRequest,
     sorted: Sorted<ListMachineResponse>,
     reread: Reread<'_>,
     now: f64,
@@ -608,11 +662,14 @@ pub fn end_offer_result(
         },
         reread,
         |m| {
-            m.end_date
-                .filter(|at| m.listed && same_time(*at, end))
-                .map(|at| format!("the offer ending at {}", time(at)))
+            let ends = m.listed && m.end_date.is_some_and(|at| same_time(at, end));
+            let listing = listing_words(m, now, time);
+            match (ends, shows_terms(m, request)) {
+                (true, true) => Shown::Applied(format!("the offer ending at {to}")),
+                (true, false) => Shown::Unclear(format!("it {listing}, not with the terms sent")),
+                (false, _) => Shown::NotApplied(format!("it {listing}")),
+            }
         },
-        |m| format!("it {}", listing_words(m, now, time)),
     )
 }
 
@@ -634,35 +691,47 @@ pub fn unlist_result(
         sorted,
         |()| format!("unlisted; {rentals}"),
         reread,
-        |m| (!m.listed).then(|| "it unlisted".to_owned()),
-        |m| format!("it {}", listing_words(m, now, time)),
+        |m| match m.listed {
+            false => Shown::Applied("it unlisted".into()),
+            true => Shown::NotApplied(format!("it {}", listing_words(m, now, time))),
+        },
     )
 }
 
-/// "List again…": listed again, with the contracts a later end date extended.
+/// "List again…": listed again, with the contracts a later end date extended; after an
+/// answer that did not say, done only when the re-read shows the terms sent.
 pub fn relist_result(
-    machine_id: i64,
-    terms: &RelistTerms,
+    sent: &RelistRequest,
     sorted: Sorted<ListMachineResponse>,
     reread: Reread<'_>,
     now: f64,
     time: &impl Fn(f64) -> String,
 ) -> OfferResult {
-    let end = new_end_words(&terms.end, time);
-    let to = match &terms.end {
+    let end = new_end_words(&sent.end, time);
+    let to = match &sent.end {
         NewEnd::Date(at) => time(*at),
         _ => "the offer end date".into(),
     };
     settled(
-        machine_id,
+        sent.machine_id,
         sorted,
         |answer| format!("listed {end}; {}", extended_words(answer.extended, &to)),
         reread,
         |m| {
-            (Listing::of(m, now) != Listing::NotListed)
-                .then(|| format!("it {}", listing_words(m, now, time)))
+            let listing = listing_words(m, now, time);
+            let ends_as_sent = match &sent.end {
+                NewEnd::OpenEnded => m.end_date.is_none(),
+                NewEnd::Date(at) => m.end_date.is_some_and(|shown| same_time(shown, *at)),
+                NewEnd::Rolling(_) | NewEnd::Kept(_) => m.end_date.is_some(),
+            };
+            match Listing::of(m, now) {
+                Listing::NotListed => Shown::NotApplied(format!("it {listing}")),
+                _ if ends_as_sent && shows_terms(m, &sent.request) => {
+                    Shown::Applied(format!("it {listing} with the terms sent"))
+                }
+                _ => Shown::Unclear(format!("it {listing}, not with the terms sent")),
+            }
         },
-        |m| format!("it {}", listing_words(m, now, time)),
     )
 }
 
@@ -680,6 +749,12 @@ mod tests {
 
     use crate::domain::listing::fixture::listed_machine as machine;
 
+    /// What the previews add for the fixture's machines, whose N1 gives the on-demand
+    /// price, the floor and the minimum only.
+    const UNSENT: &str = "Its other terms are sent as listed; the machine list gives no \
+        storage price, upload price, download price, credit discount, volume size and volume \
+        price: the service keeps or resets them.";
+
     #[test]
     fn a_later_end_extends_rentals_that_end_before_it_unless_priced_lower() {
         let rented = machine(1, true, Some(NOW + 72.0 * HOUR), 3, Some(NOW + 9.0 * HOUR));
@@ -687,8 +762,11 @@ mod tests {
         assert!(line.sent);
         assert_eq!(
             line.text,
-            "Listed until +72h; the offer ends at +96h; extends its rentals that end before \
-             +96h (latest now ends at +9h) to +96h, unless a rental locked a lower price."
+            format!(
+                "Listed until +72h; the offer ends at +96h; extends its rentals that end \
+                 before +96h (latest now ends at +9h) to +96h, unless a rental locked a lower \
+                 price. {UNSENT}"
+            )
         );
         let one = machine(2, true, None, 1, Some(NOW + 5.0 * HOUR));
         assert_eq!(
@@ -753,7 +831,7 @@ mod tests {
         let listed = machine(1001, true, None, 0, None);
         let plan =
             check_end_offers(&[listed.clone(), unlisted.clone()], Some(NOW + DAY), NOW).unwrap();
-        assert_eq!(plan.machine_ids, [1001]);
+        assert_eq!(plan.requests, [(1001, ending_request(&listed, NOW + DAY))]);
         assert_eq!(plan.skipped, [1004]);
         assert_eq!(
             check_end_offers(&[unlisted], Some(NOW + DAY), NOW).unwrap_err(),
@@ -784,21 +862,15 @@ mod tests {
     }
 
     #[test]
-    fn ending_an_offer_sends_only_its_end_date() {
-        let body = serde_json::to_value(end_offer_request(1001, NOW + DAY)).unwrap();
+    fn ending_an_offer_sends_its_end_date_and_every_term_the_machine_list_gives() {
+        let listed = machine(1001, true, None, 0, None);
+        let plan = check_end_offers(std::slice::from_ref(&listed), Some(NOW + DAY), NOW).unwrap();
+        let body = serde_json::to_value(&plan.requests[0].1).unwrap();
         assert_eq!(body["machine"], 1001);
         assert_eq!(body["end_date"], NOW + DAY);
-        let mut sent: Vec<&str> = body
-            .as_object()
-            .unwrap()
-            .iter()
-            .filter(|(_, v)| !v.is_null())
-            .map(|(k, _)| k.as_str())
-            .collect();
-        // serde_json keeps the fields' order where another crate of the build turns on its
-        // `preserve_order`, and sorts them where none does.
-        sent.sort_unstable();
-        assert_eq!(sent, ["end_date", "machine"]);
+        assert_eq!(body["price_gpu"], 0.4);
+        assert_eq!(body["price_min_bid"], 0.2);
+        assert_eq!(body["min_chunk"], 1);
     }
 
     #[test]
@@ -841,7 +913,7 @@ mod tests {
     }
 
     #[test]
-    fn listing_again_sends_only_what_changes() {
+    fn listing_again_sends_every_term_with_the_changes_and_never_a_null_minimum() {
         let withdrawn = machine(1004, false, None, 1, Some(NOW + DAY));
         let plan = check_relist(
             std::slice::from_ref(&withdrawn),
@@ -855,10 +927,11 @@ mod tests {
             NOW,
         )
         .unwrap();
-        let body = serde_json::to_value(&plan.requests[0].1).unwrap();
-        // The price and the minimum are the kept ones: null keeps them.
-        assert_eq!(body["price_gpu"], serde_json::Value::Null);
-        assert_eq!(body["min_chunk"], serde_json::Value::Null);
+        let body = serde_json::to_value(&plan.requests[0].request).unwrap();
+        // The kept price, floor and minimum are sent as N1 gives them (§1.3 rule 8).
+        assert_eq!(body["price_gpu"], 0.4);
+        assert_eq!(body["price_min_bid"], 0.2);
+        assert_eq!(body["min_chunk"], 1);
         assert_eq!(body["end_date"], NOW + 3.0 * DAY);
         assert_eq!(body["duration"], serde_json::Value::Null);
 
@@ -874,23 +947,131 @@ mod tests {
             NOW,
         )
         .unwrap();
-        let body = serde_json::to_value(&rolling.requests[0].1).unwrap();
+        let body = serde_json::to_value(&rolling.requests[0].request).unwrap();
         assert_eq!(body["duration"], "2 weeks");
         assert_eq!(body["end_date"], serde_json::Value::Null);
         assert_eq!(body["price_gpu"], 0.5);
+        assert_eq!(body["price_min_bid"], 0.2);
         assert_eq!(body["min_chunk"], 2);
         assert_eq!(
             relist_line(&withdrawn, &rolling.terms, NOW, &time).text,
-            "Not listed now. Listed rolling, always 2 weeks ahead, $0.50/GPU-hour (was \
-             $0.40/GPU-hour), at least 2 GPUs a rental (was 1); its rentals that end before \
-             the rolling end date are extended to it, unless one locked a lower price."
+            format!(
+                "Not listed now. Listed rolling, always 2 weeks ahead, $0.50/GPU-hour (was \
+                 $0.40/GPU-hour), at least 2 GPUs a rental (was 1); its rentals that end \
+                 before the rolling end date are extended to it, unless one locked a lower \
+                 price. {UNSENT}"
+            )
         );
         let open = check_relist(std::slice::from_ref(&withdrawn), &form(), NOW).unwrap();
         assert_eq!(open.terms.end, NewEnd::OpenEnded);
         assert_eq!(
             relist_line(&withdrawn, &open.terms, NOW, &time).text,
-            "Not listed now. Listed open-ended (no offer end date), $0.40/GPU-hour (kept), at \
-             least 1 GPU a rental (kept)."
+            format!(
+                "Not listed now. Listed open-ended (no offer end date), $0.40/GPU-hour (kept), \
+                 at least 1 GPU a rental (kept). {UNSENT}"
+            )
+        );
+    }
+
+    #[test]
+    fn a_minimum_the_machine_list_does_not_give_is_sent_as_one_and_said_so() {
+        let mut bare = machine(1004, false, None, 0, None);
+        bare.listed_min_gpu_count = None;
+        let open = check_relist(std::slice::from_ref(&bare), &form(), NOW).unwrap();
+        let body = serde_json::to_value(&open.requests[0].request).unwrap();
+        assert_eq!(body["min_chunk"], 1);
+        assert_eq!(
+            relist_line(&bare, &open.terms, NOW, &time).text,
+            format!(
+                "Not listed now. Listed open-ended (no offer end date), $0.40/GPU-hour (kept), \
+                 at least 1 GPU a rental (the machine list gives no minimum, so 1 is sent). \
+                 {UNSENT}"
+            )
+        );
+    }
+
+    #[test]
+    fn listing_again_with_no_end_keeps_a_listed_offers_end_and_says_so() {
+        // N22 with neither an end date nor a duration keeps the offer's end: the preview
+        // and the result say that, not "open-ended".
+        let listed = machine(1001, true, Some(NOW + 2.0 * DAY), 0, None);
+        let plan = check_relist(std::slice::from_ref(&listed), &form(), NOW).unwrap();
+        let sent = &plan.requests[0];
+        assert_eq!(sent.end, NewEnd::Kept(NOW + 2.0 * DAY));
+        let body = serde_json::to_value(&sent.request).unwrap();
+        assert_eq!(body["end_date"], serde_json::Value::Null);
+        assert_eq!(body["duration"], serde_json::Value::Null);
+        let line = relist_line(&listed, &plan.terms, NOW, &time).text;
+        assert_eq!(
+            line,
+            format!(
+                "Already listed until +48h: its offer changes. Listed until +48h (its offer \
+                 end is kept: with no end given, only unlisting first makes it open-ended), \
+                 $0.40/GPU-hour (kept), at least 1 GPU a rental (kept). {UNSENT}"
+            )
+        );
+        let answer = ListMachineResponse {
+            success: true,
+            extended: Some(0),
+            msg: "offer updated".into(),
+        };
+        let result = relist_result(sent, Sorted::Done(answer), Reread::Failed, NOW, &time);
+        assert_eq!(
+            result.text,
+            "listed until +48h (its offer end is kept: with no end given, only unlisting \
+             first makes it open-ended); no contract extended"
+        );
+        // One listed open-ended stays so, and says so.
+        let open = machine(1002, true, None, 0, None);
+        let plan = check_relist(std::slice::from_ref(&open), &form(), NOW).unwrap();
+        assert_eq!(plan.requests[0].end, NewEnd::OpenEnded);
+    }
+
+    #[test]
+    fn after_a_lost_answer_listing_again_is_done_only_when_the_reread_shows_the_terms_sent() {
+        let withdrawn = machine(1004, false, None, 0, None);
+        let plan = check_relist(
+            std::slice::from_ref(&withdrawn),
+            &RelistForm {
+                end: Some(NOW + 3.0 * DAY),
+                end_given: true,
+                price: "0.5".into(),
+                ..form()
+            },
+            NOW,
+        )
+        .unwrap();
+        let sent = &plan.requests[0];
+        let lost = || Sorted::Unknown(crate::domain::bulk::NO_ANSWER.into());
+        let result =
+            |shown: &Machine| relist_result(sent, lost(), Reread::Shows(shown), NOW, &time);
+        // Listed, but at the old price: not the terms sent, so not done.
+        let old_price = machine(1004, true, Some(NOW + 3.0 * DAY), 0, None);
+        let unclear = result(&old_price);
+        assert_eq!(unclear.outcome, ResultKind::Unknown);
+        assert_eq!(
+            unclear.text,
+            "no answer came, and the re-read shows it listed until +72h, not with the terms \
+             sent: it may not have changed; reload to see"
+        );
+        // Listed with another end: not done either.
+        let mut other_end = machine(1004, true, Some(NOW + DAY), 0, None);
+        other_end.listed_gpu_cost = Some(0.5);
+        assert_eq!(result(&other_end).outcome, ResultKind::Unknown);
+        let mut as_sent = machine(1004, true, Some(NOW + 3.0 * DAY), 0, None);
+        as_sent.listed_gpu_cost = Some(0.5);
+        let done = result(&as_sent);
+        assert_eq!(done.outcome, ResultKind::Done);
+        assert_eq!(
+            done.text,
+            "no answer came, but the re-read shows it listed until +72h with the terms sent: \
+             done"
+        );
+        let still_unlisted = result(&withdrawn);
+        assert_eq!(still_unlisted.outcome, ResultKind::Refused);
+        assert_eq!(
+            still_unlisted.text,
+            "no answer came, and the re-read shows it not listed: not changed"
         );
     }
 
@@ -991,36 +1172,39 @@ mod tests {
             extended,
             msg: "offer updated".into(),
         };
-        let result = |sorted, reread| end_offer_result(1001, end, sorted, reread, NOW, &time);
+        let listed = machine(1001, true, None, 1, None);
+        let request = ending_request(&listed, end);
+        let result =
+            |sorted, reread| end_offer_result(1001, end, &request, sorted, reread, NOW, &time);
+        fn lost<T>() -> Sorted<T> {
+            Sorted::Unknown(crate::domain::bulk::NO_ANSWER.into())
+        }
         assert_eq!(
-            result(Sorted::Done(answer(2)), Reread::Failed).text,
+            result(Sorted::Done(answer(Some(2))), Reread::Failed).text,
             "the offer ends at +96h; extended 2 contracts to +96h"
         );
         assert_eq!(
-            result(Sorted::Done(answer(0)), Reread::Failed).text,
+            result(Sorted::Done(answer(Some(0))), Reread::Failed).text,
             "the offer ends at +96h; no contract extended"
         );
         let refused = result(Sorted::Refused("No such machine id".into()), Reread::Failed);
         assert_eq!(refused.outcome, ResultKind::Refused);
         assert_eq!(refused.text, "not changed: No such machine id");
         let moved = machine(1001, true, Some(end), 1, Some(end));
-        let found = result(Sorted::Unknown, Reread::Shows(&moved));
+        let found = result(lost(), Reread::Shows(&moved));
         assert_eq!(found.outcome, ResultKind::Done);
         assert_eq!(
             found.text,
             "no answer came, but the re-read shows the offer ending at +96h: done"
         );
         let unmoved = machine(1001, true, Some(NOW + DAY), 1, None);
-        let not = result(Sorted::Unknown, Reread::Shows(&unmoved));
+        let not = result(lost(), Reread::Shows(&unmoved));
         assert_eq!(not.outcome, ResultKind::Refused);
         assert_eq!(
             not.text,
             "no answer came, and the re-read shows it listed until +24h: not changed"
         );
-        assert_eq!(
-            result(Sorted::Unknown, Reread::Failed).outcome,
-            ResultKind::Unknown
-        );
+        assert_eq!(result(lost(), Reread::Failed).outcome, ResultKind::Unknown);
 
         let rented = machine(1, true, None, 1, Some(NOW + 5.0 * HOUR));
         assert_eq!(
@@ -1029,25 +1213,100 @@ mod tests {
         );
         let gone = machine(1, false, None, 1, Some(NOW + 5.0 * HOUR));
         assert_eq!(
-            unlist_result(&rented, Sorted::Unknown, Reread::Shows(&gone), NOW, &time).text,
+            unlist_result(&rented, lost(), Reread::Shows(&gone), NOW, &time).text,
             "no answer came, but the re-read shows it unlisted: done"
         );
-        let terms = RelistTerms {
-            end: NewEnd::Date(end),
-            price_gpu: None,
-            min_chunk: None,
-        };
+        let withdrawn = machine(1004, false, None, 1, None);
+        let plan = check_relist(
+            std::slice::from_ref(&withdrawn),
+            &RelistForm {
+                end: Some(end),
+                end_given: true,
+                ..form()
+            },
+            NOW,
+        )
+        .unwrap();
+        let relisted =
+            |sorted| relist_result(&plan.requests[0], sorted, Reread::Failed, NOW, &time);
         assert_eq!(
-            relist_result(
-                1004,
-                &terms,
-                Sorted::Done(answer(1)),
-                Reread::Failed,
-                NOW,
-                &time
-            )
-            .text,
+            relisted(Sorted::Done(answer(Some(1)))).text,
             "listed until +96h; extended 1 contract to +96h"
         );
+    }
+
+    #[test]
+    fn an_answer_without_extended_is_said_as_not_said_never_as_none() {
+        let end = NOW + 96.0 * HOUR;
+        let silent = ListMachineResponse {
+            success: true,
+            extended: None,
+            msg: String::new(),
+        };
+        let listed = machine(1001, true, None, 1, None);
+        let ended = end_offer_result(
+            1001,
+            end,
+            &ending_request(&listed, end),
+            Sorted::Done(silent.clone()),
+            Reread::Failed,
+            NOW,
+            &time,
+        );
+        assert_eq!(ended.outcome, ResultKind::Done);
+        assert_eq!(
+            ended.text,
+            "the offer ends at +96h; the service did not say how many rentals it extended"
+        );
+        let plan = check_relist(std::slice::from_ref(&listed), &form(), NOW).unwrap();
+        let relisted = relist_result(
+            &plan.requests[0],
+            Sorted::Done(silent),
+            Reread::Failed,
+            NOW,
+            &time,
+        );
+        assert!(
+            relisted
+                .text
+                .ends_with("; the service did not say how many rentals it extended"),
+            "{}",
+            relisted.text
+        );
+    }
+
+    #[test]
+    fn a_server_failure_or_an_unreadable_answer_is_unknown_and_settled_by_the_reread() {
+        let end = NOW + 96.0 * HOUR;
+        let listed = machine(1001, true, None, 1, None);
+        let request = ending_request(&listed, end);
+        for error in [
+            crate::api::ApiError::from_response(500, "", r#"{"msg": "boom"}"#),
+            crate::api::ApiError::Decode("invalid type: string, expected i64".into()),
+        ] {
+            let sorted = crate::domain::bulk::sort::<ListMachineResponse>(Err(error)).unwrap();
+            let unread = end_offer_result(
+                1001,
+                end,
+                &request,
+                sorted.clone(),
+                Reread::Failed,
+                NOW,
+                &time,
+            );
+            assert_eq!(unread.outcome, ResultKind::Unknown, "{}", unread.text);
+            assert!(!unread.text.contains("not changed"), "{}", unread.text);
+            let moved = machine(1001, true, Some(end), 1, None);
+            let found = end_offer_result(
+                1001,
+                end,
+                &request,
+                sorted,
+                Reread::Shows(&moved),
+                NOW,
+                &time,
+            );
+            assert_eq!(found.outcome, ResultKind::Done, "{}", found.text);
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::components::words::counted;
 use crate::domain::bulk::{sort, Sorted};
 use crate::routes::{with_machine_ids, SCHEDULE};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use gpudeck_wire::Machine;
+use gpudeck_wire::{ListMachineRequest, ListMachineResponse, Machine};
 use leptos::prelude::*;
 use std::future::Future;
 
@@ -120,7 +120,7 @@ where
         .buffered(IN_FLIGHT)
         .try_collect()
         .await?;
-    let lost = sorted.iter().any(|(_, s)| matches!(s, Sorted::Unknown));
+    let lost = sorted.iter().any(|(_, s)| matches!(s, Sorted::Unknown(_)));
     let reread = if lost {
         match sort(api.machines().await)? {
             Sorted::Done(machines) => Some(machines),
@@ -130,6 +130,27 @@ where
         None
     };
     Ok((sorted, reread))
+}
+
+/// The request planned for machine `id`, of a plan's `(machine, request)` pairs.
+pub fn planned(requests: &[(i64, ListMachineRequest)], id: i64) -> Option<&ListMachineRequest> {
+    requests.iter().find(|(of, _)| *of == id).map(|(_, r)| r)
+}
+
+/// Sends `request` (N22) for machine `id`; a machine with none planned is not sent to, and
+/// says so as a refusal.
+pub async fn send_planned(
+    api: ApiClient,
+    id: i64,
+    request: Option<&ListMachineRequest>,
+) -> Result<ListMachineResponse, ApiError> {
+    match request {
+        Some(request) => api.list_machine(request).await,
+        None => Err(ApiError::Declined {
+            error: None,
+            msg: format!("no request was planned for machine {id}"),
+        }),
+    }
 }
 
 /// Machine `id` in the re-read, for [`super::rules`]' results.

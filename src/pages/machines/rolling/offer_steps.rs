@@ -8,7 +8,7 @@ use crate::api::{ApiClient, ApiError};
 use crate::components::time::now_seconds;
 use crate::domain::bulk::{sort, Sorted};
 use crate::domain::listing::{Listing, RentalsEnd};
-use gpudeck_wire::ListMachineRequest;
+use crate::domain::offer_terms::ending_request;
 use gpudeck_wire::Machine;
 
 /// What the contract-safe plan does to a machine's offer before its window.
@@ -118,15 +118,17 @@ pub fn offer_ends_by(machine: &Machine, by: f64, now: f64) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum OfferOutcome {
     /// The offer now ends at the date sent; `extended` running contracts were lengthened
-    /// to it (the server's count).
-    Ended { extended: i64 },
-    /// No answer came, but the re-read shows the offer ending in time.
-    FoundAfterNoAnswer,
+    /// to it (the server's count; `None` when its answer did not say).
+    Ended { extended: Option<i64> },
+    /// The answer did not say (`why`: none came, a server failure, one that could not be
+    /// read), but the re-read shows the offer ending in time.
+    FoundAfterNoAnswer(String),
     /// Not changed, with the server's sentence; its window is not sent.
     Refused(String),
-    /// No answer, and the re-read did not show the offer ending in time: its window is not
-    /// sent, and a retry sends the same end date again (which changes nothing twice).
-    Unknown,
+    /// No answer that says (none, a server failure, one the console cannot read; `why`
+    /// says which), and the re-read did not show the offer ending in time: its window is
+    /// not sent, and a retry sends the same end date again (which changes nothing twice).
+    Unknown(String),
 }
 
 /// One machine's offer step in a run: the end date sent and how it ended.
@@ -141,7 +143,7 @@ impl OfferResult {
     pub fn is_done(&self) -> bool {
         matches!(
             self.outcome,
-            OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer
+            OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer(_)
         )
     }
 
@@ -150,49 +152,58 @@ impl OfferResult {
         let id = self.machine_id;
         let end = time(self.end);
         match &self.outcome {
-            OfferOutcome::Ended { extended: 0 } => format!("Machine {id}: offer now ends at {end}"),
-            OfferOutcome::Ended { extended: 1 } => {
+            OfferOutcome::Ended { extended: None } => format!(
+                "Machine {id}: offer now ends at {end}; the service did not say how many \
+                 rentals it extended"
+            ),
+            OfferOutcome::Ended { extended: Some(0) } => {
+                format!("Machine {id}: offer now ends at {end}")
+            }
+            OfferOutcome::Ended { extended: Some(1) } => {
                 format!("Machine {id}: offer now ends at {end}, 1 contract extended to it")
             }
-            OfferOutcome::Ended { extended } => format!(
+            OfferOutcome::Ended {
+                extended: Some(extended),
+            } => format!(
                 "Machine {id}: offer now ends at {end}, {extended} contracts extended to it"
             ),
-            OfferOutcome::FoundAfterNoAnswer => format!(
-                "Machine {id}: no answer came, but the re-read shows its offer ending by {end}"
-            ),
+            OfferOutcome::FoundAfterNoAnswer(why) => {
+                format!("Machine {id}: {why}, but the re-read shows its offer ending by {end}")
+            }
             OfferOutcome::Refused(why) => {
                 format!("Machine {id}: offer not changed ({why}); its window was not sent")
             }
-            OfferOutcome::Unknown => format!(
-                "Machine {id}: no answer came for its offer and the re-read did not show it \
-                 ending by {end}; its window was not sent"
+            OfferOutcome::Unknown(why) => format!(
+                "Machine {id}: {why} for its offer and the re-read did not show it ending by \
+                 {end}; its window was not sent"
             ),
         }
     }
 }
 
-/// Makes each machine's offer end at its date (machine, Unix seconds): one N22 with only
-/// `machine` and `end_date` each, so every other term is kept, at N22's public pace from
-/// the first, telling `answered` each result as it comes. Those with no answer are settled
-/// by re-reading the machines (N1); only a page left or a key refused ends the run early.
+/// Makes each machine's offer end at its date (machine, Unix seconds): one N22 each with
+/// the new `end_date` and every other term `machines` (N1) gives at its current value
+/// (§1.3 rule 8), at N22's public pace from the first, telling `answered` each result as it
+/// comes. Those whose answer did not say are settled by re-reading the machines (N1); only
+/// a page left or a key refused ends the run early.
 pub async fn end_offers(
     api: &ApiClient,
     offers: &[(i64, f64)],
+    machines: &[Machine],
     mut answered: impl FnMut(&OfferResult),
 ) -> Result<Vec<OfferResult>, ApiError> {
     let api = api.paced_from_the_start();
     let mut results = Vec::new();
     for &(machine_id, end) in offers {
-        let request = ListMachineRequest {
-            end_date: Some(end.into()),
-            ..ListMachineRequest::new(machine_id)
-        };
-        let outcome = match sort(api.list_machine(&request).await)? {
-            Sorted::Done(answer) => OfferOutcome::Ended {
-                extended: answer.extended,
+        let outcome = match machines.iter().find(|m| m.id == machine_id) {
+            None => OfferOutcome::Refused("not among the machines loaded".into()),
+            Some(machine) => match sort(api.list_machine(&ending_request(machine, end)).await)? {
+                Sorted::Done(answer) => OfferOutcome::Ended {
+                    extended: answer.extended,
+                },
+                Sorted::Refused(message) => OfferOutcome::Refused(message),
+                Sorted::Unknown(why) => OfferOutcome::Unknown(why),
             },
-            Sorted::Refused(message) => OfferOutcome::Refused(message),
-            Sorted::Unknown => OfferOutcome::Unknown,
         };
         let result = OfferResult {
             machine_id,
@@ -202,15 +213,18 @@ pub async fn end_offers(
         answered(&result);
         results.push(result);
     }
-    if results.iter().any(|r| r.outcome == OfferOutcome::Unknown) {
+    if results
+        .iter()
+        .any(|r| matches!(r.outcome, OfferOutcome::Unknown(_)))
+    {
         if let Sorted::Done(machines) = sort(api.machines().await)? {
             let now = now_seconds();
             for result in results.iter_mut() {
                 let ended = machines
                     .iter()
                     .any(|m| m.id == result.machine_id && offer_ends_by(m, result.end, now));
-                if result.outcome == OfferOutcome::Unknown && ended {
-                    result.outcome = OfferOutcome::FoundAfterNoAnswer;
+                if let (OfferOutcome::Unknown(why), true) = (&result.outcome, ended) {
+                    result.outcome = OfferOutcome::FoundAfterNoAnswer(why.clone());
                 }
             }
         }
@@ -230,7 +244,7 @@ pub async fn rolling_among(
     }
     Ok(match sort(api.machines().await)? {
         Sorted::Done(machines) => rolling_offers(seemed, &machines, now_seconds()),
-        Sorted::Refused(_) | Sorted::Unknown => Vec::new(),
+        Sorted::Refused(_) | Sorted::Unknown(_) => Vec::new(),
     })
 }
 
@@ -371,17 +385,33 @@ mod tests {
             outcome,
         };
         let time = |t: f64| format!("+{}h", (t - NOW) / HOUR);
-        let ended = result(OfferOutcome::Ended { extended: 2 });
+        let ended = result(OfferOutcome::Ended { extended: Some(2) });
         assert!(ended.is_done());
         assert_eq!(
             ended.sentence(time),
             "Machine 1001: offer now ends at +1h, 2 contracts extended to it"
         );
         assert_eq!(
-            result(OfferOutcome::Ended { extended: 0 }).sentence(time),
+            result(OfferOutcome::Ended { extended: Some(0) }).sentence(time),
             "Machine 1001: offer now ends at +1h"
         );
-        assert!(result(OfferOutcome::FoundAfterNoAnswer).is_done());
+        // An answer without `extended` did not say: never "none extended" (§1.3 rule 9).
+        let silent = result(OfferOutcome::Ended { extended: None });
+        assert!(silent.is_done());
+        assert_eq!(
+            silent.sentence(time),
+            "Machine 1001: offer now ends at +1h; the service did not say how many rentals \
+             it extended"
+        );
+        let found = result(OfferOutcome::FoundAfterNoAnswer(
+            "the answer did not say whether it was done (boom (500))".into(),
+        ));
+        assert!(found.is_done());
+        assert_eq!(
+            found.sentence(time),
+            "Machine 1001: the answer did not say whether it was done (boom (500)), but the \
+             re-read shows its offer ending by +1h"
+        );
         let refused = result(OfferOutcome::Refused(
             "end_date must be in the future".into(),
         ));
@@ -391,6 +421,14 @@ mod tests {
             "Machine 1001: offer not changed (end_date must be in the future); its window \
              was not sent"
         );
-        assert!(!result(OfferOutcome::Unknown).is_done());
+        let failed = result(OfferOutcome::Unknown(
+            "the answer did not say whether it was done (boom (500))".into(),
+        ));
+        assert!(!failed.is_done());
+        assert_eq!(
+            failed.sentence(time),
+            "Machine 1001: the answer did not say whether it was done (boom (500)) for its \
+             offer and the re-read did not show it ending by +1h; its window was not sent"
+        );
     }
 }

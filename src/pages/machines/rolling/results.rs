@@ -12,8 +12,8 @@ pub(super) fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
     let offers = run.offers;
     let class = |r: &OfferResult| match r.outcome {
         OfferOutcome::Refused(_) => "refused",
-        OfferOutcome::Unknown => "unknown",
-        OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer => "ok",
+        OfferOutcome::Unknown(_) => "unknown",
+        OfferOutcome::Ended { .. } | OfferOutcome::FoundAfterNoAnswer(_) => "ok",
     };
     view! {
         <section class="result" data-testid="plan-result" aria-labelledby="plan-result-heading">

@@ -166,7 +166,7 @@ pub(super) fn schedule_action(
                 let mut to_end = sent.offers;
                 to_end.extend(rolling_among(&api, &sent.seemed_in_time).await?);
                 offers_done.try_set((0, to_end.len()));
-                let offers = end_offers(&api, &to_end, |result| {
+                let offers = end_offers(&api, &to_end, &sent.machines, |result| {
                     offers_done.try_update(|(done, _)| *done += 1);
                     if result.is_done() {
                         saved.try_update(|s| s.offers_ended.insert(result.machine_id));
@@ -186,6 +186,7 @@ pub(super) fn schedule_action(
                 let ready = Sent {
                     offers: Vec::new(),
                     seemed_in_time: Vec::new(),
+                    machines: Vec::new(),
                     windows: sent
                         .windows
                         .into_iter()

@@ -9,7 +9,7 @@ use crate::domain::fleet::Fleet;
 use crate::domain::schedule::ItemResult;
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review};
-use gpudeck_wire::MaintenanceCategory;
+use gpudeck_wire::{Machine, MaintenanceCategory};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -163,9 +163,17 @@ impl PlanState {
                 _ => None,
             })
             .collect();
+        let machines = self.fleet.with_value(|f| {
+            f.machines
+                .iter()
+                .filter(|m| steps.iter().any(|(id, _)| *id == m.id))
+                .cloned()
+                .collect()
+        });
         Sent {
             offers,
             seemed_in_time,
+            machines,
             windows,
         }
     }
@@ -179,6 +187,8 @@ pub(super) struct Sent {
     /// Offers that seemed to end in time (machine, end date, window start): checked again
     /// when sent, since a rolling one does not.
     pub(super) seemed_in_time: Vec<(i64, f64, i64)>,
+    /// The machines of both as loaded (N1): the terms each N22 sends besides its end date.
+    pub(super) machines: Vec<Machine>,
     pub(super) windows: Vec<Placement>,
 }
 
