@@ -11,7 +11,7 @@
 //! parity`.
 
 use crate::api::requests::{self, ApiRequest};
-use crate::pages::machines::offers::rules::end_offer_request;
+use crate::domain::offer_terms::ending_request;
 use gpudeck_wire::operations::{self as op, ClientCommand, Operation};
 use gpudeck_wire::{reads, CreateSubaccountRequest, MaintenanceCategory, VolumeSearchRequest};
 use serde_json::{json, Value};
@@ -108,7 +108,7 @@ const DIFFERENCES: &[(&str, &str, &str)] = &[
     (
         "N22",
         "body vol_size",
-        "the console keeps N1's current value, the client sends null",
+        "N1 gives no volume size, so the console leaves the key out; the client sends null",
     ),
     (
         "N22",
@@ -118,7 +118,7 @@ const DIFFERENCES: &[(&str, &str, &str)] = &[
     (
         "N22",
         "body duration",
-        "the console sends an end date, never a rolling duration; the client sends null",
+        "the console sends an end date and leaves the rolling duration out; the client sends null",
     ),
 ];
 
@@ -164,15 +164,25 @@ fn wire(method: &str, path: &str, query: &[(&str, Value)], body: Option<Value>) 
 /// End offers at 2027-01-01 00:00 UTC, as `vastai list machine ID -e 01/01/2027` reads it.
 const END_2027: f64 = 1_798_761_600.0;
 
+/// Machine 1001 as N1 lists it, with every term N1 can give and a minimum of 2 GPUs: what
+/// "End offers at…" builds its N22 from.
+fn listed_machine_1001() -> gpudeck_wire::Machine {
+    let mut machine = crate::domain::listing::fixture::listed_machine(1001, true, None, 1, None);
+    machine.listed_min_gpu_count = Some(2);
+    machine.listed_storage_cost = Some(0.15);
+    machine.listed_inet_up_cost = Some(0.02);
+    machine.listed_inet_down_cost = Some(0.01);
+    machine.credit_discount_max = Some(0.3);
+    machine.listed_volume_cost = Some(0.08);
+    machine
+}
+
 fn cases() -> Vec<Case> {
     use Other::{Client, ClientFirstCall, Spec};
     let page_search: VolumeSearchRequest =
         serde_json::from_str(reads::VOLUME_OFFERS.body.unwrap()).unwrap();
     // N20 as the subaccounts page fills it.
-    let subaccount: CreateSubaccountRequest = serde_json::from_value(json!({
-        "email": "s@x.y", "username": "s", "password": "pw123456", "host_only": false,
-    }))
-    .unwrap();
+    let subaccount = new_subaccount();
     let permissions = json!({"api": {"misc": {}}});
     let case = |console, other| Case { console, other };
     vec![
@@ -336,7 +346,6 @@ fn cases() -> Vec<Case> {
                 Some(json!({"role": "ops"})),
             )),
         ),
-        // Passes once "strict"'s CreateSubaccountRequest carries `parent_id: "me"`.
         case(
             requests::create_subaccount(&subaccount),
             Client(&[
@@ -352,7 +361,7 @@ fn cases() -> Vec<Case> {
         ),
         // "End offers at…" on one machine, through the offer actions' own request code.
         case(
-            requests::list_machine(&end_offer_request(1001, END_2027)),
+            requests::list_machine(&ending_request(&listed_machine_1001(), END_2027)),
             Client(&["list", "machine", "1001", "-e", "01/01/2027"]),
         ),
         case(
@@ -738,10 +747,10 @@ fn the_consoles_requests_are_the_official_clients() {
 }
 
 /// N22 as spec §1.3 rule 8 wants it: every term at a value, never `null`, and the minimum
-/// GPUs a number. Passes once "offers" fills N22 from N1.
+/// GPUs a number.
 #[test]
 fn the_consoles_n22_sends_no_null_and_a_numeric_min_chunk() {
-    let request = requests::list_machine(&end_offer_request(1001, END_2027));
+    let request = requests::list_machine(&ending_request(&listed_machine_1001(), END_2027));
     let body = wire_of_console(&request).body.unwrap();
     let nulls: Vec<&String> = body
         .as_object()
@@ -754,15 +763,15 @@ fn the_consoles_n22_sends_no_null_and_a_numeric_min_chunk() {
     assert!(body["min_chunk"].is_u64(), "{body}");
 }
 
+/// N20 as the subaccounts page builds it.
+fn new_subaccount() -> CreateSubaccountRequest {
+    CreateSubaccountRequest::of_caller("s@x.y".into(), "s".into(), "pw123456".into(), false)
+}
+
 /// N20 as client 1.9.1 sends it: `parent_id: "me"` makes `POST /users/` a subaccount.
-/// Passes once "strict"'s `CreateSubaccountRequest` carries it.
 #[test]
 fn the_consoles_n20_names_the_caller_as_parent() {
-    let subaccount: CreateSubaccountRequest = serde_json::from_value(json!({
-        "email": "s@x.y", "username": "s", "password": "pw123456", "host_only": false,
-    }))
-    .unwrap();
-    let body = wire_of_console(&requests::create_subaccount(&subaccount))
+    let body = wire_of_console(&requests::create_subaccount(&new_subaccount()))
         .body
         .unwrap();
     assert_eq!(body["parent_id"], "me", "{body}");

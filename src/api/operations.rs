@@ -208,8 +208,9 @@ impl ApiClient {
     }
 
     /// `PUT /machines/create_asks/` (N22 (list machine)): creates or changes the machine's
-    /// offer. All twelve keys go, `null` for every term kept, as client 1.9.1 sends them;
-    /// the answer counts the running contracts a later offer end date extended.
+    /// offer. The request carries every term it has a value for and never a `null` (spec
+    /// §1.3 rule 8); the answer may count the running contracts a later offer end date
+    /// extended.
     pub async fn list_machine(
         &self,
         request: &ListMachineRequest,

@@ -5,8 +5,9 @@
 //! and the previews say so instead of promising it is kept.
 
 use crate::components::words::counted;
+use gpudeck_wire::lenient::Nullable;
 use gpudeck_wire::listing::DEFAULT_MIN_CHUNK;
-use gpudeck_wire::{ListMachineRequest, Machine, Whole};
+use gpudeck_wire::{Lenient, ListMachineRequest, Machine, Whole};
 
 /// An N22 body for `machine` carrying every term N1 gives, at its current value, and
 /// `min_chunk` from `listed_min_gpu_count` (1, N22's own default, when N1 gives none).
@@ -80,16 +81,15 @@ pub fn terms_sentence(machine: &Machine, changed: &[&str]) -> String {
 /// Whether `machine`, as a re-read of N1 shows it, carries every term `request` sent: what
 /// settles an N22 whose answer was lost. A term N1 does not give cannot contradict.
 pub fn shows_terms(machine: &Machine, request: &ListMachineRequest) -> bool {
-    let sent =
-        |term: &Option<gpudeck_wire::Lenient<f64>>| term.as_ref().and_then(|t| t.valid().copied());
+    let sent = |term: &Option<Lenient<f64>>| term.as_ref().and_then(|t| t.valid().copied());
     let same = |sent: Option<f64>, shown: Option<f64>| match (sent, shown) {
         (Some(sent), Some(shown)) => (sent - shown).abs() < 1e-9,
         _ => true,
     };
-    let chunk = request
-        .min_chunk
-        .as_ref()
-        .and_then(|c| c.valid().map(|w| w.0));
+    let chunk = match &request.min_chunk {
+        Some(Nullable::Value(Lenient::Valid(Whole(n)))) => Some(*n),
+        _ => None,
+    };
     same(sent(&request.price_gpu), machine.listed_gpu_cost)
         && same(sent(&request.price_min_bid), machine.min_bid_price)
         && same(sent(&request.price_disk), machine.listed_storage_cost)

@@ -13,7 +13,7 @@ fn client() -> ApiClient {
 }
 
 #[wasm_bindgen_test]
-async fn listing_sends_all_twelve_keys_with_null_for_each_term_kept() {
+async fn listing_sends_the_terms_it_has_and_never_a_null() {
     let fetch = FakeFetch::install(vec![json(
         200,
         r#"{"success": true, "extended": 2, "msg": "offer updated"}"#,
@@ -39,10 +39,7 @@ async fn listing_sends_all_twelve_keys_with_null_for_each_term_kept() {
     assert_eq!(calls[0].content_type, "application/json");
     assert_eq!(
         serde_json::from_str::<Value>(&calls[0].body).unwrap(),
-        json!({"machine": 1001, "price_gpu": null, "price_disk": null, "price_inetu": null,
-               "price_inetd": null, "price_min_bid": null, "min_chunk": 2,
-               "end_date": 1_900_000_000.0, "credit_discount_max": null, "duration": null,
-               "vol_size": null, "vol_price": null})
+        json!({"machine": 1001, "min_chunk": 2, "end_date": 1_900_000_000.0})
     );
 }
 

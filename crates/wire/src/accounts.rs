@@ -158,6 +158,21 @@ pub struct CreateSubaccountRequest {
     pub ssh_key: Option<Lenient<String>>,
 }
 
+impl CreateSubaccountRequest {
+    /// What the console sends for a new subaccount: the client's fields, and
+    /// `parent_id: "me"`, without which the public service reads a sign-up.
+    pub fn of_caller(email: String, username: String, password: String, host_only: bool) -> Self {
+        Self {
+            email: Some(Lenient::Valid(email)),
+            username: Some(Lenient::Valid(username)),
+            password: Some(Lenient::Valid(password)),
+            host_only: Some(Lenient::Valid(host_only)),
+            parent_id: Some(ParentId::Me.into()),
+            ssh_key: None,
+        }
+    }
+}
+
 /// N20's answer. The public docs show only `id`, `username`, `email` and `key_id`; without
 /// `api_key`, the subaccount list (seed op 5) shows the key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -80,7 +80,8 @@ impl utoipa::PartialSchema for OfferDuration {
 #[cfg(feature = "openapi")]
 impl utoipa::ToSchema for OfferDuration {}
 
-/// Body of `PUT /machines/create_asks/` (N22). Client 1.9.1 sends all twelve keys, `null`
+/// Body of `PUT /machines/create_asks/` (N22). A term the sender has no value for is left
+/// out, never written as `null` (spec §1.3 rule 8). Client 1.9.1 sends all twelve keys, `null`
 /// for every option not given except `min_chunk` (its `-m` defaults to 1). A missing or
 /// `null` term keeps the offer's current value, except `min_chunk`, read as the public
 /// backend reads it: absent is 1 (it resets the minimum), `null` is refused.
@@ -88,27 +89,27 @@ impl utoipa::ToSchema for OfferDuration {}
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ListMachineRequest {
     /// The caller's machine.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = i64, minimum = 1, required = true, example = 1007))]
     pub machine: Option<Lenient<Whole>>,
     /// On-demand price, $/GPU-hour, ≥ 0. Needed when the machine was never listed.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0, example = 0.45))]
     pub price_gpu: Option<Lenient<f64>>,
     /// $/GB-month, ≥ 0 (first listing: 0.10).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0))]
     pub price_disk: Option<Lenient<f64>>,
     /// $/GB uploaded, ≥ 0.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0))]
     pub price_inetu: Option<Lenient<f64>>,
     /// $/GB downloaded, ≥ 0.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0))]
     pub price_inetd: Option<Lenient<f64>>,
     /// Interruptible floor, $/GPU-hour, ≥ 0 (first listing: `price_gpu`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0))]
     pub price_min_bid: Option<Lenient<f64>>,
     /// The fewest GPUs a renter may take: 1 or a power of two up to the machine's GPUs.
@@ -122,22 +123,22 @@ pub struct ListMachineRequest {
     #[cfg_attr(feature = "openapi", schema(value_type = i64, minimum = 1, example = 1))]
     pub min_chunk: Option<Nullable<Lenient<Whole>>>,
     /// The offer end date, Unix seconds, later than now. Clears a rolling `duration`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, example = 1_900_000_000.0))]
     pub end_date: Option<Lenient<f64>>,
     /// 0–1 (first listing: 0.4).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0, maximum = 1))]
     pub credit_discount_max: Option<Lenient<f64>>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<OfferDuration>))]
     pub duration: Option<Lenient<OfferDuration>>,
     /// GB offered for volumes, a whole number ≥ 0.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>, minimum = 0))]
     pub vol_size: Option<Lenient<Whole>>,
     /// $/GB-month for volumes, ≥ 0; needs a `vol_size` above 0.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>, minimum = 0))]
     pub vol_price: Option<Lenient<f64>>,
 }

@@ -8,7 +8,7 @@ use crate::api::Refusal;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction, SubmitButton};
 use crate::components::form_field::{FormField, TextInput, TextKind};
 use crate::components::toasts::use_toasts;
-use gpudeck_wire::{CreateSubaccountRequest, Lenient, ParentId};
+use gpudeck_wire::CreateSubaccountRequest;
 use leptos::prelude::*;
 
 /// A new subaccount as confirmed, without its password.
@@ -41,14 +41,12 @@ pub fn CreateSubaccount(
 
     let create = ConfirmedAction::new(
         move |api, draft: Draft| {
-            let request = CreateSubaccountRequest {
-                email: Some(Lenient::Valid(draft.email)),
-                username: Some(Lenient::Valid(draft.username)),
-                password: Some(Lenient::Valid(password.get_untracked())),
-                host_only: Some(Lenient::Valid(draft.host_only)),
-                parent_id: Some(ParentId::Me.into()),
-                ssh_key: None,
-            };
+            let request = CreateSubaccountRequest::of_caller(
+                draft.email,
+                draft.username,
+                password.get_untracked(),
+                draft.host_only,
+            );
             async move { api.create_subaccount(&request).await }
         },
         move |draft: Draft, created| {
