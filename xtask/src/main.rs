@@ -13,6 +13,7 @@ mod parallel;
 mod reuse;
 mod reuse_check;
 mod scratch;
+mod served_page;
 mod server_process;
 mod setup;
 mod shell;
@@ -33,15 +34,16 @@ usage: cargo xtask <command>
   package     the console and the release server in one folder, target/package/gpudeck,
               to copy to another machine of this kind
   test        install what is missing (also Chromium), run every test suite, print a summary
-  setup       only install what is missing (add --browser for Chromium and ChromeDriver),
-              with schemathesis and the official client vastai for the tests
+  setup       only install what is missing (add --browser for Chromium and ChromeDriver,
+              --dev for trunk), with schemathesis and the official client vastai for the
+              tests
   bench       measure bundle size (also split by route), the console in Chromium (also
               throttled to Lighthouse's presets), the server under load and the
               maintenance planner; writes target/bench/report.md
               (parts: size, browser, felt, server, plan)
   split       only build the console split by route into target/split/dist
-  serve-api   start only the reference server with demo data on 127.0.0.1:8787,
-              for `trunk serve` live-reload development
+  serve-api   install trunk if missing and start only the reference server with demo
+              data on 127.0.0.1:8787, for `trunk serve` live-reload development
 ";
 
 fn main() -> ExitCode {
@@ -49,8 +51,12 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => tasks::run(&args[1..]),
         Some("test") => tasks::test(&args[1..]),
-        Some("setup") => setup::ensure_all(args.iter().any(|a| a == "--browser"))
-            .and_then(|()| setup::ensure_test_tools()),
+        Some("setup") => {
+            let flag = |name: &str| args.iter().any(|a| a == name);
+            setup::ensure_all(flag("--browser"))
+                .and_then(|()| setup::ensure_test_tools())
+                .and_then(|()| flag("--dev").then(setup::ensure_trunk).unwrap_or(Ok(())))
+        }
         Some("split") => setup::ensure_all(false).and_then(|()| split::build_split_console()),
         Some("serve-api") => tasks::serve_api(),
         Some("package") => package::build(),

@@ -3,8 +3,9 @@
 //! one page's wording changed, exactly the files that change reaches differ.
 
 use crate::reuse::digests;
+use crate::served_page::Page;
 use crate::shell::{empty_folder, root, step};
-use crate::split::{self, Page};
+use crate::split;
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -60,10 +61,7 @@ fn one_style_sheet_changed(built: &Digests, wasm: &Path, scratch: &Path) -> Resu
     let mut css = std::fs::read_to_string(root().join(CHANGED_SHEET))?;
     css.push_str("\n.reuse-check { outline: 1px solid currentColor; }\n");
     std::fs::write(&sheet, css)?;
-    let page = Page::with_replaced(
-        &BTreeMap::from([(CHANGED_SHEET, sheet)]),
-        scratch.join("page"),
-    )?;
+    let page = Page::with_replaced(&BTreeMap::from([(CHANGED_SHEET, sheet)]))?;
     let counts = split::rebuild_into(&restyled, wasm, &page)?;
     let differing = differences(built, &digests(&restyled)?);
     let expected =

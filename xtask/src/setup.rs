@@ -15,6 +15,9 @@ const BINARYEN_VERSION: &str = "132";
 const AXE_CORE_VERSION: &str = "4.14.1";
 /// terser (npm), which minifies the split build's scripts.
 const TERSER_VERSION: &str = "5.51.2";
+/// lightningcss (npm's command-line build, a prebuilt binary), which minifies the split
+/// build's style sheets as trunk's own copy of it did.
+const LIGHTNINGCSS_VERSION: &str = "1.33.0";
 /// schemathesis (PyPI), for the fuzz suite; checked to install and run here.
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// The marketplace's official command-line client (PyPI), which the native suite runs
@@ -25,13 +28,15 @@ const LEPTOSFMT_VERSION: &str = "0.1.33";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// Everything `run` needs; with `browser`, also what the browser tests need.
+/// Everything `run` needs; with `browser`, also what the browser tests need. Not trunk:
+/// only development (`trunk serve`) and the check that its bundle builds need it
+/// ([`ensure_trunk`]).
 pub fn ensure_all(browser: bool) -> Result<()> {
     ensure_wasm_target()?;
-    ensure_trunk()?;
     ensure_wasm_bindgen()?;
     ensure_wasm_opt()?;
     ensure_terser()?;
+    ensure_lightningcss()?;
     if browser {
         ensure_browser()?;
         ensure_axe_core()?;
@@ -50,7 +55,9 @@ fn ensure_wasm_target() -> Result<()> {
         .context("the wasm target is needed to build the console")
 }
 
-fn ensure_trunk() -> Result<()> {
+/// trunk, for `trunk serve` (development) and the test suite's check that its bundle
+/// builds; `cargo xtask run` does not need it.
+pub fn ensure_trunk() -> Result<()> {
     if output_of("trunk", &["--version"]).as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
         return Ok(());
     }
@@ -58,7 +65,7 @@ fn ensure_trunk() -> Result<()> {
         "installing trunk {TRUNK_VERSION} from crates.io (about 10 minutes on 2 cores, once)"
     ));
     exec(cargo().args(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
-        .context("trunk builds the console")
+        .context("trunk builds the development console (trunk serve)")
 }
 
 /// The wasm-bindgen CLI must match the `wasm-bindgen` crate in Cargo.lock exactly.
@@ -72,6 +79,7 @@ fn ensure_wasm_bindgen() -> Result<()> {
     step(&format!(
         "installing wasm-bindgen-cli {wanted} from crates.io (about 6 minutes on 2 cores, once)"
     ));
+    let started = std::time::Instant::now();
     // Without --locked: its lock file names a crate version this registry lacks.
     exec(cargo().args([
         "install",
@@ -80,7 +88,27 @@ fn ensure_wasm_bindgen() -> Result<()> {
         &wanted,
         "--force",
     ]))
-    .context("wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock")
+    .context("wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock")?;
+    let seconds = started.elapsed().as_secs();
+    std::fs::create_dir_all(tools_dir())?;
+    std::fs::write(yardstick_file(), format!("{seconds}\n"))?;
+    Ok(())
+}
+
+/// Where the time this machine took to install wasm-bindgen-cli is kept: every fresh run
+/// performs that install, so the figures in docs/performance.md are ratios to it.
+fn yardstick_file() -> std::path::PathBuf {
+    tools_dir().join("wasm-bindgen-cli-install.seconds")
+}
+
+/// How many seconds this machine took to install wasm-bindgen-cli, if it installed it.
+pub fn yardstick_seconds() -> Option<u64> {
+    std::fs::read_to_string(yardstick_file())
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|seconds| *seconds > 0)
 }
 
 /// wasm-opt from npm's binaryen 132. Debian's binaryen 108 runs, but its output breaks
@@ -139,6 +167,27 @@ fn ensure_terser() -> Result<()> {
         &format!("terser@{TERSER_VERSION}"),
     )
     .context("the split build minifies its scripts with terser; npm (Node.js) installs it")
+}
+
+/// lightningcss's command-line tool of [`LIGHTNINGCSS_VERSION`] (npm ships it built).
+pub fn lightningcss() -> std::path::PathBuf {
+    tools_dir().join(format!(
+        "lightningcss-{LIGHTNINGCSS_VERSION}/node_modules/lightningcss-cli/lightningcss"
+    ))
+}
+
+fn ensure_lightningcss() -> Result<()> {
+    if output_of(&lightningcss().to_string_lossy(), &["--version"]).is_some() {
+        return Ok(());
+    }
+    step(&format!(
+        "installing lightningcss {LIGHTNINGCSS_VERSION} (npm package lightningcss-cli)"
+    ));
+    npm_install(
+        &format!("lightningcss-{LIGHTNINGCSS_VERSION}"),
+        &format!("lightningcss-cli@{LIGHTNINGCSS_VERSION}"),
+    )
+    .context("the split build minifies its style sheets with lightningcss; npm installs it")
 }
 
 /// `npm install package` into its own folder under the tools directory.

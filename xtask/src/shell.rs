@@ -91,6 +91,15 @@ pub fn cargo() -> Command {
     cmd
 }
 
+/// `work`, then a line saying how long it took, so that a newcomer sees where the
+/// minutes of a first build go.
+pub fn timed<T>(what: &str, work: impl FnOnce() -> Result<T>) -> Result<T> {
+    let started = Instant::now();
+    let made = work()?;
+    println!("    {what}: {}", elapsed(started.elapsed().as_secs()));
+    Ok(made)
+}
+
 pub fn elapsed(seconds: u64) -> String {
     if seconds >= 60 {
         format!("{}m{:02}s", seconds / 60, seconds % 60)

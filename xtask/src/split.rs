@@ -4,8 +4,9 @@
 //! Trunk 0.21 cannot split, so the wasm goes through the steps by hand:
 //! cargo (`--emit-relocs`, so wasm-split can move code) → wasm-split → wasm-bindgen
 //! (`--keep-lld-exports`, which the chunks link against) → `wasm-opt -Oz` on every module
-//! → content-hashed names. Trunk still builds the rest of the page (styles, icon, boot.js)
-//! from `index.html` without its rust link, so both builds share one page description.
+//! → content-hashed names. The page itself (styles, icon, boot.js) is written from
+//! `index.html` without its rust link (served_page.rs), so both builds share one page
+//! description and this one needs no trunk.
 //!
 //! Every step after cargo keeps its output (see reuse.rs): a build with nothing changed
 //! runs none of them, and a build after a change runs only the steps whose inputs changed.
@@ -13,7 +14,10 @@
 use crate::packs::{self, Pack};
 use crate::parallel::two_at_a_time;
 use crate::reuse::{self, Key, Reuse, Stamp};
-use crate::shell::{cargo, copy_folder, empty_folder, exec, exec_quiet, output_of, root, step};
+use crate::served_page::Page;
+use crate::shell::{
+    cargo, copy_folder, empty_folder, exec, exec_quiet, output_of, root, step, timed,
+};
 use crate::{compress, merge, minify, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -42,7 +46,7 @@ pub fn dist_dir() -> PathBuf {
 /// built from changed since the last build, it only says so.
 pub fn build_split_console() -> Result<()> {
     step("building the console split by route (release, wasm-split, wasm-opt -Oz)");
-    let wasm = compile()?;
+    let wasm = timed("cargo build (release wasm)", compile)?;
     let page = Page::of_repository()?;
     let reuse = Reuse::at(split_dir().join("reuse"), recipe()?);
     let key = reuse
@@ -93,7 +97,7 @@ fn recipe() -> Result<String> {
     Ok(Key::new("recipe")
         .file(&xtask)?
         .text(&version("wasm-bindgen"))
-        .text(&version("trunk"))
+        .text(&version(&setup::lightningcss().to_string_lossy()))
         .text(&version("node"))
         .finish())
 }
@@ -108,17 +112,25 @@ struct Built {
 /// into `dist` (emptied first) and precompressed, each step through `reuse`.
 fn build(wasm: &Path, page: &Page, dist: &Path, reuse: &Reuse) -> Result<Built> {
     let stage = empty_folder(&split_dir().join("stage"))?;
-    let split = split_wasm(wasm, &stage)?;
-    bindgen(&stage)?;
-    let mut modules = split.split_modules.clone();
-    modules.push(stage.join(format!("{NAME}_bg.wasm")));
-    optimise_all(&modules, reuse)?;
-    let assets = build_page_assets(page, reuse)?;
+    let split = timed("wasm-split", || split_wasm(wasm, &stage))?;
+    timed("wasm-bindgen", || bindgen(&stage))?;
+    // The main module first: the largest by far, it takes one core while the chunks share
+    // the other, instead of running alone after them.
+    let mut modules = vec![stage.join(format!("{NAME}_bg.wasm"))];
+    modules.extend(split.split_modules.iter().cloned());
+    timed("wasm-opt on every module", || optimise_all(&modules, reuse))?;
+    let assets = timed("the served page and its styles", || {
+        build_page_assets(page, reuse)
+    })?;
     empty_folder(dist)?;
     copy_folder(&assets, dist)?;
-    let names = publish(&stage, &split.prefetch_map, dist, reuse)?;
+    let names = timed("packs, hashed names, terser", || {
+        publish(&stage, &split.prefetch_map, dist, reuse)
+    })?;
     write_index(&names, dist)?;
-    compress::precompress_console(dist, Some(reuse))?;
+    timed("precompression (gzip, brotli)", || {
+        compress::precompress_console(dist, Some(reuse))
+    })?;
     Ok(Built {
         names,
         prefetch: split.prefetch_map,
@@ -224,96 +236,11 @@ fn custom_sections(wasm: &[u8]) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// The served page as trunk builds it here: `index.html` without its rust link, and the
-/// files its trunk links name (styles, icon, boot.js).
-pub struct Page {
-    /// The page trunk reads, its links written relative to [`Page::folder`].
-    html: String,
-    folder: PathBuf,
-    /// The files the links name, in the page's order.
-    assets: Vec<PathBuf>,
-}
-
-impl Page {
-    /// `index.html` with the repository's assets.
-    pub fn of_repository() -> Result<Self> {
-        Self::with_replaced(&BTreeMap::new(), split_dir().join("assets"))
-    }
-
-    /// `index.html` with each link named in `replaced` (`style/machines.css` → another
-    /// file) read from elsewhere, to be built in `folder`.
-    pub fn with_replaced(replaced: &BTreeMap<&str, PathBuf>, folder: PathBuf) -> Result<Self> {
-        // Trunk builds the crate beside a page with a rust link, and one without beside
-        // a Cargo.toml too: so the page goes to a folder of its own under target/.
-        let page = std::fs::read_to_string(root().join("index.html"))?;
-        let (mut html, mut assets) = (String::new(), Vec::new());
-        for line in page.lines() {
-            if line.contains(r#"rel="rust""#) {
-                continue;
-            }
-            match between(line, r#" href=""#, "\"").filter(|_| line.contains("data-trunk")) {
-                Some(href) => {
-                    let asset = replaced
-                        .get(href)
-                        .cloned()
-                        .unwrap_or_else(|| root().join(href));
-                    let relative = relative_path(&folder, &asset)?;
-                    html.push_str(&line.replacen(href, &relative, 1));
-                    assets.push(asset);
-                }
-                None => html.push_str(line),
-            }
-            html.push('\n');
-        }
-        if html.lines().count() == page.lines().count() {
-            bail!("index.html has no rust link to take out");
-        }
-        Ok(Page {
-            html,
-            folder,
-            assets,
-        })
-    }
-
-    /// A key over everything trunk reads to build the page.
-    fn key(&self) -> Result<String> {
-        let mut key = Key::new("page")
-            .text(&self.html)
-            .file(&root().join("Trunk.toml"))?;
-        for asset in &self.assets {
-            key = key.file(asset)?;
-        }
-        Ok(key.finish())
-    }
-}
-
-/// `to` as a link from a page in `from`, both under the repository: `../../../style/x.css`.
-fn relative_path(from: &Path, to: &Path) -> Result<String> {
-    let (from, to) = (from.strip_prefix(root())?, to.strip_prefix(root())?);
-    let ups = from.components().count();
-    let mut link = "../".repeat(ups);
-    link.push_str(&to.to_string_lossy());
-    Ok(link)
-}
-
-/// Trunk builds `page`: the styles, icon and boot.js, hashed and minified as in the
-/// normal build. Returns the folder it wrote.
+/// The served page and its files ([`Page::write`]), kept for the next build when nothing
+/// it is written from changed. Returns the folder they are in.
 fn build_page_assets(page: &Page, reuse: &Reuse) -> Result<PathBuf> {
-    let key = reuse.key("trunk").text(&page.key()?).finish();
-    reuse.folder("trunk", key, |into| {
-        std::fs::create_dir_all(&page.folder)?;
-        let html = page.folder.join("index.html");
-        std::fs::write(&html, &page.html)?;
-        exec(
-            Command::new("trunk")
-                .arg("build")
-                .arg(&html)
-                .args(["--release", "--dist"])
-                .arg(into)
-                .env("PATH", setup::path_with_tools())
-                .current_dir(root()),
-        )
-    })
+    let key = reuse.key("page").text(&page.key()?).finish();
+    reuse.folder("page", key, |into| page.write(into, &setup::lightningcss()))
 }
 
 /// The published names of the bundle's files.
@@ -453,7 +380,7 @@ fn write_pack_list(packs: &[Pack]) -> Result<()> {
     Ok(())
 }
 
-/// The page trunk wrote, plus the script that starts the bundle (as Trunk.toml's
+/// The served page, plus the script that starts the bundle (as Trunk.toml's
 /// `pattern_script` would write it) and preloads of the files every page needs. boot.js
 /// also gets each route's pack, to fetch the opened page's beside the main module, and
 /// each page's first API reads, to send them beside it too (`first_reads.js`).
@@ -478,7 +405,7 @@ fn write_index(names: &Names, dist: &Path) -> Result<()> {
         )),
     );
     if !page.contains("</head>") {
-        bail!("trunk's index.html has no </head>");
+        bail!("the served index.html has no </head>");
     }
     // Right after first_reads.js, which index.html puts before the styles: the browser
     // asks for the two small scripts that start the page's pack and data first, on the
@@ -488,7 +415,7 @@ fn write_index(names: &Names, dist: &Path) -> Result<()> {
             .find("</script>")
             .map(|end| at + end + "</script>".len())
     }) else {
-        bail!("trunk's index.html has no first_reads.js script");
+        bail!("the served index.html has no first_reads.js script");
     };
     let mut written = page;
     written.insert_str(after_first_reads, &boot);
@@ -520,19 +447,12 @@ fn write_chunk_list(
 
 /// 16 hex digits over `parts` (SipHash; stable for a given toolchain, which is all a
 /// cache-busting name needs).
-fn hash(parts: &[&[u8]]) -> String {
+pub fn hash(parts: &[&[u8]]) -> String {
     let mut hasher = DefaultHasher::new();
     for part in parts {
         hasher.write(part);
     }
     format!("{:016x}", hasher.finish())
-}
-
-/// The text between the first `start` and the next `end` after it.
-fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let from = text.find(start)? + start.len();
-    let to = from + text[from..].find(end)?;
-    Some(&text[from..to])
 }
 
 #[cfg(test)]

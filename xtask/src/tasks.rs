@@ -3,7 +3,7 @@
 use crate::scratch::BrowserScratch;
 use crate::server_process::Started;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
-use crate::shell::{cargo, elapsed, exec, root, step};
+use crate::shell::{cargo, elapsed, exec, root, step, timed};
 use crate::test_builds::{self, TestBuild};
 use crate::test_files::{self, TestFile};
 use crate::{compress, e2e, package, reuse_check, split};
@@ -51,27 +51,27 @@ fn run_options(args: &[String]) -> Result<RunOptions> {
 }
 
 /// Set up, build the shipping console (release, split by route: the build the whole-app
-/// suite tests, from the same cache) and serve it from the release server: with the demo
+/// suite tests, from the same cache) and serve it from the debug server: with the demo
 /// data, or forwarding to the upstream named by `--upstream` (your own account; no demo
 /// database, no demo keys).
 pub fn run(args: &[String]) -> Result<()> {
+    let started = Instant::now();
     let options = run_options(args)?;
-    setup::ensure_all(false)?;
+    timed("setting up", || setup::ensure_all(false))?;
     split::build_split_console()?;
+    // A debug build, as the test suites run it: a demo serves one person, and only
+    // `cargo xtask package` needs the release build.
+    step("building the reference server (debug, as the test suites run it)");
+    timed("cargo build (server)", || {
+        exec(cargo().args(["build", "--locked", "--quiet", "-p", "gpudeck-server"]))
+    })?;
+    println!(
+        "\n{}",
+        run_took(started.elapsed().as_secs(), setup::yardstick_seconds())
+    );
     let address = format!("127.0.0.1:{}", options.port);
-    // The release server: the one `cargo xtask package` ships and the whole-app suite
-    // drives, so `test` after `run` builds it no more.
-    let mut server = cargo();
+    let mut server = Command::new(root().join("target/debug/gpudeck-server"));
     server
-        .args([
-            "run",
-            "--release",
-            "--locked",
-            "--quiet",
-            "-p",
-            "gpudeck-server",
-            "--",
-        ])
         .args(["--addr", &address, "--static-dir"])
         .arg(split::dist_dir());
     match &options.upstream {
@@ -98,8 +98,25 @@ pub fn run(args: &[String]) -> Result<()> {
     exec(&mut server)
 }
 
-/// Only the API, for `trunk serve` (whose proxy forwards /api/ to port 8787).
+/// How long `run` took to build, next to the machine's yardstick when it has one: the
+/// wasm-bindgen-cli install every fresh run performs (docs/performance.md).
+fn run_took(seconds: u64, yardstick: Option<u64>) -> String {
+    let took = format!("the run built everything in {}", elapsed(seconds));
+    match yardstick {
+        Some(install) => format!(
+            "{took}; this machine built wasm-bindgen-cli in {}, so the run took {:.1} times that",
+            elapsed(install),
+            seconds as f64 / install as f64
+        ),
+        None => took,
+    }
+}
+
+/// Only the API, for `trunk serve` (whose proxy forwards /api/ to port 8787); installs
+/// what `trunk serve` needs first.
 pub fn serve_api() -> Result<()> {
+    setup::ensure_all(false)?;
+    setup::ensure_trunk()?;
     let db = root().join("target/demo/gpudeck-dev.sqlite");
     reset_demo_db(&db)?;
     exec(
@@ -129,6 +146,7 @@ fn reset_demo_db(db: &std::path::Path) -> Result<()> {
 /// The console unsplit, in one bundle (`dist/`): only the bench, which measures what
 /// splitting gains, needs it.
 fn build_unsplit_console() -> Result<()> {
+    setup::ensure_trunk()?;
     step("building the console unsplit (release: trunk, wasm-opt -Oz)");
     exec(
         Command::new("trunk")
@@ -228,6 +246,11 @@ const SUITES: &[Suite] = &[
         run: wasm_tests,
     },
     Suite {
+        name: "dev",
+        what: "trunk build of the development bundle that trunk serve serves (unsplit, debug)",
+        run: dev_bundle,
+    },
+    Suite {
         name: "split",
         what: "the shipping build (cargo xtask split), and that its kept steps rebuild it byte for byte",
         run: || {
@@ -313,6 +336,43 @@ fn wasm_tests() -> Result<()> {
             .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
         command
     })
+}
+
+/// `trunk build` of the unsplit debug bundle, as `trunk serve` builds it, so that the
+/// live-reload loop the README promises does not rot now that `run` needs no trunk. With
+/// the wasm test build's compiler and features (which no code reads), so cargo finds the
+/// console that build compiled instead of compiling it again.
+fn dev_bundle() -> Result<()> {
+    setup::ensure_trunk()?;
+    let dist = root().join("target/dev-dist");
+    exec(
+        test_builds::with_clippy(Command::new("trunk"))?
+            .args(["build", "--features", "browser-tests", "--dist"])
+            .arg(&dist)
+            .env("PATH", setup::path_with_tools())
+            .current_dir(root()),
+    )?;
+    let page =
+        std::fs::read_to_string(dist.join("index.html")).context("trunk wrote no index.html")?;
+    let bundle_named = |ext: &str| {
+        std::fs::read_dir(&dist)
+            .ok()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                name.starts_with("gpudeck-") && name.ends_with(ext) && page.contains(&name)
+            })
+    };
+    if !bundle_named(".js") || !bundle_named("_bg.wasm") {
+        bail!(
+            "trunk's index.html in {} names no gpudeck script and wasm it wrote",
+            dist.display()
+        );
+    }
+    println!("    the development bundle builds: {}", dist.display());
+    Ok(())
 }
 
 /// Examples schemathesis generates per operation and test phase.
@@ -495,6 +555,16 @@ pub fn test(args: &[String]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_run_is_told_against_the_yardstick() {
+        assert_eq!(
+            run_took(2219, Some(287)),
+            "the run built everything in 36m59s; this machine built wasm-bindgen-cli in \
+             4m47s, so the run took 7.7 times that"
+        );
+        assert_eq!(run_took(59, None), "the run built everything in 59s");
+    }
 
     #[test]
     fn only_a_crash_of_the_parser_is_run_again() {

@@ -123,7 +123,7 @@ const DOC_TEST_NAMES: &str = " - (line ";
 /// `cargo` compiling the workspace's crates with clippy, as `cargo clippy` does, but
 /// building instead of checking. Every command that shares the test builds must say this:
 /// the compiler is part of what cargo keys its output on.
-fn with_clippy(mut cargo: Command) -> Result<Command> {
+pub fn with_clippy(mut cargo: Command) -> Result<Command> {
     cargo.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver()?);
     // No `-D warnings`: read from the messages instead (see the module's comment).
     cargo.env_remove("CLIPPY_ARGS");
