@@ -286,6 +286,22 @@ impl Harness {
         }
     }
 
+    /// Waits until the browser tab is titled `expected`: the console sets it once the page
+    /// shows, and the served page has a title of its own before that.
+    pub async fn wait_for_title(&self, expected: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let title = self.driver.title().await?;
+            if title == expected {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("the tab is titled {title:?}, not {expected:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Path and query of the current page.
     pub async fn address(&self) -> Result<String> {
         let url = self.driver.current_url().await?;
