@@ -89,7 +89,8 @@ async fn cancel_twenty_at_the_public_pace(
     // Machines 1031 to 1050: one click, then a shift-click for the range.
     checkbox(&app, FIRST).await?.click().await?;
     app.shift_click(&checkbox(&app, LAST).await?).await?;
-    app.wait_for_text(".selected-count", "20 selected").await?;
+    app.wait_for_exact_text(".selected-count", "20 selected")
+        .await?;
     app.click("[data-action=cancel]").await?;
     let dialog = app.find("dialog.confirm[open]").await?.text().await?;
     assert!(

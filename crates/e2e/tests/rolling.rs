@@ -145,7 +145,7 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
         "3",
     )
     .await?;
-    app.wait_for_text("[data-testid=planned-count]", "20")
+    app.wait_for_exact_text("[data-testid=planned-count]", "20")
         .await?;
     let peak_shown = app
         .find("[data-testid=peak-machines]")
@@ -228,7 +228,7 @@ async fn twenty_distinct_starts_at_the_public_pace(
         "1",
     )
     .await?;
-    app.wait_for_text("[data-testid=planned-count]", "20")
+    app.wait_for_exact_text("[data-testid=planned-count]", "20")
         .await?;
     let dialog = schedule(&app).await?;
     assert!(dialog.contains("sent in 20 requests"), "{dialog}");
@@ -379,7 +379,7 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     let from = tomorrow_on_the_hour();
     let until = latest_end.max(from) + 2.0 * 86_400.0;
     plan(&app, "contract-safe", &ids, (from, until), "2", "3").await?;
-    app.wait_for_text("[data-testid=planned-count]", "12")
+    app.wait_for_exact_text("[data-testid=planned-count]", "12")
         .await?;
     assert!(app.address().await?.contains("mode=contract-safe"));
     let unfit = app.find("[data-testid=plan-unfit]").await?.text().await?;
