@@ -210,6 +210,7 @@ async fn twenty_distinct_starts_at_the_public_pace(
         ..config
     })
     .await?;
+    app.record_every_fetch().await?;
     let (first, last) = (1031, 1050);
     let before = windows_of(&app, first, last).await?;
     app.open("/").await?;
@@ -247,6 +248,15 @@ async fn twenty_distinct_starts_at_the_public_pace(
     )
     .await?;
     assert!(!shows_an_error(&app).await?);
+    // The pace was kept, not found by trial: the server refused nothing.
+    let answers = app.api_answers().await?;
+    let refused: Vec<&(String, u16)> = answers.iter().filter(|a| a.1 == 429).collect();
+    assert!(refused.is_empty(), "the server answered 429 to {refused:?}");
+    let scheduled = answers
+        .iter()
+        .filter(|(path, status)| path.contains("/maintenances/batch") && *status == 200)
+        .count();
+    assert_eq!(scheduled, 20, "N4 answered 200 once per start: {answers:?}");
 
     let after = windows_of(&app, first, last).await?;
     let new: Vec<_> = after.iter().filter(|w| !before.contains(w)).collect();
