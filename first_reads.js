@@ -16,6 +16,9 @@
 if (!globalThis.gpudeckFirstReads) {
   // An answer nobody took by then is dropped rather than shown later as current.
   const OFFERED_FOR_MS = 10_000;
+  // The lifetime in force: only the browser tests change it (`offerFor`), to see answers
+  // dropped in milliseconds rather than wait ten seconds.
+  let offeredForMs = OFFERED_FOR_MS;
   let started = null;
 
   const requestKey = (method, url, body) => `${method} ${url}\n${body ?? ""}`;
@@ -160,7 +163,7 @@ if (!globalThis.gpudeckFirstReads) {
         known.machine_ids = answer.then((text) => text && machineIds(text, table.max_machine_ids));
       }
     }
-    setTimeout(() => started === run && abandon(), OFFERED_FOR_MS);
+    setTimeout(() => started === run && abandon(), offeredForMs);
     return untilLeft(run, () => true);
   };
 
@@ -175,7 +178,7 @@ if (!globalThis.gpudeckFirstReads) {
   // windows of N1's machines) is waited for; a write makes every answer on offer stale.
   const take = (base, key, method, url, body) => {
     const run = started;
-    if (!run || run.base !== base || run.key !== key || Date.now() - run.at > OFFERED_FOR_MS) {
+    if (!run || run.base !== base || run.key !== key || Date.now() - run.at > offeredForMs) {
       return null;
     }
     const id = requestKey(method, url, body);
@@ -197,7 +200,12 @@ if (!globalThis.gpudeckFirstReads) {
 
   // Whether an answer is still on offer: the console's other pages' code waits meanwhile.
   const waiting = () => started !== null && started.answers.size > 0
-    && Date.now() - started.at <= OFFERED_FOR_MS;
+    && Date.now() - started.at <= offeredForMs;
 
-  globalThis.gpudeckFirstReads = { start, take, abandon, waiting, paramsOf };
+  // Answers started from now on are kept `ms` milliseconds; without it, ten seconds.
+  const offerFor = (ms) => {
+    offeredForMs = ms ?? OFFERED_FOR_MS;
+  };
+
+  globalThis.gpudeckFirstReads = { start, take, abandon, waiting, paramsOf, offerFor };
 }

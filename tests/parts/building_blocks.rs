@@ -9,6 +9,7 @@ use gpudeck::components::confirm::ConfirmDialog;
 use gpudeck::components::confirmed_action::ConfirmedAction;
 use gpudeck::components::resource_view::{use_api_resource, ResourceView};
 use gpudeck::components::toasts::{provide_toasts, ToastRegion};
+use gpudeck::session::provide_session;
 use gpudeck_wire::TeamMember;
 use leptos::prelude::*;
 use wasm_bindgen_test::*;
@@ -114,15 +115,54 @@ async fn refusals_the_page_shows_itself_replace_the_panel_others_do_not() {
 }
 
 #[wasm_bindgen_test]
-async fn a_refused_key_shows_nothing_the_shell_signs_out() {
+async fn a_refused_key_shows_nothing_and_ends_the_session() {
+    const KEY: &str = "key-the-server-refuses";
     let refused = r#"{"error": "auth_error", "msg": "Invalid user key"}"#;
+    session_storage()
+        .set_item(
+            "gpudeck.session",
+            &format!(
+                r#"{{"api_key": "{KEY}", "base_url": "http://api.test", "user": {{"id": 1, "email": "a@x.test", "username": "alice", "balance": 10}}}}"#
+            ),
+        )
+        .unwrap();
     // The page's request, then the client's check of the key at `users/current`.
-    let _fetch = FakeFetch::install(vec![json(401, refused), json(401, refused)]);
-    let page = with_client(|| view! { <Members /> });
+    let fetch = FakeFetch::install(vec![json(401, refused), json(401, refused)]);
+    let page = mount(move || {
+        // What the shell does when the client says the key was refused (src/app.rs).
+        let session = provide_session();
+        let sign_out = std::rc::Rc::new(move |_: &gpudeck::api::ApiError| {
+            session.give_way_after_refusal(KEY);
+        });
+        provide_api(ApiClient::new("http://api.test", KEY).on_unauthorised(sign_out));
+        provide_toasts();
+        view! {
+            <Members />
+            <ToastRegion />
+        }
+    });
     settle().await;
     page.wait_for_gone(".loading").await;
     assert!(page.find(".error-panel").is_none());
     assert!(page.find(".members").is_none());
+    let sent: Vec<(String, String, String)> = fetch
+        .calls()
+        .into_iter()
+        .map(|call| (call.method, call.url, call.authorization))
+        .collect();
+    let with_key = |url: &str| ("GET".to_owned(), url.to_owned(), format!("Bearer {KEY}"));
+    assert_eq!(
+        sent,
+        [
+            with_key("http://api.test/api/v0/team/members"),
+            with_key("http://api.test/api/v0/users/current"),
+        ]
+    );
+    assert_eq!(
+        session_storage().get_item("gpudeck.session").unwrap(),
+        None,
+        "the session is forgotten"
+    );
 }
 
 /// A page with one confirmed action: deleting template 7 of user 1.

@@ -135,6 +135,20 @@ pub fn load_first_reads_script() {
         js_sys::eval(include_str!("../../first_reads.js")).unwrap();
     }
     gpudeck::api::first_reads::abandon();
+    offer_first_reads_for(None);
+}
+
+/// Keeps the answers `first_reads.js` starts from now on `ms` milliseconds (`None`: its own
+/// ten seconds), so that a test sees them dropped without waiting seconds.
+pub fn offer_first_reads_for(ms: Option<u32>) {
+    let window = web_sys::window().unwrap();
+    let reads = js_sys::Reflect::get(&window, &"gpudeckFirstReads".into()).unwrap();
+    let offer_for: js_sys::Function = js_sys::Reflect::get(&reads, &"offerFor".into())
+        .unwrap()
+        .unchecked_into();
+    offer_for
+        .call1(&reads, &ms.map_or(JsValue::UNDEFINED, JsValue::from))
+        .unwrap();
 }
 
 pub fn mount<F, N>(view: F) -> Mounted

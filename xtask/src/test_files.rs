@@ -1,6 +1,8 @@
 //! Test files run a few at a time, outside cargo (which runs one after another): each
 //! file's output is printed whole when it ends, and every failed file is named after all
-//! have run. The test builds (`test_builds.rs`) make them.
+//! have run. The test builds (`test_builds.rs`) make them. A file passes only if it exits
+//! well and says it ran a test: one whose tests were all compiled out, or whose modules were
+//! left out of its `main.rs`, exits well too.
 
 use crate::parallel::at_a_time;
 use crate::shell::{elapsed, step};
@@ -86,25 +88,47 @@ fn run_file(file: &TestFile, mut command: Command) -> Result<Ran> {
         .output()
         .with_context(|| format!("could not start {}", file.executable.display()))?;
     let seconds = started.elapsed().as_secs();
+    let mut printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let ran_tests = tests_run(&printed);
+    let passed = output.status.success() && ran_tests > 0;
+    if output.status.success() && ran_tests == 0 {
+        printed.push_str("xtask: this file ran no test\n");
+    }
     println!(
         "    {}: {} in {}",
         file.name,
-        if output.status.success() {
-            "passed"
-        } else {
-            "FAILED"
-        },
+        if passed { "passed" } else { "FAILED" },
         elapsed(seconds)
     );
     Ok(Ran {
-        passed: output.status.success(),
+        passed,
         seconds,
-        output: format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ),
+        output: printed,
     })
+}
+
+/// How many tests a test file's output says it ran (passed or failed, not ignored), from
+/// the summary libtest and wasm-bindgen-test both print:
+/// `test result: ok. 12 passed; 0 failed; 1 ignored; ...`. 0 without such a line
+/// (wasm-bindgen-test-runner prints `no tests to run!` instead).
+fn tests_run(output: &str) -> u64 {
+    output
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("test result: "))
+        .flat_map(|summary| summary.split(';'))
+        .filter_map(|part| {
+            let mut words = part.split_whitespace().rev();
+            let (what, count) = (words.next()?, words.next()?);
+            ["passed", "failed"]
+                .contains(&what)
+                .then(|| count.parse::<u64>().ok())
+                .flatten()
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -148,19 +172,54 @@ mod tests {
             executable: "sh".into(),
             folder: ran.clone(),
         };
-        let files = [file("passes"), file("fails"), file("passes_too")];
+        let files = [
+            file("passes"),
+            file("fails"),
+            file("runs_none"),
+            file("passes_too"),
+        ];
         let error = run("tried", &files, 2, |file| {
-            let code = if file.name == "fails" { 1 } else { 0 };
+            let (summary, code) = match file.name.as_str() {
+                "fails" => ("test result: FAILED. 1 passed; 1 failed; 0 ignored", 1),
+                "runs_none" => ("test result: ok. 0 passed; 0 failed; 2 ignored", 0),
+                _ => ("test result: ok. 2 passed; 0 failed; 0 ignored", 0),
+            };
             let mut command = Command::new("sh");
-            command.args(["-c", &format!("touch {}; exit {code}", file.name)]);
+            command.args([
+                "-c",
+                &format!("touch {}; echo '{summary}'; exit {code}", file.name),
+            ]);
             command.current_dir(&ran);
             command
         })
         .unwrap_err();
-        assert_eq!(error.to_string(), "tried test files failed: fails");
+        assert_eq!(
+            error.to_string(),
+            "tried test files failed: fails, runs_none"
+        );
         for file in &files {
             assert!(ran.join(&file.name).exists(), "{} did not run", file.name);
         }
         std::fs::remove_dir_all(&ran).unwrap();
+    }
+
+    #[test]
+    fn the_tests_run_are_read_from_the_summary() {
+        let libtest = "running 3 tests\ntest a ... ok\n\n\
+            test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 4 filtered out; \
+            finished in 0.01s\n";
+        assert_eq!(tests_run(libtest), 2);
+        let failed = "test result: FAILED. 5 passed; 2 failed; 0 ignored; 0 measured";
+        assert_eq!(tests_run(failed), 7);
+        let browser = "Running headless tests in Chrome\nrunning 40 tests\n\
+            test result: ok. 40 passed; 0 failed; 0 ignored; 0 filtered out; \
+            finished in 31.20s\n";
+        assert_eq!(tests_run(browser), 40);
+        assert_eq!(
+            tests_run("running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 1 ignored"),
+            0
+        );
+        assert_eq!(tests_run("no tests to run!\n"), 0);
+        assert_eq!(tests_run(""), 0);
     }
 }

@@ -197,7 +197,8 @@ impl Harness {
             .unwrap_or_default())
     }
 
-    /// Waits until the element matching `css` contains `text`.
+    /// Waits until the element matching `css` contains `text`. Not for a number: "20" is in
+    /// "120" too; see [`Harness::wait_for_exact_text`].
     pub async fn wait_for_text(&self, css: &str, text: &str) -> Result<String> {
         self.wait_for_text_within(css, text, PATIENCE).await
     }
@@ -210,15 +211,62 @@ impl Harness {
         text: &str,
         patience: Duration,
     ) -> Result<String> {
+        self.wait_for_text_where(css, &format!("{text:?}"), patience, |shown| {
+            shown.contains(text)
+        })
+        .await
+    }
+
+    /// Waits until the element matching `css` shows `text` and nothing else: what a count
+    /// is awaited with, which a wrong count cannot meet.
+    pub async fn wait_for_exact_text(&self, css: &str, text: &str) -> Result<String> {
+        self.wait_for_exact_text_within(css, text, PATIENCE).await
+    }
+
+    /// [`Harness::wait_for_exact_text`] for what takes longer than [`PATIENCE`].
+    pub async fn wait_for_exact_text_within(
+        &self,
+        css: &str,
+        text: &str,
+        patience: Duration,
+    ) -> Result<String> {
+        self.wait_for_text_where(css, &format!("exactly {text:?}"), patience, |shown| {
+            shown == text
+        })
+        .await
+    }
+
+    /// Waits until the team members page counts `members` members: the text of its counts
+    /// before the roles' (`4 members — owner 1 · manager 1`).
+    pub async fn wait_for_member_count(&self, members: usize) -> Result<String> {
+        let wanted = format!("{members} members");
+        self.wait_for_text_where(
+            "[data-testid=role-counts]",
+            &format!("{wanted:?} before the roles"),
+            PATIENCE,
+            |shown| shown.split(" — ").next() == Some(wanted.as_str()),
+        )
+        .await
+    }
+
+    /// Waits until the text of the element matching `css` is one `wanted` accepts (`what`
+    /// says which, when it gives up).
+    pub async fn wait_for_text_where(
+        &self,
+        css: &str,
+        what: &str,
+        patience: Duration,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<String> {
         let deadline = tokio::time::Instant::now() + patience;
         loop {
             if let Ok(Some(element)) = self.driver.query(By::Css(css)).nowait().first_opt().await {
                 let shown = element.text().await.unwrap_or_default();
-                if shown.contains(text) {
+                if wanted(&shown) {
                     return Ok(shown);
                 }
                 if tokio::time::Instant::now() > deadline {
-                    bail!("{css} shows {shown:?}, not {text:?}");
+                    bail!("{css} shows {shown:?}, not {what}");
                 }
             } else if tokio::time::Instant::now() > deadline {
                 bail!("nothing matches {css}");
@@ -281,6 +329,22 @@ impl Harness {
             }
             if tokio::time::Instant::now() > deadline {
                 bail!("the address is {address}, not {expected}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the browser tab is titled `expected`: the console sets it once the page
+    /// shows, and the served page has a title of its own before that.
+    pub async fn wait_for_title(&self, expected: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let title = self.driver.title().await?;
+            if title == expected {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("the tab is titled {title:?}, not {expected:?}");
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

@@ -58,4 +58,17 @@ impl Harness {
             .await?;
         Ok(serde_json::from_value(errors)?)
     }
+
+    /// The API answers the current page had since it was opened, as (path, status), in
+    /// the order they were asked for; [`Self::record_every_fetch`] keeps room for all.
+    pub async fn api_answers(&self) -> Result<Vec<(String, u16)>> {
+        let answers = self
+            .eval(
+                "return performance.getEntriesByType('resource')
+                   .map(r => [new URL(r.name).pathname, r.responseStatus])
+                   .filter(([path]) => path.startsWith('/api/'));",
+            )
+            .await?;
+        Ok(serde_json::from_value(answers)?)
+    }
 }

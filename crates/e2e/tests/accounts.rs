@@ -145,7 +145,7 @@ async fn subaccounts_show_masked_keys_and_one_can_be_copied() -> anyhow::Result<
         )
         .await?;
     wait_for_rows(&app, demo::ALICE_SUBACCOUNTS.len() as u64).await?;
-    app.wait_for_text(".server-message", "4 subaccounts")
+    app.wait_for_exact_text(".server-message", "4 subaccounts")
         .await?;
     app.wait_for_text("tbody", "$1,200.75").await?;
     app.wait_for_text("tbody", "<b>sub</b>@alice.example")
@@ -166,7 +166,12 @@ async fn subaccounts_show_masked_keys_and_one_can_be_copied() -> anyhow::Result<
     // Copy the first key, then reveal it to compare with the clipboard.
     app.click("tbody tr:not(.spacer) .copy button").await?;
     let status = app
-        .wait_for_text("tbody .copy-status:not(:empty)", "")
+        .wait_for_text_where(
+            "tbody .copy-status",
+            "\"Copied\" or \"Press Ctrl+C to copy\"",
+            PATIENCE,
+            |shown| shown == "Copied" || shown == "Press Ctrl+C to copy",
+        )
         .await?;
     app.click("tbody tr:not(.spacer) button.reveal").await?;
     let full = app
@@ -240,11 +245,15 @@ async fn each_role_opens_with_its_permissions_from_the_list_of_roles() -> anyhow
 async fn members_are_filtered_by_role() -> anyhow::Result<()> {
     let app = signed_in_at("team_members_by_role", "/team/members").await?;
     wait_for_rows(&app, 4).await?;
-    let counts = app
-        .wait_for_text("[data-testid=role-counts]", "4 members")
-        .await?;
+    let counts = app.wait_for_member_count(4).await?;
+    let per_role: Vec<&str> = counts
+        .split(" — ")
+        .nth(1)
+        .unwrap_or_default()
+        .split(" · ")
+        .collect();
     for expected in ["owner 1", "manager 2", "member 2"] {
-        assert!(counts.contains(expected), "{counts}");
+        assert!(per_role.contains(&expected), "{counts}");
     }
     app.driver
         .query(By::XPath(

@@ -108,7 +108,12 @@ async fn an_offer_is_found_accepted_from_its_row_listed_and_deleted() -> anyhow:
         c.iter().any(|cell| cell.contains("V.20118484"))
     })
     .await?;
-    app.wait_for_text(".my-volumes tbody", "25").await?;
+    // Its size, the table's third column.
+    app.wait_for_exact_text(
+        ".my-volumes tbody tr[data-key='20118484'] td:nth-child(3)",
+        "25",
+    )
+    .await?;
     assert_eq!(
         number_in_db(
             &app,

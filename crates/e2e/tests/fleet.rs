@@ -76,7 +76,7 @@ async fn phone_screenshot(app: &Harness, name: &str) -> anyhow::Result<()> {
 async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_machine(
 ) -> anyhow::Result<()> {
     let app = signed_in_on_machines("fleet_schedule_and_cancel").await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     let current = app.find("nav a[aria-current=page]").await?;
     assert_eq!(current.text().await?, "Machines");
     phone_screenshot(&app, "fleet_machines_phone").await?;
@@ -84,7 +84,8 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
     // Three machines: one click, then a shift-click for the range.
     checkbox(&app, 1013).await?.click().await?;
     app.shift_click(&checkbox(&app, 1015).await?).await?;
-    app.wait_for_text(".selected-count", "3 selected").await?;
+    app.wait_for_exact_text(".selected-count", "3 selected")
+        .await?;
     let before: BTreeSet<i64> = active_windows(&app, 1013, 1015)
         .await?
         .into_iter()
@@ -159,7 +160,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
             .await?;
     }
     let active_now = before.len() + new.len();
-    app.wait_for_text(".row-count", &format!("{active_now} rows"))
+    app.wait_for_exact_text(".row-count", &format!("{active_now} rows"))
         .await?;
 
     // Cancel one window from its row.
@@ -229,7 +230,7 @@ async fn schedule_on_three_machines_then_cancel_one_window_and_the_rest_of_a_mac
     for gone in left_out(&new, &left) {
         wait_gone(&app, &format!("rect.bar[data-window-id='{gone}']")).await?;
     }
-    app.wait_for_text(".row-count", &format!("{} rows", left.len()))
+    app.wait_for_exact_text(".row-count", &format!("{} rows", left.len()))
         .await?;
     app.finish().await
 }
@@ -257,9 +258,10 @@ async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_r
     app.open("/").await?;
     app.sign_in(demo::ALICE_KEY).await?;
     app.wait_for_address("/machines").await?;
-    app.wait_for_text(".row-count", "149 rows").await?;
+    app.wait_for_exact_text(".row-count", "149 rows").await?;
     app.click("th.select input").await?;
-    app.wait_for_text(".selected-count", "149 selected").await?;
+    app.wait_for_exact_text(".selected-count", "149 selected")
+        .await?;
     let before = active_windows(&app, 1001, 1149).await?.len();
 
     app.click("[data-action=schedule]").await?;
@@ -313,13 +315,14 @@ async fn a_hundred_and_fifty_machines_go_in_two_batches_and_the_refused_one_is_r
 #[tokio::test(flavor = "multi_thread")]
 async fn defragmenting_the_selection_shows_each_strip_before_and_after() -> anyhow::Result<()> {
     let app = signed_in_on_machines("fleet_defrag_strips").await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     checkbox(&app, demo::FRAGMENTED_MACHINE)
         .await?
         .click()
         .await?;
     checkbox(&app, demo::TIDY_MACHINE).await?.click().await?;
-    app.wait_for_text(".selected-count", "2 selected").await?;
+    app.wait_for_exact_text(".selected-count", "2 selected")
+        .await?;
     app.click("[data-action=defrag]").await?;
     let dialog = app.confirm().await?;
     assert!(dialog.contains("2 machines: 1001, 1003"), "{dialog}");
@@ -396,7 +399,7 @@ return [...document.querySelectorAll('.selection-actions .button')].map(b => {
 async fn the_selections_buttons_fit_their_rows_at_laptop_width_each_label_on_one_line(
 ) -> anyhow::Result<()> {
     let app = signed_in_on_machines("fleet_selection_bar").await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     for viewport in [LAPTOP, PHONE] {
         app.set_viewport(viewport).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;

@@ -24,7 +24,7 @@ async fn listing_cells(app: &Harness) -> anyhow::Result<BTreeMap<String, [String
 #[tokio::test(flavor = "multi_thread")]
 async fn each_demo_machine_shows_its_stage_listing_and_rentals_end() -> anyhow::Result<()> {
     let app = Harness::start_signed_in("listing_stages", "/machines", demo::ALICE_KEY).await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     let cells = listing_cells(&app).await?;
     let of = |id: i64| cells[&id.to_string()].clone();
 
@@ -80,7 +80,7 @@ async fn each_demo_machine_shows_its_stage_listing_and_rentals_end() -> anyhow::
         !ready.is_empty(),
         "the demo has machines ready for maintenance"
     );
-    app.wait_for_text(".row-count", &format!("{} of 120 rows", ready.len()))
+    app.wait_for_exact_text(".row-count", &format!("{} of 120 rows", ready.len()))
         .await?;
     let shown = listing_cells(&app).await?;
     assert!(shown.values().all(|[stage, _]| stage == "Unlisted, vacant"));
@@ -104,7 +104,7 @@ async fn select_range(app: &Harness, first: i64, last: i64) -> anyhow::Result<()
     if last != first {
         app.shift_click(&app.find(&checkbox(last)).await?).await?;
     }
-    app.wait_for_text(".selected-count", &format!("{} selected", last - first + 1))
+    app.wait_for_exact_text(".selected-count", &format!("{} selected", last - first + 1))
         .await?;
     Ok(())
 }
@@ -238,7 +238,7 @@ async fn wait_for_stage(app: &Harness, machine: i64, stage: &str) -> anyhow::Res
 #[tokio::test(flavor = "multi_thread")]
 async fn ending_offers_extends_the_contracts_the_server_counts() -> anyhow::Result<()> {
     let app = Harness::start_signed_in("offers_end", "/machines", demo::ALICE_KEY).await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     // 1001 to 1006: 1004 is not listed and is skipped; five offers end.
     select_range(&app, 1001, 1006).await?;
     open_offer_action(&app, "end-offers").await?;
@@ -368,7 +368,7 @@ async fn ending_offers_extends_the_contracts_the_server_counts() -> anyhow::Resu
 #[tokio::test(flavor = "multi_thread")]
 async fn unlisting_then_listing_again_keeps_each_machines_terms() -> anyhow::Result<()> {
     let app = Harness::start_signed_in("offers_round_trip", "/machines", demo::ALICE_KEY).await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     let idle = demo::IDLE_LISTED_MACHINES[0];
     let before = showcase_offers(&app).await?;
     select_range(&app, 1006, 1007).await?;
@@ -458,7 +458,7 @@ async fn unlisting_then_listing_again_keeps_each_machines_terms() -> anyhow::Res
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_offer_input_is_named_and_nothing_is_sent() -> anyhow::Result<()> {
     let app = Harness::start_signed_in("offers_bad_input", "/machines", demo::ALICE_KEY).await?;
-    app.wait_for_text(".row-count", "120 rows").await?;
+    app.wait_for_exact_text(".row-count", "120 rows").await?;
     let before = showcase_offers(&app).await?;
     let contracts = showcase_contracts(&app).await?;
     select_range(&app, 1001, 1003).await?;

@@ -263,14 +263,16 @@ async fn on_a_phone_the_header_says_who_acts_and_the_navigation_is_a_bar() -> an
     app.finish().await
 }
 
-/// The longest "Next window" a Machines row shows for a window under two weeks away or
-/// under way ("9 h 59 min" is the longest span the console writes below two days).
-const LONGEST_NEXT_WINDOW: &str = "Ongoing · 9 h 59 min left";
+/// Wider than a table cell's cap (`.data-table td`'s max-width, past which it ends in an
+/// ellipsis): whatever the console writes in the "Next window" column ("Ongoing · less
+/// than a minute left", "Upcoming · in 13 d 23 h") takes at most that much room.
+const WIDER_THAN_A_CELL: &str =
+    "Ongoing · less than a minute left · Upcoming · in 13 d 23 h · less than a minute";
 
 /// Every column of the Machines table is in view at 1280 px, whatever the relative times
 /// say: a minute after loading, "in 3 d" becomes "in 2 d 23 h" and "2 h left" becomes
 /// "1 h 59 min left", and the table must still fit beside the navigation. Every row is
-/// given the longest, in the bold of a window under way.
+/// given a text its cell cuts short, in the bold of a window under way.
 #[tokio::test(flavor = "multi_thread")]
 async fn at_a_laptop_the_machines_table_fits_with_the_longest_relative_times() -> anyhow::Result<()>
 {
@@ -291,17 +293,19 @@ async fn at_a_laptop_the_machines_table_fits_with_the_longest_relative_times() -
                shown.classList.add('ongoing');
                shown.textContent = arguments[0];
              }
-             return [cells.length, box.scrollWidth, box.clientWidth];",
-            vec![serde_json::json!(LONGEST_NEXT_WINDOW)],
+             const capped = cells.filter(cell => cell.scrollWidth > cell.clientWidth).length;
+             return [cells.length, capped, box.scrollWidth, box.clientWidth];",
+            vec![serde_json::json!(WIDER_THAN_A_CELL)],
         )
         .await?
         .json()
         .clone();
-    let [rows, wide, room]: [f64; 3] = serde_json::from_value(widths)?;
+    let [rows, capped, wide, room]: [f64; 4] = serde_json::from_value(widths)?;
     assert!(rows >= 10.0, "only {rows} rows were rewritten");
+    assert_eq!(capped, rows, "the text is not wider than every cell's cap");
     assert!(
         wide <= room,
-        "with {LONGEST_NEXT_WINDOW:?} the table is {wide} px wide in {room} px"
+        "with every Next window cut at its cap the table is {wide} px wide in {room} px"
     );
     app.finish().await
 }

@@ -56,7 +56,7 @@ async fn maintenance_shows_exactly_the_active_windows_in_table_and_timeline() ->
         excluded > 0,
         "the demo data should hold cancelled and expired windows too"
     );
-    app.wait_for_text(".row-count", &format!("{} rows", active.len()))
+    app.wait_for_exact_text(".row-count", &format!("{} rows", active.len()))
         .await?;
     let bars = app.driver.find_all(thirtyfour::By::Css("rect.bar")).await?;
     let mut shown = BTreeSet::new();

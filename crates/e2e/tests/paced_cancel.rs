@@ -70,6 +70,7 @@ async fn cancel_twenty_at_the_public_pace(
         ..config
     })
     .await?;
+    app.record_every_fetch().await?;
     let now = now();
     let start = ((now / 3600.0).floor() + 24.0) * 3600.0;
     for machine in FIRST..=LAST {
@@ -89,7 +90,8 @@ async fn cancel_twenty_at_the_public_pace(
     // Machines 1031 to 1050: one click, then a shift-click for the range.
     checkbox(&app, FIRST).await?.click().await?;
     app.shift_click(&checkbox(&app, LAST).await?).await?;
-    app.wait_for_text(".selected-count", "20 selected").await?;
+    app.wait_for_exact_text(".selected-count", "20 selected")
+        .await?;
     app.click("[data-action=cancel]").await?;
     let dialog = app.find("dialog.confirm[open]").await?.text().await?;
     assert!(
@@ -110,6 +112,18 @@ async fn cancel_twenty_at_the_public_pace(
         .find_all(By::Css(".error-panel, li.refused, li.unknown"))
         .await?;
     assert!(refusals.is_empty(), "a refusal or failure is shown");
+    // The pace was kept, not found by trial: the server refused nothing.
+    let answers = app.api_answers().await?;
+    let refused: Vec<&(String, u16)> = answers.iter().filter(|a| a.1 == 429).collect();
+    assert!(refused.is_empty(), "the server answered 429 to {refused:?}");
+    let cancelled = answers
+        .iter()
+        .filter(|(path, status)| path.contains("/cancel_maint") && *status == 200)
+        .count();
+    assert_eq!(
+        cancelled, 20,
+        "N5 answered 200 once per machine: {answers:?}"
+    );
 
     let (left, elsewhere_after) = open_windows(&app).await?;
     assert_eq!(left, 0, "every window on the 20 machines is cancelled");

@@ -9,6 +9,7 @@
 
 use gpudeck_e2e::{demo, Config, Harness};
 use gpudeck_server::limits::RefusalShape;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Windows of machines `first..=last` not cancelled: (machine, start, end, created_at).
@@ -145,7 +146,7 @@ async fn twenty_machines_three_at_a_time_around_existing_windows() -> anyhow::Re
         "3",
     )
     .await?;
-    app.wait_for_text("[data-testid=planned-count]", "20")
+    app.wait_for_exact_text("[data-testid=planned-count]", "20")
         .await?;
     let peak_shown = app
         .find("[data-testid=peak-machines]")
@@ -209,6 +210,7 @@ async fn twenty_distinct_starts_at_the_public_pace(
         ..config
     })
     .await?;
+    app.record_every_fetch().await?;
     let (first, last) = (1031, 1050);
     let before = windows_of(&app, first, last).await?;
     app.open("/").await?;
@@ -228,7 +230,7 @@ async fn twenty_distinct_starts_at_the_public_pace(
         "1",
     )
     .await?;
-    app.wait_for_text("[data-testid=planned-count]", "20")
+    app.wait_for_exact_text("[data-testid=planned-count]", "20")
         .await?;
     let dialog = schedule(&app).await?;
     assert!(dialog.contains("sent in 20 requests"), "{dialog}");
@@ -246,6 +248,15 @@ async fn twenty_distinct_starts_at_the_public_pace(
     )
     .await?;
     assert!(!shows_an_error(&app).await?);
+    // The pace was kept, not found by trial: the server refused nothing.
+    let answers = app.api_answers().await?;
+    let refused: Vec<&(String, u16)> = answers.iter().filter(|a| a.1 == 429).collect();
+    assert!(refused.is_empty(), "the server answered 429 to {refused:?}");
+    let scheduled = answers
+        .iter()
+        .filter(|(path, status)| path.contains("/maintenances/batch") && *status == 200)
+        .count();
+    assert_eq!(scheduled, 20, "N4 answered 200 once per start: {answers:?}");
 
     let after = windows_of(&app, first, last).await?;
     let new: Vec<_> = after.iter().filter(|w| !before.contains(w)).collect();
@@ -379,7 +390,7 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     let from = tomorrow_on_the_hour();
     let until = latest_end.max(from) + 2.0 * 86_400.0;
     plan(&app, "contract-safe", &ids, (from, until), "2", "3").await?;
-    app.wait_for_text("[data-testid=planned-count]", "12")
+    app.wait_for_exact_text("[data-testid=planned-count]", "12")
         .await?;
     assert!(app.address().await?.contains("mode=contract-safe"));
     let unfit = app.find("[data-testid=plan-unfit]").await?.text().await?;
@@ -457,25 +468,66 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     assert_eq!(machines, planned, "{new:?}");
     let spans: Vec<(f64, f64)> = new.iter().map(|w| (w.1, w.2)).collect();
     assert!(peak(&spans) <= 3, "{spans:?}");
-    let rentals_now = rentals_end(&app, first, last).await?;
+    // Each rented planned machine's latest rental end, and each planned machine's offer
+    // that is up: the lists the windows are checked against, held to what the plan was
+    // made from before any window is, so that no check is skipped for want of a row.
+    let rental_ends: BTreeMap<i64, Option<f64>> = rentals_end(&app, first, last)
+        .await?
+        .into_iter()
+        .filter(|r| planned.contains(&r.0))
+        .map(|r| (r.0, r.1))
+        .collect();
+    let rented: Vec<i64> = planned
+        .iter()
+        .copied()
+        .filter(|id| rentals.iter().any(|r| r.0 == *id))
+        .collect();
+    assert_eq!(
+        rental_ends.keys().copied().collect::<Vec<_>>(),
+        rented,
+        "the planned machines' rentals"
+    );
+    assert!(
+        rented.contains(&1001) && rented.contains(&1004),
+        "{rented:?}"
+    );
     let offers = offers_of(&app, first, last).await?;
+    let listed: BTreeMap<i64, (Option<f64>, Option<f64>)> = offers
+        .iter()
+        .filter(|o| planned.contains(&o.0) && o.3)
+        .map(|o| (o.0, (o.1, o.2)))
+        .collect();
+    let offers_ended: Vec<i64> = offer_results
+        .iter()
+        .filter_map(|r| r.strip_prefix("Machine ")?.split(':').next()?.parse().ok())
+        .collect();
+    assert_eq!(offers_ended.len(), offer_results.len(), "{offer_results:?}");
+    for id in &offers_ended {
+        assert!(
+            listed.contains_key(id),
+            "machine {id}'s offer is not up: {offers:?}"
+        );
+    }
+    assert!(
+        !listed.contains_key(&1004),
+        "1004 is not listed: {offers:?}"
+    );
     for &(machine, start, end, _) in &new {
         assert!(start >= from && end <= until);
-        if let Some(&(_, Some(rental_end), _)) = rentals_now.iter().find(|r| r.0 == machine) {
+        if let Some(rental_end) = rental_ends.get(&machine) {
+            let rental_end = rental_end.expect("a planned machine's rentals end");
             assert!(
                 start >= rental_end,
                 "machine {machine}: window at {start}, rentals end at {rental_end}"
             );
         }
-        if let Some(&(_, end_date, duration, up)) = offers.iter().find(|o| o.0 == machine) {
-            if up {
-                assert_eq!(duration, None, "machine {machine}'s offer still rolls");
-                let end_date = end_date.expect("a listed machine's offer ends");
-                assert!(
-                    end_date <= start,
-                    "machine {machine}: offer ends at {end_date}, window at {start}"
-                );
-            }
+        if let Some(&(end_date, duration)) = listed.get(&machine) {
+            assert_eq!(duration, None, "machine {machine}'s offer still rolls");
+            let end_date = end_date.expect("a listed machine's offer ends");
+            assert!(
+                end_date <= start,
+                "machine {machine}: offer ends at {end_date}, window at {start}"
+            );
         }
     }
     // 1002 kept its offer and got no window.

@@ -9,19 +9,29 @@ use gpudeck_pages::SHELL_READS;
 use gpudeck_wire::paths;
 use std::collections::BTreeMap;
 
-/// Runs before any page script: notes when each main heading first appears. A page's
-/// heading needs its code, and the preload only starts after that page has painted, so
-/// the files whose requests started before then are the files the page itself needed.
+/// Runs before any page script: notes when each main heading the console shows first
+/// appears. A page's heading needs its code, and the preload only starts after that page
+/// has painted, so the files whose requests started before then are the files the page
+/// itself needed. Not the served sign-in form's heading, there before any code runs: the
+/// sign-in page's counts once the console has taken that form over.
 const HEADING_TIMES: &str = r#"
     window.__headingAt = {};
     new MutationObserver(() => {
-        const heading = document.querySelector('main h1, h1');
+        const heading = [...document.querySelectorAll('main h1, h1')]
+            .find((h) => !h.closest('[data-served-sign-in]:not([data-live])'));
         const text = heading && heading.textContent.trim();
         if (text && !(text in window.__headingAt)) {
             window.__headingAt[text] = performance.now();
         }
-    }).observe(document, { subtree: true, childList: true, characterData: true });
+    }).observe(document, {
+        subtree: true, childList: true, characterData: true,
+        attributes: true, attributeFilter: ['data-live'],
+    });
 "#;
+
+/// The sign-in page once the console has taken over the form the served page carries:
+/// that form, its heading and its key field are there before any of the console's code.
+const CONSOLE_SIGN_IN: &str = "[data-served-sign-in][data-live]";
 
 /// The files fetched so far whose requests started before `heading` first appeared (a
 /// request is listed once its response has ended, which can be after the heading).
@@ -43,7 +53,8 @@ async fn fetched_before_heading(app: &Harness, heading: &str) -> anyhow::Result<
 /// What the split build's lists say of each split, by wasm-split's name for it (a lazy
 /// route, `__machines_route_view_<n>`, or the Machines page's rehearsal): the files it
 /// needs beyond the main module (`target/split/chunks.txt`) and, for a route, the pack
-/// that holds them all (`packs.txt`). `None` when the build is not split.
+/// that holds them all (`packs.txt`). The whole-app suite serves the split build only:
+/// lists that are not there are an error, not a reason to check less.
 struct SplitListing {
     files: BTreeMap<String, Vec<String>>,
     packs: BTreeMap<String, String>,
@@ -53,29 +64,31 @@ struct SplitListing {
 type Line = (String, Vec<String>);
 
 impl SplitListing {
-    fn read() -> anyhow::Result<Option<Self>> {
+    fn read() -> anyhow::Result<Self> {
         let dist = gpudeck_e2e::dist_dir()?;
-        let Some(split_dir) = dist.parent() else {
-            return Ok(None);
-        };
-        let lines = |name: &str| -> anyhow::Result<Option<Vec<Line>>> {
+        let split_dir = dist
+            .parent()
+            .ok_or_else(|| anyhow::anyhow!("{} has no parent folder", dist.display()))?;
+        let lines = |name: &str| -> anyhow::Result<Vec<Line>> {
             let path = split_dir.join(name);
-            if !path.exists() {
-                return Ok(None);
-            }
-            let text = std::fs::read_to_string(&path)?;
-            Ok(Some(
-                text.lines()
-                    .filter_map(|line| {
-                        let mut parts = line.split_whitespace().map(str::to_owned);
-                        Some((parts.next()?, parts.collect()))
-                    })
-                    .collect(),
-            ))
+            let text = std::fs::read_to_string(&path).map_err(|error| {
+                anyhow::anyhow!(
+                    "{}: {error}; serve the split build (`cargo xtask split`, \
+                     GPUDECK_DIST=target/split/dist)",
+                    path.display()
+                )
+            })?;
+            let lines: Vec<Line> = text
+                .lines()
+                .filter_map(|line| {
+                    let mut parts = line.split_whitespace().map(str::to_owned);
+                    Some((parts.next()?, parts.collect()))
+                })
+                .collect();
+            anyhow::ensure!(!lines.is_empty(), "{} lists nothing", path.display());
+            Ok(lines)
         };
-        let (Some(files), Some(packs)) = (lines("chunks.txt")?, lines("packs.txt")?) else {
-            return Ok(None);
-        };
+        let (files, packs) = (lines("chunks.txt")?, lines("packs.txt")?);
         let files = files
             .into_iter()
             .filter(|(split, _)| split != "main")
@@ -84,7 +97,7 @@ impl SplitListing {
             .into_iter()
             .filter_map(|(split, mut pack)| Some((split, pack.pop()?)))
             .collect();
-        Ok(Some(SplitListing { files, packs }))
+        Ok(SplitListing { files, packs })
     }
 
     /// The split of the page the test names `page` (`team_members`).
@@ -255,53 +268,59 @@ async fn load_cold(route: &'static Route) -> anyhow::Result<()> {
             app.find("[data-testid=identity]").await?;
         }
         app.open(route.path).await?;
+        if route.path == "/sign-in" {
+            app.find(CONSOLE_SIGN_IN).await?;
+        }
         app.wait_for_text("main h1, h1", route.heading).await?;
         // The bench's `felt` part times each page to this.
         app.find(route.content).await?;
-        let title = app.eval("return document.title").await?;
-        anyhow::ensure!(title == route.title, "the tab is titled {title}");
-        // In the split build, sign-in came with the main module alone, and every other page,
-        // the first opened in its tab, requested its pack before its heading showed.
-        if let Some(listing) = SplitListing::read()? {
-            if route.name == "cold_sign_in" {
+        app.wait_for_title(&route.title).await?;
+        // Sign-in came with the main module alone, and every other page, the first opened
+        // in its tab, requested its pack before its heading showed.
+        let listing = SplitListing::read()?;
+        if route.name == "cold_sign_in" {
+            let fetched = fetched_before_heading(&app, route.heading).await?;
+            // But the Machines page's pack and rehearsal, which sign-in fetches as it shows
+            // (see sign_in_keeps_other_pages_code_off_the_network_then_all_is_preloaded).
+            let machines_pack = &listing.packs[listing.split_of("machines")?];
+            let rehearsal = listing.rehearsal_files()?;
+            let early: Vec<&String> = listing
+                .all()
+                .into_iter()
+                .filter(|f| fetched.contains(f))
+                .filter(|f| *f != machines_pack && !rehearsal.contains(f))
+                .collect();
+            anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
+        } else {
+            let page = route.name.trim_start_matches("cold_");
+            let split = listing.split_of(page)?;
+            let pack = &listing.packs[split];
+            // A request is listed once its response has ended: wait for it.
+            let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+            let fetched = loop {
                 let fetched = fetched_before_heading(&app, route.heading).await?;
-                let early: Vec<&String> = listing
-                    .all()
-                    .into_iter()
-                    .filter(|f| fetched.contains(f))
-                    .collect();
-                anyhow::ensure!(early.is_empty(), "sign-in requested page files {early:?}");
-            } else {
-                let page = route.name.trim_start_matches("cold_");
-                let split = listing.split_of(page)?;
-                let pack = &listing.packs[split];
-                // A request is listed once its response has ended: wait for it.
-                let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-                let fetched = loop {
-                    let fetched = fetched_before_heading(&app, route.heading).await?;
-                    if fetched.contains(pack) {
-                        break fetched;
-                    }
-                    anyhow::ensure!(
-                        tokio::time::Instant::now() < deadline,
-                        "its pack {pack} was not requested before its heading"
-                    );
-                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                };
-                // The pack's merged module stands for the page's files; one of them
-                // fetched by itself means the loader fell back to the files.
-                let by_themselves: Vec<&String> = listing.files[split]
-                    .iter()
-                    .filter(|file| fetched.contains(*file))
-                    .collect();
+                if fetched.contains(pack) {
+                    break fetched;
+                }
                 anyhow::ensure!(
-                    by_themselves.is_empty(),
-                    "{} of its {} files were fetched by themselves, not from its pack ({})",
-                    by_themselves.len(),
-                    listing.files[split].len(),
-                    by_themselves[0]
+                    tokio::time::Instant::now() < deadline,
+                    "its pack {pack} was not requested before its heading"
                 );
-            }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            };
+            // The pack's merged module stands for the page's files; one of them
+            // fetched by itself means the loader fell back to the files.
+            let by_themselves: Vec<&String> = listing.files[split]
+                .iter()
+                .filter(|file| fetched.contains(*file))
+                .collect();
+            anyhow::ensure!(
+                by_themselves.is_empty(),
+                "{} of its {} files were fetched by themselves, not from its pack ({})",
+                by_themselves.len(),
+                listing.files[split].len(),
+                by_themselves[0]
+            );
         }
         let errors = app.page_errors().await?;
         anyhow::ensure!(errors.is_empty(), "the page reported {errors:?}");
@@ -313,7 +332,7 @@ async fn load_cold(route: &'static Route) -> anyhow::Result<()> {
                 early.is_empty(),
                 "a tab without a session asked for {early:?}"
             );
-        } else if SplitListing::read()?.is_some() {
+        } else {
             the_served_page_asked_first(route, &early)?;
         }
         if route.path != "/sign-in" {
@@ -353,8 +372,8 @@ const SIGN_IN_WATCHED: std::time::Duration = std::time::Duration::from_secs(3);
 #[tokio::test(flavor = "multi_thread")]
 async fn sign_in_keeps_other_pages_code_off_the_network_then_all_is_preloaded() -> anyhow::Result<()>
 {
-    // Every wasm file of the build: the main module and, when split, each route's
-    // module and the pieces the routes share, each fetched by itself or in a pack.
+    // Every wasm file of the build: the main module, each route's module and the pieces
+    // the routes share, each fetched by itself or in a pack.
     let mut expected: Vec<String> = std::fs::read_dir(gpudeck_e2e::dist_dir()?)?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .filter(|name| name.ends_with(".wasm"))
@@ -368,43 +387,39 @@ async fn sign_in_keeps_other_pages_code_off_the_network_then_all_is_preloaded() 
         app.find("#api-key").await?;
         tokio::time::sleep(SIGN_IN_WATCHED).await;
         let on_sign_in: Vec<String> = serde_json::from_value(app.eval(CODE_FETCHED).await?)?;
-        if let Some(listing) = &listing {
-            // The main module, the pack of the Machines page that Enter opens, and what
-            // the rehearsal of that page's table adds to it.
-            let machines_pack = &listing.packs[listing.split_of("machines")?];
-            let rehearsal = listing.rehearsal_files()?;
-            let others: Vec<&String> = on_sign_in
-                .iter()
-                .filter(|n| *n != machines_pack && !rehearsal.contains(n))
-                .filter(|n| !n.ends_with("_bg.wasm"))
-                .collect();
-            anyhow::ensure!(
-                others.is_empty(),
-                "on the sign-in page, other pages' code was fetched: {others:?}"
-            );
-            anyhow::ensure!(
-                on_sign_in.contains(machines_pack),
-                "the Machines page's pack was not fetched on sign-in: {on_sign_in:?}"
-            );
-            let unfetched: Vec<&String> = rehearsal
-                .into_iter()
-                .filter(|n| !on_sign_in.contains(n))
-                .collect();
-            anyhow::ensure!(
-                unfetched.is_empty(),
-                "the Machines page was not rehearsed on sign-in: {unfetched:?} not fetched"
-            );
-        }
+        // The main module, the pack of the Machines page that Enter opens, and what
+        // the rehearsal of that page's table adds to it.
+        let machines_pack = &listing.packs[listing.split_of("machines")?];
+        let rehearsal = listing.rehearsal_files()?;
+        let others: Vec<&String> = on_sign_in
+            .iter()
+            .filter(|n| *n != machines_pack && !rehearsal.contains(n))
+            .filter(|n| !n.ends_with("_bg.wasm"))
+            .collect();
+        anyhow::ensure!(
+            others.is_empty(),
+            "on the sign-in page, other pages' code was fetched: {others:?}"
+        );
+        anyhow::ensure!(
+            on_sign_in.contains(machines_pack),
+            "the Machines page's pack was not fetched on sign-in: {on_sign_in:?}"
+        );
+        let unfetched: Vec<&String> = rehearsal
+            .into_iter()
+            .filter(|n| !on_sign_in.contains(n))
+            .collect();
+        anyhow::ensure!(
+            unfetched.is_empty(),
+            "the Machines page was not rehearsed on sign-in: {unfetched:?} not fetched"
+        );
         app.sign_in(demo::ALICE_KEY).await?;
         app.find("tbody tr:not(.spacer)").await?;
         let deadline = tokio::time::Instant::now() + PRELOAD_PATIENCE;
         loop {
             let mut loaded: Vec<String> = serde_json::from_value(app.eval(CODE_FETCHED).await?)?;
-            if let Some(listing) = &listing {
-                for (split, pack) in &listing.packs {
-                    if loaded.contains(pack) {
-                        loaded.extend(listing.files[split].iter().cloned());
-                    }
+            for (split, pack) in &listing.packs {
+                if loaded.contains(pack) {
+                    loaded.extend(listing.files[split].iter().cloned());
                 }
             }
             let missing: Vec<&String> = expected.iter().filter(|n| !loaded.contains(n)).collect();
@@ -434,9 +449,7 @@ const REQUEST_TIMES: &str = "
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_page_opened_cold_fetches_its_pack_beside_the_main_module() -> anyhow::Result<()> {
-    let Some(listing) = SplitListing::read()? else {
-        return Ok(()); // Only the split build has packs.
-    };
+    let listing = SplitListing::read()?;
     let route = ROUTES
         .iter()
         .find(|r| r.path == "/templates")
@@ -492,9 +505,7 @@ async fn a_page_opened_cold_fetches_its_pack_beside_the_main_module() -> anyhow:
 /// offer actions arrive after the page has painted, without being asked for, and then open.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pages_part_is_not_in_its_pack_and_loads_after_it_paints() -> anyhow::Result<()> {
-    let Some(listing) = SplitListing::read()? else {
-        return Ok(()); // Unsplit, every part is in the one module.
-    };
+    let listing = SplitListing::read()?;
     let part = listing.files_beyond_page("machines_part_", "machines")?;
     let route = ROUTES
         .iter()

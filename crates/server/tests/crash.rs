@@ -372,9 +372,12 @@ fn check_listings_after_crash(conn: &Connection, round: i64, seen: &Seen) {
             |r| r.get(0),
         )
         .unwrap();
-    let Some(latest_answered) = seen.listed.iter().copied().reduce(f64::max) else {
-        return;
-    };
+    let latest_answered = seen
+        .listed
+        .iter()
+        .copied()
+        .reduce(f64::max)
+        .unwrap_or_else(|| panic!("round {round}: no listing was answered"));
     let sent = |end: f64| seen.listed.contains(&end) || seen.unanswered_listings.contains(&end);
     let offer_end = offer_end.expect("a listing was answered, so the offer has an end date");
     assert!(
@@ -662,10 +665,12 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         // Kill after a round-dependent number of answers, with requests in flight.
         let kill_after = 40 + 15 * round as usize;
         let deadline = Instant::now() + Duration::from_secs(20);
-        // And after at least one subaccount (its password hash is slow on purpose).
-        while answered.load(Ordering::SeqCst) < kill_after
-            || seen.lock().unwrap().created.is_empty()
-        {
+        // And after at least one subaccount (its password hash is slow on purpose) and one
+        // listing (N22), so that every round checks what a listing commits.
+        while answered.load(Ordering::SeqCst) < kill_after || {
+            let seen = seen.lock().unwrap();
+            seen.created.is_empty() || seen.listed.is_empty()
+        } {
             assert!(Instant::now() < deadline, "round {round}: the load stalled");
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
