@@ -154,7 +154,7 @@ async fn a_refused_key_shows_nothing_and_ends_the_session() {
     assert_eq!(
         sent,
         [
-            with_key("http://api.test/api/v0/team/members"),
+            with_key("http://api.test/api/v0/team/members/"),
             with_key("http://api.test/api/v0/users/current"),
         ]
     );
