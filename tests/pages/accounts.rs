@@ -452,7 +452,7 @@ async fn role_names_with_markup_or_unicode_round_trip_through_the_address() {
     assert_eq!(role_calls.len(), 2);
     assert!(role_calls[0]
         .url
-        .ends_with("/api/v0/team/roles/%3Cb%3Eauditor%3C%2Fb%3E"));
+        .ends_with("/api/v0/team/roles/%3Cb%3Eauditor%3C%2Fb%3E/"));
     assert!(page.text("td[data-group=machine_read]").starts_with("✓"));
 }
 
@@ -625,7 +625,7 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
     let delete = &deletions(&fetch)[0];
     assert_eq!(delete.method, "DELETE");
     assert!(
-        delete.url.ends_with("/api/v0/users/1/templates"),
+        delete.url.ends_with("/api/v0/users/1/templates/"),
         "{}",
         delete.url
     );
@@ -653,8 +653,10 @@ async fn template_ids_are_checked_confirmed_and_refusals_stay_next_to_the_form()
     page.wait_for("[data-testid=template-result]").await;
     assert_eq!(page.text("[data-testid=recently-deleted]"), "503501");
     assert_eq!(deletions(&fetch).len(), 4);
-    // The list was loaded once, then again after each deletion.
-    assert_eq!(fetch.calls_to("templates/").len(), 3);
+    // The list was loaded once, then again after each deletion (N9 and seed op 3 share the
+    // path; the reads are the GETs).
+    let reads = fetch.calls_to("templates/");
+    assert_eq!(reads.iter().filter(|call| call.method == "GET").count(), 3);
 }
 
 #[wasm_bindgen_test]

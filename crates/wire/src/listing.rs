@@ -527,17 +527,14 @@ mod tests {
     #[test]
     fn a_request_built_for_one_machine_never_sends_a_null_min_chunk() {
         let body = serde_json::to_value(ListMachineRequest::new(7)).unwrap();
-        assert_eq!(body["machine"], 7);
-        assert_eq!(body.as_object().unwrap().len(), 11);
-        assert!(body["end_date"].is_null());
-        assert!(body.get("min_chunk").is_none(), "{body}");
+        // Only the machine: a term with no value is left out, never written as null.
+        assert_eq!(body, json!({"machine": 7}));
         let kept = ListMachineRequest {
             min_chunk: Some(Whole(2).into()),
             ..ListMachineRequest::new(7)
         };
         let body = serde_json::to_value(&kept).unwrap();
-        assert_eq!(body["min_chunk"], 2);
-        assert_eq!(body.as_object().unwrap().len(), 12);
+        assert_eq!(body, json!({"machine": 7, "min_chunk": 2}));
         let read: ListMachineRequest = serde_json::from_value(body).unwrap();
         assert_eq!(read, kept);
     }
