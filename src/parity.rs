@@ -11,6 +11,7 @@
 //! parity`.
 
 use crate::api::requests::{self, ApiRequest};
+use crate::domain::listing::fixture::priced_machine;
 use crate::domain::offer_terms::ending_request;
 use gpudeck_wire::operations::{self as op, ClientCommand, Operation};
 use gpudeck_wire::{reads, CreateSubaccountRequest, MaintenanceCategory, VolumeSearchRequest};
@@ -163,19 +164,6 @@ fn wire(method: &str, path: &str, query: &[(&str, Value)], body: Option<Value>) 
 
 /// End offers at 2027-01-01 00:00 UTC, as `vastai list machine ID -e 01/01/2027` reads it.
 const END_2027: f64 = 1_798_761_600.0;
-
-/// Machine 1001 as N1 lists it, with every term N1 can give and a minimum of 2 GPUs: what
-/// "End offers at…" builds its N22 from.
-fn listed_machine_1001() -> gpudeck_wire::Machine {
-    let mut machine = crate::domain::listing::fixture::listed_machine(1001, true, None, 1, None);
-    machine.listed_min_gpu_count = Some(2);
-    machine.listed_storage_cost = Some(0.15);
-    machine.listed_inet_up_cost = Some(0.02);
-    machine.listed_inet_down_cost = Some(0.01);
-    machine.credit_discount_max = Some(0.3);
-    machine.listed_volume_cost = Some(0.08);
-    machine
-}
 
 fn cases() -> Vec<Case> {
     use Other::{Client, ClientFirstCall, Spec};
@@ -361,7 +349,7 @@ fn cases() -> Vec<Case> {
         ),
         // "End offers at…" on one machine, through the offer actions' own request code.
         case(
-            requests::list_machine(&ending_request(&listed_machine_1001(), END_2027)),
+            requests::list_machine(&ending_request(&priced_machine(1001), END_2027)),
             Client(&["list", "machine", "1001", "-e", "01/01/2027"]),
         ),
         case(
@@ -750,7 +738,7 @@ fn the_consoles_requests_are_the_official_clients() {
 /// GPUs a number.
 #[test]
 fn the_consoles_n22_sends_no_null_and_a_numeric_min_chunk() {
-    let request = requests::list_machine(&ending_request(&listed_machine_1001(), END_2027));
+    let request = requests::list_machine(&ending_request(&priced_machine(1001), END_2027));
     let body = wire_of_console(&request).body.unwrap();
     let nulls: Vec<&String> = body
         .as_object()

@@ -178,6 +178,18 @@ pub mod fixture {
         }))
         .unwrap()
     }
+
+    /// Machine `id`, listed, with every term N1 can give and a minimum of 2 GPUs.
+    pub fn priced_machine(id: i64) -> Machine {
+        let mut machine = listed_machine(id, true, None, 1, None);
+        machine.listed_min_gpu_count = Some(2);
+        machine.listed_storage_cost = Some(0.15);
+        machine.listed_inet_up_cost = Some(0.02);
+        machine.listed_inet_down_cost = Some(0.01);
+        machine.credit_discount_max = Some(0.3);
+        machine.listed_volume_cost = Some(0.08);
+        machine
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -118,18 +118,11 @@ fn and_list(items: &[&str]) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::domain::listing::fixture::listed_machine;
+    use crate::domain::listing::fixture::{listed_machine, priced_machine};
     use serde_json::{json, Value};
 
     fn priced() -> Machine {
-        let mut machine = listed_machine(1001, true, None, 1, None);
-        machine.listed_min_gpu_count = Some(2);
-        machine.listed_storage_cost = Some(0.15);
-        machine.listed_inet_up_cost = Some(0.02);
-        machine.listed_inet_down_cost = Some(0.01);
-        machine.credit_discount_max = Some(0.3);
-        machine.listed_volume_cost = Some(0.08);
-        machine
+        priced_machine(1001)
     }
 
     #[test]
