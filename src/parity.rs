@@ -165,20 +165,55 @@ fn wire(method: &str, path: &str, query: &[(&str, Value)], body: Option<Value>) 
 /// End offers at 2027-01-01 00:00 UTC, as `vastai list machine ID -e 01/01/2027` reads it.
 const END_2027: f64 = 1_798_761_600.0;
 
+/// Every operation the console sends, beside the client's request or the spec's form.
 fn cases() -> Vec<Case> {
+    [
+        account_cases(),
+        machine_cases(),
+        template_and_volume_cases(),
+        team_cases(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn case(console: ApiRequest, other: Other) -> Case {
+    Case { console, other }
+}
+
+/// The caller, the server, subaccounts (N21, seed op 5, N20).
+fn account_cases() -> Vec<Case> {
     use Other::{Client, ClientFirstCall, Spec};
-    let page_search: VolumeSearchRequest =
-        serde_json::from_str(reads::VOLUME_OFFERS.body.unwrap()).unwrap();
     // N20 as the subaccounts page fills it.
     let subaccount = new_subaccount();
-    let permissions = json!({"api": {"misc": {}}});
-    let case = |console, other| Case { console, other };
     vec![
         case(requests::current_user(), ClientFirstCall),
         case(
             requests::server_info(),
             Spec(wire("GET", "/api/v0/gpudeck/server", &[], None)),
         ),
+        case(requests::subaccounts(), Client(&["show", "subaccounts"])),
+        case(
+            requests::create_subaccount(&subaccount),
+            Client(&[
+                "create",
+                "subaccount",
+                "--email",
+                "s@x.y",
+                "--username",
+                "s",
+                "--password",
+                "pw123456",
+            ]),
+        ),
+    ]
+}
+
+/// Machines, their windows and offers (seed ops 1–2, N1–N7, N22, N23).
+fn machine_cases() -> Vec<Case> {
+    use Other::{Client, Spec};
+    vec![
         case(
             requests::windows(&[1001, 1002]),
             Client(&["show", "maints", "--ids", "1001,1002"]),
@@ -187,20 +222,6 @@ fn cases() -> Vec<Case> {
             requests::defrag_offers(&[1001, 1002]),
             Client(&["defrag", "machines", "1001", "1002"]),
         ),
-        case(
-            requests::delete_template(42, 5),
-            Client(&["delete", "template", "--template-id", "5"]),
-        ),
-        case(
-            requests::accept_volume_ask(7, 20, Some("myvol")),
-            Client(&["create", "volume", "7", "-s", "20", "-n", "myvol"]),
-        ),
-        case(requests::subaccounts(), Client(&["show", "subaccounts"])),
-        case(
-            requests::team_role("ops"),
-            Client(&["show", "team-role", "ops"]),
-        ),
-        case(requests::team_members(), Client(&["show", "members"])),
         case(requests::machines(), Client(&["show", "machines"])),
         case(
             requests::machine(1001),
@@ -254,6 +275,32 @@ fn cases() -> Vec<Case> {
                 Some(json!({"maintenance_ids": [5000, 5001]})),
             )),
         ),
+        // "End offers at…" on one machine, through the offer actions' own request code.
+        case(
+            requests::list_machine(&ending_request(&priced_machine(1001), END_2027)),
+            Client(&["list", "machine", "1001", "-e", "01/01/2027"]),
+        ),
+        case(
+            requests::unlist_machine(1001),
+            Client(&["unlist", "machine", "1001"]),
+        ),
+    ]
+}
+
+/// Templates and volumes (seed ops 3–4, N9–N12).
+fn template_and_volume_cases() -> Vec<Case> {
+    use Other::{Client, Spec};
+    let page_search: VolumeSearchRequest =
+        serde_json::from_str(reads::VOLUME_OFFERS.body.unwrap()).unwrap();
+    vec![
+        case(
+            requests::delete_template(42, 5),
+            Client(&["delete", "template", "--template-id", "5"]),
+        ),
+        case(
+            requests::accept_volume_ask(7, 20, Some("myvol")),
+            Client(&["create", "volume", "7", "-s", "20", "-n", "myvol"]),
+        ),
         case(
             requests::template_library(42),
             Spec(wire("GET", "/api/v0/users/42/templates/", &[], None)),
@@ -267,6 +314,19 @@ fn cases() -> Vec<Case> {
             requests::delete_volume(4),
             Client(&["delete", "volume", "4"]),
         ),
+    ]
+}
+
+/// Team roles and members (seed ops 6–7, N13–N19).
+fn team_cases() -> Vec<Case> {
+    use Other::{Client, Spec};
+    let permissions = json!({"api": {"misc": {}}});
+    vec![
+        case(
+            requests::team_role("ops"),
+            Client(&["show", "team-role", "ops"]),
+        ),
+        case(requests::team_members(), Client(&["show", "members"])),
         case(requests::team_roles(), Client(&["show", "team-roles"])),
         case(
             requests::create_role("ops", permissions.clone()),
@@ -333,28 +393,6 @@ fn cases() -> Vec<Case> {
                 &[],
                 Some(json!({"role": "ops"})),
             )),
-        ),
-        case(
-            requests::create_subaccount(&subaccount),
-            Client(&[
-                "create",
-                "subaccount",
-                "--email",
-                "s@x.y",
-                "--username",
-                "s",
-                "--password",
-                "pw123456",
-            ]),
-        ),
-        // "End offers at…" on one machine, through the offer actions' own request code.
-        case(
-            requests::list_machine(&ending_request(&priced_machine(1001), END_2027)),
-            Client(&["list", "machine", "1001", "-e", "01/01/2027"]),
-        ),
-        case(
-            requests::unlist_machine(1001),
-            Client(&["unlist", "machine", "1001"]),
         ),
     ]
 }
