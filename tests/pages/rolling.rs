@@ -456,31 +456,13 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
         "the vacant machine's offer ends at its window, the rented one's with its rental"
     );
     let results = result_texts(&page);
-    assert!(
-        results
-            .iter()
-            .any(|r| r.starts_with("Machine 1001: offer now ends at")),
-        "{results:?}"
+    assert_a_result_starts_with(&results, "Machine 1001: offer now ends at");
+    assert_a_result_starts_with(&results, "Machine 1001: scheduled");
+    assert_a_result_starts_with(
+        &results,
+        "Machine 1002: offer not changed (end_date must be in the future)",
     );
-    assert!(
-        results
-            .iter()
-            .any(|r| r.starts_with("Machine 1001: scheduled")),
-        "{results:?}"
-    );
-    assert!(
-        results
-            .iter()
-            .any(|r| r
-                .starts_with("Machine 1002: offer not changed (end_date must be in the future)")),
-        "{results:?}"
-    );
-    assert!(
-        results
-            .iter()
-            .any(|r| r.starts_with("Machine 1002: not sent")),
-        "{results:?}"
-    );
+    assert_a_result_starts_with(&results, "Machine 1002: not sent");
     assert_eq!(batch_calls(&fetch).len(), 1);
     assert_eq!(state_of(&page, 1001), "Scheduled");
 
@@ -568,17 +550,15 @@ async fn a_contract_safe_plan_sends_every_term_and_settles_an_unclear_answer_by_
                 && r.ends_with("; the service did not say how many rentals it extended")),
         "{results:?}"
     );
-    assert!(
-        results
-            .iter()
-            .any(|r| r.starts_with("Machine 1001: scheduled")),
-        "{results:?}"
-    );
-    assert!(
-        results
-            .iter()
-            .any(|r| r.starts_with("Machine 1002: scheduled")),
-        "{results:?}"
-    );
+    assert_a_result_starts_with(&results, "Machine 1001: scheduled");
+    assert_a_result_starts_with(&results, "Machine 1002: scheduled");
     page.wait_for("[data-testid=plan-done]").await;
+}
+
+/// Asserts that one of the plan's result lines starts with `start`.
+fn assert_a_result_starts_with(results: &[String], start: &str) {
+    assert!(
+        results.iter().any(|r| r.starts_with(start)),
+        "no result starts with {start:?}: {results:?}"
+    );
 }
