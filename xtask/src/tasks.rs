@@ -324,6 +324,9 @@ const NATIVE_STARTED_FIRST: [&str; 2] = ["authorization", "official_client"];
 /// costs its link, and its runner preparing its module and starting Chromium, a few
 /// seconds of one core.
 fn wasm_tests() -> Result<()> {
+    for folder in ["tests/pages", "tests/parts"] {
+        test_files::check_modules_declared(&root().join(folder))?;
+    }
     let files = test_files::in_running_order(TestBuild::wasm()?.files, &[]);
     let scratch = BrowserScratch::new("wasm")?;
     test_files::run("wasm", &files, 2, |file| {

@@ -7,7 +7,7 @@
 use crate::parallel::at_a_time;
 use crate::shell::{elapsed, step};
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
@@ -111,6 +111,37 @@ fn run_file(file: &TestFile, mut command: Command) -> Result<Ran> {
     })
 }
 
+/// Fails naming each module file in `folder` (a test file made of modules, like
+/// `tests/pages`) that its `main.rs` does not declare: cargo would not compile it, and the
+/// file would pass without its tests.
+pub fn check_modules_declared(folder: &Path) -> Result<()> {
+    let main = std::fs::read_to_string(folder.join("main.rs"))
+        .with_context(|| format!("reading {}", folder.join("main.rs").display()))?;
+    let declared: Vec<&str> = main
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("mod "))
+        .filter_map(|rest| rest.strip_suffix(';'))
+        .collect();
+    let mut undeclared: Vec<String> = std::fs::read_dir(folder)
+        .with_context(|| format!("listing {}", folder.display()))?
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let module = name.strip_suffix(".rs")?.to_owned();
+            (module != "main" && !declared.contains(&module.as_str())).then_some(module)
+        })
+        .collect();
+    undeclared.sort();
+    if !undeclared.is_empty() {
+        bail!(
+            "{}/main.rs does not declare {}: their tests would never run",
+            folder.display(),
+            undeclared.join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// How many tests a test file's output says it ran (passed or failed, not ignored), from
 /// the summary libtest and wasm-bindgen-test both print:
 /// `test result: ok. 12 passed; 0 failed; 1 ignored; ...`. 0 without such a line
@@ -201,6 +232,39 @@ mod tests {
             assert!(ran.join(&file.name).exists(), "{} did not run", file.name);
         }
         std::fs::remove_dir_all(&ran).unwrap();
+    }
+
+    #[test]
+    fn a_module_file_main_rs_leaves_out_is_named() {
+        let folder =
+            std::env::temp_dir().join(format!("gpudeck-test-modules-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("main.rs"),
+            "#[path = \"../support/mod.rs\"]\nmod support;\n\nmod shell;\nmod team;\n",
+        )
+        .unwrap();
+        for module in ["shell", "team"] {
+            std::fs::write(folder.join(format!("{module}.rs")), "").unwrap();
+        }
+        check_modules_declared(&folder).unwrap();
+        std::fs::write(folder.join("rolling.rs"), "").unwrap();
+        std::fs::write(folder.join("accounts.rs"), "").unwrap();
+        let error = check_modules_declared(&folder).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                "main.rs does not declare accounts, rolling: their tests would never run"
+            ),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn the_console_wasm_test_files_declare_every_module() {
+        for folder in ["tests/pages", "tests/parts"] {
+            check_modules_declared(&crate::shell::root().join(folder)).unwrap();
+        }
     }
 
     #[test]
