@@ -585,6 +585,7 @@ async fn the_offer_actions_on_twenty_machines_keep_the_public_pace() -> anyhow::
         ..config
     })
     .await?;
+    app.record_every_fetch().await?;
     app.open("/").await?;
     app.sign_in(demo::ALICE_KEY).await?;
     app.wait_for_address("/machines").await?;
@@ -665,6 +666,30 @@ async fn the_offer_actions_on_twenty_machines_keep_the_public_pace() -> anyhow::
             .iter()
             .all(|o| !o.4 && o.2.is_none() && o.3.is_none()),
         "every machine listed open-ended: {relisted:?}"
+    );
+    // The pace was kept, not found by trial: N22 and N23 were refused nothing.
+    let answers = app.api_answers().await?;
+    let offer_requests = |status: u16| -> Vec<&str> {
+        answers
+            .iter()
+            .filter(|(path, answered)| {
+                *answered == status && (path.ends_with("/create_asks/") || path.ends_with("/asks/"))
+            })
+            .map(|(path, _)| path.as_str())
+            .collect()
+    };
+    assert_eq!(
+        offer_requests(429),
+        Vec::<&str>::new(),
+        "429s on N22 or N23"
+    );
+    let listed_twice = offer_requests(200)
+        .iter()
+        .filter(|path| path.ends_with("/create_asks/"))
+        .count();
+    assert_eq!(
+        listed_twice, 32,
+        "N22 answered once per listed machine in each action"
     );
     app.finish().await
 }
