@@ -328,7 +328,11 @@ mod tests {
             (paths::WEBHOOKS, "post", "200 400 401 403 409 413"),
             (paths::WEBHOOK, "put", write),
             (paths::WEBHOOK, "delete", "200 400 401 403 404 413"),
-            (paths::WEBHOOK_ROTATE_SECRET, "post", "200 400 401 403 404 413"),
+            (
+                paths::WEBHOOK_ROTATE_SECRET,
+                "post",
+                "200 400 401 403 404 413",
+            ),
             (paths::WEBHOOK_TEST, "post", "200 400 401 403 404 413 502"),
         ];
         for (path, method, own) in own {
