@@ -7,7 +7,7 @@
 //!
 //! | who | key | what for |
 //! |---|---|---|
-//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account), webhook [`ALICE_WEBHOOK`] |
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account), webhooks [`ALICE_WEBHOOK`] and [`ALICE_LAN_WEBHOOK`] |
 //! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs", webhook [`BOB_WEBHOOK`]): proves isolation |
 //! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
 //! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
@@ -1487,8 +1487,12 @@ pub const ALICE_WEBHOOK_TYPES: [&str; 2] = ["host:machine_offline", "host:machin
 /// bob's webhook: proves that webhooks are private to their user.
 pub const BOB_WEBHOOK: i64 = 2;
 pub const BOB_WEBHOOK_URL: &str = "https://bob.example.net/hooks/vast";
+/// alice's webhook to an address on her own network: stored (as the public service
+/// stores it), but every delivery to it is refused.
+pub const ALICE_LAN_WEBHOOK: i64 = 3;
+pub const ALICE_LAN_WEBHOOK_URL: &str = "https://192.168.1.20/vast-hooks";
 
-/// One webhook each for alice and bob (spec fleet-health §3.4). Their secrets are random:
+/// Two webhooks of alice's and one of bob's (spec fleet-health §3.4). Their secrets are random:
 /// nothing ever shows a stored secret.
 fn seed_webhooks(conn: &Connection, now: f64) -> Result<(), DbError> {
     let webhooks = [
@@ -1505,6 +1509,13 @@ fn seed_webhooks(conn: &Connection, now: f64) -> Result<(), DbError> {
             "Bob's alerts",
             BOB_WEBHOOK_URL,
             &["host:machine_offline"][..],
+        ),
+        (
+            ALICE_LAN_WEBHOOK,
+            ALICE_ID,
+            "Office bridge (LAN)",
+            ALICE_LAN_WEBHOOK_URL,
+            &["host:maintenance_scheduled"][..],
         ),
     ];
     for (id, user, name, url, types) in webhooks {
