@@ -71,7 +71,7 @@ fn own(user: i64, caller: &Caller) -> Result<(), ApiError> {
     get,
     path = paths::NOTIFICATION_PREFS,
     tag = "notifications",
-    params(("user_id" = String, Path, description = "The caller's numeric id, or `me`", example = "me")),
+    params(("user_id" = String, Path, pattern = "^(me|[0-9]{1,18})$", description = "The caller's numeric id, or `me`", example = "me")),
     responses(
         (status = 200, description = "`{context: {slug: {email, webhooks}}}` for every type offered", body = NotificationPreferences),
         (status = 400, description = "`user_id must be an integer or me` (`invalid_args`)", body = ErrorBody),
@@ -165,7 +165,7 @@ fn settings(map: &Value, offered: &[&'static Kind]) -> Result<Vec<ChannelSetting
     put,
     path = paths::NOTIFICATION_PREFS,
     tag = "notifications",
-    params(("user_id" = String, Path, description = "The caller's numeric id, or `me`", example = "me")),
+    params(("user_id" = String, Path, pattern = "^(me|[0-9]{1,18})$", description = "The caller's numeric id, or `me`", example = "me")),
     request_body = ChangePreferencesRequest,
     responses(
         (status = 200, description = "The whole map after the change", body = NotificationPreferences),
