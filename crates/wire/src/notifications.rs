@@ -329,7 +329,7 @@ mod tests {
         }))
         .unwrap();
         let map = answer.notification_preferences;
-        assert_eq!(map["host"]["machine_offline"]["sms"], true);
+        assert!(map["host"]["machine_offline"]["sms"]);
         assert_eq!(
             serde_json::to_value(ChangePreferencesRequest::new(&map)).unwrap(),
             json!({"notification_preferences": {"host": {"machine_offline":

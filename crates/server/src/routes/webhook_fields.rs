@@ -48,7 +48,8 @@ pub fn url(url: Option<&Lenient<String>>, local_allowed: bool) -> Result<String,
         ));
     }
     let lower = text.trim_start().to_ascii_lowercase();
-    if !lower.starts_with("https://") && !(local_allowed && lower.starts_with("http://")) {
+    let http_allowed = local_allowed && lower.starts_with("http://");
+    if !(lower.starts_with("https://") || http_allowed) {
         return Err(ApiError::invalid_args(NEEDS_HTTPS));
     }
     // `https:///path` names no host, though WHATWG parsing would take `path` for one.
