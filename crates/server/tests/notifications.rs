@@ -706,3 +706,141 @@ async fn types_and_preferences_are_the_callers_own() {
         .ok();
     assert_eq!(read, changed);
 }
+
+/// A window a day after `NOW`, for `machine`, through N3.
+async fn schedule_window(app: &TestApp, machine: i64) {
+    app.put(&paths::machine_dnotify(machine))
+        .key(ALICE_KEY)
+        .json(json!({"sdate": NOW + 86_400.0, "duration": 3, "maintenance_category": "disk"}))
+        .send()
+        .await
+        .ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scheduled_window_is_delivered_to_subscribers_whose_channel_is_on() {
+    let app = TestApp::demo();
+    let mut subscribed = receiver().await;
+    let mut other = receiver().await;
+    let created = create(
+        &app,
+        ALICE_KEY,
+        json!({"webhook_url": subscribed.url, "event_types": ["host:maintenance_scheduled"]}),
+    )
+    .await
+    .ok();
+    let secret = created["webhook"]["webhook_secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    create(
+        &app,
+        ALICE_KEY,
+        json!({"webhook_url": other.url, "event_types": ["host:machine_offline"]}),
+    )
+    .await
+    .ok();
+
+    schedule_window(&app, 1005).await;
+    let delivery = subscribed.got.recv().await.unwrap();
+    let body: Value = serde_json::from_slice(&delivery.body).unwrap();
+    assert_eq!(body["notif_type"], "maintenance_scheduled");
+    assert_eq!(body["user_id"], ALICE_ID);
+    assert_eq!(body["subject"], "Maintenance scheduled on machine 1005");
+    assert_eq!(
+        body["message"],
+        "disk window from 2027-01-16T08:00:00Z for 3 hour(s)."
+    );
+    assert_eq!(
+        body["event_id"],
+        delivery.headers[headers::EVENT_ID].to_str().unwrap()
+    );
+    let timestamp = delivery.headers[headers::TIMESTAMP].to_str().unwrap();
+    assert_eq!(
+        delivery.headers[headers::SIGNATURE].to_str().unwrap(),
+        expected_signature(&secret, timestamp, &delivery.body)
+    );
+
+    // N4 on two machines: one event per window, each its own id.
+    app.post(paths::MAINTENANCES_BATCH)
+        .key(ALICE_KEY)
+        .json(json!({"machine_ids": [1006, 1007], "sdate": NOW + 86_400.0}))
+        .send()
+        .await
+        .ok();
+    let mut subjects = Vec::new();
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let delivery = subscribed.got.recv().await.unwrap();
+        let body: Value = serde_json::from_slice(&delivery.body).unwrap();
+        subjects.push(body["subject"].as_str().unwrap().to_owned());
+        ids.push(body["event_id"].as_str().unwrap().to_owned());
+    }
+    subjects.sort();
+    assert_eq!(
+        subjects,
+        [
+            "Maintenance scheduled on machine 1006",
+            "Maintenance scheduled on machine 1007"
+        ]
+    );
+    assert_ne!(ids[0], ids[1]);
+
+    // With the webhook channel off, nothing is sent: the next delivery the subscribed
+    // receiver gets is N33's test, sent after another window was scheduled.
+    app.put(&paths::notification_prefs("me"))
+        .key(ALICE_KEY)
+        .json(json!({"notification_preferences":
+            {"host": {"maintenance_scheduled": {"webhooks": false}}}}))
+        .send()
+        .await
+        .ok();
+    schedule_window(&app, 1008).await;
+    let id = created["webhook"]["id"].as_i64().unwrap();
+    app.post(&paths::webhook_test(id))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    let next: Value = serde_json::from_slice(&subscribed.got.recv().await.unwrap().body).unwrap();
+    assert_eq!(next["notif_type"], "webhook_test");
+    // The webhook subscribed to another type got nothing at all.
+    let other_id = app.scalar(&format!(
+        "SELECT id FROM webhooks WHERE webhook_url = '{}'",
+        other.url
+    ));
+    app.post(&paths::webhook_test(other_id))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    let first: Value = serde_json::from_slice(&other.got.recv().await.unwrap().body).unwrap();
+    assert_eq!(first["notif_type"], "webhook_test");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_is_retried_with_its_id_after_a_retryable_failure() {
+    let app = TestApp::demo();
+    let mut receiver = receiver().await;
+    create(
+        &app,
+        ALICE_KEY,
+        json!({"webhook_url": receiver.url, "event_types": ["host:maintenance_scheduled"]}),
+    )
+    .await
+    .ok();
+    *receiver.status.lock().unwrap() = StatusCode::SERVICE_UNAVAILABLE;
+    schedule_window(&app, 1005).await;
+    let first = receiver.got.recv().await.unwrap();
+    *receiver.status.lock().unwrap() = StatusCode::OK;
+    let second = receiver.got.recv().await.unwrap();
+    let header =
+        |received: &Received, name: &str| received.headers[name].to_str().unwrap().to_owned();
+    assert_eq!(header(&first, headers::DELIVERY_ATTEMPT), "1");
+    assert_eq!(header(&second, headers::DELIVERY_ATTEMPT), "2");
+    assert_eq!(
+        header(&first, headers::EVENT_ID),
+        header(&second, headers::EVENT_ID)
+    );
+    assert_eq!(first.body, second.body);
+}

@@ -109,6 +109,14 @@ impl Kind {
     }
 }
 
+/// The catalog's type of `key`, one of the constants above.
+pub fn kind(key: &str) -> &'static Kind {
+    CATALOG
+        .iter()
+        .find(|kind| kind.key == key)
+        .unwrap_or_else(|| panic!("{key} is in the catalog"))
+}
+
 /// The channels every type has.
 pub const CHANNELS: [&str; 2] = [EMAIL, WEBHOOKS];
 

@@ -3,11 +3,13 @@
 //! retryable failure. Deliveries never delay the request that caused the event and are
 //! not kept across a restart.
 
-use super::catalog::Kind;
+use super::catalog::{self, Kind};
 use super::delivery::{self, attempt, Event, Outcome, Target};
 use crate::db;
 use crate::state::AppState;
+use gpudeck_wire::calendar::rfc3339_utc;
 use gpudeck_wire::notifications::Delivery;
+use gpudeck_wire::WindowPlan;
 use std::time::Duration;
 
 /// The pauses before the second and third attempts.
@@ -67,4 +69,23 @@ async fn deliver(state: AppState, owner: i64, webhook_id: i64, event: Event) {
             }
         }
     }
+}
+
+/// `host:maintenance_scheduled` for a window N3 or N4 committed on `machine_id`, emitted in
+/// the background so that it never delays the answer.
+pub fn maintenance_scheduled(state: &AppState, owner: i64, machine_id: i64, window: &WindowPlan) {
+    let subject = format!("Maintenance scheduled on machine {machine_id}");
+    let message = format!(
+        "{} window from {} for {} hour(s).",
+        window.category.as_str(),
+        rfc3339_utc(window.start_time),
+        window.duration_hours
+    );
+    let state = state.clone();
+    tokio::spawn(async move {
+        let kind = catalog::kind(catalog::MAINTENANCE_SCHEDULED);
+        if let Err(error) = emit(&state, owner, kind, subject, message).await {
+            tracing::error!(%error, machine_id, "emitting maintenance_scheduled");
+        }
+    });
 }
