@@ -178,6 +178,27 @@ async fn a_test_delivery_is_signed_received_and_follows_a_rotated_secret() {
         assert!(!text.contains(new_secret), "{text}");
     }
     assert_eq!(updated.json()["webhook"]["name"], Value::Null);
+
+    // `localhost` reaches the receiver too, the request still naming the host it was given.
+    let by_name = receiver.url.replace("127.0.0.1", "localhost");
+    app.put(&paths::webhook(id))
+        .key(ALICE_KEY)
+        .json(json!({ "webhook_url": by_name }))
+        .send()
+        .await
+        .ok();
+    app.post(&paths::webhook_test(id))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .ok();
+    let third = receiver.got.recv().await.unwrap();
+    assert_eq!(
+        third.headers["host"].to_str().unwrap(),
+        by_name
+            .trim_start_matches("http://")
+            .trim_end_matches("/hook")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -99,16 +99,16 @@ async fn send(
     let Ok(url) = Url::parse(&target.url) else {
         return (Outcome::Permanent, "the URL does not parse".into());
     };
-    let address = match targets::resolve(&url, local_allowed).await {
-        Ok(address) => address,
+    let addresses = match targets::resolve(&url, local_allowed).await {
+        Ok(addresses) => addresses,
         Err(refused) => return (Outcome::Permanent, refused.to_string()),
     };
     let mut client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(ATTEMPT_TIMEOUT);
     if let Some(host) = url.host_str().filter(|_| url.domain().is_some()) {
-        // Connect to the address just checked, not to a second DNS answer.
-        client = client.resolve(host, address);
+        // Connect to the addresses just checked, not to a second DNS answer.
+        client = client.resolve_to_addrs(host, &addresses);
     }
     let client = match client.build() {
         Ok(client) => client,

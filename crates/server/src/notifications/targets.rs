@@ -65,8 +65,8 @@ impl std::fmt::Display for Refused {
     }
 }
 
-/// The address to connect to for `url`, resolved once and checked.
-pub async fn resolve(url: &Url, local_allowed: bool) -> Result<SocketAddr, Refused> {
+/// The addresses to connect to for `url`, resolved once and every one checked.
+pub async fn resolve(url: &Url, local_allowed: bool) -> Result<Vec<SocketAddr>, Refused> {
     let host = url.host_str().ok_or(Refused::NoHost)?;
     let port = url.port_or_known_default().ok_or(Refused::NoHost)?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
@@ -81,7 +81,10 @@ pub async fn resolve(url: &Url, local_allowed: bool) -> Result<SocketAddr, Refus
     {
         return Err(Refused::Private(bad.ip()));
     }
-    addresses.first().copied().ok_or(Refused::Unresolved)
+    if addresses.is_empty() {
+        return Err(Refused::Unresolved);
+    }
+    Ok(addresses)
 }
 
 #[cfg(test)]
@@ -133,7 +136,7 @@ mod tests {
         );
         assert_eq!(
             resolve(&local, true).await,
-            Ok("127.0.0.1:9".parse().unwrap())
+            Ok(vec!["127.0.0.1:9".parse().unwrap()])
         );
         // Another name for loopback, and a private literal, stay refused in test mode.
         for other in [
