@@ -865,3 +865,75 @@ async fn an_event_is_retried_with_its_id_after_a_retryable_failure() {
     );
     assert_eq!(first.body, second.body);
 }
+
+/// A server on an empty database with one user and key, in test mode or not (no demo).
+fn plain_app(test_mode: bool) -> (TestApp, &'static str) {
+    common::init_logging();
+    let state = gpudeck_server::AppState::new(gpudeck_server::Config {
+        clock: gpudeck_server::Clock::fixed(NOW),
+        test_mode,
+        ..gpudeck_server::Config::default()
+    })
+    .unwrap();
+    let key = "plain-user-key-000000000000000000000000000000001";
+    state
+        .db
+        .with_conn(move |c| {
+            c.execute(
+                "INSERT INTO users (id, email, username, created_at) VALUES (1, 'p@x', 'p', 0)",
+                [],
+            )?;
+            c.execute(
+                "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, 1, 0)",
+                [gpudeck_server::keys::hash_key(key)],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    (
+        TestApp::with_router(state.clone(), gpudeck_server::app(state)),
+        key,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_demo_or_test_mode_lets_a_webhook_reach_this_machine() {
+    let mut receiver = receiver().await;
+    let local = json!({"webhook_url": receiver.url, "event_types": ["client:outbid"]});
+    // Normal mode: the public service's rules. http is refused; https to loopback is
+    // stored, as the public service stores it, and refused at delivery.
+    let (app, key) = plain_app(false);
+    assert_eq!(
+        create(&app, key, local.clone())
+            .await
+            .error(400, "invalid_args"),
+        "webhook_url must use HTTPS"
+    );
+    let https = receiver.url.replace("http://", "https://");
+    let id = create(
+        &app,
+        key,
+        json!({"webhook_url": https, "event_types": ["client:outbid"]}),
+    )
+    .await
+    .ok()["webhook"]["id"]
+        .as_i64()
+        .unwrap();
+    let refused = app.post(&paths::webhook_test(id)).key(key).send().await;
+    refused.error(400, "undeliverable");
+    // Test mode (`--test-mode`): the same http URL is taken and delivered to.
+    let (app, key) = plain_app(true);
+    let id = create(&app, key, local).await.ok()["webhook"]["id"]
+        .as_i64()
+        .unwrap();
+    app.post(&paths::webhook_test(id))
+        .key(key)
+        .send()
+        .await
+        .ok();
+    let delivery = receiver.got.recv().await.unwrap();
+    let body: Value = serde_json::from_slice(&delivery.body).unwrap();
+    assert_eq!(body["message"], format!("Test delivery for webhook {id}."));
+    // Nothing reached the receiver from normal mode.
+    assert!(receiver.got.try_recv().is_err());
+}
