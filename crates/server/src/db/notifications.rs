@@ -26,6 +26,15 @@ fn stored(conn: &Connection, user: i64) -> Result<HashMap<(String, String), bool
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// A channel's value for `kind`: stored, else the type's default.
+fn channel_on(stored: &HashMap<(String, String), bool>, kind: &Kind, channel: &str) -> bool {
+    stored
+        .get(&(kind.key.to_owned(), channel.to_owned()))
+        .copied()
+        .or_else(|| kind.default_channel(channel))
+        .unwrap_or(false)
+}
+
 /// N26: an entry for every type offered to `user`, its stored values or its defaults.
 pub fn preferences(conn: &Connection, user: i64) -> Result<PreferenceMap, DbError> {
     let stored = stored(conn, user)?;
@@ -33,14 +42,7 @@ pub fn preferences(conn: &Connection, user: i64) -> Result<PreferenceMap, DbErro
     for kind in catalog::offered(hosts(conn, user)?) {
         let channels: Channels = CHANNELS
             .iter()
-            .map(|&channel| {
-                let value = stored
-                    .get(&(kind.key.to_owned(), channel.to_owned()))
-                    .copied()
-                    .or_else(|| kind.default_channel(channel))
-                    .unwrap_or(false);
-                (channel.to_owned(), value)
-            })
+            .map(|&channel| (channel.to_owned(), channel_on(&stored, kind, channel)))
             .collect();
         map.entry(kind.context().to_owned())
             .or_default()
@@ -93,12 +95,7 @@ fn enable_webhooks(
     let stored = stored(conn, user)?;
     let mut enabled = Vec::new();
     for kind in keys {
-        let on = stored
-            .get(&(kind.key.to_owned(), WEBHOOKS.to_owned()))
-            .copied()
-            .or_else(|| kind.default_channel(WEBHOOKS))
-            .unwrap_or(false);
-        if !on {
+        if !channel_on(&stored, kind, WEBHOOKS) {
             set_channel(
                 conn,
                 user,
@@ -142,13 +139,21 @@ fn read_webhook(
     Ok((webhook, secret))
 }
 
-/// N28: `user`'s webhooks by id, without secrets.
-pub fn webhooks(conn: &Connection, user: i64) -> Result<Vec<Webhook>, DbError> {
+/// `user`'s webhooks by id, with their secrets.
+fn with_secrets(conn: &Connection, user: i64) -> Result<Vec<(Webhook, String)>, DbError> {
     let mut statement = conn.prepare_cached(&format!(
         "SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE user_id = ?1 ORDER BY id"
     ))?;
     let rows = statement.query_map([user], webhook_row)?;
-    rows.map(|row| Ok(read_webhook(row?)?.0)).collect()
+    rows.map(|row| read_webhook(row?)).collect()
+}
+
+/// N28: `user`'s webhooks by id, without secrets.
+pub fn webhooks(conn: &Connection, user: i64) -> Result<Vec<Webhook>, DbError> {
+    Ok(with_secrets(conn, user)?
+        .into_iter()
+        .map(|(webhook, _)| webhook)
+        .collect())
 }
 
 /// `user`'s webhook `id` with its secret, if it is theirs.
@@ -174,26 +179,13 @@ pub fn subscribers(
     user: i64,
     kind: &Kind,
 ) -> Result<Vec<(Webhook, String)>, DbError> {
-    let on = stored(conn, user)?
-        .get(&(kind.key.to_owned(), WEBHOOKS.to_owned()))
-        .copied()
-        .or_else(|| kind.default_channel(WEBHOOKS))
-        .unwrap_or(false);
-    if !on {
+    if !channel_on(&stored(conn, user)?, kind, WEBHOOKS) {
         return Ok(Vec::new());
     }
-    let mut statement = conn.prepare_cached(&format!(
-        "SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE user_id = ?1 ORDER BY id"
-    ))?;
-    let rows = statement.query_map([user], webhook_row)?;
-    let mut subscribed = Vec::new();
-    for row in rows {
-        let (webhook, secret) = read_webhook(row?)?;
-        if webhook.event_types.iter().any(|key| key == kind.key) {
-            subscribed.push((webhook, secret));
-        }
-    }
-    Ok(subscribed)
+    Ok(with_secrets(conn, user)?
+        .into_iter()
+        .filter(|(webhook, _)| webhook.event_types.iter().any(|key| key == kind.key))
+        .collect())
 }
 
 /// Why N29 refused.

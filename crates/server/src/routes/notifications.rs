@@ -34,15 +34,25 @@ pub async fn types(
     caller: Caller,
 ) -> Result<Json<NotificationTypes>, ApiError> {
     caller.require_for(&operations::NOTIFICATION_TYPES)?;
+    Ok(Json(NotificationTypes {
+        success: true,
+        notification_types: offered(&state, &caller)
+            .await?
+            .into_iter()
+            .map(Kind::wire)
+            .collect(),
+    }))
+}
+
+/// The types offered to the caller: host types only to one who owns a machine (project
+/// rule). What N27, N29 and N30 judge keys against.
+pub async fn offered(state: &AppState, caller: &Caller) -> Result<Vec<&'static Kind>, ApiError> {
     let user = caller.user_id;
     let hosts = state
         .db
         .run(move |conn| db::notifications::hosts(conn, user))
         .await?;
-    Ok(Json(NotificationTypes {
-        success: true,
-        notification_types: catalog::offered(hosts).map(Kind::wire).collect(),
-    }))
+    Ok(catalog::offered(hosts).collect())
 }
 
 /// N26's and N27's `{user_id}`: the caller's own id, or `me`. Anything else that is not
@@ -185,15 +195,9 @@ pub async fn change_preferences(
     let ChangePreferencesRequest {
         notification_preferences,
     } = body.read()?;
-    let caller_id = caller.user_id;
-    let hosts = state
-        .db
-        .run(move |conn| db::notifications::hosts(conn, caller_id))
-        .await?;
-    let offered: Vec<&'static Kind> = catalog::offered(hosts).collect();
     let settings = settings(
         notification_preferences.as_ref().unwrap_or(&Value::Null),
-        &offered,
+        &offered(&state, &caller).await?,
     )?;
     own(user, &caller)?;
     let map = state

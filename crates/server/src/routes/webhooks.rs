@@ -2,6 +2,7 @@
 //! secret, N33 send a test delivery (spec fleet-health §3.4). A webhook belongs to the
 //! key's user; another user's reads as absent. The secret is answered only by N29 and N32.
 
+use super::notifications::offered;
 use super::webhook_fields;
 use crate::auth::Caller;
 use crate::body::{JsonObject, UnusedBody};
@@ -11,7 +12,6 @@ use crate::db::notifications::{
 };
 use crate::error::ApiError;
 use crate::keys;
-use crate::notifications::catalog::{self, Kind};
 use crate::notifications::delivery::{self, Event, Outcome, Target};
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -48,16 +48,6 @@ pub async fn list(
         success: true,
         webhooks,
     }))
-}
-
-/// The types offered to the caller, for judging `event_types`.
-async fn offered(state: &AppState, caller: &Caller) -> Result<Vec<&'static Kind>, ApiError> {
-    let user = caller.user_id;
-    let hosts = state
-        .db
-        .run(move |conn| db::notifications::hosts(conn, user))
-        .await?;
-    Ok(catalog::offered(hosts).collect())
 }
 
 /// A new signing secret: 32 random bytes, hex-encoded (project rule).
