@@ -133,6 +133,17 @@ const NOT_SENT: &[(&str, &str)] = &[
         "N8",
         "the console shows the caller's library (N9), not a search",
     ),
+    // Issue 55: the server half of notifications comes first; the console's Notifications
+    // page, which sends these, is built after it.
+    ("N25", "no console page sends it yet"),
+    ("N26", "no console page sends it yet"),
+    ("N27", "no console page sends it yet"),
+    ("N28", "no console page sends it yet"),
+    ("N29", "no console page sends it yet"),
+    ("N30", "no console page sends it yet"),
+    ("N31", "no console page sends it yet"),
+    ("N32", "no console page sends it yet"),
+    ("N33", "no console page sends it yet"),
 ];
 
 /// The other side of a case: the official client's command, or the spec's form.

@@ -2,7 +2,7 @@
 //! counts: pure, so it is unit-tested natively. Time zones stay with the browser
 //! (`super::time`).
 
-use gpudeck_wire::calendar::days_from_civil;
+pub use gpudeck_wire::calendar::{civil_from_days, days_from_civil};
 
 /// The calendar fields of an instant, computed here rather than through a JavaScript
 /// `Date` per field: a table formats a few hundred times on each keystroke.
@@ -39,26 +39,6 @@ impl CalendarTime {
             millis: in_day % 1000,
         })
     }
-}
-
-/// Year, month (1–12) and day (1–31) of a count of days since 1970-01-01: Howard
-/// Hinnant's `civil_from_days`, which counts in 400-year eras of 146,097 days.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let shifted = days + 719_468; // days since 0000-03-01
-    let era = shifted.div_euclid(146_097);
-    let day_of_era = shifted.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// The first instant, in milliseconds since the epoch, at which some place is in `year`:

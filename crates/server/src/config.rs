@@ -49,6 +49,9 @@ pub struct Config {
     /// Origins the served console may call besides its own, e.g. a REST base URL people
     /// sign in with; they join `connect-src` of the Content-Security-Policy.
     pub connect_src: Vec<String>,
+    /// Test mode (spec fleet-health §3.3): webhooks may also target `127.0.0.1` and
+    /// `localhost` over http, as in demo mode, so that tests can receive deliveries.
+    pub test_mode: bool,
 }
 
 /// Origins `trunk serve` uses.
@@ -74,6 +77,14 @@ pub const INVITATION_REPEAT_SECS: f64 = 60.0;
 /// Invitations a team may send in any 3600 s (N17).
 pub const INVITATIONS_PER_HOUR: i64 = 20;
 
+impl Config {
+    /// Whether webhooks may target this machine (`127.0.0.1`, `localhost`): in demo or
+    /// test mode only (spec fleet-health §3.3).
+    pub fn local_webhooks(&self) -> bool {
+        self.demo || self.test_mode
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Self {
@@ -90,6 +101,7 @@ impl Default for Config {
             public_rate_limits: false,
             rate_limit_shape: Default::default(),
             connect_src: Vec::new(),
+            test_mode: false,
         }
     }
 }

@@ -7,8 +7,8 @@
 //!
 //! | who | key | what for |
 //! |---|---|---|
-//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account) |
-//! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs"): proves isolation |
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account), webhooks [`ALICE_WEBHOOK`] and [`ALICE_LAN_WEBHOOK`] |
+//! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs", webhook [`BOB_WEBHOOK`]): proves isolation |
 //! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
 //! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
 //! | erin (id 5) | [`ERIN_TEAM_KEY`] | team key of a removed member: always 401 |
@@ -624,6 +624,7 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
     seed_machines(&tx, now)?;
     seed_templates(&tx, now)?;
     seed_volumes(&tx, now)?;
+    seed_webhooks(&tx, now)?;
     tx.execute(
         "UPDATE users SET host_agreement_accepted = 1 WHERE id IN (?1, ?2)",
         params![ALICE_ID, BOB_ID],
@@ -1476,5 +1477,68 @@ fn seed_volumes(conn: &Connection, now: f64) -> Result<(), DbError> {
          VALUES (?1, ?2, 2003, ?3, 'stopped')",
         params![ALICE_INSTANCE, ALICE_ID, ALICE_VOLUME_IN_USE],
     )?;
+    Ok(())
+}
+
+/// alice's webhook, subscribed to [`ALICE_WEBHOOK_TYPES`] with their webhook channel on.
+pub const ALICE_WEBHOOK: i64 = 1;
+pub const ALICE_WEBHOOK_URL: &str = "https://hooks.example.com/gpudeck/alice";
+pub const ALICE_WEBHOOK_TYPES: [&str; 2] = ["host:machine_offline", "host:machine_error"];
+/// bob's webhook: proves that webhooks are private to their user.
+pub const BOB_WEBHOOK: i64 = 2;
+pub const BOB_WEBHOOK_URL: &str = "https://bob.example.net/hooks/vast";
+/// alice's webhook to an address on her own network: stored (as the public service
+/// stores it), but every delivery to it is refused.
+pub const ALICE_LAN_WEBHOOK: i64 = 3;
+pub const ALICE_LAN_WEBHOOK_URL: &str = "https://192.168.1.20/vast-hooks";
+
+/// Two webhooks of alice's and one of bob's (spec fleet-health §3.4). Their secrets are random:
+/// nothing ever shows a stored secret.
+fn seed_webhooks(conn: &Connection, now: f64) -> Result<(), DbError> {
+    let webhooks = [
+        (
+            ALICE_WEBHOOK,
+            ALICE_ID,
+            "Ops pager",
+            ALICE_WEBHOOK_URL,
+            &ALICE_WEBHOOK_TYPES[..],
+        ),
+        (
+            BOB_WEBHOOK,
+            BOB_ID,
+            "Bob's alerts",
+            BOB_WEBHOOK_URL,
+            &["host:machine_offline"][..],
+        ),
+        (
+            ALICE_LAN_WEBHOOK,
+            ALICE_ID,
+            "Office bridge (LAN)",
+            ALICE_LAN_WEBHOOK_URL,
+            &["host:maintenance_scheduled"][..],
+        ),
+    ];
+    for (id, user, name, url, types) in webhooks {
+        conn.execute(
+            "INSERT INTO webhooks (id, user_id, name, webhook_url, event_types, secret, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+            params![
+                id,
+                user,
+                name,
+                url,
+                serde_json::Value::from(types.to_vec()).to_string(),
+                hex::encode(crate::keys::generate_secret()),
+                now - 7.0 * DAY
+            ],
+        )?;
+        for key in types {
+            conn.execute(
+                "INSERT INTO notification_preferences (user_id, key, channel, enabled)
+                 VALUES (?1, ?2, 'webhooks', 1)",
+                params![user, key],
+            )?;
+        }
+    }
     Ok(())
 }

@@ -28,6 +28,7 @@ pub mod holding;
 pub mod keys;
 pub mod limits;
 pub mod middleware;
+pub mod notifications;
 pub mod openapi;
 pub mod query;
 pub mod query_string;

@@ -58,6 +58,10 @@ struct Cli {
     /// connect-src); repeatable.
     #[arg(long = "connect-src")]
     connect_src: Vec<String>,
+    /// Let webhooks target 127.0.0.1 and localhost (over http too), as --demo does,
+    /// so that tests can receive deliveries; changes nothing else.
+    #[arg(long)]
+    test_mode: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -140,6 +144,7 @@ async fn main() -> anyhow::Result<()> {
             Shape::Public => RefusalShape::Public,
         },
         connect_src: cli.connect_src,
+        test_mode: cli.test_mode,
     };
     let demo_on = config.demo;
     if let Some(upstream) = &config.upstream {

@@ -35,6 +35,7 @@ use utoipa::{Modify, OpenApi};
         (name = "accounts", description = "The caller's account: identity, templates, subaccounts"),
         (name = "volumes", description = "Volume asks"),
         (name = "team", description = "The caller's current team"),
+        (name = "notifications", description = "Notification types, preferences and webhooks"),
         (name = "server", description = "Which server answers (a project rule of this server)"),
     )
 )]
@@ -320,6 +321,19 @@ mod tests {
             (paths::TEAM_MEMBER_ROLES, "delete", write),
             (paths::MACHINE_CREATE_ASKS, "put", "200 400 401 403 404 413"),
             (paths::MACHINE_ASKS, "delete", "200 400 401 403 404 413"),
+            (paths::NOTIFICATION_TYPES, "get", "200 401 403"),
+            (paths::NOTIFICATION_PREFS, "get", "200 400 401 403"),
+            (paths::NOTIFICATION_PREFS, "put", "200 400 401 403 413"),
+            (paths::WEBHOOKS, "get", "200 401 403"),
+            (paths::WEBHOOKS, "post", "200 400 401 403 409 413"),
+            (paths::WEBHOOK, "put", write),
+            (paths::WEBHOOK, "delete", "200 400 401 403 404 413"),
+            (
+                paths::WEBHOOK_ROTATE_SECRET,
+                "post",
+                "200 400 401 403 404 413",
+            ),
+            (paths::WEBHOOK_TEST, "post", "200 400 401 403 404 413 502"),
         ];
         for (path, method, own) in own {
             let mut wanted: Vec<&str> = own.split(' ').chain(common).collect();
@@ -337,10 +351,10 @@ mod tests {
         assert!(invite_429["headers"]["Retry-After"].is_object());
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            25,
+            31,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
-             alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's; \
-             with the project's own server route)"
+             alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's, \
+             N27 N26's, N29 N28's, N31 N30's; with the project's own server route)"
         );
     }
 }

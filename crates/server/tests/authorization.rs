@@ -44,7 +44,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 35 of the API, the public OpenAPI document and which server
+/// The operations: the 44 of the API, the public OpenAPI document and which server
 /// answers (a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
@@ -85,6 +85,15 @@ enum Route {
     UnlistMachine,
     OpenApi,
     Server,
+    NotificationTypes,
+    NotificationPrefs,
+    ChangeNotificationPrefs,
+    Webhooks,
+    CreateWebhook,
+    UpdateWebhook,
+    DeleteWebhook,
+    RotateWebhookSecret,
+    TestWebhook,
 }
 
 /// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
@@ -100,7 +109,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 37] = [
+const MATRIX: [(Route, [Cell; 7]); 46] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -251,6 +260,45 @@ const MATRIX: [(Route, [Cell; 7]); 37] = [
     // Says only whether the data is the demo's: nothing of any account.
     (Route::Server, [(200, "", "{\"data\":\"demo\"}"), (200, "", "{\"data\":\"demo\"}"),
         OK, OK, OK, OK, OK]),
+    // Types, preferences and webhooks are the key's user's own, never a team's: bob and
+    // the subaccount see their own or nothing; alice's webhooks read as absent to them.
+    (Route::NotificationTypes, [(200, "", "host:machine_offline"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "host:machine_offline"),
+        (200, "", "client:low_credit"),
+        (403, "forbidden", "lacks the permission user_read")]),
+    (Route::NotificationPrefs, [(200, "", "\"machine_offline\":{\"email\":true,\"webhooks\":true}"), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "you may only read or change your own notification preferences"),
+        (403, "forbidden", "you may only read or change your own notification preferences"),
+        (403, "forbidden", "lacks the permission user_read")]),
+    (Route::ChangeNotificationPrefs, [(200, "", "\"outbid\":{\"email\":true,\"webhooks\":true}"), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "you may only read or change your own notification preferences"),
+        (403, "forbidden", "you may only read or change your own notification preferences"),
+        (403, "forbidden", "lacks the permission user_write")]),
+    (Route::Webhooks, [(200, "", ALICE_WEBHOOK_URL), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", BOB_WEBHOOK_URL),
+        (200, "", "{\"success\":true,\"webhooks\":[]}"),
+        (403, "forbidden", "lacks the permission user_read")]),
+    (Route::CreateWebhook, [(200, "", "\"webhook_secret\":"), NO_KEY, MALFORMED, UNKNOWN,
+        (200, "", "\"webhook_secret\":"),
+        (200, "", "\"webhook_secret\":"),
+        (403, "forbidden", "lacks the permission user_write")]),
+    (Route::UpdateWebhook, [(200, "", "\"name\":\"Renamed pager\""), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "Webhook not found"),
+        (404, "not_found", "Webhook not found"),
+        (403, "forbidden", "lacks the permission user_write")]),
+    (Route::DeleteWebhook, [(200, "", "{\"success\":true}"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "Webhook not found"),
+        (404, "not_found", "Webhook not found"),
+        (403, "forbidden", "lacks the permission user_write")]),
+    (Route::RotateWebhookSecret, [(200, "", "\"webhook_secret\":"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "Webhook not found"),
+        (404, "not_found", "Webhook not found"),
+        (403, "forbidden", "lacks the permission user_write")]),
+    // alice's webhook on her own network: found, and refused before any connection.
+    (Route::TestWebhook, [(400, "undeliverable", "Webhook URL is not deliverable"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "Webhook not found"),
+        (404, "not_found", "Webhook not found"),
+        (403, "forbidden", "lacks the permission user_write")]),
 ];
 
 /// The operation of the table (`gpudeck_wire::operations`) each route is; `None` for the
@@ -294,6 +342,15 @@ fn operation(route: Route) -> Option<&'static Operation> {
         Route::TakeRole => &operations::TAKE_MEMBER_ROLE,
         Route::ListMachine => &operations::LIST_MACHINE,
         Route::UnlistMachine => &operations::UNLIST_MACHINE,
+        Route::NotificationTypes => &operations::NOTIFICATION_TYPES,
+        Route::NotificationPrefs => &operations::NOTIFICATION_PREFERENCES,
+        Route::ChangeNotificationPrefs => &operations::CHANGE_NOTIFICATION_PREFERENCES,
+        Route::Webhooks => &operations::WEBHOOKS,
+        Route::CreateWebhook => &operations::CREATE_WEBHOOK,
+        Route::UpdateWebhook => &operations::UPDATE_WEBHOOK,
+        Route::DeleteWebhook => &operations::DELETE_WEBHOOK,
+        Route::RotateWebhookSecret => &operations::ROTATE_WEBHOOK_SECRET,
+        Route::TestWebhook => &operations::TEST_WEBHOOK,
     };
     Some(operation)
 }
@@ -603,6 +660,38 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
         ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
         Route::Server => (Method::GET, paths::SERVER.to_owned(), None),
+        Route::NotificationTypes => (Method::GET, format!("{}/", paths::NOTIFICATION_TYPES), None),
+        Route::NotificationPrefs => (
+            Method::GET,
+            paths::notification_prefs(&caller.path_user.to_string()),
+            None,
+        ),
+        Route::ChangeNotificationPrefs => (
+            Method::PUT,
+            paths::notification_prefs(&caller.path_user.to_string()),
+            Some(json!({"notification_preferences": {"client": {"outbid": {"webhooks": true}}}})),
+        ),
+        Route::Webhooks => (Method::GET, format!("{}/", paths::WEBHOOKS), None),
+        Route::CreateWebhook => (
+            Method::POST,
+            format!("{}/", paths::WEBHOOKS),
+            Some(
+                json!({"name": "Matrix", "webhook_url": "https://hooks.example.com/matrix",
+                        "event_types": ["client:outbid"]}),
+            ),
+        ),
+        Route::UpdateWebhook => (
+            Method::PUT,
+            paths::webhook(ALICE_WEBHOOK),
+            Some(json!({"name": "Renamed pager"})),
+        ),
+        Route::DeleteWebhook => (Method::DELETE, paths::webhook(ALICE_WEBHOOK), None),
+        Route::RotateWebhookSecret => (
+            Method::POST,
+            paths::webhook_rotate_secret(ALICE_WEBHOOK),
+            Some(json!({})),
+        ),
+        Route::TestWebhook => (Method::POST, paths::webhook_test(ALICE_LAN_WEBHOOK), None),
     };
     let mut call = app.call(method, &uri);
     if let Some(authorization) = &caller.authorization {
@@ -669,6 +758,12 @@ fn foreign_markers(app: &TestApp, own: &[i64]) -> Vec<String> {
             texts(format!(
                 "SELECT label FROM volumes WHERE owner_id NOT IN ({own_list})"
             ))?;
+            texts(format!(
+                "SELECT webhook_url FROM webhooks WHERE user_id NOT IN ({own_list})"
+            ))?;
+            texts(format!(
+                "SELECT name FROM webhooks WHERE user_id NOT IN ({own_list})"
+            ))?;
             let mut subaccounts = c.prepare(&format!(
                 "SELECT id FROM users WHERE parent_id IS NOT NULL AND id NOT IN ({own_list})"
             ))?;
@@ -705,6 +800,20 @@ fn foreign_markers(app: &TestApp, own: &[i64]) -> Vec<String> {
         .collect()
 }
 
+/// Every webhook secret in the database.
+fn stored_secrets(app: &TestApp) -> Vec<String> {
+    app.state
+        .db
+        .with_conn(|c| {
+            let mut statement = c.prepare("SELECT secret FROM webhooks")?;
+            let secrets = statement
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            Ok(secrets)
+        })
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_for_every_kind_of_caller() {
     let mut cells = 0;
@@ -714,6 +823,7 @@ async fn every_route_for_every_kind_of_caller() {
         for (kind, (status, code, fragment)) in KINDS.into_iter().zip(row) {
             let app = TestApp::demo();
             let who = caller(&app, kind, route);
+            let secrets = stored_secrets(&app);
             let answer = request(&app, route, &who).await;
             cells += 1;
             let text = answer.text();
@@ -742,6 +852,13 @@ async fn every_route_for_every_kind_of_caller() {
                 }
             }
             checked_markers += markers.len();
+            // A webhook's secret is answered only when it is new (N29, N32): no answer
+            // carries one stored before the request, not even to its owner.
+            for secret in &secrets {
+                if text.contains(secret.as_str()) {
+                    failures.push(format!("{cell}: body reveals a stored webhook secret"));
+                }
+            }
         }
     }
     println!(
@@ -752,7 +869,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 259);
+    assert_eq!(cells, 322);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -763,6 +880,7 @@ async fn every_route_for_every_kind_of_caller() {
         &alice_sub,
         ALICE_TEAM,
         MARKUP,
+        ALICE_WEBHOOK_URL,
     ] {
         assert!(for_bob.iter().any(|m| m == marker), "{marker}");
     }
@@ -800,7 +918,23 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             ),
         )
     };
+    // alice's webhooks and notification preferences.
+    let notifications_of = |app: &TestApp| {
+        (
+            app.text(
+                "SELECT group_concat(id || ifnull(name, '-') || webhook_url || event_types
+                                     || secret, '|')
+                 FROM (SELECT * FROM webhooks WHERE user_id = 1 ORDER BY id)",
+            ),
+            app.text(
+                "SELECT group_concat(key || channel || enabled, '|')
+                 FROM (SELECT * FROM notification_preferences WHERE user_id = 1
+                       ORDER BY key, channel)",
+            ),
+        )
+    };
     let before = state_of(&app);
+    let notifications_before = notifications_of(&app);
     for kind in [
         Kind::NoKey,
         Kind::Malformed,
@@ -830,6 +964,11 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::TakeRole,
             Route::ListMachine,
             Route::UnlistMachine,
+            Route::ChangeNotificationPrefs,
+            Route::UpdateWebhook,
+            Route::DeleteWebhook,
+            Route::RotateWebhookSecret,
+            Route::TestWebhook,
         ] {
             if route == Route::CreateSubaccount && kind == Kind::OtherUser {
                 continue; // bob may create subaccounts of his own
@@ -843,6 +982,11 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
         state_of(&app),
         before,
         "a hostile caller changed alice's data"
+    );
+    assert_eq!(
+        notifications_of(&app),
+        notifications_before,
+        "a hostile caller changed alice's webhooks or preferences"
     );
     let who = caller(&app, Kind::Owner, Route::Defrag);
     request(&app, Route::Defrag, &who).await.ok();
@@ -863,7 +1007,20 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
         "the offer changed and a contract was extended"
     );
     request(&app, Route::UnlistMachine, &who).await.ok();
+    request(&app, Route::ChangeNotificationPrefs, &who)
+        .await
+        .ok();
+    request(&app, Route::UpdateWebhook, &who).await.ok();
     let after = state_of(&app);
+    let notifications_after = notifications_of(&app);
+    assert_ne!(
+        notifications_after.0, notifications_before.0,
+        "a webhook was renamed"
+    );
+    assert_ne!(
+        notifications_after.1, notifications_before.1,
+        "a preference was changed"
+    );
     assert_ne!(after.11, listed.11, "the offer was withdrawn");
     assert_ne!(after.7, before.7, "a role was removed");
     assert_eq!(after.8, before.8 + 1, "an invitation was recorded");

@@ -819,3 +819,73 @@ async fn listing_and_unlisting_racing_leave_a_consistent_machine() {
     );
     server.shutdown().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_webhook_creations_stop_at_four_and_take_a_url_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    // alice has two webhooks: of twelve new URLs, two fit under the limit of 4.
+    let create = |url: String| {
+        (
+            reqwest::Method::POST,
+            format!("{}/", paths::WEBHOOKS),
+            json!({"webhook_url": url, "event_types": ["host:machine_offline"]}),
+        )
+    };
+    let requests = (0..12)
+        .map(|i| create(format!("https://hooks.example.com/race/{i}")))
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let mut created = 0;
+    for (status, body) in &answers {
+        match status {
+            200 => created += 1,
+            409 => assert_eq!(body["error"], "limit_reached", "{body}"),
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert_eq!(created, 2, "{answers:?}");
+    assert_eq!(
+        scalar(&server, "SELECT COUNT(*) FROM webhooks WHERE user_id = 1"),
+        4
+    );
+    // One URL sent twelve times at once, after one webhook is deleted: one is created.
+    let first_new = scalar(&server, "SELECT MAX(id) FROM webhooks WHERE user_id = 1");
+    let deleted = all_at_once(
+        &server,
+        vec![(
+            reqwest::Method::DELETE,
+            paths::webhook(first_new),
+            json!({}),
+        )],
+    )
+    .await;
+    assert_eq!(deleted[0].0, 200);
+    let requests = (0..12)
+        .map(|_| create("https://hooks.example.com/twin".to_owned()))
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    let statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 200).count(),
+        1,
+        "{answers:?}"
+    );
+    for (status, body) in &answers {
+        if *status != 200 {
+            assert_eq!(*status, 409, "{body}");
+            assert!(
+                ["duplicate_url", "limit_reached"].contains(&body["error"].as_str().unwrap()),
+                "{body}"
+            );
+        }
+    }
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM webhooks WHERE webhook_url = 'https://hooks.example.com/twin'"
+        ),
+        1
+    );
+    server.shutdown().await.unwrap();
+}

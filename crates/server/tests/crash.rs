@@ -3,8 +3,8 @@
 //! was answered 200 must be there, nothing may be half-written, no ask overdrawn, and
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
 //! schedules maintenance windows (N3), cancels them (N6), creates subaccounts (N20), creates
-//! team roles (N14), removes team members with their team keys (N18) and moves a machine's
-//! offer end date later, extending its contract (N22).
+//! team roles (N14), removes team members with their team keys (N18), moves a machine's
+//! offer end date later, extending its contract (N22), and renames a webhook (N30).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -12,7 +12,7 @@
 
 mod common;
 
-use gpudeck_server::demo::ALICE_KEY;
+use gpudeck_server::demo::{ALICE_KEY, ALICE_WEBHOOK, ALICE_WEBHOOK_TYPES, ALICE_WEBHOOK_URL};
 use gpudeck_server::{AppState, Config, DbLocation};
 use gpudeck_wire::paths;
 use rusqlite::{Connection, OptionalExtension};
@@ -71,11 +71,12 @@ enum Write {
     CreateRole,
     RemoveMember,
     List,
+    RenameWebhook,
 }
 
 impl Write {
     fn of(writer: usize) -> Write {
-        match writer % 8 {
+        match writer % 9 {
             0 => Write::Accept,
             1 => Write::Schedule,
             2 => Write::Cancel,
@@ -83,7 +84,8 @@ impl Write {
             4 => Write::CreateSubaccount,
             5 => Write::CreateRole,
             6 => Write::RemoveMember,
-            _ => Write::List,
+            7 => Write::List,
+            _ => Write::RenameWebhook,
         }
     }
 }
@@ -140,6 +142,9 @@ struct Seen {
     /// Offer end dates answered 200, and those in flight when the server died.
     listed: Vec<f64>,
     unanswered_listings: Vec<f64>,
+    /// Names of alice's webhook answered 200, and those in flight when the server died.
+    renamed: Vec<String>,
+    unanswered_renames: Vec<String>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
@@ -178,6 +183,11 @@ impl Seen {
             (Write::CreateRole, None) => self.unanswered_roles += 1,
             (Write::RemoveMember, None) => self.unanswered_removals += 1,
             (Write::List, None) => self.unanswered_listings.push(end_date),
+            (Write::RenameWebhook, None) => self.unanswered_renames.push(reason),
+            (Write::RenameWebhook, Some((200, body))) => {
+                assert_eq!(body["webhook"]["name"], reason.as_str());
+                self.renamed.push(reason);
+            }
             (Write::List, Some((200, _))) => self.listed.push(end_date),
             (Write::CreateRole, Some((200, _))) => self.roles.push(reason),
             (Write::RemoveMember, Some((200, _))) => self.removed.push(id),
@@ -210,6 +220,7 @@ impl Seen {
             + self.unanswered_roles
             + self.unanswered_removals
             + self.unanswered_listings.len()
+            + self.unanswered_renames.len()
     }
 
     fn answered(&self) -> usize {
@@ -221,6 +232,7 @@ impl Seen {
             + self.roles.len()
             + self.removed.len()
             + self.listed.len()
+            + self.renamed.len()
             + self.refused
     }
 }
@@ -262,6 +274,11 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     Write::List => {
                         let body = json!({"machine": LISTED_MACHINE, "end_date": end_date});
                         let path = paths::machine_create_asks();
+                        (json_body(reqwest::Method::PUT, path, body), 0, 0)
+                    }
+                    Write::RenameWebhook => {
+                        let body = json!({ "name": reason });
+                        let path = paths::webhook(ALICE_WEBHOOK);
                         (json_body(reqwest::Method::PUT, path, body), 0, 0)
                     }
                     Write::Accept => {
@@ -387,6 +404,28 @@ fn check_listings_after_crash(conn: &Connection, round: i64, seen: &Seen) {
     assert!(
         sent(contract_end) && contract_end >= latest_answered,
         "round {round}: contract ends {contract_end}, before the answered {latest_answered}"
+    );
+}
+
+/// N30 is one transaction: alice's webhook keeps its URL and subscriptions whole, and its
+/// name is one sent in `round`.
+fn check_webhook_after_crash(conn: &Connection, round: i64, seen: &Seen) {
+    let (name, url, event_types): (String, String, String) = conn
+        .query_row(
+            "SELECT name, webhook_url, event_types FROM webhooks WHERE id = ?1",
+            [ALICE_WEBHOOK],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert!(
+        seen.renamed.contains(&name) || seen.unanswered_renames.contains(&name),
+        "round {round}: webhook name {name:?} was never sent in this round"
+    );
+    assert_eq!(url, ALICE_WEBHOOK_URL, "round {round}");
+    assert_eq!(
+        serde_json::from_str::<Vec<String>>(&event_types).unwrap(),
+        ALICE_WEBHOOK_TYPES,
+        "round {round}"
     );
 }
 
@@ -669,7 +708,7 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         // listing (N22), so that every round checks what a listing commits.
         while answered.load(Ordering::SeqCst) < kill_after || {
             let seen = seen.lock().unwrap();
-            seen.created.is_empty() || seen.listed.is_empty()
+            seen.created.is_empty() || seen.listed.is_empty() || seen.renamed.is_empty()
         } {
             assert!(Instant::now() < deadline, "round {round}: the load stalled");
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -684,13 +723,14 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         check_after_crash(&db, round, &seen);
         // Only right after its round: later rounds list the machine again.
         check_listings_after_crash(&Connection::open(&db).unwrap(), round, &seen);
+        check_webhook_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         let in_flight = seen.in_flight();
         answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
             "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
-             subaccounts, {} roles, {} member removals, {} listings and {} refusals answered, \
-             {in_flight} in flight",
+             subaccounts, {} roles, {} member removals, {} listings, {} webhook renames and {} \
+             refusals answered, {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
@@ -699,6 +739,7 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             seen.roles.len(),
             seen.removed.len(),
             seen.listed.len(),
+            seen.renamed.len(),
             seen.refused
         );
         rounds.push(seen);

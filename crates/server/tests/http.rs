@@ -395,13 +395,23 @@ async fn the_openapi_document_lists_every_operation() {
         ("delete", paths::TEAM_MEMBER_ROLES),
         ("put", paths::MACHINE_CREATE_ASKS),
         ("delete", paths::MACHINE_ASKS),
+        ("get", paths::NOTIFICATION_TYPES),
+        ("get", paths::NOTIFICATION_PREFS),
+        ("put", paths::NOTIFICATION_PREFS),
+        ("get", paths::WEBHOOKS),
+        ("post", paths::WEBHOOKS),
+        ("put", paths::WEBHOOK),
+        ("delete", paths::WEBHOOK),
+        ("post", paths::WEBHOOK_ROTATE_SECRET),
+        ("post", paths::WEBHOOK_TEST),
     ];
     // N6 shares the maintenance list's path, N7 N4's, N8 and N9 the template deletions',
     // N11 and N12 seed op 4's, N15 and N16 seed op 6's, N16 without a name N14's, N19's
-    // three methods one path. The project's own server route needs no key.
+    // three methods one path, N27 N26's, N29 N28's, N31 N30's. The project's own server
+    // route needs no key.
     assert_eq!(
         doc["paths"].as_object().unwrap().len(),
-        operations.len() - 11 + 1
+        operations.len() - 14 + 1
     );
     let server = &doc["paths"][paths::SERVER]["get"];
     assert!(server["security"].is_null(), "{server}");

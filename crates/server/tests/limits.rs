@@ -975,3 +975,48 @@ async fn public_rate_limits_pace_listing_and_unlisting() {
     app.state.clock.set(NOW + 5.0);
     list(42.0).send().await.ok();
 }
+
+/// Spec fleet-health §5: N28–N33 once every 2 s each; N25–N27, which have no published
+/// threshold, unlimited.
+#[tokio::test]
+async fn public_rate_limits_pace_webhooks_and_leave_preferences_alone() {
+    let app = rate_limited_app(Config {
+        public_rate_limits: true,
+        ..Config::default()
+    });
+    let create = |n: i64| {
+        app.post(paths::WEBHOOKS).key(ALICE_KEY).json(json!({
+            "webhook_url": format!("https://hooks.example.com/paced/{n}"),
+            "event_types": ["host:machine_offline"]
+        }))
+    };
+    let webhooks = || app.scalar("SELECT COUNT(*) FROM webhooks");
+    let before = webhooks();
+    create(1).send().await.ok();
+    let refused = create(2).send().await;
+    assert_eq!(
+        refused.error(429, "rate_limited"),
+        "this key may call N29 (POST /api/v0/webhooks/) once every 2 s; retry after 2 s"
+    );
+    assert_eq!(webhooks(), before + 1, "the refused call wrote nothing");
+    // N28 keeps its own pace.
+    app.get(paths::WEBHOOKS).key(ALICE_KEY).send().await.ok();
+    for _ in 0..3 {
+        app.get(paths::NOTIFICATION_TYPES)
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+        app.get(&paths::notification_prefs("me"))
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+        app.put(&paths::notification_prefs("me"))
+            .key(ALICE_KEY)
+            .json(json!({"notification_preferences": {"client": {"outbid": {"email": true}}}}))
+            .send()
+            .await
+            .ok();
+    }
+}

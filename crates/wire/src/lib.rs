@@ -14,6 +14,7 @@ pub mod listing;
 pub mod machine_ids;
 pub mod machines;
 pub mod maintenance;
+pub mod notifications;
 pub mod operations;
 pub mod paths;
 pub mod permissions;

@@ -341,8 +341,87 @@ pub const UNLIST_MACHINE: Operation = op(
     Command("unlist machine ID"),
 );
 
+/// The public service has no command-line client for notifications and webhooks (spec
+/// fleet-health §3.1): its docs use curl.
+const NO_NOTIFICATION_COMMAND: ClientCommand =
+    NoCommand("client 1.9.1 has no notification or webhook command; the docs use curl");
+pub const NOTIFICATION_TYPES: Operation = op(
+    "N25",
+    "GET",
+    "/api/v0/notification-types/",
+    Some(UserRead),
+    None,
+    NO_NOTIFICATION_COMMAND,
+);
+const NOTIFICATION_PREFS: &str = "/api/v0/users/{user_id}/notification-prefs/";
+pub const NOTIFICATION_PREFERENCES: Operation = op(
+    "N26",
+    "GET",
+    NOTIFICATION_PREFS,
+    Some(UserRead),
+    None,
+    NO_NOTIFICATION_COMMAND,
+);
+pub const CHANGE_NOTIFICATION_PREFERENCES: Operation = op(
+    "N27",
+    "PUT",
+    NOTIFICATION_PREFS,
+    Some(UserWrite),
+    None,
+    NO_NOTIFICATION_COMMAND,
+);
+pub const WEBHOOKS: Operation = op(
+    "N28",
+    "GET",
+    "/api/v0/webhooks/",
+    Some(UserRead),
+    Some(2.0),
+    NO_NOTIFICATION_COMMAND,
+);
+pub const CREATE_WEBHOOK: Operation = op(
+    "N29",
+    "POST",
+    "/api/v0/webhooks/",
+    Some(UserWrite),
+    Some(2.0),
+    NO_NOTIFICATION_COMMAND,
+);
+const WEBHOOK: &str = "/api/v0/webhooks/{id}/";
+pub const UPDATE_WEBHOOK: Operation = op(
+    "N30",
+    "PUT",
+    WEBHOOK,
+    Some(UserWrite),
+    Some(2.0),
+    NO_NOTIFICATION_COMMAND,
+);
+pub const DELETE_WEBHOOK: Operation = op(
+    "N31",
+    "DELETE",
+    WEBHOOK,
+    Some(UserWrite),
+    Some(2.0),
+    NO_NOTIFICATION_COMMAND,
+);
+pub const ROTATE_WEBHOOK_SECRET: Operation = op(
+    "N32",
+    "POST",
+    "/api/v0/webhooks/{id}/rotate-secret/",
+    Some(UserWrite),
+    Some(2.0),
+    NO_NOTIFICATION_COMMAND,
+);
+pub const TEST_WEBHOOK: Operation = op(
+    "N33",
+    "POST",
+    "/api/v0/webhooks/{id}/test/",
+    Some(UserWrite),
+    Some(2.0),
+    NO_NOTIFICATION_COMMAND,
+);
+
 /// Every operation, in the spec's order.
-pub const ALL: [&Operation; 35] = [
+pub const ALL: [&Operation; 44] = [
     &CURRENT_USER,
     &SERVER,
     &WINDOWS,
@@ -378,6 +457,15 @@ pub const ALL: [&Operation; 35] = [
     &CREATE_SUBACCOUNT,
     &LIST_MACHINE,
     &UNLIST_MACHINE,
+    &NOTIFICATION_TYPES,
+    &NOTIFICATION_PREFERENCES,
+    &CHANGE_NOTIFICATION_PREFERENCES,
+    &WEBHOOKS,
+    &CREATE_WEBHOOK,
+    &UPDATE_WEBHOOK,
+    &DELETE_WEBHOOK,
+    &ROTATE_WEBHOOK_SECRET,
+    &TEST_WEBHOOK,
 ];
 
 fn is_placeholder(segment: &str) -> bool {
@@ -537,6 +625,44 @@ mod tests {
         assert_eq!(name("PUT", "/api/v0/team/roles/12/"), Some("N15"));
         assert_eq!(name("PUT", "/api/v0/team/roles/ops/"), None);
         assert_eq!(name("PUT", "/api/v0/machines/7"), None);
+    }
+
+    #[test]
+    fn notification_operations_take_the_docs_paths_and_none_has_a_client_command() {
+        assert_eq!(
+            NOTIFICATION_PREFERENCES.path_with(&["7"]),
+            "/api/v0/users/7/notification-prefs/"
+        );
+        assert_eq!(TEST_WEBHOOK.path_with(&["3"]), "/api/v0/webhooks/3/test/");
+        let name = |method, path| of_request(method, path).map(|op| op.name);
+        assert_eq!(name("PUT", "/api/v0/webhooks/3"), Some("N30"));
+        assert_eq!(name("DELETE", "/api/v0/webhooks/3/"), Some("N31"));
+        assert_eq!(
+            name("POST", "/api/v0/webhooks/3/rotate-secret"),
+            Some("N32")
+        );
+        assert_eq!(name("POST", "/api/v0/webhooks/"), Some("N29"));
+        for operation in [
+            &NOTIFICATION_TYPES,
+            &NOTIFICATION_PREFERENCES,
+            &CHANGE_NOTIFICATION_PREFERENCES,
+            &WEBHOOKS,
+            &CREATE_WEBHOOK,
+            &UPDATE_WEBHOOK,
+            &DELETE_WEBHOOK,
+            &ROTATE_WEBHOOK_SECRET,
+            &TEST_WEBHOOK,
+        ] {
+            assert!(
+                matches!(operation.client, NoCommand(_)),
+                "{}",
+                operation.name
+            );
+        }
+        // None published for N25–N27 (spec fleet-health §5): the server leaves them unlimited.
+        assert_eq!(NOTIFICATION_TYPES.public_seconds, None);
+        assert_eq!(CHANGE_NOTIFICATION_PREFERENCES.public_seconds, None);
+        assert_eq!(TEST_WEBHOOK.public_seconds, Some(2.0));
     }
 
     #[test]

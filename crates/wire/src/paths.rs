@@ -51,6 +51,19 @@ pub const MAINTENANCES_BATCH: &str = op::SCHEDULE_WINDOWS.route();
 pub const MACHINE_CREATE_ASKS: &str = op::LIST_MACHINE.route();
 /// N23: unlist a machine (DELETE).
 pub const MACHINE_ASKS: &str = op::UNLIST_MACHINE.route();
+/// N25: the notification types (GET).
+pub const NOTIFICATION_TYPES: &str = op::NOTIFICATION_TYPES.route();
+/// N26 (GET) and N27 (PUT): the caller's notification preferences; `{user_id}` is the
+/// caller's id or `me`.
+pub const NOTIFICATION_PREFS: &str = op::NOTIFICATION_PREFERENCES.route();
+/// N28 (GET) and N29 (POST).
+pub const WEBHOOKS: &str = op::WEBHOOKS.route();
+/// N30 (PUT) and N31 (DELETE): one webhook.
+pub const WEBHOOK: &str = op::UPDATE_WEBHOOK.route();
+/// N32: rotate a webhook's secret (POST).
+pub const WEBHOOK_ROTATE_SECRET: &str = op::ROTATE_WEBHOOK_SECRET.route();
+/// N33: send a test delivery (POST).
+pub const WEBHOOK_TEST: &str = op::TEST_WEBHOOK.route();
 
 /// N2's path for one machine.
 pub fn machine(id: i64) -> String {
@@ -125,6 +138,26 @@ pub fn encode_path_segment(segment: &str) -> String {
         }
     }
     out
+}
+
+/// N26's and N27's path for `user` (an id, or `me`), in the docs' form.
+pub fn notification_prefs(user: &str) -> String {
+    op::NOTIFICATION_PREFERENCES.path_with(&[user])
+}
+
+/// N30's and N31's path for one webhook, in the docs' form.
+pub fn webhook(id: i64) -> String {
+    op::UPDATE_WEBHOOK.path_with(&[&id.to_string()])
+}
+
+/// N32's path for one webhook.
+pub fn webhook_rotate_secret(id: i64) -> String {
+    op::ROTATE_WEBHOOK_SECRET.path_with(&[&id.to_string()])
+}
+
+/// N33's path for one webhook.
+pub fn webhook_test(id: i64) -> String {
+    op::TEST_WEBHOOK.path_with(&[&id.to_string()])
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod notifications;
 pub mod team;
 pub mod team_invites;
 pub mod team_members;
@@ -47,6 +48,9 @@ const MIGRATIONS: &[M<'static>] = &[
     )),
     M::up(include_str!(
         "../../migrations/0007_contracts_lock_every_price.sql"
+    )),
+    M::up(include_str!(
+        "../../migrations/0009_notifications_and_webhooks.sql"
     )),
 ];
 

@@ -8,6 +8,7 @@ use crate::body::{JsonObject, UnusedBody};
 use crate::db;
 use crate::db::maintenance::{CancelOutcome, CancelRefusal};
 use crate::error::ApiError;
+use crate::notifications::events;
 use crate::routes::fleet::machine_id_from_path;
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -127,20 +128,16 @@ pub async fn schedule(
     let now = state.clock.now();
     let ScheduleMaintenance { window, reason } =
         body.read::<ScheduleMaintenanceRequest>()?.validate(now)?;
+    let owner = caller.user_id;
+    let planned = window.clone();
     let told = state
         .db
         .run(move |conn| {
-            db::maintenance::schedule(
-                conn,
-                caller.user_id,
-                machine_id,
-                &window,
-                reason.as_deref(),
-                now,
-            )
+            db::maintenance::schedule(conn, owner, machine_id, &planned, reason.as_deref(), now)
         })
         .await?
         .ok_or_else(|| ApiError::not_found("No such machine id"))?;
+    events::maintenance_scheduled(&state, owner, machine_id, &window);
     Ok(Json(ScheduleMaintenanceResponse {
         success: true,
         machine_id: Some(machine_id),
@@ -170,10 +167,17 @@ pub async fn schedule_batch(
     caller.require_for(&operations::SCHEDULE_WINDOWS)?;
     let now = state.clock.now();
     let (ids, window) = body.read::<BatchScheduleRequest>()?.validate(now)?;
+    let owner = caller.user_id;
+    let planned = window.clone();
     let outcomes = state
         .db
-        .run(move |conn| db::maintenance::schedule_batch(conn, caller.user_id, &ids, &window, now))
+        .run(move |conn| db::maintenance::schedule_batch(conn, owner, &ids, &planned, now))
         .await?;
+    for (machine_id, told) in &outcomes {
+        if told.is_some() {
+            events::maintenance_scheduled(&state, owner, *machine_id, &window);
+        }
+    }
     let results: Vec<BatchScheduleItem> = outcomes
         .into_iter()
         .map(|(machine_id, told)| BatchScheduleItem {

@@ -9,6 +9,7 @@ pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod notifications;
 pub mod server;
 pub mod subaccounts;
 pub mod team;
@@ -18,6 +19,8 @@ pub mod team_roles;
 pub mod templates;
 pub mod users;
 pub mod volumes;
+pub mod webhook_fields;
+pub mod webhooks;
 
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
@@ -63,4 +66,13 @@ pub fn api() -> OpenApiRouter<AppState> {
             team_members::replace_role,
             team_members::take_role
         ))
+        .routes(routes!(notifications::types))
+        .routes(routes!(
+            notifications::preferences,
+            notifications::change_preferences
+        ))
+        .routes(routes!(webhooks::list, webhooks::create))
+        .routes(routes!(webhooks::update, webhooks::delete))
+        .routes(routes!(webhooks::rotate_secret))
+        .routes(routes!(webhooks::test))
 }
