@@ -44,7 +44,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 35 of the API, the public OpenAPI document and which server
+/// The operations: the 37 of the API, the public OpenAPI document and which server
 /// answers (a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
@@ -85,6 +85,8 @@ enum Route {
     UnlistMachine,
     OpenApi,
     Server,
+    MachineReports,
+    MachineEarnings,
 }
 
 /// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
@@ -100,7 +102,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 37] = [
+const MATRIX: [(Route, [Cell; 7]); 39] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -251,6 +253,15 @@ const MATRIX: [(Route, [Cell; 7]); 37] = [
     // Says only whether the data is the demo's: nothing of any account.
     (Route::Server, [(200, "", "{\"data\":\"demo\"}"), (200, "", "{\"data\":\"demo\"}"),
         OK, OK, OK, OK, OK]),
+    // Someone else's machine reads as absent.
+    (Route::MachineReports, [(200, "", "\"problem\":\"Other\""), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_read")]),
+    (Route::MachineEarnings, [(200, "", "\"username\":\"alice\""), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "you may only read your own earnings"),
+        (403, "forbidden", "you may only read your own earnings"),
+        (403, "forbidden", "lacks the permission billing_read")]),
 ];
 
 /// The operation of the table (`gpudeck_wire::operations`) each route is; `None` for the
@@ -294,6 +305,8 @@ fn operation(route: Route) -> Option<&'static Operation> {
         Route::TakeRole => &operations::TAKE_MEMBER_ROLE,
         Route::ListMachine => &operations::LIST_MACHINE,
         Route::UnlistMachine => &operations::UNLIST_MACHINE,
+        Route::MachineReports => &operations::MACHINE_REPORTS,
+        Route::MachineEarnings => &operations::MACHINE_EARNINGS,
     };
     Some(operation)
 }
@@ -603,6 +616,15 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
         ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
         Route::Server => (Method::GET, paths::SERVER.to_owned(), None),
+        Route::MachineReports => (Method::GET, paths::machine_reports(REPORTED_MACHINE), None),
+        Route::MachineEarnings => (
+            Method::GET,
+            format!(
+                "/api/v0/users/{}/machine-earnings/?owner=me&last_days=7&machid=null",
+                caller.path_user
+            ),
+            None,
+        ),
     };
     let mut call = app.call(method, &uri);
     if let Some(authorization) = &caller.authorization {
@@ -752,7 +774,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 259);
+    assert_eq!(cells, 273);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);

@@ -6,11 +6,13 @@
 //! enum where an operation can be refused, and [`DbError`] only for storage faults. What
 //! those mean in HTTP is decided by the routes, never here.
 
+pub mod earnings;
 mod error;
 pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod reports;
 pub mod team;
 pub mod team_invites;
 pub mod team_members;
@@ -47,6 +49,9 @@ const MIGRATIONS: &[M<'static>] = &[
     )),
     M::up(include_str!(
         "../../migrations/0007_contracts_lock_every_price.sql"
+    )),
+    M::up(include_str!(
+        "../../migrations/0010_renter_reports_and_earnings.sql"
     )),
 ];
 
