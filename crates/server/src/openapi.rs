@@ -322,6 +322,11 @@ mod tests {
             (paths::MACHINE_ASKS, "delete", "200 400 401 403 404 413"),
             (paths::MACHINE_REPORTS, "get", "200 400 401 403 404"),
             (paths::MACHINE_EARNINGS, "get", "200 400 401 403 404"),
+            (
+                paths::MACHINE_MIN_BID,
+                "put",
+                "200 400 401 403 404 409 413 422",
+            ),
         ];
         for (path, method, own) in own {
             let mut wanted: Vec<&str> = own.split(' ').chain(common).collect();
@@ -339,7 +344,7 @@ mod tests {
         assert!(invite_429["headers"]["Retry-After"].is_object());
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            27,
+            28,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
              alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's; \
              with the project's own server route)"

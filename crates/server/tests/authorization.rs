@@ -44,7 +44,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 37 of the API, the public OpenAPI document and which server
+/// The operations: the 38 of the API, the public OpenAPI document and which server
 /// answers (a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
@@ -87,6 +87,7 @@ enum Route {
     Server,
     MachineReports,
     MachineEarnings,
+    SetMinBid,
 }
 
 /// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
@@ -102,7 +103,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 39] = [
+const MATRIX: [(Route, [Cell; 7]); 40] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -262,6 +263,10 @@ const MATRIX: [(Route, [Cell; 7]); 39] = [
         (403, "forbidden", "you may only read your own earnings"),
         (403, "forbidden", "you may only read your own earnings"),
         (403, "forbidden", "lacks the permission billing_read")]),
+    (Route::SetMinBid, [(200, "", "\"you_sent\":{"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
 ];
 
 /// The operation of the table (`gpudeck_wire::operations`) each route is; `None` for the
@@ -307,6 +312,7 @@ fn operation(route: Route) -> Option<&'static Operation> {
         Route::UnlistMachine => &operations::UNLIST_MACHINE,
         Route::MachineReports => &operations::MACHINE_REPORTS,
         Route::MachineEarnings => &operations::MACHINE_EARNINGS,
+        Route::SetMinBid => &operations::SET_MIN_BID,
     };
     Some(operation)
 }
@@ -625,6 +631,11 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
             ),
             None,
         ),
+        Route::SetMinBid => (
+            Method::PUT,
+            paths::machine_min_bid(TIDY_MACHINE),
+            Some(json!({"client_id": "me", "price": 0.11})),
+        ),
     };
     let mut call = app.call(method, &uri);
     if let Some(authorization) = &caller.authorization {
@@ -774,7 +785,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 273);
+    assert_eq!(cells, 280);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -814,9 +825,10 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             app.scalar(
                 "SELECT SUM(member_id * role_id) FROM team_member_roles WHERE member_id < 900",
             ),
-            // alice's offer on 1003 and the end dates of its contracts.
+            // alice's offer on 1003 (its floor too) and the end dates of its contracts.
             app.text(
                 "SELECT (SELECT ifnull(end_date, '-') || ':' || ifnull(withdrawn_at, '-')
+                             || ':' || price_min_bid
                          FROM offers WHERE machine_id = 1003)
                      || '#' || (SELECT SUM(end_date) FROM contracts WHERE machine_id = 1003)",
             ),
@@ -852,6 +864,7 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::TakeRole,
             Route::ListMachine,
             Route::UnlistMachine,
+            Route::SetMinBid,
         ] {
             if route == Route::CreateSubaccount && kind == Kind::OtherUser {
                 continue; // bob may create subaccounts of his own
@@ -897,6 +910,12 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
     assert_ne!(after.2, before.2);
     assert_eq!(after.3, before.3 + 3);
     assert_eq!(after.4, before.4 + 1);
+    request(&app, Route::SetMinBid, &who).await.ok();
+    assert_eq!(
+        app.scalar_f64("SELECT price_min_bid FROM offers WHERE machine_id = 1003"),
+        Some(0.11),
+        "the floor was set"
+    );
 }
 
 /// The OpenAPI document names, as `x-team-permission`, the permission each route is seen

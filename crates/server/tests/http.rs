@@ -397,6 +397,7 @@ async fn the_openapi_document_lists_every_operation() {
         ("delete", paths::MACHINE_ASKS),
         ("get", paths::MACHINE_REPORTS),
         ("get", paths::MACHINE_EARNINGS),
+        ("put", paths::MACHINE_MIN_BID),
     ];
     // N6 shares the maintenance list's path, N7 N4's, N8 and N9 the template deletions',
     // N11 and N12 seed op 4's, N15 and N16 seed op 6's, N16 without a name N14's, N19's

@@ -15,6 +15,7 @@ pub mod listing;
 pub mod machine_ids;
 pub mod machines;
 pub mod maintenance;
+pub mod min_bid;
 pub mod operations;
 pub mod paths;
 pub mod permissions;
@@ -55,6 +56,7 @@ pub use maintenance::{
     IdListRefusal, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,
     ScheduleRefusal, Sdate, WindowPlan,
 };
+pub use min_bid::{MinBidRefusal, MinBidRequest, MinBidResponse};
 pub use permissions::{PermissionGroup, Permissions};
 pub use query::{Condition, Conditions, Operator};
 pub use reports::RenterReport;

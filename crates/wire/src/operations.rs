@@ -358,9 +358,18 @@ pub const MACHINE_EARNINGS: Operation = op(
     Some(2.0),
     Command("show earnings"),
 );
+/// The client's usage line writes `set min_bid`; the docs spell it `set min-bid`.
+pub const SET_MIN_BID: Operation = op(
+    "N35",
+    "PUT",
+    "/api/v0/machines/{id}/minbid/",
+    Some(MachineWrite),
+    Some(1.5),
+    Command("set min_bid ID --price PRICE"),
+);
 
 /// Every operation, in the spec's order.
-pub const ALL: [&Operation; 37] = [
+pub const ALL: [&Operation; 38] = [
     &CURRENT_USER,
     &SERVER,
     &WINDOWS,
@@ -398,6 +407,7 @@ pub const ALL: [&Operation; 37] = [
     &UNLIST_MACHINE,
     &MACHINE_REPORTS,
     &MACHINE_EARNINGS,
+    &SET_MIN_BID,
 ];
 
 fn is_placeholder(segment: &str) -> bool {
@@ -570,6 +580,7 @@ mod tests {
         );
         assert_eq!(name("GET", "/api/v0/users/you/machine-earnings"), None);
         assert_eq!(name("GET", "/api/v0/machines/me/reports"), None);
+        assert_eq!(name("PUT", "/api/v0/machines/7/minbid/"), Some("N35"));
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub const MACHINE_ASKS: &str = op::UNLIST_MACHINE.route();
 pub const MACHINE_REPORTS: &str = op::MACHINE_REPORTS.route();
 /// N34: machine earnings (GET); `{user_id}` is `me` or the caller's id.
 pub const MACHINE_EARNINGS: &str = op::MACHINE_EARNINGS.route();
+/// N35: set a machine's interruptible floor (PUT).
+pub const MACHINE_MIN_BID: &str = op::SET_MIN_BID.route();
 
 /// N2's path for one machine.
 pub fn machine(id: i64) -> String {
@@ -85,6 +87,11 @@ pub fn machine_asks(id: i64) -> String {
 /// N24's path for one machine, in the official client's form.
 pub fn machine_reports(id: i64) -> String {
     op::MACHINE_REPORTS.path_with(&[&id.to_string()])
+}
+
+/// N35's path for one machine, in the official client's form.
+pub fn machine_min_bid(id: i64) -> String {
+    op::SET_MIN_BID.path_with(&[&id.to_string()])
 }
 
 /// N34's path, `me` as the official client sends it.
@@ -168,6 +175,7 @@ mod tests {
         assert_eq!(machine_create_asks(), "/api/v0/machines/create_asks/");
         assert_eq!(machine_asks(7), "/api/v0/machines/7/asks/");
         assert_eq!(machine_reports(7), "/api/v0/machines/7/reports/");
+        assert_eq!(machine_min_bid(7), "/api/v0/machines/7/minbid/");
         assert_eq!(machine_earnings(), "/api/v0/users/me/machine-earnings");
     }
 

@@ -12,6 +12,7 @@ pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod min_bid;
 pub mod reports;
 pub mod team;
 pub mod team_invites;

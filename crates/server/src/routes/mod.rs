@@ -10,6 +10,7 @@ pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod min_bid;
 pub mod reports;
 pub mod server;
 pub mod subaccounts;
@@ -67,4 +68,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(reports::list))
         .routes(routes!(earnings::read))
+        .routes(routes!(min_bid::set))
 }
