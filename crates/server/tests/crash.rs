@@ -3,8 +3,9 @@
 //! was answered 200 must be there, nothing may be half-written, no ask overdrawn, and
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
 //! schedules maintenance windows (N3), cancels them (N6), creates subaccounts (N20), creates
-//! team roles (N14), removes team members with their team keys (N18) and moves a machine's
-//! offer end date later, extending its contract (N22).
+//! team roles (N14), removes team members with their team keys (N18), moves a machine's
+//! offer end date later, extending its contract (N22), and sets another machine's
+//! interruptible floor (N35).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -39,6 +40,8 @@ const SCHEDULED_MACHINE: i64 = 1060;
 /// offer's price, so every later end date extends it).
 const LISTED_MACHINE: i64 = 1003;
 const LISTED_CONTRACT: i64 = 9006;
+/// The machine whose interruptible floor the load sets again and again (N35).
+const FLOORED_MACHINE: i64 = 1005;
 /// Each round's own members of Alice Compute, each with a team key: 100 of them from here
 /// (user id = membership id).
 const FIRST_MEMBER: i64 = 50_000;
@@ -71,6 +74,7 @@ enum Write {
     CreateRole,
     RemoveMember,
     List,
+    Floor,
 }
 
 impl Write {
@@ -83,7 +87,9 @@ impl Write {
             4 => Write::CreateSubaccount,
             5 => Write::CreateRole,
             6 => Write::RemoveMember,
-            _ => Write::List,
+            // Writers 7 and 15: one lists, one sets the floor.
+            _ if writer < 8 => Write::List,
+            _ => Write::Floor,
         }
     }
 }
@@ -140,6 +146,9 @@ struct Seen {
     /// Offer end dates answered 200, and those in flight when the server died.
     listed: Vec<f64>,
     unanswered_listings: Vec<f64>,
+    /// Floors answered 200, and those in flight when the server died.
+    floors: Vec<f64>,
+    unanswered_floors: Vec<f64>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
@@ -179,6 +188,8 @@ impl Seen {
             (Write::RemoveMember, None) => self.unanswered_removals += 1,
             (Write::List, None) => self.unanswered_listings.push(end_date),
             (Write::List, Some((200, _))) => self.listed.push(end_date),
+            (Write::Floor, None) => self.unanswered_floors.push(floor_price(id)),
+            (Write::Floor, Some((200, _))) => self.floors.push(floor_price(id)),
             (Write::CreateRole, Some((200, _))) => self.roles.push(reason),
             (Write::RemoveMember, Some((200, _))) => self.removed.push(id),
             (Write::Accept, Some((200, body))) => {
@@ -210,6 +221,7 @@ impl Seen {
             + self.unanswered_roles
             + self.unanswered_removals
             + self.unanswered_listings.len()
+            + self.unanswered_floors.len()
     }
 
     fn answered(&self) -> usize {
@@ -221,6 +233,7 @@ impl Seen {
             + self.roles.len()
             + self.removed.len()
             + self.listed.len()
+            + self.floors.len()
             + self.refused
     }
 }
@@ -259,6 +272,13 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     + 40.0 * 86_400.0
                     + (round * 100_000 + i as i64 * WRITERS as i64 + writer as i64) as f64;
                 let (request, size, id) = match write {
+                    Write::Floor => {
+                        // Unique per request: the id is the price's own number.
+                        let id = round * 100_000 + (i * WRITERS + writer) as i64;
+                        let body = json!({"client_id": "me", "price": floor_price(id)});
+                        let path = paths::machine_min_bid(FLOORED_MACHINE);
+                        (json_body(reqwest::Method::PUT, path, body), 0, id)
+                    }
                     Write::List => {
                         let body = json!({"machine": LISTED_MACHINE, "end_date": end_date});
                         let path = paths::machine_create_asks();
@@ -387,6 +407,32 @@ fn check_listings_after_crash(conn: &Connection, round: i64, seen: &Seen) {
     assert!(
         sent(contract_end) && contract_end >= latest_answered,
         "round {round}: contract ends {contract_end}, before the answered {latest_answered}"
+    );
+}
+
+/// The floor the load's request `id` sends ($/GPU-hour).
+fn floor_price(id: i64) -> f64 {
+    0.1 + id as f64 / 1_000_000.0
+}
+
+/// N35 is one transaction: the machine keeps one offer, whose floor is one sent in
+/// `round` (the last committed; which one cannot be told from the answers alone).
+fn check_floor_after_crash(conn: &Connection, round: i64, seen: &Seen) {
+    let floors: Vec<f64> = conn
+        .prepare("SELECT price_min_bid FROM offers WHERE machine_id = ?1")
+        .unwrap()
+        .query_map([FLOORED_MACHINE], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        !seen.floors.is_empty(),
+        "round {round}: no floor was answered"
+    );
+    let sent = |floor: &f64| seen.floors.contains(floor) || seen.unanswered_floors.contains(floor);
+    assert!(
+        floors.len() == 1 && sent(&floors[0]),
+        "round {round}: floors {floors:?} were not sent"
     );
 }
 
@@ -665,11 +711,11 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         // Kill after a round-dependent number of answers, with requests in flight.
         let kill_after = 40 + 15 * round as usize;
         let deadline = Instant::now() + Duration::from_secs(20);
-        // And after at least one subaccount (its password hash is slow on purpose) and one
-        // listing (N22), so that every round checks what a listing commits.
+        // And after at least one subaccount (its password hash is slow on purpose), one
+        // listing (N22) and one floor (N35), so that every round checks what they commit.
         while answered.load(Ordering::SeqCst) < kill_after || {
             let seen = seen.lock().unwrap();
-            seen.created.is_empty() || seen.listed.is_empty()
+            seen.created.is_empty() || seen.listed.is_empty() || seen.floors.is_empty()
         } {
             assert!(Instant::now() < deadline, "round {round}: the load stalled");
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -684,13 +730,14 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         check_after_crash(&db, round, &seen);
         // Only right after its round: later rounds list the machine again.
         check_listings_after_crash(&Connection::open(&db).unwrap(), round, &seen);
+        check_floor_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         let in_flight = seen.in_flight();
         answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
             "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
-             subaccounts, {} roles, {} member removals, {} listings and {} refusals answered, \
-             {in_flight} in flight",
+             subaccounts, {} roles, {} member removals, {} listings, {} floors and {} refusals \
+             answered, {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
@@ -699,6 +746,7 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             seen.roles.len(),
             seen.removed.len(),
             seen.listed.len(),
+            seen.floors.len(),
             seen.refused
         );
         rounds.push(seen);
