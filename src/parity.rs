@@ -312,8 +312,9 @@ fn machine_cases() -> Vec<Case> {
     ]
 }
 
-/// Renter reports and earnings (fleet-health N24, N34). The console does not send them yet;
-/// these are the requests its fetch layer builds for the pages to come.
+/// Renter reports, earnings and the interruptible floor (fleet-health N24, N34, N35). The
+/// console does not send them yet; these are the requests its fetch layer builds for the
+/// pages to come.
 fn fleet_health_cases() -> Vec<Case> {
     use Other::Client;
     vec![
@@ -334,6 +335,10 @@ fn fleet_health_cases() -> Vec<Case> {
                 "-m",
                 "1001",
             ]),
+        ),
+        case(
+            requests::set_min_bid(1001, 0.25),
+            Client(&["set", "min-bid", "1001", "--price", "0.25"]),
         ),
     ]
 }

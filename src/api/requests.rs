@@ -9,8 +9,8 @@ use gpudeck_wire::reads::{self, Read};
 use gpudeck_wire::{
     paths, AcceptVolumeRequest, BatchCancelRequest, BatchScheduleRequest, CancelMaintenanceRequest,
     CreateSubaccountRequest, DefragRequest, DeleteTemplateRequest, DeleteVolumeRequest,
-    ListMachineRequest, MaintenanceCategory, MemberRoleRequest, ReplaceMemberRoleRequest,
-    RoleRequest, ScheduleMaintenanceRequest, VolumeSearchRequest,
+    ListMachineRequest, MaintenanceCategory, MemberRoleRequest, MinBidRequest,
+    ReplaceMemberRoleRequest, RoleRequest, ScheduleMaintenanceRequest, VolumeSearchRequest,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -326,6 +326,11 @@ pub fn unlist_machine(machine_id: i64) -> ApiRequest {
     ApiRequest::to_filled(&op::UNLIST_MACHINE, &[&id(machine_id)]).body(&json!({}))
 }
 
+/// N35: a machine's interruptible floor alone, $/GPU-hour; the body the client sends.
+pub fn set_min_bid(machine_id: i64, price: f64) -> ApiRequest {
+    ApiRequest::to_filled(&op::SET_MIN_BID, &[&id(machine_id)]).body(&MinBidRequest::new(price))
+}
+
 /// N24: a machine's renter reports. No body: a browser cannot send one on a GET, and the
 /// path names the machine (fleet-health §2).
 pub fn machine_reports(machine_id: i64) -> ApiRequest {
@@ -402,6 +407,15 @@ mod tests {
         assert_eq!(deletion.path, "/api/v0/users/42/templates/");
         assert_eq!(deletion.body.as_deref(), Some(r#"{"template_id":7}"#));
         assert_eq!(accept_volume_ask(5, 10, None).path, "/api/v0/volumes/");
+        let floor = set_min_bid(1001, 0.25);
+        assert_eq!(
+            (floor.method(), floor.path.as_str()),
+            ("PUT", "/api/v0/machines/1001/minbid/")
+        );
+        assert_eq!(
+            floor.body.as_deref(),
+            Some(r#"{"client_id":"me","price":0.25}"#)
+        );
         let volume = delete_volume(4);
         assert_eq!(volume.query_pairs(), [("id", "4")]);
         assert_eq!(volume.body.as_deref(), Some("{}"));

@@ -5,8 +5,8 @@
 //! subaccount` as an account owner would, and the team commands `show team-roles`, `show
 //! team-role`, `show members`, `create team-role`, `update team-role`, `remove team-role`,
 //! `invite member` and `remove member`, and the host's `list machine`, `list machines` and
-//! `unlist machine`, and the host's `reports` and `show earnings`, each checked for success
-//! and for its effect in the database (or, for reads, against it).
+//! `unlist machine`, and the host's `reports`, `show earnings` and `set min-bid`, each
+//! checked for success and for its effect in the database (or, for reads, against it).
 //!
 //! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
 //! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
@@ -993,4 +993,38 @@ async fn the_official_client_reads_reports_and_earnings() {
         all["per_machine"].as_array().unwrap().len(),
         ALICE_MACHINES.count()
     );
+}
+
+/// `set min-bid ID --price P` (N35): the client's `{"client_id": "me", "price": P}` sets the
+/// floor alone, and `show machine` reads it back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_sets_the_interruptible_floor() {
+    let server = demo_server().await;
+    let printed = run_printed(
+        &server,
+        ALICE_KEY,
+        &["set", "min-bid", "1001", "--price", "0.25"],
+    )
+    .await;
+    assert!(
+        printed.stdout.contains("Per gpu min bid price changed"),
+        "{}",
+        printed.stdout
+    );
+    let floor = server
+        .state()
+        .db
+        .with_conn(|c| {
+            Ok(c.query_row(
+                "SELECT price_min_bid FROM offers WHERE machine_id = 1001",
+                [],
+                |r| r.get::<_, f64>(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(floor, 0.25);
+    let shown = run(&server, ALICE_KEY, &["show", "machine", "1001"])
+        .await
+        .json();
+    assert_eq!(shown[0]["min_bid_price"], 0.25);
 }
