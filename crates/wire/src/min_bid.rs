@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MinBidRequest {
-    /// Ignored by the service; the client sends `me`.
+    /// Ignored by the service, whatever it is; the client sends `me`.
     #[serde(default)]
-    pub client_id: Option<String>,
+    pub client_id: Option<Value>,
     /// $/GPU-hour, above 0 (a numeric string is not a number).
     #[cfg_attr(feature = "openapi", schema(value_type = f64, example = 0.25))]
     pub price: Value,
