@@ -121,6 +121,30 @@ const DIFFERENCES: &[(&str, &str, &str)] = &[
         "body duration",
         "the console sends an end date and leaves the rolling duration out; the client sends null",
     ),
+    (
+        "N24",
+        "body machine_id",
+        "the client sends a JSON body on this GET; a browser cannot (fetch refuses a GET body), \
+         and the path names the machine (fleet-health §2)",
+    ),
+    (
+        "N34",
+        "path",
+        "the console adds the route table's trailing slash the client leaves out: a redirect \
+         would break the browser's CORS preflight (fleet-health §4)",
+    ),
+    (
+        "N34",
+        "query sday",
+        "the console sends whole UTC days as integers (20454), the client floats (20454.0); \
+         the service floors both alike (fleet-health §4)",
+    ),
+    (
+        "N34",
+        "query eday",
+        "the console sends whole UTC days as integers (20484), the client floats (20484.0); \
+         the service floors both alike (fleet-health §4)",
+    ),
 ];
 
 /// The operations of the table the console never sends, and why.
@@ -183,6 +207,7 @@ fn cases() -> Vec<Case> {
         machine_cases(),
         template_and_volume_cases(),
         team_cases(),
+        fleet_health_cases(),
     ]
     .into_iter()
     .flatten()
@@ -294,6 +319,37 @@ fn machine_cases() -> Vec<Case> {
         case(
             requests::unlist_machine(1001),
             Client(&["unlist", "machine", "1001"]),
+        ),
+    ]
+}
+
+/// Renter reports, earnings and the interruptible floor (fleet-health N24, N34, N35). The
+/// console does not send them yet; these are the requests its fetch layer builds for the
+/// pages to come.
+fn fleet_health_cases() -> Vec<Case> {
+    use Other::Client;
+    vec![
+        case(
+            requests::machine_reports(1001),
+            Client(&["reports", "1001"]),
+        ),
+        // Dates with their zone, so the client's local time cannot move its days.
+        case(
+            requests::machine_earnings(20_454, 20_484, Some(1001)),
+            Client(&[
+                "show",
+                "earnings",
+                "-s",
+                "2026-01-01T00:00:00Z",
+                "-e",
+                "2026-01-31T00:00:00Z",
+                "-m",
+                "1001",
+            ]),
+        ),
+        case(
+            requests::set_min_bid(1001, 0.25),
+            Client(&["set", "min-bid", "1001", "--price", "0.25"]),
         ),
     ]
 }

@@ -9,8 +9,8 @@ use gpudeck_wire::reads::{self, Read};
 use gpudeck_wire::{
     paths, AcceptVolumeRequest, BatchCancelRequest, BatchScheduleRequest, CancelMaintenanceRequest,
     CreateSubaccountRequest, DefragRequest, DeleteTemplateRequest, DeleteVolumeRequest,
-    ListMachineRequest, MaintenanceCategory, MemberRoleRequest, ReplaceMemberRoleRequest,
-    RoleRequest, ScheduleMaintenanceRequest, VolumeSearchRequest,
+    ListMachineRequest, MaintenanceCategory, MemberRoleRequest, MinBidRequest,
+    ReplaceMemberRoleRequest, RoleRequest, ScheduleMaintenanceRequest, VolumeSearchRequest,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -326,6 +326,33 @@ pub fn unlist_machine(machine_id: i64) -> ApiRequest {
     ApiRequest::to_filled(&op::UNLIST_MACHINE, &[&id(machine_id)]).body(&json!({}))
 }
 
+/// N35: a machine's interruptible floor alone, $/GPU-hour; the body the client sends.
+pub fn set_min_bid(machine_id: i64, price: f64) -> ApiRequest {
+    ApiRequest::to_filled(&op::SET_MIN_BID, &[&id(machine_id)]).body(&MinBidRequest::new(price))
+}
+
+/// N24: a machine's renter reports. No body: a browser cannot send one on a GET, and the
+/// path names the machine (fleet-health §2).
+pub fn machine_reports(machine_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::MACHINE_REPORTS, &[&id(machine_id)])
+}
+
+/// N34: what the caller's machines (or `machine_id` alone) earned on the whole UTC days
+/// `first_day..=last_day` (days since 1970-01-01). `me` as the client sends it, with the
+/// route table's trailing slash, which the client leaves out: a slashless path may be
+/// redirected, and a redirect breaks a browser's CORS preflight (fleet-health §4).
+pub fn machine_earnings(first_day: i64, last_day: i64, machine_id: Option<i64>) -> ApiRequest {
+    let path = format!("{}/", op::MACHINE_EARNINGS.path_with(&["me"]));
+    // JSON-encoded like every non-string value the client sends, so none is `null`.
+    let machine = machine_id.map_or("null".to_owned(), id);
+    ApiRequest::new(&op::MACHINE_EARNINGS, path).query(&[
+        ("owner", "me"),
+        ("sday", &id(first_day)),
+        ("eday", &id(last_day)),
+        ("machid", &machine),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +370,26 @@ mod tests {
             [("owner", "me"), ("machine_ids", "[1,2]")]
         );
         assert_eq!(template_library(42).path, "/api/v0/users/42/templates/");
+        let reports = machine_reports(1058);
+        assert_eq!(
+            (reports.method(), reports.path.as_str(), reports.body),
+            ("GET", "/api/v0/machines/1058/reports/", None)
+        );
+        let earnings = machine_earnings(20_454, 20_484, None);
+        assert_eq!(earnings.path, "/api/v0/users/me/machine-earnings/");
+        assert_eq!(
+            earnings.query_pairs(),
+            [
+                ("owner", "me"),
+                ("sday", "20454"),
+                ("eday", "20484"),
+                ("machid", "null")
+            ]
+        );
+        assert_eq!(
+            machine_earnings(1, 2, Some(1001)).query_pairs()[3],
+            ("machid", "1001")
+        );
     }
 
     #[test]
@@ -360,6 +407,15 @@ mod tests {
         assert_eq!(deletion.path, "/api/v0/users/42/templates/");
         assert_eq!(deletion.body.as_deref(), Some(r#"{"template_id":7}"#));
         assert_eq!(accept_volume_ask(5, 10, None).path, "/api/v0/volumes/");
+        let floor = set_min_bid(1001, 0.25);
+        assert_eq!(
+            (floor.method(), floor.path.as_str()),
+            ("PUT", "/api/v0/machines/1001/minbid/")
+        );
+        assert_eq!(
+            floor.body.as_deref(),
+            Some(r#"{"client_id":"me","price":0.25}"#)
+        );
         let volume = delete_volume(4);
         assert_eq!(volume.query_pairs(), [("id", "4")]);
         assert_eq!(volume.body.as_deref(), Some("{}"));

@@ -26,6 +26,12 @@ impl JsonObject {
     pub fn read<T: DeserializeOwned>(self) -> Result<T, ApiError> {
         read_fields(self.0)
     }
+
+    /// The object as sent, for an operation that reads it field by field and echoes it
+    /// (N35's `you_sent`).
+    pub fn into_map(self) -> Map<String, Value> {
+        self.0
+    }
 }
 
 impl FromRequest<AppState> for JsonObject {

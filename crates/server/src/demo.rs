@@ -625,6 +625,7 @@ pub fn seed(conn: &mut Connection, secret: &[u8], now: f64) -> Result<(), DbErro
     seed_templates(&tx, now)?;
     seed_volumes(&tx, now)?;
     seed_webhooks(&tx, now)?;
+    seed_reports_and_earnings(&tx, now)?;
     tx.execute(
         "UPDATE users SET host_agreement_accepted = 1 WHERE id IN (?1, ?2)",
         params![ALICE_ID, BOB_ID],
@@ -1540,5 +1541,88 @@ fn seed_webhooks(conn: &Connection, now: f64) -> Result<(), DbError> {
             )?;
         }
     }
+    Ok(())
+}
+
+// Renter reports and earnings (fleet-health N24, N34).
+
+/// alice's machine whose reports are rising: three, 10 days, 30 hours and 2 hours old; the
+/// newest one's message is [`MARKUP`].
+pub const REPORTED_MACHINE: i64 = 1058;
+/// Machines with one report, 10 days old (the generated ref's example): alice's 1012, 1035,
+/// 1081 and 1104, and bob's 2001.
+pub const ONE_REPORT_MACHINES: [i64; 5] = [1012, 1035, 1081, 1104, 2001];
+/// The problem and message of the old single reports.
+pub const OLD_REPORT: (&str, &str) = (
+    "Machine Performance Is Less Than Expected",
+    "GPU utilization is inconsistent.",
+);
+/// Earnings are stored for this many whole UTC days before seeding; later days read as 0.
+pub const EARNINGS_DAYS: i64 = 60;
+
+fn seed_reports_and_earnings(conn: &Connection, now: f64) -> Result<(), DbError> {
+    use crate::db::reports::{add_report, NewReport};
+    let report =
+        |machine_id, age_hours: f64, (problem, message): (&'static str, &'static str)| NewReport {
+            machine_id,
+            reporter_id: GUSTAV_ID,
+            instance_id: None,
+            problem,
+            message,
+            created_at: now - age_hours * HOUR,
+        };
+    let mut reports: Vec<NewReport<'static>> = ONE_REPORT_MACHINES
+        .into_iter()
+        .map(|id| report(id, 240.0, OLD_REPORT))
+        .collect();
+    reports.extend([
+        report(
+            REPORTED_MACHINE,
+            240.0,
+            (
+                "Unable To Start Instance",
+                "Stuck at \"loading\" for an hour.",
+            ),
+        ),
+        report(
+            REPORTED_MACHINE,
+            30.0,
+            (
+                "Machine Has Port Issues",
+                "Port 22 refused – ssh unreachable 🌀",
+            ),
+        ),
+        report(REPORTED_MACHINE, 2.0, ("Other", MARKUP)),
+    ]);
+    for new in &reports {
+        add_report(conn, new)?;
+    }
+    seed_earnings(conn, now)
+}
+
+/// [`EARNINGS_DAYS`] of earnings per machine, deterministically (fleet-health §4): GPU
+/// earnings around `earn_day`, storage and bandwidth per GPU while the machine is rented,
+/// nothing from an offline machine's offline day on (a day without a row earned nothing).
+fn seed_earnings(conn: &Connection, now: f64) -> Result<(), DbError> {
+    let today = gpudeck_wire::earnings::day_of(now);
+    conn.execute(
+        "WITH RECURSIVE days(day) AS (
+             SELECT ?1 UNION ALL SELECT day + 1 FROM days WHERE day < ?2
+         ),
+         scope AS (
+             SELECT m.id, m.num_gpus, m.earn_day, m.offline_since,
+                    EXISTS (SELECT 1 FROM contracts c WHERE c.machine_id = m.id) AS rented
+             FROM machines m
+         )
+         INSERT INTO machine_earnings
+             (machine_id, day, gpu_earn, sto_earn, bwu_earn, bwd_earn, sla_earn)
+         SELECT s.id, d.day,
+                ROUND(s.earn_day * (0.75 + 0.05 * ((s.id + d.day) % 6)), 4),
+                s.rented * 0.05 * s.num_gpus, s.rented * 0.01 * s.num_gpus,
+                s.rented * 0.005 * s.num_gpus, 0
+         FROM scope s CROSS JOIN days d
+         WHERE s.offline_since IS NULL OR d.day < CAST(s.offline_since / 86400 AS INTEGER)",
+        params![today - EARNINGS_DAYS, today - 1],
+    )?;
     Ok(())
 }

@@ -321,6 +321,13 @@ mod tests {
             (paths::TEAM_MEMBER_ROLES, "delete", write),
             (paths::MACHINE_CREATE_ASKS, "put", "200 400 401 403 404 413"),
             (paths::MACHINE_ASKS, "delete", "200 400 401 403 404 413"),
+            (paths::MACHINE_REPORTS, "get", "200 400 401 403 404"),
+            (paths::MACHINE_EARNINGS, "get", "200 400 401 403 404"),
+            (
+                paths::MACHINE_MIN_BID,
+                "put",
+                "200 400 401 403 404 409 413 422",
+            ),
             (paths::NOTIFICATION_TYPES, "get", "200 401 403"),
             (paths::NOTIFICATION_PREFS, "get", "200 400 401 403"),
             (paths::NOTIFICATION_PREFS, "put", "200 400 401 403 413"),
@@ -351,7 +358,7 @@ mod tests {
         assert!(invite_429["headers"]["Retry-After"].is_object());
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            31,
+            34,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
              alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's, \
              N27 N26's, N29 N28's, N31 N30's; with the project's own server route)"

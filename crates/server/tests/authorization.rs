@@ -44,7 +44,7 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 44 of the API, the public OpenAPI document and which server
+/// The operations: the 47 of the API, the public OpenAPI document and which server
 /// answers (a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
@@ -85,6 +85,9 @@ enum Route {
     UnlistMachine,
     OpenApi,
     Server,
+    MachineReports,
+    MachineEarnings,
+    SetMinBid,
     NotificationTypes,
     NotificationPrefs,
     ChangeNotificationPrefs,
@@ -109,7 +112,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 46] = [
+const MATRIX: [(Route, [Cell; 7]); 49] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -260,6 +263,19 @@ const MATRIX: [(Route, [Cell; 7]); 46] = [
     // Says only whether the data is the demo's: nothing of any account.
     (Route::Server, [(200, "", "{\"data\":\"demo\"}"), (200, "", "{\"data\":\"demo\"}"),
         OK, OK, OK, OK, OK]),
+    // Someone else's machine reads as absent.
+    (Route::MachineReports, [(200, "", "\"problem\":\"Other\""), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_read")]),
+    (Route::MachineEarnings, [(200, "", "\"username\":\"alice\""), NO_KEY, MALFORMED, UNKNOWN,
+        (403, "forbidden", "you may only read your own earnings"),
+        (403, "forbidden", "you may only read your own earnings"),
+        (403, "forbidden", "lacks the permission billing_read")]),
+    (Route::SetMinBid, [(200, "", "\"you_sent\":{"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
     // Types, preferences and webhooks are the key's user's own, never a team's: bob and
     // the subaccount see their own or nothing; alice's webhooks read as absent to them.
     (Route::NotificationTypes, [(200, "", "host:machine_offline"), NO_KEY, MALFORMED, UNKNOWN,
@@ -342,6 +358,9 @@ fn operation(route: Route) -> Option<&'static Operation> {
         Route::TakeRole => &operations::TAKE_MEMBER_ROLE,
         Route::ListMachine => &operations::LIST_MACHINE,
         Route::UnlistMachine => &operations::UNLIST_MACHINE,
+        Route::MachineReports => &operations::MACHINE_REPORTS,
+        Route::MachineEarnings => &operations::MACHINE_EARNINGS,
+        Route::SetMinBid => &operations::SET_MIN_BID,
         Route::NotificationTypes => &operations::NOTIFICATION_TYPES,
         Route::NotificationPrefs => &operations::NOTIFICATION_PREFERENCES,
         Route::ChangeNotificationPrefs => &operations::CHANGE_NOTIFICATION_PREFERENCES,
@@ -660,6 +679,20 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
         ),
         Route::OpenApi => (Method::GET, paths::OPENAPI.to_owned(), None),
         Route::Server => (Method::GET, paths::SERVER.to_owned(), None),
+        Route::MachineReports => (Method::GET, paths::machine_reports(REPORTED_MACHINE), None),
+        Route::MachineEarnings => (
+            Method::GET,
+            format!(
+                "/api/v0/users/{}/machine-earnings/?owner=me&last_days=7&machid=null",
+                caller.path_user
+            ),
+            None,
+        ),
+        Route::SetMinBid => (
+            Method::PUT,
+            paths::machine_min_bid(TIDY_MACHINE),
+            Some(json!({"client_id": "me", "price": 0.11})),
+        ),
         Route::NotificationTypes => (Method::GET, format!("{}/", paths::NOTIFICATION_TYPES), None),
         Route::NotificationPrefs => (
             Method::GET,
@@ -869,7 +902,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 322);
+    assert_eq!(cells, 343);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -910,9 +943,10 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             app.scalar(
                 "SELECT SUM(member_id * role_id) FROM team_member_roles WHERE member_id < 900",
             ),
-            // alice's offer on 1003 and the end dates of its contracts.
+            // alice's offer on 1003 (its floor too) and the end dates of its contracts.
             app.text(
                 "SELECT (SELECT ifnull(end_date, '-') || ':' || ifnull(withdrawn_at, '-')
+                             || ':' || price_min_bid
                          FROM offers WHERE machine_id = 1003)
                      || '#' || (SELECT SUM(end_date) FROM contracts WHERE machine_id = 1003)",
             ),
@@ -964,6 +998,7 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::TakeRole,
             Route::ListMachine,
             Route::UnlistMachine,
+            Route::SetMinBid,
             Route::ChangeNotificationPrefs,
             Route::UpdateWebhook,
             Route::DeleteWebhook,
@@ -1032,6 +1067,12 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
     assert_ne!(after.2, before.2);
     assert_eq!(after.3, before.3 + 3);
     assert_eq!(after.4, before.4 + 1);
+    request(&app, Route::SetMinBid, &who).await.ok();
+    assert_eq!(
+        app.scalar_f64("SELECT price_min_bid FROM offers WHERE machine_id = 1003"),
+        Some(0.11),
+        "the floor was set"
+    );
 }
 
 /// The OpenAPI document names, as `x-team-permission`, the permission each route is seen

@@ -889,3 +889,75 @@ async fn parallel_webhook_creations_stop_at_four_and_take_a_url_once() {
     );
     server.shutdown().await.unwrap();
 }
+
+/// 20 N35 with distinct floors racing 20 N22 on one machine (fleet-health N35): all
+/// answered 200, one offer whose floor is one of those sent and whose end date is N22's,
+/// the contract extended once, and no contract's locked price touched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn floors_racing_listings_leave_one_offer_with_a_floor_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let later = NOW + 50.0 * 86_400.0;
+    let locked = text(
+        &server,
+        "SELECT group_concat(id || ':' || price_gpu) FROM contracts WHERE machine_id = 1003",
+    );
+    let floors: Vec<f64> = (0..20).map(|k| 0.1 + k as f64 / 1000.0).collect();
+    let requests = (0..40)
+        .map(|k| {
+            if k % 2 == 0 {
+                (
+                    reqwest::Method::PUT,
+                    paths::machine_min_bid(TIDY_MACHINE),
+                    json!({"client_id": "me", "price": floors[k / 2]}),
+                )
+            } else {
+                listing(json!({"machine": TIDY_MACHINE, "end_date": later}))
+            }
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
+    let extended: i64 = answers
+        .iter()
+        .filter_map(|(_, body)| body["extended"].as_i64())
+        .sum();
+    assert_eq!(extended, 1, "9006 is extended by exactly one listing");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM offers WHERE machine_id = 1003"
+        ),
+        1
+    );
+    let floor = server
+        .state()
+        .db
+        .with_conn(|c| {
+            Ok(c.query_row(
+                "SELECT price_min_bid FROM offers WHERE machine_id = 1003",
+                [],
+                |r| r.get::<_, f64>(0),
+            )?)
+        })
+        .unwrap();
+    assert!(floors.contains(&floor), "{floor}");
+    assert_eq!(
+        text(
+            &server,
+            "SELECT CAST(end_date AS TEXT) FROM offers WHERE machine_id = 1003"
+        ),
+        format!("{later:.1}")
+    );
+    assert_eq!(
+        text(
+            &server,
+            "SELECT group_concat(id || ':' || price_gpu) FROM contracts WHERE machine_id = 1003"
+        ),
+        locked
+    );
+    server.shutdown().await.unwrap();
+}

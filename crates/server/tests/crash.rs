@@ -4,7 +4,8 @@
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
 //! schedules maintenance windows (N3), cancels them (N6), creates subaccounts (N20), creates
 //! team roles (N14), removes team members with their team keys (N18), moves a machine's
-//! offer end date later, extending its contract (N22), and renames a webhook (N30).
+//! offer end date later, extending its contract (N22), renames a webhook (N30) and sets
+//! another machine's interruptible floor (N35).
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -39,6 +40,8 @@ const SCHEDULED_MACHINE: i64 = 1060;
 /// offer's price, so every later end date extends it).
 const LISTED_MACHINE: i64 = 1003;
 const LISTED_CONTRACT: i64 = 9006;
+/// The machine whose interruptible floor the load sets again and again (N35).
+const FLOORED_MACHINE: i64 = 1005;
 /// Each round's own members of Alice Compute, each with a team key: 100 of them from here
 /// (user id = membership id).
 const FIRST_MEMBER: i64 = 50_000;
@@ -72,6 +75,7 @@ enum Write {
     RemoveMember,
     List,
     RenameWebhook,
+    Floor,
 }
 
 impl Write {
@@ -85,7 +89,8 @@ impl Write {
             5 => Write::CreateRole,
             6 => Write::RemoveMember,
             7 => Write::List,
-            _ => Write::RenameWebhook,
+            8 => Write::RenameWebhook,
+            _ => Write::Floor,
         }
     }
 }
@@ -145,6 +150,9 @@ struct Seen {
     /// Names of alice's webhook answered 200, and those in flight when the server died.
     renamed: Vec<String>,
     unanswered_renames: Vec<String>,
+    /// Floors answered 200, and those in flight when the server died.
+    floors: Vec<f64>,
+    unanswered_floors: Vec<f64>,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
@@ -189,6 +197,8 @@ impl Seen {
                 self.renamed.push(reason);
             }
             (Write::List, Some((200, _))) => self.listed.push(end_date),
+            (Write::Floor, None) => self.unanswered_floors.push(floor_price(id)),
+            (Write::Floor, Some((200, _))) => self.floors.push(floor_price(id)),
             (Write::CreateRole, Some((200, _))) => self.roles.push(reason),
             (Write::RemoveMember, Some((200, _))) => self.removed.push(id),
             (Write::Accept, Some((200, body))) => {
@@ -221,6 +231,7 @@ impl Seen {
             + self.unanswered_removals
             + self.unanswered_listings.len()
             + self.unanswered_renames.len()
+            + self.unanswered_floors.len()
     }
 
     fn answered(&self) -> usize {
@@ -233,6 +244,7 @@ impl Seen {
             + self.removed.len()
             + self.listed.len()
             + self.renamed.len()
+            + self.floors.len()
             + self.refused
     }
 }
@@ -271,6 +283,13 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                     + 40.0 * 86_400.0
                     + (round * 100_000 + i as i64 * WRITERS as i64 + writer as i64) as f64;
                 let (request, size, id) = match write {
+                    Write::Floor => {
+                        // Unique per request: the id is the price's own number.
+                        let id = round * 100_000 + (i * WRITERS + writer) as i64;
+                        let body = json!({"client_id": "me", "price": floor_price(id)});
+                        let path = paths::machine_min_bid(FLOORED_MACHINE);
+                        (json_body(reqwest::Method::PUT, path, body), 0, id)
+                    }
                     Write::List => {
                         let body = json!({"machine": LISTED_MACHINE, "end_date": end_date});
                         let path = paths::machine_create_asks();
@@ -426,6 +445,32 @@ fn check_webhook_after_crash(conn: &Connection, round: i64, seen: &Seen) {
         serde_json::from_str::<Vec<String>>(&event_types).unwrap(),
         ALICE_WEBHOOK_TYPES,
         "round {round}"
+    );
+}
+
+/// The floor the load's request `id` sends ($/GPU-hour).
+fn floor_price(id: i64) -> f64 {
+    0.1 + id as f64 / 1_000_000.0
+}
+
+/// N35 is one transaction: the machine keeps one offer, whose floor is one sent in
+/// `round` (the last committed; which one cannot be told from the answers alone).
+fn check_floor_after_crash(conn: &Connection, round: i64, seen: &Seen) {
+    let floors: Vec<f64> = conn
+        .prepare("SELECT price_min_bid FROM offers WHERE machine_id = ?1")
+        .unwrap()
+        .query_map([FLOORED_MACHINE], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        !seen.floors.is_empty(),
+        "round {round}: no floor was answered"
+    );
+    let sent = |floor: &f64| seen.floors.contains(floor) || seen.unanswered_floors.contains(floor);
+    assert!(
+        floors.len() == 1 && sent(&floors[0]),
+        "round {round}: floors {floors:?} were not sent"
     );
 }
 
@@ -704,11 +749,14 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         // Kill after a round-dependent number of answers, with requests in flight.
         let kill_after = 40 + 15 * round as usize;
         let deadline = Instant::now() + Duration::from_secs(20);
-        // And after at least one subaccount (its password hash is slow on purpose) and one
-        // listing (N22), so that every round checks what a listing commits.
+        // And after at least one subaccount (its password hash is slow on purpose), one
+        // listing (N22) and one floor (N35), so that every round checks what they commit.
         while answered.load(Ordering::SeqCst) < kill_after || {
             let seen = seen.lock().unwrap();
-            seen.created.is_empty() || seen.listed.is_empty() || seen.renamed.is_empty()
+            seen.created.is_empty()
+                || seen.listed.is_empty()
+                || seen.renamed.is_empty()
+                || seen.floors.is_empty()
         } {
             assert!(Instant::now() < deadline, "round {round}: the load stalled");
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -724,13 +772,14 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         // Only right after its round: later rounds list the machine again.
         check_listings_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         check_webhook_after_crash(&Connection::open(&db).unwrap(), round, &seen);
+        check_floor_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         let in_flight = seen.in_flight();
         answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
             "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
-             subaccounts, {} roles, {} member removals, {} listings, {} webhook renames and {} \
-             refusals answered, {in_flight} in flight",
+             subaccounts, {} roles, {} member removals, {} listings, {} webhook renames, {} \
+             floors and {} refusals answered, {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
@@ -740,6 +789,7 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             seen.removed.len(),
             seen.listed.len(),
             seen.renamed.len(),
+            seen.floors.len(),
             seen.refused
         );
         rounds.push(seen);

@@ -1020,3 +1020,96 @@ async fn public_rate_limits_pace_webhooks_and_leave_preferences_alone() {
             .ok();
     }
 }
+
+/// N24, N34 and N35 (fleet-health.md): a long query or path still gets a short 400 that
+/// quotes nothing long, a body on the GET is ignored whatever its size under the limit, N35's
+/// body is held to the limit, and with `--public-rate-limits` each is paced at its public
+/// interval (1.2 s, 2 s and 1.5 s).
+#[tokio::test]
+async fn the_report_and_earnings_reads_hold_to_every_limit() {
+    let app = TestApp::demo();
+    let long = "9".repeat(20_000);
+    let msg = app
+        .get(&format!("{}?sday={long}&eday=1", paths::machine_earnings()))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert_eq!(
+        msg,
+        "Invalid input syntax: sday must be a number of days since 1970-01-01"
+    );
+    let msg = app
+        .get(&format!("/api/v0/machines/{long}/reports/"))
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(400, "invalid_args");
+    assert!(msg.len() < 100, "{msg}");
+    app.get(&paths::machine_reports(1058))
+        .key(ALICE_KEY)
+        .json(json!({"padding": "x".repeat(60_000)}))
+        .send()
+        .await
+        .ok();
+    let floor = || app.scalar_f64("SELECT price_min_bid FROM offers WHERE machine_id = 1001");
+    let before = floor();
+    app.put(&paths::machine_min_bid(1001))
+        .key(ALICE_KEY)
+        .json(json!({"price": 0.2, "padding": "x".repeat(70_000)}))
+        .send()
+        .await
+        .error(413, "too_large");
+    let msg = app
+        .put(&paths::machine_min_bid(1001))
+        .key(ALICE_KEY)
+        .json(json!({"price": long}))
+        .send()
+        .await
+        .error(422, "invalid_args");
+    assert_eq!(msg, "min_bid must be a number.");
+    assert_eq!(floor(), before);
+
+    let app = rate_limited_app(Config {
+        public_rate_limits: true,
+        ..Config::default()
+    });
+    let reports = || app.get(&paths::machine_reports(1058)).key(ALICE_KEY);
+    let earnings = || app.get(&paths::machine_earnings()).key(ALICE_KEY);
+    reports().send().await.ok();
+    let msg = reports().send().await.error(429, "rate_limited");
+    assert!(
+        msg.starts_with(
+            "this key may call N24 (GET /api/v0/machines/{id}/reports/) once every 1.2 s"
+        ),
+        "{msg}"
+    );
+    earnings().send().await.ok();
+    let msg = earnings().send().await.error(429, "rate_limited");
+    assert!(
+        msg.starts_with(
+            "this key may call N34 (GET /api/v0/users/{user_id}/machine-earnings) once every 2 s"
+        ),
+        "{msg}"
+    );
+    app.state.clock.set(NOW + 1.25);
+    reports().send().await.ok();
+    earnings().send().await.error(429, "rate_limited");
+    app.state.clock.set(NOW + 2.0);
+    earnings().send().await.ok();
+    let min_bid = || {
+        app.put(&paths::machine_min_bid(1001))
+            .key(ALICE_KEY)
+            .json(json!({"price": 0.2}))
+    };
+    min_bid().send().await.ok();
+    let msg = min_bid().send().await.error(429, "rate_limited");
+    assert!(
+        msg.starts_with(
+            "this key may call N35 (PUT /api/v0/machines/{id}/minbid/) once every 1.5 s"
+        ),
+        "{msg}"
+    );
+    app.state.clock.set(NOW + 3.55);
+    min_bid().send().await.ok();
+}

@@ -5,7 +5,8 @@
 //! subaccount` as an account owner would, and the team commands `show team-roles`, `show
 //! team-role`, `show members`, `create team-role`, `update team-role`, `remove team-role`,
 //! `invite member` and `remove member`, and the host's `list machine`, `list machines` and
-//! `unlist machine`, each checked for success and for its effect in the database.
+//! `unlist machine`, and the host's `reports`, `show earnings` and `set min-bid`, each
+//! checked for success and for its effect in the database (or, for reads, against it).
 //!
 //! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
 //! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
@@ -906,4 +907,124 @@ async fn the_official_client_lists_extends_and_unlists_machines() {
     assert_eq!(by_id(open_ended)["end_date"], april);
 
     server.shutdown().await.unwrap();
+}
+
+/// `reports ID` (N24) and `show earnings` (N34): the client's GET body, its floats of days
+/// and its `machid=null` read as the spec says, its answers as the database holds them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_reads_reports_and_earnings() {
+    let server = demo_server().await;
+
+    // reports: printed as `reports: ` and the JSON, newest first.
+    let printed = run_printed(&server, ALICE_KEY, &["reports", "1058"]).await;
+    let json = printed
+        .stdout
+        .strip_prefix("reports: ")
+        .unwrap_or_else(|| panic!("{}", printed.stdout));
+    let reports: Value = serde_json::from_str(json).unwrap();
+    let problems: Vec<&str> = reports
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["problem"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "Other",
+            "Machine Has Port Issues",
+            "Unable To Start Instance"
+        ]
+    );
+    assert_eq!(reports[0]["message"], MARKUP);
+    assert_eq!(reports[0]["created_at"], NOW - 2.0 * 3_600.0);
+
+    // show earnings for one machine over five whole UTC days (2027-01-10 is day 20828).
+    let earnings = run(
+        &server,
+        ALICE_KEY,
+        &[
+            "show",
+            "earnings",
+            "-s",
+            "2027-01-10T00:00:00Z",
+            "-e",
+            "2027-01-14T00:00:00Z",
+            "-m",
+            "1001",
+        ],
+    )
+    .await
+    .json();
+    assert_eq!(
+        (earnings["sday"].as_i64(), earnings["eday"].as_i64()),
+        (Some(20_828), Some(20_832))
+    );
+    let days: Vec<i64> = earnings["per_day"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["day"].as_i64().unwrap())
+        .collect();
+    assert_eq!(days, (20_828..=20_832).collect::<Vec<_>>());
+    let stored = server
+        .state()
+        .db
+        .with_conn(|c| {
+            Ok(c.query_row(
+                "SELECT SUM(gpu_earn) FROM machine_earnings
+                 WHERE machine_id = 1001 AND day BETWEEN 20828 AND 20832",
+                [],
+                |r| r.get::<_, f64>(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(earnings["per_machine"].as_array().unwrap().len(), 1);
+    let answered = earnings["per_machine"][0]["gpu_earn"].as_f64().unwrap();
+    assert!((answered - stored).abs() < 0.0001, "{answered} {stored}");
+
+    // Without options: the client's own yesterday (its clock, not the server's), every
+    // machine of alice's, printed as indented JSON.
+    let printed = run_printed(&server, ALICE_KEY, &["show", "earnings"]).await;
+    let all: Value = serde_json::from_str(&printed.stdout).unwrap();
+    assert_eq!(all["sday"], all["eday"]);
+    assert_eq!(all["per_day"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        all["per_machine"].as_array().unwrap().len(),
+        ALICE_MACHINES.count()
+    );
+}
+
+/// `set min-bid ID --price P` (N35): the client's `{"client_id": "me", "price": P}` sets the
+/// floor alone, and `show machine` reads it back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_client_sets_the_interruptible_floor() {
+    let server = demo_server().await;
+    let printed = run_printed(
+        &server,
+        ALICE_KEY,
+        &["set", "min-bid", "1001", "--price", "0.25"],
+    )
+    .await;
+    assert!(
+        printed.stdout.contains("Per gpu min bid price changed"),
+        "{}",
+        printed.stdout
+    );
+    let floor = server
+        .state()
+        .db
+        .with_conn(|c| {
+            Ok(c.query_row(
+                "SELECT price_min_bid FROM offers WHERE machine_id = 1001",
+                [],
+                |r| r.get::<_, f64>(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(floor, 0.25);
+    let shown = run(&server, ALICE_KEY, &["show", "machine", "1001"])
+        .await
+        .json();
+    assert_eq!(shown[0]["min_bid_price"], 0.25);
 }

@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod calendar;
+pub mod earnings;
 pub mod error;
 pub mod fleet;
 pub mod lenient;
@@ -14,6 +15,7 @@ pub mod listing;
 pub mod machine_ids;
 pub mod machines;
 pub mod maintenance;
+pub mod min_bid;
 pub mod notifications;
 pub mod operations;
 pub mod paths;
@@ -21,6 +23,7 @@ pub mod permissions;
 pub mod query;
 pub mod rate_limits;
 pub mod reads;
+pub mod reports;
 pub mod server;
 pub mod team;
 pub mod templates;
@@ -31,6 +34,10 @@ pub use accounts::{
     is_volume_label, AcceptVolumeRequest, AcceptVolumeResponse, CreateSubaccountRequest,
     CreatedSubaccount, CurrentUser, DeleteTemplateRequest, DeleteTemplateResponse, KeyScope,
     ParentId, Subaccount, SubaccountList, MAX_VOLUME_LABEL_CHARS,
+};
+pub use earnings::{
+    AccountBalance, DayEarningsRow, EarningsQuery, EarningsRefusal, EarningsScope, EarningsSummary,
+    MachineEarnings, MachineEarningsRow,
 };
 pub use error::ErrorBody;
 pub use fleet::{Machine, MachineList, NumberOrText};
@@ -50,8 +57,10 @@ pub use maintenance::{
     IdListRefusal, ScheduleMaintenance, ScheduleMaintenanceRequest, ScheduleMaintenanceResponse,
     ScheduleRefusal, Sdate, WindowPlan,
 };
+pub use min_bid::{MinBidRefusal, MinBidRequest, MinBidResponse};
 pub use permissions::{PermissionGroup, Permissions};
 pub use query::{Condition, Conditions, Operator};
+pub use reports::RenterReport;
 pub use server::ServerInfo;
 pub use team::{
     Invitation, InviteRequest, MemberRoleReplaced, MemberRoleRequest, MessageAnswer,

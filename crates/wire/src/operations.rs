@@ -340,6 +340,33 @@ pub const UNLIST_MACHINE: Operation = op(
     Some(1.8),
     Command("unlist machine ID"),
 );
+pub const MACHINE_REPORTS: Operation = op(
+    "N24",
+    "GET",
+    "/api/v0/machines/{id}/reports/",
+    Some(MachineRead),
+    Some(1.2),
+    Command("reports ID"),
+);
+/// The client fills `{user_id}` with `me` and sends no trailing slash; the console will
+/// add one (fleet-health N34), which the reference server answers alike.
+pub const MACHINE_EARNINGS: Operation = op(
+    "N34",
+    "GET",
+    "/api/v0/users/{user_id}/machine-earnings",
+    Some(BillingRead),
+    Some(2.0),
+    Command("show earnings"),
+);
+/// The client's usage line writes `set min_bid`; the docs spell it `set min-bid`.
+pub const SET_MIN_BID: Operation = op(
+    "N35",
+    "PUT",
+    "/api/v0/machines/{id}/minbid/",
+    Some(MachineWrite),
+    Some(1.5),
+    Command("set min_bid ID --price PRICE"),
+);
 
 /// The public service has no command-line client for notifications and webhooks (spec
 /// fleet-health §3.1): its docs use curl.
@@ -421,7 +448,7 @@ pub const TEST_WEBHOOK: Operation = op(
 );
 
 /// Every operation, in the spec's order.
-pub const ALL: [&Operation; 44] = [
+pub const ALL: [&Operation; 47] = [
     &CURRENT_USER,
     &SERVER,
     &WINDOWS,
@@ -457,6 +484,9 @@ pub const ALL: [&Operation; 44] = [
     &CREATE_SUBACCOUNT,
     &LIST_MACHINE,
     &UNLIST_MACHINE,
+    &MACHINE_REPORTS,
+    &MACHINE_EARNINGS,
+    &SET_MIN_BID,
     &NOTIFICATION_TYPES,
     &NOTIFICATION_PREFERENCES,
     &CHANGE_NOTIFICATION_PREFERENCES,
@@ -524,8 +554,9 @@ impl Operation {
     }
 
     /// Whether `method` on the concrete `path` (no query; a trailing slash or not) is this
-    /// operation: `{name}` matches any one segment, any other `{…}` a numeric one (so seed
-    /// op 1's `machines/maintenances` is not N2's `machines/{id}`).
+    /// operation: `{name}` matches any one segment, `{user_id}` a numeric one or `me` (the
+    /// official client's word for the caller), any other `{…}` a numeric one (so seed op 1's
+    /// `machines/maintenances` is not N2's `machines/{id}`).
     pub fn is_request(&self, method: &str, path: &str) -> bool {
         self.method == method
             && segments(self.path).count() == segments(path).count()
@@ -533,6 +564,7 @@ impl Operation {
                 .zip(segments(path))
                 .all(|(mine, given)| match mine {
                     "{name}" => !given.is_empty(),
+                    "{user_id}" if given == "me" => true,
                     _ if is_placeholder(mine) => {
                         !given.is_empty() && given.bytes().all(|b| b.is_ascii_digit())
                     }
@@ -625,6 +657,18 @@ mod tests {
         assert_eq!(name("PUT", "/api/v0/team/roles/12/"), Some("N15"));
         assert_eq!(name("PUT", "/api/v0/team/roles/ops/"), None);
         assert_eq!(name("PUT", "/api/v0/machines/7"), None);
+        assert_eq!(name("GET", "/api/v0/machines/7/reports/"), Some("N24"));
+        assert_eq!(
+            name("GET", "/api/v0/users/me/machine-earnings"),
+            Some("N34")
+        );
+        assert_eq!(
+            name("GET", "/api/v0/users/1/machine-earnings/"),
+            Some("N34")
+        );
+        assert_eq!(name("GET", "/api/v0/users/you/machine-earnings"), None);
+        assert_eq!(name("GET", "/api/v0/machines/me/reports"), None);
+        assert_eq!(name("PUT", "/api/v0/machines/7/minbid/"), Some("N35"));
     }
 
     #[test]

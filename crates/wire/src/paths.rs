@@ -51,6 +51,12 @@ pub const MAINTENANCES_BATCH: &str = op::SCHEDULE_WINDOWS.route();
 pub const MACHINE_CREATE_ASKS: &str = op::LIST_MACHINE.route();
 /// N23: unlist a machine (DELETE).
 pub const MACHINE_ASKS: &str = op::UNLIST_MACHINE.route();
+/// N24: a machine's renter reports (GET).
+pub const MACHINE_REPORTS: &str = op::MACHINE_REPORTS.route();
+/// N34: machine earnings (GET); `{user_id}` is `me` or the caller's id.
+pub const MACHINE_EARNINGS: &str = op::MACHINE_EARNINGS.route();
+/// N35: set a machine's interruptible floor (PUT).
+pub const MACHINE_MIN_BID: &str = op::SET_MIN_BID.route();
 /// N25: the notification types (GET).
 pub const NOTIFICATION_TYPES: &str = op::NOTIFICATION_TYPES.route();
 /// N26 (GET) and N27 (PUT): the caller's notification preferences; `{user_id}` is the
@@ -89,6 +95,21 @@ pub fn machine_create_asks() -> String {
 /// N23's path for one machine, in the official client's form.
 pub fn machine_asks(id: i64) -> String {
     op::UNLIST_MACHINE.path_with(&[&id.to_string()])
+}
+
+/// N24's path for one machine, in the official client's form.
+pub fn machine_reports(id: i64) -> String {
+    op::MACHINE_REPORTS.path_with(&[&id.to_string()])
+}
+
+/// N35's path for one machine, in the official client's form.
+pub fn machine_min_bid(id: i64) -> String {
+    op::SET_MIN_BID.path_with(&[&id.to_string()])
+}
+
+/// N34's path, `me` as the official client sends it.
+pub fn machine_earnings() -> String {
+    op::MACHINE_EARNINGS.path_with(&["me"])
 }
 
 /// `USER_TEMPLATES` for one user.
@@ -186,6 +207,9 @@ mod tests {
         assert_eq!(machine_cancel_maint(7), "/api/v0/machines/7/cancel_maint/");
         assert_eq!(machine_create_asks(), "/api/v0/machines/create_asks/");
         assert_eq!(machine_asks(7), "/api/v0/machines/7/asks/");
+        assert_eq!(machine_reports(7), "/api/v0/machines/7/reports/");
+        assert_eq!(machine_min_bid(7), "/api/v0/machines/7/minbid/");
+        assert_eq!(machine_earnings(), "/api/v0/users/me/machine-earnings");
     }
 
     #[test]

@@ -6,12 +6,15 @@
 //! enum where an operation can be refused, and [`DbError`] only for storage faults. What
 //! those mean in HTTP is decided by the routes, never here.
 
+pub mod earnings;
 mod error;
 pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod min_bid;
 pub mod notifications;
+pub mod reports;
 pub mod team;
 pub mod team_invites;
 pub mod team_members;
@@ -51,6 +54,9 @@ const MIGRATIONS: &[M<'static>] = &[
     )),
     M::up(include_str!(
         "../../migrations/0009_notifications_and_webhooks.sql"
+    )),
+    M::up(include_str!(
+        "../../migrations/0010_renter_reports_and_earnings.sql"
     )),
 ];
 

@@ -5,11 +5,14 @@
 //! its operation needs, reads its input as a `gpudeck_wire` request type and runs one query
 //! function of [`crate::db`], then says in HTTP what the query's domain result means.
 
+pub mod earnings;
 pub mod fleet;
 pub mod listing;
 pub mod machines;
 pub mod maintenance;
+pub mod min_bid;
 pub mod notifications;
+pub mod reports;
 pub mod server;
 pub mod subaccounts;
 pub mod team;
@@ -66,6 +69,9 @@ pub fn api() -> OpenApiRouter<AppState> {
             team_members::replace_role,
             team_members::take_role
         ))
+        .routes(routes!(reports::list))
+        .routes(routes!(earnings::read))
+        .routes(routes!(min_bid::set))
         .routes(routes!(notifications::types))
         .routes(routes!(
             notifications::preferences,
