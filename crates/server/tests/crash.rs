@@ -80,7 +80,7 @@ enum Write {
 
 impl Write {
     fn of(writer: usize) -> Write {
-        match writer % 9 {
+        match writer % 10 {
             0 => Write::Accept,
             1 => Write::Schedule,
             2 => Write::Cancel,
