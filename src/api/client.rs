@@ -227,12 +227,16 @@ impl ApiClient {
         query: &[(&str, &str)],
         body: Option<String>,
     ) -> Result<String, ApiError> {
+        let endpoint = Endpoint::of(method.name(), url);
         if let Some(answer) =
             super::first_reads::take(self, method.name(), url, query, body.as_deref()).await
         {
+            // The service counted it: a pace begun soon after must wait its interval.
+            self.pacer
+                .borrow_mut()
+                .answered_early(&endpoint, js_sys::Date::now());
             return Ok(answer);
         }
-        let endpoint = Endpoint::of(method.name(), url);
         if self.paced_from_the_start {
             self.pacer.borrow_mut().keep_public_pace(&endpoint);
         }

@@ -80,6 +80,9 @@ pub(crate) fn public_pace_scale() -> f64 {
 pub struct Pacer {
     /// Per endpoint key: the interval kept and the next free slot.
     paces: HashMap<String, Pace>,
+    /// Per key of an endpoint the table gives an interval: when it last left, paced or
+    /// not, so that a pace begun later counts from it (the service counts every call).
+    last_sent_ms: HashMap<String, f64>,
     /// Public intervals are multiplied by this ([`scale_public_intervals`]).
     scale: f64,
 }
@@ -100,6 +103,7 @@ impl Pacer {
     pub fn new(scale: f64) -> Self {
         Self {
             paces: HashMap::new(),
+            last_sent_ms: HashMap::new(),
             scale,
         }
     }
@@ -111,25 +115,49 @@ impl Pacer {
     /// Reserves the next slot of `endpoint` and says how many ms from `now` it is. An
     /// endpoint never refused nor asked to keep its pace goes at once.
     pub fn reserve(&mut self, endpoint: &Endpoint, now: f64) -> f64 {
-        let Some(pace) = self.paces.get_mut(&endpoint.key) else {
-            return 0.0;
+        let slot = match self.paces.get_mut(&endpoint.key) {
+            Some(pace) => {
+                let slot = now.max(pace.next_slot_ms);
+                pace.next_slot_ms = slot + pace.interval_ms;
+                slot
+            }
+            None => now,
         };
-        let slot = now.max(pace.next_slot_ms);
-        pace.next_slot_ms = slot + pace.interval_ms;
+        self.note_sent(endpoint, slot);
         slot - now
     }
 
-    /// From now on `endpoint` keeps its public interval, from its very next request: for
-    /// bulk actions that know they will meet the limit. No change for an endpoint the table
+    /// From now on `endpoint` keeps its public interval, from its very next request (an
+    /// interval after its last one): for bulk actions that know they will meet the limit. No change for an endpoint the table
     /// does not list, nor to a pace a server already set.
     pub fn keep_public_pace(&mut self, endpoint: &Endpoint) {
         let Some(public) = self.public_ms(endpoint) else {
             return;
         };
+        let interval_ms = public + PACE_MARGIN_MS;
+        let next_slot_ms = self
+            .last_sent_ms
+            .get(&endpoint.key)
+            .map_or(f64::NEG_INFINITY, |last| last + interval_ms);
         self.paces.entry(endpoint.key.clone()).or_insert(Pace {
-            interval_ms: public + PACE_MARGIN_MS,
-            next_slot_ms: f64::NEG_INFINITY,
+            interval_ms,
+            next_slot_ms,
         });
+    }
+
+    /// A request to `endpoint` was answered without the client sending it (the served
+    /// page sent it before the console's code ran; `first_reads.rs`), the answer taken at
+    /// `now`: a pace kept from now on counts its interval from then.
+    pub fn answered_early(&mut self, endpoint: &Endpoint, now: f64) {
+        self.note_sent(endpoint, now);
+    }
+
+    /// `endpoint` left at `at` (a slot, or an early answer's taking, later than its send).
+    fn note_sent(&mut self, endpoint: &Endpoint, at: f64) {
+        if endpoint.public_seconds.is_some() {
+            let last = self.last_sent_ms.entry(endpoint.key.clone()).or_insert(at);
+            *last = last.max(at);
+        }
     }
 
     /// A request to `endpoint` was refused with 429 at `now`, with the seconds of its
@@ -355,6 +383,29 @@ mod tests {
         quick.keep_public_pace(&n5);
         assert_eq!(quick.reserve(&n5, 0.0), 0.0);
         assert_eq!(quick.reserve(&n5, 0.0), 125.0);
+    }
+
+    #[test]
+    fn a_bulk_action_waits_out_the_interval_of_a_request_sent_before_it() {
+        let n1 = Endpoint::of("GET", &format!("{H}/api/v0/machines/"));
+        // The page's read went at once, 1 s before a paced action reads the fleet again.
+        let mut pacer = Pacer::default();
+        assert_eq!(pacer.reserve(&n1, 0.0), 0.0);
+        pacer.keep_public_pace(&n1);
+        assert_eq!(pacer.reserve(&n1, 1000.0), 1600.0);
+        // The page's read was answered before the console's code ran (the served page
+        // sent it): its interval counts from when the answer was taken.
+        let mut pacer = Pacer::default();
+        pacer.answered_early(&n1, 5000.0);
+        pacer.keep_public_pace(&n1);
+        assert_eq!(pacer.reserve(&n1, 5500.0), 2100.0);
+        assert_eq!(pacer.reserve(&n1, 5500.0), 4700.0);
+        // Long before, it holds nothing back.
+        assert_eq!(Pacer::default().reserve(&n1, 0.0), 0.0);
+        let mut pacer = Pacer::default();
+        pacer.answered_early(&n1, 0.0);
+        pacer.keep_public_pace(&n1);
+        assert_eq!(pacer.reserve(&n1, 60_000.0), 0.0);
     }
 
     #[test]

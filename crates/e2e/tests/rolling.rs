@@ -249,7 +249,8 @@ async fn twenty_distinct_starts_at_the_public_pace(
     .await?;
     assert!(!shows_an_error(&app).await?);
     // The pace was kept, not found by trial: the server refused no N4. (Opening the page
-    // can meet a 429 on N1, whose first read the served page sends outside the pacing.)
+    // by its address within N1's interval of the sign-in's read can meet a 429 on N1: the
+    // served page's early read knows nothing of the page loaded before it.)
     let answers = app.api_answers().await?;
     let refused: Vec<&(String, u16)> = answers
         .iter()
