@@ -7,7 +7,7 @@
 //!
 //! | who | key | what for |
 //! |---|---|---|
-//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account), webhooks [`ALICE_WEBHOOK`] and [`ALICE_LAN_WEBHOOK`] |
+//! | alice (id 1) | [`ALICE_KEY`] | host of machines 1001-1120 (hardware, offers and rental contracts, earnings; three offline; health cases from [`ERROR_MACHINE`] on; [`MARKETPLACE_WINDOW`] on [`MARKETPLACE_MACHINE`]), owner of team "Alice Compute", templates 501-505, 4 subaccounts (11 a host account), webhooks [`ALICE_WEBHOOK`] and [`ALICE_LAN_WEBHOOK`] |
 //! | bob (id 2) | [`BOB_KEY`] | second host (machines 2001-2005, template 601, team "Bob Labs", webhook [`BOB_WEBHOOK`]): proves isolation |
 //! | carol (id 3) | [`CAROL_TEAM_KEY`] | team key, role `member` in Alice Compute: maintenance list yes, defrag 403, team 403 |
 //! | dave (id 4) | [`DAVE_KEY`], [`DAVE_TEAM_KEY`] | personal key, and team key with role `manager` in Alice Compute |
@@ -127,6 +127,27 @@ pub const ROLLING_MACHINE: i64 = 1010;
 pub const ROLLING_DURATION: f64 = 30.0 * DAY;
 /// alice's idle listed machines: with an offer end date (in 4 days) and open-ended.
 pub const IDLE_LISTED_MACHINES: [i64; 2] = [1007, 1011];
+
+// Health cases (fleet-health §1.1): alice's machines that each show one finding of the
+// console's health rules. None is a showcase, offline, rolling or withdrawn machine.
+
+/// Deverified, 4 GPUs, rented, with a machine error ([`MACHINE_ERROR`]).
+pub const ERROR_MACHINE: i64 = 1037;
+pub const MACHINE_ERROR: &str = "failed to inject CDI devices: unresolvable CDI devices";
+/// A VM error only ([`VM_ERROR`]).
+pub const VM_ERROR_MACHINE: i64 = 1046;
+pub const VM_ERROR: &str = "VMs unavailable: IOMMU is disabled";
+/// Reliability 0.874, under the 0.90 gate.
+pub const LOW_RELIABILITY_MACHINE: i64 = 1052;
+/// 480 GB free of 8000.
+pub const LOW_DISK_MACHINE: i64 = 1062;
+/// The hottest GPU at 88 °C.
+pub const HOT_MACHINE: i64 = 1066;
+/// An RTX 4090 machine on driver 535.104.05 where the others have 550.54.14.
+pub const DRIFTED_DRIVER_MACHINE: i64 = 1072;
+/// Unverified, under the verification requirements: old driver and CUDA, 2 open ports,
+/// PCIe at 2.1 GB/s.
+pub const UNDER_REQUIREMENTS_MACHINE: i64 = 1082;
 
 /// The rental end date of the contracts on `id` (unless named above): the offer end date
 /// on a listed machine; on an unlisted one, one to four days away.
@@ -977,7 +998,40 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
         "UPDATE machines SET earn_day = ROUND(earn_hour * 24, 2)",
         [],
     )?;
+    seed_health_cases(conn)?;
     seed_windows(conn, now)
+}
+
+/// The health cases (fleet-health §1.1): every other machine keeps the specified defaults.
+fn seed_health_cases(conn: &Connection) -> Result<(), DbError> {
+    let cases: [(&str, i64, &dyn rusqlite::ToSql); 15] = [
+        ("error_description", ERROR_MACHINE, &MACHINE_ERROR),
+        ("vm_error_msg", VM_ERROR_MACHINE, &VM_ERROR),
+        ("reliability2", LOW_RELIABILITY_MACHINE, &0.874),
+        ("num_reports", REPORTED_MACHINE, &3),
+        ("num_recent_reports", REPORTED_MACHINE, &2),
+        ("max_disk_space", LOW_DISK_MACHINE, &8_000.0),
+        ("avail_disk_space", LOW_DISK_MACHINE, &480.0),
+        ("gpu_max_cur_temp", HOT_MACHINE, &88.0),
+        ("driver_version", DRIFTED_DRIVER_MACHINE, &"535.104.05"),
+        ("cuda_max_good", DRIFTED_DRIVER_MACHINE, &12.2),
+        (
+            "kernel_version",
+            DRIFTED_DRIVER_MACHINE,
+            &"5.15.0-119-generic",
+        ),
+        ("driver_version", UNDER_REQUIREMENTS_MACHINE, &"520.61.05"),
+        ("cuda_max_good", UNDER_REQUIREMENTS_MACHINE, &11.8),
+        ("direct_port_count", UNDER_REQUIREMENTS_MACHINE, &2),
+        ("pcie_bw", UNDER_REQUIREMENTS_MACHINE, &2.1),
+    ];
+    for (column, id, value) in cases {
+        conn.execute(
+            &format!("UPDATE machines SET {column} = ?2 WHERE id = ?1"),
+            params![id, value],
+        )?;
+    }
+    Ok(())
 }
 
 /// Maintenance windows in every state and category on the showcase machines, the
@@ -1546,8 +1600,8 @@ fn seed_webhooks(conn: &Connection, now: f64) -> Result<(), DbError> {
 
 // Renter reports and earnings (fleet-health N24, N34).
 
-/// alice's machine whose reports are rising: three, 10 days, 30 hours and 2 hours old; the
-/// newest one's message is [`MARKUP`].
+/// alice's machine whose reports are rising: three, 10 days, 30 hours and 2 hours old (two
+/// in the last 7 days, as N1's counts say); the newest one's message is [`MARKUP`].
 pub const REPORTED_MACHINE: i64 = 1058;
 /// Machines with one report, 10 days old (the generated ref's example): alice's 1012, 1035,
 /// 1081 and 1104, and bob's 2001.

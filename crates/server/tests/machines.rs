@@ -154,6 +154,192 @@ async fn n1_machines_carry_every_required_field_and_parse_as_the_wire_type() {
         .all(|m| m.gpu_occupancy.split(' ').count() == m.num_gpus as usize));
 }
 
+/// One of alice's machines, as N1 answers it.
+async fn alice_machine(app: &TestApp, id: i64) -> Value {
+    let body = app.get(paths::MACHINES).key(ALICE_KEY).send().await.ok();
+    body["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == id)
+        .cloned()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn n1_health_fields_are_the_stored_row_or_the_specified_default() {
+    let app = TestApp::demo();
+    let body = app.get(paths::MACHINES).key(ALICE_KEY).send().await.ok();
+    for m in body["machines"].as_array().unwrap() {
+        let id = m["id"].as_i64().unwrap();
+        let column =
+            |name: &str| app.scalar_f64(&format!("SELECT {name} FROM machines WHERE id = {id}"));
+        let text = |name: &str| app.text(&format!("SELECT {name} FROM machines WHERE id = {id}"));
+        let gpus = m["num_gpus"].as_f64().unwrap();
+        // Stored or defaulted, fleet-health §1.1 "How the reference server fills them".
+        assert_eq!(
+            m["error_description"],
+            json!(text("error_description")),
+            "{id}"
+        );
+        assert_eq!(m["vm_error_msg"], json!(text("vm_error_msg")), "{id}");
+        assert_eq!(m["kernel_version"], json!(text("kernel_version")), "{id}");
+        assert_eq!(m["ubuntu_version"], json!(text("ubuntu_version")), "{id}");
+        assert_eq!(m["pcie_bw"], json!(column("pcie_bw")), "{id}");
+        assert_eq!(
+            m["num_recent_reports"],
+            json!(column("num_recent_reports")),
+            "{id}"
+        );
+        assert_eq!(
+            m["gpu_max_cur_temp"],
+            json!(column("gpu_max_cur_temp").unwrap_or((40 + (id * 7) % 36) as f64)),
+            "{id}"
+        );
+        assert_eq!(
+            m["direct_port_count"],
+            json!(column("direct_port_count").map_or(100 * gpus as i64, |p| p as i64)),
+            "{id}"
+        );
+        let rented_gpus = app.scalar(&format!(
+            "SELECT COALESCE(SUM(gpu_count), 0) FROM contracts
+             WHERE machine_id = {id} AND (end_date IS NULL OR end_date > {NOW})"
+        ));
+        let alloc =
+            column("alloc_disk_space").or((rented_gpus > 0).then_some(100.0 * rented_gpus as f64));
+        let max = column("max_disk_space").unwrap_or(m["disk_space"].as_f64().unwrap());
+        assert_eq!(m["alloc_disk_space"], json!(alloc), "{id}");
+        assert_eq!(m["max_disk_space"], json!(max), "{id}");
+        assert_eq!(
+            m["avail_disk_space"],
+            json!(column("avail_disk_space").unwrap_or(max - alloc.unwrap_or(0.0))),
+            "{id}"
+        );
+        let per_gpu = match m["gpu_name"].as_str().unwrap() {
+            "H100 SXM" => 67.0,
+            "A100 SXM4" => 19.5,
+            "RTX 4090" => 82.6,
+            "RTX 3090" => 35.6,
+            "RTX A6000" => 38.7,
+            "RTX 4080" => 48.7,
+            other => panic!("{other}"),
+        };
+        assert_eq!(m["total_flops"], json!(per_gpu * gpus), "{id}");
+        // A rolling offer's length, else null.
+        let duration = (id == ROLLING_MACHINE).then_some(ROLLING_DURATION);
+        assert_eq!(m["duration"], json!(duration), "{id}");
+        // The windows seed op 1 lists for the machine, with six of their fields.
+        let windows = app
+            .get(&format!("{}?machine_ids={id}", paths::MAINTENANCES))
+            .key(ALICE_KEY)
+            .send()
+            .await
+            .ok();
+        let announced: Vec<Value> = windows
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                json!({"id": w["id"], "machine_id": w["machine_id"],
+                       "start_time": w["start_time"], "duration_hours": w["duration_hours"],
+                       "maintenance_category": w["maintenance_category"],
+                       "maintenance_reason": w["maintenance_reason"]})
+            })
+            .collect();
+        let expected = if announced.is_empty() {
+            Value::Null
+        } else {
+            Value::Array(announced)
+        };
+        assert_eq!(m["machine_maintenance"], expected, "{id}");
+    }
+}
+
+#[tokio::test]
+async fn n1_demo_machines_show_each_health_case_of_the_spec() {
+    let app = TestApp::demo();
+    let m = alice_machine(&app, 1037).await;
+    assert_eq!(
+        (m["verification"].clone(), m["num_gpus"].clone()),
+        (json!("deverified"), json!(4))
+    );
+    assert!(m["current_rentals_running"].as_i64().unwrap() > 0);
+    assert_eq!(
+        m["error_description"],
+        "failed to inject CDI devices: unresolvable CDI devices"
+    );
+    let m = alice_machine(&app, 1046).await;
+    assert_eq!(m["vm_error_msg"], "VMs unavailable: IOMMU is disabled");
+    assert_eq!(m["error_description"], Value::Null);
+    assert_eq!(alice_machine(&app, 1052).await["reliability2"], 0.874);
+    let m = alice_machine(&app, 1058).await;
+    assert_eq!(
+        (m["num_reports"].clone(), m["num_recent_reports"].clone()),
+        (json!(3), json!(2.0))
+    );
+    let m = alice_machine(&app, 1062).await;
+    assert_eq!(
+        (m["max_disk_space"].clone(), m["avail_disk_space"].clone()),
+        (json!(8000.0), json!(480.0))
+    );
+    assert_eq!(alice_machine(&app, 1066).await["gpu_max_cur_temp"], 88.0);
+    let m = alice_machine(&app, 1072).await;
+    assert_eq!(m["gpu_name"], "RTX 4090");
+    assert_eq!(
+        (
+            m["driver_version"].clone(),
+            m["cuda_max_good"].clone(),
+            m["kernel_version"].clone()
+        ),
+        (
+            json!("535.104.05"),
+            json!(12.2),
+            json!("5.15.0-119-generic")
+        )
+    );
+    let m = alice_machine(&app, 1082).await;
+    assert_eq!(m["verification"], "unverified");
+    assert_eq!(
+        (m["driver_version"].clone(), m["cuda_max_good"].clone()),
+        (json!("520.61.05"), json!(11.8))
+    );
+    assert_eq!(
+        (m["direct_port_count"].clone(), m["pcie_bw"].clone()),
+        (json!(2), json!(2.1))
+    );
+    // No other machine is hot, erring or under the gate.
+    let body = app.get(paths::MACHINES).key(ALICE_KEY).send().await.ok();
+    let ids_where = |test: &dyn Fn(&Value) -> bool| -> Vec<i64> {
+        body["machines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| test(m))
+            .map(|m| m["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        ids_where(&|m| m["gpu_max_cur_temp"].as_f64().unwrap() >= 85.0),
+        [1066]
+    );
+    assert_eq!(ids_where(&|m| !m["error_description"].is_null()), [1037]);
+    assert_eq!(ids_where(&|m| !m["vm_error_msg"].is_null()), [1046]);
+    // Every RTX 4090 machine but 1072 runs the same driver.
+    assert_eq!(
+        ids_where(&|m| m["gpu_name"] == "RTX 4090" && m["driver_version"] != "550.54.14"),
+        [1072]
+    );
+    // The old reports: one each, none recent.
+    for id in [1012, 1035, 1081, 1104] {
+        let m = alice_machine(&app, id).await;
+        assert_eq!(
+            (m["num_reports"].clone(), m["num_recent_reports"].clone()),
+            (json!(1), json!(0.0)),
+            "{id}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn n1_occupancy_follows_the_contracts_through_a_defrag() {
     let app = TestApp::demo();

@@ -193,6 +193,38 @@ async fn the_official_client_shows_schedules_and_cancels() {
         })
         .unwrap();
     assert_eq!(machines.len() as i64, in_db);
+    // The health signals (fleet-health §1.1) reach the client as the database has them.
+    let stored = |column: &'static str, id: i64| {
+        server
+            .state()
+            .db
+            .with_conn(move |c| {
+                Ok(c.query_row(
+                    &format!("SELECT {column} FROM machines WHERE id = ?1"),
+                    [id],
+                    |r| r.get::<_, rusqlite::types::Value>(0),
+                )?)
+            })
+            .unwrap()
+    };
+    let by_id = |id: i64| machines.iter().find(|m| m["id"] == id).unwrap();
+    assert_eq!(
+        stored("error_description", ERROR_MACHINE),
+        rusqlite::types::Value::Text(
+            by_id(ERROR_MACHINE)["error_description"]
+                .as_str()
+                .unwrap()
+                .into()
+        )
+    );
+    assert_eq!(
+        stored("avail_disk_space", LOW_DISK_MACHINE),
+        rusqlite::types::Value::Real(
+            by_id(LOW_DISK_MACHINE)["avail_disk_space"]
+                .as_f64()
+                .unwrap()
+        )
+    );
 
     // show machine ID: a one-element array.
     let one = run(&server, ALICE_KEY, &["show", "machine", "1101"])

@@ -101,8 +101,89 @@ pub struct Machine {
     pub cuda_max_good: Option<NumberOrText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_discount_max: Option<f64>,
+    /// TFLOPS of the whole machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_flops: Option<f64>,
+
+    // The health signals of fleet-health §1.1. Beyond `cuda_max_good` and `total_flops`
+    // only third-party payloads show them, so every one is optional and an absent one is
+    // "not said". Those the sources show as nullable are sent as null when unknown.
+    /// The machine's current error; null, `""` or blank mean none.
+    #[serde(default)]
+    pub error_description: Option<String>,
+    /// An error about running VM instances on the machine.
+    #[serde(default)]
+    pub vm_error_msg: Option<String>,
+    /// Renter reports lately (the reference server: the last 7 days). A float on the
+    /// public service, for reasons unknown.
+    #[serde(default)]
+    pub num_recent_reports: Option<f64>,
+    /// A rolling offer's length in seconds; null or absent proves nothing (§1.7).
+    #[serde(default)]
+    pub duration: Option<f64>,
+    /// Total disk, GB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_disk_space: Option<f64>,
+    /// Free disk, GB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avail_disk_space: Option<f64>,
+    /// Disk allocated to rentals, GB; null when nothing is allocated.
+    #[serde(default)]
+    pub alloc_disk_space: Option<f64>,
+    /// e.g. `6.8.0-45-generic`.
+    #[serde(default)]
+    pub kernel_version: Option<String>,
+    /// e.g. `22.04`.
+    #[serde(default)]
+    pub ubuntu_version: Option<String>,
+    /// The hottest GPU's current temperature (°C, inferred).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_max_cur_temp: Option<f64>,
+    /// The machine's upcoming and ongoing maintenance windows, or null.
+    #[serde(default)]
+    pub machine_maintenance: Option<MachineMaintenance>,
+    /// Open ports mapped to the machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct_port_count: Option<i64>,
+    /// PCIe bandwidth (GB/s, inferred).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie_bw: Option<f64>,
+}
+
+/// N1's `machine_maintenance`: an array of windows, or a string (third-party models allow
+/// one; its meaning is unknown, so it is kept as received).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum MachineMaintenance {
+    Windows(Vec<AnnouncedWindow>),
+    Text(String),
+}
+
+impl MachineMaintenance {
+    /// The windows announced, none for a string.
+    pub fn windows(&self) -> &[AnnouncedWindow] {
+        match self {
+            MachineMaintenance::Windows(windows) => windows,
+            MachineMaintenance::Text(_) => &[],
+        }
+    }
+}
+
+/// A window as N1's `machine_maintenance` carries it: the six fields of seed op 1's
+/// window that third-party payloads show there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnnouncedWindow {
+    pub id: i64,
+    pub machine_id: i64,
+    /// Unix seconds.
+    pub start_time: f64,
+    /// Whole hours, as seed op 1 has them.
+    pub duration_hours: i64,
+    pub maintenance_category: crate::MaintenanceCategory,
+    #[serde(default)]
+    pub maintenance_reason: Option<String>,
 }
 
 /// A value the public service sends as a number or as a string.
@@ -168,8 +249,13 @@ mod tests {
             "public_ipaddr": null, "timeout": 0, "listed_gpu_cost": null,
             "min_bid_price": null, "earn_day": 3.5, "unknown_field": 1
         });
-        let listing = json!({"end_date": null, "client_end_date": null,
-                             "listed_min_gpu_count": null});
+        // Absent listing fields, and absent health fields the sources show as nullable,
+        // are sent as null.
+        let nulls = json!({"end_date": null, "client_end_date": null,
+                           "listed_min_gpu_count": null, "error_description": null,
+                           "vm_error_msg": null, "num_recent_reports": null, "duration": null,
+                           "alloc_disk_space": null, "kernel_version": null,
+                           "ubuntu_version": null, "machine_maintenance": null});
         let machine: Machine = serde_json::from_value(required.clone()).unwrap();
         assert_eq!(machine.cuda_max_good, None);
         let mut back = serde_json::to_value(&machine).unwrap();
@@ -181,8 +267,7 @@ mod tests {
             for f in ["gpu_ram", "cpu_ram", "disk_space", "timeout"] {
                 v[f] = json!(v[f].as_f64().unwrap());
             }
-            // Absent listing fields are sent as null.
-            for (field, value) in listing.as_object().unwrap() {
+            for (field, value) in nulls.as_object().unwrap() {
                 v[field] = value.clone();
             }
             v
@@ -192,6 +277,79 @@ mod tests {
             (json!(12.4), NumberOrText::Number(12.4)),
         ] {
             assert_eq!(serde_json::from_value::<NumberOrText>(raw).unwrap(), read);
+        }
+    }
+
+    #[test]
+    fn health_fields_read_as_third_party_payloads_send_them() {
+        let mut raw: serde_json::Value = serde_json::from_str(
+            r#"{
+            "id": 7, "machine_id": 7, "hostname": "h", "gpu_name": "RTX 4090",
+            "cpu_name": "EPYC", "driver_version": "550.54.14", "num_gpus": 8, "cpu_cores": 32,
+            "current_rentals_running": 0, "gpu_ram": 24564, "cpu_ram": 128000,
+            "disk_space": 6436.0, "listed": true, "verification": "verified",
+            "reliability2": 0.99, "gpu_occupancy": "x x x x x x x x", "geolocation": null,
+            "public_ipaddr": null, "timeout": 0, "listed_gpu_cost": null,
+            "min_bid_price": null, "earn_day": 0,
+            "error_description": "failed to inject CDI devices", "vm_error_msg": null,
+            "num_recent_reports": 2.0, "duration": null, "max_disk_space": 7152,
+            "avail_disk_space": 6636, "alloc_disk_space": null, "kernel_version": null,
+            "ubuntu_version": "22.04", "gpu_max_cur_temp": 34.0, "direct_port_count": 16385,
+            "pcie_bw": 54.2, "total_flops": 1084.9536,
+            "machine_maintenance": [{"id": 3, "machine_id": 7, "start_time": 1800000000.0,
+                "duration_hours": 2, "maintenance_category": "gpu",
+                "maintenance_reason": null}]
+        }"#,
+        )
+        .unwrap();
+        let machine: Machine = serde_json::from_value(raw.clone()).unwrap();
+        assert_eq!(
+            machine.error_description.as_deref(),
+            Some("failed to inject CDI devices")
+        );
+        assert_eq!(machine.num_recent_reports, Some(2.0));
+        assert_eq!(
+            (machine.max_disk_space, machine.avail_disk_space),
+            (Some(7152.0), Some(6636.0))
+        );
+        assert_eq!(machine.alloc_disk_space, None);
+        assert_eq!(machine.gpu_max_cur_temp, Some(34.0));
+        assert_eq!(
+            (machine.direct_port_count, machine.pcie_bw),
+            (Some(16385), Some(54.2))
+        );
+        let windows = machine.machine_maintenance.as_ref().unwrap().windows();
+        assert_eq!((windows[0].id, windows[0].duration_hours), (3, 2));
+        assert_eq!(
+            windows[0].maintenance_category,
+            crate::MaintenanceCategory::Gpu
+        );
+        // The string form some models allow is kept, and holds no windows.
+        raw["machine_maintenance"] = json!("none");
+        let text: Machine = serde_json::from_value(raw.clone()).unwrap();
+        assert_eq!(
+            text.machine_maintenance,
+            Some(MachineMaintenance::Text("none".into()))
+        );
+        assert!(text.machine_maintenance.unwrap().windows().is_empty());
+        // Absent non-nullable health fields stay absent when sent on.
+        for field in [
+            "max_disk_space",
+            "gpu_max_cur_temp",
+            "direct_port_count",
+            "pcie_bw",
+        ] {
+            raw.as_object_mut().unwrap().remove(field);
+        }
+        let sparse: Machine = serde_json::from_value(raw).unwrap();
+        let back = serde_json::to_value(&sparse).unwrap();
+        for field in [
+            "max_disk_space",
+            "gpu_max_cur_temp",
+            "direct_port_count",
+            "pcie_bw",
+        ] {
+            assert!(back.get(field).is_none(), "{field}");
         }
     }
 }

@@ -40,7 +40,7 @@ pub use earnings::{
     MachineEarnings, MachineEarningsRow,
 };
 pub use error::ErrorBody;
-pub use fleet::{Machine, MachineList, NumberOrText};
+pub use fleet::{AnnouncedWindow, Machine, MachineList, MachineMaintenance, NumberOrText};
 pub use lenient::{Lenient, Whole};
 pub use listing::{
     EndChange, ListMachineRequest, ListMachineResponse, ListingChange, ListingRefusal,

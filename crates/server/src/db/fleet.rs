@@ -1,11 +1,14 @@
 //! The caller's machines (N1 list machines, N2 show machine): stored hardware and earnings,
 //! the offer's listing fields (§1.7), and occupancy and rentals derived from the active
-//! contracts.
+//! contracts, and the health signals of fleet-health §1.1, stored or derived as it says.
 
 use super::listing::{active_contract, Offer, OFFER_COLUMNS};
-use super::DbError;
+use super::machines::ACTIVE_WINDOWS;
+use super::{id_array, DbError};
 use gpudeck_wire::fleet::gpu_occupancy;
-use gpudeck_wire::{Machine, NumberOrText};
+use gpudeck_wire::{
+    AnnouncedWindow, Machine, MachineMaintenance, MaintenanceCategory, NumberOrText,
+};
 use rusqlite::{params, Connection, Row};
 use std::collections::HashMap;
 
@@ -17,6 +20,9 @@ fn machines_sql() -> String {
                 m.cpu_cores, m.gpu_ram, m.cpu_ram, m.disk_space, m.verification, m.reliability2,
                 m.geolocation, m.public_ipaddr, m.offline_since, m.earn_day, m.earn_hour,
                 m.num_reports, m.hosting_type, m.inet_up, m.inet_down, m.cuda_max_good,
+                m.error_description, m.vm_error_msg, m.num_recent_reports, m.max_disk_space,
+                m.alloc_disk_space, m.avail_disk_space, m.kernel_version, m.ubuntu_version,
+                m.gpu_max_cur_temp, m.direct_port_count, m.pcie_bw,
                 {OFFER_COLUMNS}
          FROM machines m LEFT JOIN offers o ON o.machine_id = m.id
          WHERE m.owner_id = ?1 AND (?2 IS NULL OR m.id = ?2)
@@ -25,7 +31,7 @@ fn machines_sql() -> String {
 }
 
 /// The first offer column of [`machines_sql`].
-const OFFER_AT: usize = 22;
+const OFFER_AT: usize = 33;
 
 /// The active contracts on those machines at `?3`.
 fn contracts_sql() -> String {
@@ -59,6 +65,38 @@ impl Rentals {
         }
         latest
     }
+
+    /// GPUs under the active contracts.
+    fn rented_gpus(&self) -> usize {
+        self.runs.iter().map(|run| run.1).sum()
+    }
+}
+
+/// TFLOPS per GPU of the demo's GPU models (fleet-health §1.1); `None` for others.
+fn tflops_per_gpu(gpu_name: &str) -> Option<f64> {
+    Some(match gpu_name {
+        "H100 SXM" => 67.0,
+        "A100 SXM4" => 19.5,
+        "RTX 4090" => 82.6,
+        "RTX 3090" => 35.6,
+        "RTX A6000" => 38.7,
+        "RTX 4080" => 48.7,
+        _ => return None,
+    })
+}
+
+/// A machine's disk in GB, `(max, alloc, avail)`: each stored value, else the specified
+/// default (fleet-health §1.1): the whole `disk_space`, 100 per rented GPU (null when none
+/// is rented), and what is not allocated.
+fn disk(
+    disk_space: f64,
+    stored: (Option<f64>, Option<f64>, Option<f64>),
+    rented_gpus: usize,
+) -> (f64, Option<f64>, f64) {
+    let (max, alloc, avail) = stored;
+    let max = max.unwrap_or(disk_space);
+    let alloc = alloc.or((rented_gpus > 0).then_some(100.0 * rented_gpus as f64));
+    (max, alloc, avail.unwrap_or(max - alloc.unwrap_or(0.0)))
 }
 
 fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<Machine> {
@@ -68,11 +106,19 @@ fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<
     let runs = &rentals.runs;
     let on_demand = runs.iter().filter(|run| run.2 == 'D').count() as i64;
     let offer = Offer::from_row(row, OFFER_AT)?;
+    let gpu_name: String = row.get(2)?;
+    let disk_space: f64 = row.get(9)?;
+    let (max_disk_space, alloc_disk_space, avail_disk_space) = disk(
+        disk_space,
+        (row.get(25)?, row.get(26)?, row.get(27)?),
+        rentals.rented_gpus(),
+    );
     Ok(Machine {
         id,
         machine_id: id,
         hostname: row.get(1)?,
-        gpu_name: row.get(2)?,
+        total_flops: tflops_per_gpu(&gpu_name).map(|per_gpu| per_gpu * num_gpus as f64),
+        gpu_name,
         cpu_name: row.get(3)?,
         driver_version: row.get(4)?,
         num_gpus,
@@ -80,7 +126,7 @@ fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<
         current_rentals_running: runs.len() as i64,
         gpu_ram: row.get(7)?,
         cpu_ram: row.get(8)?,
-        disk_space: row.get(9)?,
+        disk_space,
         listed: offer.as_ref().is_some_and(|o| o.is_listed(now)),
         verification: row.get(10)?,
         reliability2: row.get(11)?,
@@ -105,10 +151,26 @@ fn machine_from(row: &Row<'_>, rentals: &Rentals, now: f64) -> rusqlite::Result<
         inet_down: row.get(20)?,
         cuda_max_good: row.get::<_, Option<f64>>(21)?.map(NumberOrText::Number),
         credit_discount_max: offer.as_ref().map(|o| o.credit_discount_max),
-        total_flops: None,
         end_date: offer.as_ref().and_then(|o| o.listed_until(now)),
         client_end_date: rentals.client_end_date(),
         listed_min_gpu_count: offer.as_ref().map(|o| o.min_chunk),
+        error_description: row.get(22)?,
+        vm_error_msg: row.get(23)?,
+        num_recent_reports: Some(row.get(24)?),
+        duration: offer.as_ref().and_then(|o| o.duration),
+        max_disk_space: Some(max_disk_space),
+        avail_disk_space: Some(avail_disk_space),
+        alloc_disk_space,
+        kernel_version: row.get(28)?,
+        ubuntu_version: row.get(29)?,
+        gpu_max_cur_temp: Some(
+            row.get::<_, Option<f64>>(30)?
+                .unwrap_or((40 + (id * 7).rem_euclid(36)) as f64),
+        ),
+        // Filled from the windows once every machine is read.
+        machine_maintenance: None,
+        direct_port_count: Some(row.get::<_, Option<i64>>(31)?.unwrap_or(100 * num_gpus)),
+        pcie_bw: row.get(32)?,
     })
 }
 
@@ -139,7 +201,33 @@ pub fn machines(
         let id: i64 = row.get(0)?;
         machine_from(row, rentals.get(&id).unwrap_or(&none), now)
     })?;
-    Ok(machines.collect::<Result<_, _>>()?)
+    let mut machines: Vec<Machine> = machines.collect::<Result<_, _>>()?;
+    announce_windows(conn, &mut machines, now)?;
+    Ok(machines)
+}
+
+/// Sets each machine's `machine_maintenance` to its active windows (seed op 1's), or null
+/// when it has none.
+fn announce_windows(conn: &Connection, machines: &mut [Machine], now: f64) -> Result<(), DbError> {
+    let ids: Vec<i64> = machines.iter().map(|m| m.id).collect();
+    let mut windows: HashMap<i64, Vec<AnnouncedWindow>> = HashMap::new();
+    let mut statement = conn.prepare_cached(ACTIVE_WINDOWS)?;
+    let mut rows = statement.query(params![id_array(&ids), now])?;
+    while let Some(r) = rows.next()? {
+        let window = AnnouncedWindow {
+            id: r.get(0)?,
+            machine_id: r.get(1)?,
+            start_time: r.get(2)?,
+            duration_hours: r.get(3)?,
+            maintenance_category: MaintenanceCategory::from_stored(&r.get::<_, String>(4)?),
+            maintenance_reason: r.get(5)?,
+        };
+        windows.entry(window.machine_id).or_default().push(window);
+    }
+    for machine in machines {
+        machine.machine_maintenance = windows.remove(&machine.id).map(MachineMaintenance::Windows);
+    }
+    Ok(())
 }
 
 /// One of `owner_id`'s machines; `None` when it is absent or someone else's.

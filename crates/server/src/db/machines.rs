@@ -31,7 +31,7 @@ pub(super) fn owned_among(
 /// Active windows of the machines `?1` at time `?2`. The end expression is the one the
 /// index `maintenances_active_by_end` (migration 0002) is built on, so SQLite reads only
 /// uncancelled windows that end after now.
-const ACTIVE_WINDOWS: &str = "
+pub(super) const ACTIVE_WINDOWS: &str = "
     SELECT id, machine_id, start_time, duration_hours, category, reason, created_at,
            cancelled_at, scheduled_by_marketplace
     FROM maintenances

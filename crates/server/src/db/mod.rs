@@ -52,6 +52,7 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0007_contracts_lock_every_price.sql"
     )),
+    M::up(include_str!("../../migrations/0008_machine_health.sql")),
     M::up(include_str!(
         "../../migrations/0009_notifications_and_webhooks.sql"
     )),
