@@ -9,6 +9,7 @@ pub mod bulk;
 pub mod cancellation;
 pub mod fleet;
 pub mod form_problem;
+pub mod health;
 pub mod listing;
 pub mod offer_terms;
 pub mod role;
