@@ -562,3 +562,53 @@ fn assert_a_result_starts_with(results: &[String], start: &str) {
         "no result starts with {start:?}: {results:?}"
     );
 }
+
+/// The mode is a promise: a start moved by hand before its machine's rentals end stops the
+/// plan from being sent, names the machine, and offers the two ways on: its earliest safe
+/// start, or notifying renters now (the plan kept as edited).
+#[wasm_bindgen_test]
+async fn a_contract_safe_plan_with_a_start_inside_a_rental_cannot_be_sent() {
+    let from = earliest_start();
+    let (page, fetch) = contract_safe_planner(from, Vec::new()).await;
+    // 1002's rental ends an hour after `from`; half an hour after `from` is inside it.
+    move_start(&page, 1002, from + 0.5 * HOUR);
+    assert!(
+        wait_until(2000, || page.find("[data-testid=plan-promise]").is_some()).await,
+        "{}",
+        page.root.inner_html()
+    );
+    assert!(page.text("[data-testid=plan-promise]").starts_with(
+        "Not sent as it stands: Machine 1002 — its window starts before its rentals end"
+    ));
+    let button: web_sys::HtmlButtonElement =
+        page.get("[data-action=schedule-plan]").unchecked_into();
+    assert!(button.disabled(), "the Schedule button refuses");
+    page.click("[data-action=schedule-plan]");
+    settle().await;
+    assert!(page.find("dialog[open]").is_none(), "no confirmation opens");
+
+    // Moved to its earliest safe start: the rental's end.
+    page.click("[data-action=move-to-safe-start]");
+    assert!(wait_until(2000, || start_of(&page, 1002) == typed(from + HOUR)).await);
+    assert!(page.find("[data-testid=plan-promise]").is_none());
+    let button: web_sys::HtmlButtonElement =
+        page.get("[data-action=schedule-plan]").unchecked_into();
+    assert!(!button.disabled());
+
+    // Inside the rental again, then the plan switched to notifying renters now: the
+    // address says so and the hand-moved start stays.
+    move_start(&page, 1002, from + 0.5 * HOUR);
+    page.wait_for("[data-testid=plan-promise]").await;
+    page.click("[data-action=notify-now]");
+    assert!(
+        wait_until(2000, || current_path().contains("mode=notify")).await,
+        "{}",
+        current_path()
+    );
+    assert!(wait_until(2000, || page.find("[data-testid=plan-promise]").is_none()).await);
+    assert_eq!(start_of(&page, 1002), typed(from + 0.5 * HOUR));
+    let button: web_sys::HtmlButtonElement =
+        page.get("[data-action=schedule-plan]").unchecked_into();
+    assert!(!button.disabled());
+    assert!(fetch.calls().iter().all(|c| c.method == "GET"));
+}

@@ -65,6 +65,10 @@ fn Planner(fleet: Fleet) -> impl IntoView {
     let schedule = schedule_action(state, progress, offers_done);
     let pending = schedule.pending();
     let ask_schedule = Callback::new(move |_: ()| {
+        // The mode is a promise: no window inside a rental is ever asked to be sent.
+        if !state.starts_in_rentals().is_empty() {
+            return;
+        }
         let sent = state.next_run();
         if !sent.windows.is_empty() {
             schedule.ask(sent);

@@ -2,11 +2,12 @@
 
 use super::contract_safe::WINDOW_NOT_SENT;
 use super::offer_steps::{end_offers, rolling_among};
-use super::rules::unsure_words;
+use super::rules::{promise_words, unsure_words, StartsInRentals};
 use super::state::{PlanRun, PlanState, Sent};
 use crate::api::ApiClient;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::item_results::RunProgress;
+use crate::components::time::format_absolute;
 use crate::components::toasts::use_toasts;
 use crate::components::words::counted;
 use crate::domain::bulk::PacedAction;
@@ -14,6 +15,7 @@ use crate::domain::fleet::schedule_windows;
 use crate::domain::schedule::{ItemOutcome, ItemResult};
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
 use std::collections::BTreeSet;
 
 /// What is left to do: schedule the windows, or where to look at them.
@@ -59,12 +61,16 @@ pub(super) fn PlanActions(
                             .into_any()
                     }
                     (left, _) => {
+                        let breaking = state.starts_in_rentals();
+                        let refused = !breaking.is_empty();
                         view! {
+                            {refused
+                                .then(|| view! { <BrokenPromise state=state breaking=breaking /> })}
                             <button
                                 type="button"
                                 class="button primary"
                                 data-action="schedule-plan"
-                                disabled=pending
+                                disabled=move || refused || pending.get()
                                 on:click=move |_| ask_schedule.run(())
                             >
                                 {move || {
@@ -82,6 +88,47 @@ pub(super) fn PlanActions(
                     }
                 }
             }}
+        </div>
+    }
+}
+
+/// Why a contract-safe plan with a start inside a rental is not sent, and the two ways on:
+/// each such machine moved to its earliest safe start, or the plan switched to notifying
+/// renters now.
+#[component]
+fn BrokenPromise(state: PlanState, breaking: Vec<StartsInRentals>) -> impl IntoView {
+    let navigate = use_navigate();
+    let utc = state.utc.get_untracked();
+    let items = breaking
+        .iter()
+        .map(|b| {
+            let line = format!(
+                "Machine {}: starts at {}; its rentals end at {}.",
+                b.machine_id,
+                format_absolute(b.start as f64, utc),
+                format_absolute(b.earliest as f64, utc)
+            );
+            view! { <li data-machine-id=b.machine_id>{line}</li> }
+        })
+        .collect_view();
+    let words = promise_words(&breaking);
+    let move_them = move |_| state.saved.update(|s| s.move_to_earliest(&breaking));
+    let notify_now = move |_| navigate(&state.notify_now_instead(), Default::default());
+    view! {
+        <div class="warning" role="alert" data-testid="plan-promise">
+            <p>{words}</p>
+            <ul>{items}</ul>
+            <button
+                type="button"
+                class="button"
+                data-action="move-to-safe-start"
+                on:click=move_them
+            >
+                "Move to the earliest safe start"
+            </button>
+            <button type="button" class="button" data-action="notify-now" on:click=notify_now>
+                "Notify renters now instead"
+            </button>
         </div>
     }
 }

@@ -3,10 +3,14 @@
 
 use super::contract_safe::{steps_left, Mode};
 use super::offer_steps::{OfferResult, OfferStep};
-use super::rules::{check_inputs, request_of, Asked, Problem, RollingInputs, SavedPlan, Settings};
+use super::rules::{
+    check_inputs, request_of, starts_in_rentals, Asked, Problem, RollingInputs, SavedPlan,
+    Settings, StartsInRentals,
+};
 use crate::components::time::{now_seconds, start_seconds, use_utc};
 use crate::domain::fleet::Fleet;
 use crate::domain::schedule::ItemResult;
+use crate::routes::rolling_path;
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review};
 use gpudeck_wire::{Machine, MaintenanceCategory};
@@ -126,6 +130,29 @@ impl PlanState {
 
     pub(super) fn mode(self) -> Mode {
         self.asked.with(|a| a.mode)
+    }
+
+    /// The machines not sent yet whose start is before their rentals end: while there is
+    /// one, a contract-safe plan is not sent.
+    pub(super) fn starts_in_rentals(self) -> Vec<StartsInRentals> {
+        self.request.with(|r| {
+            r.as_ref()
+                .map(|a| self.saved.with(|s| starts_in_rentals(&a.request, s)))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The same plan, as edited, to notify renters now: kept under that address's key, so
+    /// that opening the address it returns brings it back rather than a fresh plan.
+    pub(super) fn notify_now_instead(self) -> String {
+        let query = RollingInputs {
+            mode: Mode::NotifyNow,
+            ..self.asked.get_untracked()
+        }
+        .query();
+        self.saved.update(|s| s.query = query.clone());
+        self.saved.with_untracked(|s| kept().save(s));
+        rolling_path(&query)
     }
 
     /// Each machine not scheduled yet with what a contract-safe plan does to its offer
