@@ -9,6 +9,7 @@
 
 use crate::support::*;
 use gpudeck::app::App;
+use gpudeck::components::time::format_absolute;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -326,6 +327,30 @@ async fn contract_safe_planner(
     from: f64,
     more: Vec<(&'static str, Reply)>,
 ) -> (Mounted, FakeFetch) {
+    contract_safe_planner_of(contract_safe_fleet(from), from, more).await
+}
+
+/// N1's machines for [`contract_safe_planner`].
+fn contract_safe_fleet(from: f64) -> [String; 3] {
+    let rented = |id: i64, client_end: &str| {
+        machine_json(id, 1, "D x x x").replace(
+            r#""earn_day": 12.5"#,
+            &format!(r#""earn_day": 12.5, "client_end_date": {client_end}"#),
+        )
+    };
+    [
+        machine_json(1001, 0, "x x x x"),
+        rented(1002, &(from + HOUR).to_string()),
+        rented(1003, "null"),
+    ]
+}
+
+/// The contract-safe planner for machines 1001 to 1003 as `machines` gives them.
+async fn contract_safe_planner_of(
+    machines: [String; 3],
+    from: f64,
+    more: Vec<(&'static str, Reply)>,
+) -> (Mounted, FakeFetch) {
     gpudeck::api::pacing::scale_public_intervals(0.01);
     signed_in_as(
         KEY,
@@ -337,18 +362,7 @@ async fn contract_safe_planner(
         ),
     );
     session_storage().set_item("gpudeck.utc", "true").unwrap();
-    let rented = |id: i64, client_end: &str| {
-        machine_json(id, 1, "D x x x").replace(
-            r#""earn_day": 12.5"#,
-            &format!(r#""earn_day": 12.5, "client_end_date": {client_end}"#),
-        )
-    };
-    let machines = [
-        machine_json(1001, 0, "x x x x"),
-        rented(1002, &(from + HOUR).to_string()),
-        rented(1003, "null"),
-    ]
-    .join(", ");
+    let machines = machines.join(", ");
     let mut replies = vec![
         ("users/current", json(200, USER)),
         (
@@ -446,8 +460,11 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
         .map(|li| li.text_content().unwrap())
         .collect();
     assert_eq!(changes.len(), 2, "{changes:?}");
-    assert!(changes[0].starts_with("Machine 1001: The offer will end at"));
-    assert!(changes[1].starts_with("Machine 1002: The offer will end at"));
+    assert!(changes[0].starts_with("Machine 1001: The offer has no end date; it will end at"));
+    assert!(changes[1].starts_with("Machine 1002: The offer has no end date; it will end at"));
+    assert!(page.text("[data-testid=offer-changes]").contains(
+        "rolling offers renew daily; the end date is set so that no new rental crosses the window"
+    ));
 
     schedule_and_wait(&page, &fetch, 1).await;
     assert_eq!(
@@ -611,4 +628,54 @@ async fn a_contract_safe_plan_with_a_start_inside_a_rental_cannot_be_sent() {
         page.get("[data-action=schedule-plan]").unchecked_into();
     assert!(!button.disabled());
     assert!(fetch.calls().iter().all(|c| c.method == "GET"));
+}
+
+/// An offer that reads as ending before its window may be a rolling one, renewed daily
+/// (N1 gives no `duration`): its end date is set all the same, and the preview says why.
+#[wasm_bindgen_test]
+async fn an_offer_that_reads_as_ending_in_time_has_its_end_set_all_the_same() {
+    let from = earliest_start();
+    let [vacant, rented, endless] = contract_safe_fleet(from);
+    let reads = from - 3.0 * HOUR;
+    let vacant = vacant.replace(
+        r#""earn_day": 12.5"#,
+        &format!(r#""earn_day": 12.5, "end_date": {reads}"#),
+    );
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 0}}]}}"#
+            )),
+        )
+    };
+    let ok = || {
+        json(
+            200,
+            r#"{"success": true, "extended": 0, "msg": "offer updated"}"#,
+        )
+    };
+    let (page, fetch) = contract_safe_planner_of(
+        [vacant, rented, endless],
+        from,
+        vec![
+            ("create_asks", ok()),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1001)),
+            ("maintenances/batch", scheduled(1002)),
+        ],
+    )
+    .await;
+    let first = page.text("[data-testid=offer-changes] li[data-machine-id='1001']");
+    assert_eq!(
+        first,
+        format!(
+            "Machine 1001: The offer reads as ending at {}; its end date is set to {}.",
+            format_absolute(reads, true),
+            format_absolute(from, true)
+        )
+    );
+    schedule_and_wait(&page, &fetch, 2).await;
+    assert_eq!(offer_calls(&fetch), [(1001, from), (1002, from + HOUR)]);
+    page.wait_for("[data-testid=plan-done]").await;
 }

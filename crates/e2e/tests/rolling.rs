@@ -343,6 +343,7 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     for (id, what) in [
         (1001, "rentals end in hours"),
         (1004, "unlisted, rented"),
+        (1007, "vacant, offer ending in 4 days"),
         (1011, "vacant, open-ended"),
     ] {
         assert!(
@@ -403,8 +404,9 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
             && unfit.contains("Machine 1002: a rental has no end date"),
         "{unfit}"
     );
-    // The preview names each offer change: 1004 is not listed, 1007's offer already ends
-    // in 4 days, 1011's (open-ended, vacant) ends at its window.
+    // The preview names each offer change: 1004 is not listed; every listed machine's end
+    // date is set, 1007's too, though it reads as ending in 4 days, and 1010's rolling one;
+    // 1011's (open-ended, vacant) ends at its window.
     let changes = texts(&app, "[data-testid=offer-changes] li").await?;
     assert_eq!(changes.len(), 12, "{changes:?}");
     let said = |id: i64| {
@@ -415,10 +417,23 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
             .unwrap_or_default()
     };
     assert!(said(1004).contains("Not listed"), "{changes:?}");
-    assert!(said(1011).contains("The offer will end at"), "{changes:?}");
+    assert!(
+        said(1011).contains("The offer has no end date; it will end at"),
+        "{changes:?}"
+    );
+    assert!(said(1007).contains("reads as ending at"), "{changes:?}");
     assert!(said(1001).contains("may be extended"), "{changes:?}");
-    let offers_to_end = changes.iter().filter(|c| c.contains("will end at")).count();
-    assert!(offers_to_end >= 3, "{changes:?}");
+    let offers_to_end = changes.iter().filter(|c| !c.contains("Not listed")).count();
+    assert!(offers_to_end >= 4, "{changes:?}");
+    let why = app
+        .find("[data-testid=offer-changes]")
+        .await?
+        .text()
+        .await?;
+    assert!(
+        why.contains("rolling offers renew daily; the end date is set so that no new rental crosses the window"),
+        "{why}"
+    );
 
     app.check_look("rolling-contract-safe").await?;
 
@@ -442,12 +457,11 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     .await?;
     assert!(!shows_an_error(&app).await?);
     let offer_results = texts(&app, "[data-testid=offer-results] li").await?;
-    // The rolling offer read as ending in time, but its end date moved by the time the
-    // plan was sent: it is ended too.
+    // The rolling offer reads like a fixed one: its end date is set like every other.
     let rolling = demo::ROLLING_MACHINE;
     assert!(planned.contains(&rolling), "{planned:?}");
-    assert!(said(rolling).contains("if it rolls"), "{changes:?}");
-    assert_eq!(offer_results.len(), offers_to_end + 1, "{offer_results:?}");
+    assert!(said(rolling).contains("reads as ending at"), "{changes:?}");
+    assert_eq!(offer_results.len(), offers_to_end, "{offer_results:?}");
     assert!(
         offer_results
             .iter()

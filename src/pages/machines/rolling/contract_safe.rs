@@ -137,12 +137,13 @@ mod tests {
         let end = |end: f64| OfferStep::EndAt {
             end,
             may_extend: false,
+            reads: None,
         };
         let remaining = [
             (1, end(100.0)),
             (2, OfferStep::NotListed),
             (3, end(300.0)),
-            (4, OfferStep::EndsInTime(50.0)),
+            (4, OfferStep::NotListed),
         ];
         let (offers, ready) = steps_left(&remaining, &BTreeSet::new());
         assert_eq!(offers, [(1, 100.0), (3, 300.0)]);

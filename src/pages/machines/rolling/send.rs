@@ -1,7 +1,7 @@
 //! Sending the plan: the button, the confirmation and the run.
 
 use super::contract_safe::WINDOW_NOT_SENT;
-use super::offer_steps::{end_offers, rolling_among};
+use super::offer_steps::end_offers;
 use super::rules::{promise_words, unsure_words, StartsInRentals};
 use super::state::{PlanRun, PlanState, Sent};
 use crate::api::ApiClient;
@@ -210,8 +210,7 @@ pub(super) fn schedule_action(
             let hours = i64::from(state.duration());
             let category = state.category();
             async move {
-                let mut to_end = sent.offers;
-                to_end.extend(rolling_among(&api, &sent.seemed_in_time).await?);
+                let to_end = sent.offers;
                 offers_done.try_set((0, to_end.len()));
                 let offers = end_offers(&api, &to_end, &sent.machines, |result| {
                     offers_done.try_update(|(done, _)| *done += 1);
@@ -232,7 +231,6 @@ pub(super) fn schedule_action(
                 });
                 let ready = Sent {
                     offers: Vec::new(),
-                    seemed_in_time: Vec::new(),
                     machines: Vec::new(),
                     windows: sent
                         .windows

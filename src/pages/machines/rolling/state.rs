@@ -181,15 +181,6 @@ impl PlanState {
         let windows = self.saved.with(SavedPlan::remaining);
         let ended = self.saved.with(|s| s.offers_ended.clone());
         let (offers, _) = steps_left(&steps, &ended);
-        let start_of = |id: i64| windows.iter().find(|p| p.machine_id == id).map(|p| p.start);
-        let seemed_in_time = steps
-            .iter()
-            .filter(|(id, _)| !ended.contains(id))
-            .filter_map(|&(id, step)| match step {
-                OfferStep::EndsInTime(end) => Some((id, end, start_of(id)?)),
-                _ => None,
-            })
-            .collect();
         let machines = self.fleet.with_value(|f| {
             f.machines
                 .iter()
@@ -199,7 +190,6 @@ impl PlanState {
         });
         Sent {
             offers,
-            seemed_in_time,
             machines,
             windows,
         }
@@ -211,9 +201,6 @@ impl PlanState {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Sent {
     pub(super) offers: Vec<(i64, f64)>,
-    /// Offers that seemed to end in time (machine, end date, window start): checked again
-    /// when sent, since a rolling one does not.
-    pub(super) seemed_in_time: Vec<(i64, f64, i64)>,
     /// The machines of both as loaded (N1): the terms each N22 sends besides its end date.
     pub(super) machines: Vec<Machine>,
     pub(super) windows: Vec<Placement>,
