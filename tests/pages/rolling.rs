@@ -345,6 +345,25 @@ fn contract_safe_fleet(from: f64) -> [String; 3] {
     ]
 }
 
+/// N1's answer holding `machines`: what a contract-safe run reads again before each start.
+fn fleet_reply(machines: &[String]) -> (&'static str, Reply) {
+    (
+        "/api/v0/machines?owner=me",
+        json(
+            200,
+            leak(format!(r#"{{"machines": [{}]}}"#, machines.join(", "))),
+        ),
+    )
+}
+
+/// `machine` (N1's JSON of it) with `field` set to `value`.
+fn with_field(machine: &str, field: &str, value: f64) -> String {
+    machine.replace(
+        r#""earn_day": 12.5"#,
+        &format!(r#""earn_day": 12.5, "{field}": {value}"#),
+    )
+}
+
 /// The contract-safe planner for machines 1001 to 1003 as `machines` gives them.
 async fn contract_safe_planner_of(
     machines: [String; 3],
@@ -362,13 +381,9 @@ async fn contract_safe_planner_of(
         ),
     );
     session_storage().set_item("gpudeck.utc", "true").unwrap();
-    let machines = machines.join(", ");
     let mut replies = vec![
         ("users/current", json(200, USER)),
-        (
-            "/api/v0/machines?owner=me",
-            json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
-        ),
+        fleet_reply(&machines),
         ("machine_ids", json(200, "[]")),
     ];
     replies.extend(more);
@@ -423,14 +438,22 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
         400,
         r#"{"error": "invalid_args", "msg": "end_date must be in the future"}"#,
     );
+    // Each start's machines are read again first: unchanged, then (third run) with 1002's
+    // offer ending with its rental, as the second run set it.
+    let fleet = contract_safe_fleet(from);
+    let mut ended = fleet.clone();
+    ended[1] = with_field(&fleet[1], "end_date", from + HOUR);
     let (page, fetch) = contract_safe_planner(
         from,
         vec![
             // First run: 1001's offer ends, 1002's is refused; only 1001's window goes.
+            fleet_reply(&fleet),
+            fleet_reply(&fleet),
             ("create_asks", ok(0)),
             ("create_asks", refused),
             ("maintenances/batch", scheduled(1001)),
             // Second run: 1002's offer ends, its window is refused.
+            fleet_reply(&fleet),
             ("create_asks", ok(1)),
             (
                 "maintenances/batch",
@@ -440,6 +463,7 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
                 ),
             ),
             // Third run: only its window.
+            fleet_reply(&ended),
             ("maintenances/batch", scheduled(1002)),
         ],
     )
@@ -517,23 +541,23 @@ async fn a_contract_safe_plan_sends_every_term_and_settles_an_unclear_answer_by_
         )
     };
     // After the 500, N1 is read again: 1001's offer now ends at its window's start.
-    let reread = machine_json(1001, 0, "x x x x").replace(
-        r#""earn_day": 12.5"#,
-        &format!(r#""earn_day": 12.5, "end_date": {from}"#),
-    );
+    let fleet = contract_safe_fleet(from);
+    let mut reread = fleet.clone();
+    reread[0] = with_field(&fleet[0], "end_date", from);
     let (page, fetch) = contract_safe_planner(
         from,
         vec![
+            // 1001's start: read again, its offer's answer lost, read again: ended.
+            fleet_reply(&fleet),
             (
                 "create_asks",
                 json(500, r#"{"error": "internal", "msg": "boom"}"#),
             ),
-            ("create_asks", json(200, r#"{"success": true}"#)),
-            (
-                "/api/v0/machines?owner=me",
-                json(200, leak(format!(r#"{{"machines": [{reread}]}}"#))),
-            ),
+            fleet_reply(&reread),
             ("maintenances/batch", scheduled(1001)),
+            // 1002's start.
+            fleet_reply(&reread),
+            ("create_asks", json(200, r#"{"success": true}"#)),
             ("maintenances/batch", scheduled(1002)),
         ],
     )
@@ -655,13 +679,16 @@ async fn an_offer_that_reads_as_ending_in_time_has_its_end_set_all_the_same() {
             r#"{"success": true, "extended": 0, "msg": "offer updated"}"#,
         )
     };
+    let fleet = [vacant, rented, endless];
     let (page, fetch) = contract_safe_planner_of(
-        [vacant, rented, endless],
+        fleet.clone(),
         from,
         vec![
-            ("create_asks", ok()),
+            fleet_reply(&fleet),
             ("create_asks", ok()),
             ("maintenances/batch", scheduled(1001)),
+            fleet_reply(&fleet),
+            ("create_asks", ok()),
             ("maintenances/batch", scheduled(1002)),
         ],
     )
@@ -678,4 +705,63 @@ async fn an_offer_that_reads_as_ending_in_time_has_its_end_set_all_the_same() {
     schedule_and_wait(&page, &fetch, 2).await;
     assert_eq!(offer_calls(&fetch), [(1001, from), (1002, from + HOUR)]);
     page.wait_for("[data-testid=plan-done]").await;
+}
+
+/// Read again just before it is sent: 1001, vacant when the plan was made, was rented for
+/// 20 days since. It is held back, unsent and said so; 1002 goes on (spec §1.3 rule 10).
+#[wasm_bindgen_test]
+async fn a_machine_rented_since_the_plan_was_made_is_held_back_and_the_others_go_on() {
+    let from = earliest_start();
+    let fleet = contract_safe_fleet(from);
+    let rented_until = from + 20.0 * 24.0 * HOUR;
+    let mut rented = fleet.clone();
+    rented[0] = with_field(
+        &machine_json(1001, 1, "D x x x"),
+        "client_end_date",
+        rented_until,
+    );
+    let (page, fetch) = contract_safe_planner(
+        from,
+        vec![
+            fleet_reply(&rented),
+            fleet_reply(&rented),
+            (
+                "create_asks",
+                json(200, r#"{"success": true, "extended": 0, "msg": "offer updated"}"#),
+            ),
+            (
+                "maintenances/batch",
+                json(
+                    200,
+                    r#"{"success": true, "results": [{"success": true, "machine_id": 1002, "notifications_sent": 1}]}"#,
+                ),
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(start_of(&page, 1001), typed(from));
+    schedule_and_wait(&page, &fetch, 1).await;
+    page.wait_for("[data-testid=held-back]").await;
+    assert_eq!(
+        page.text("[data-testid=held-back] li"),
+        format!(
+            "Machine 1001: rented since the plan was made; its rentals now end at {}; plan it \
+             again",
+            format_absolute(rented_until, true)
+        )
+    );
+    assert_eq!(
+        offer_calls(&fetch),
+        [(1002, from + HOUR)],
+        "nothing sent for 1001"
+    );
+    let windows: Vec<Value> = batch_calls(&fetch)
+        .iter()
+        .map(|b| b["machine_ids"].clone())
+        .collect();
+    assert_eq!(windows, [serde_json::json!([1002])]);
+    assert_a_result_starts_with(&result_texts(&page), "Machine 1002: scheduled");
+    // 1001 stays in the plan, not scheduled.
+    assert_eq!(state_of(&page, 1001), "Planned");
+    assert_eq!(state_of(&page, 1002), "Scheduled");
 }

@@ -1,7 +1,6 @@
 //! Sending the plan: the button, the confirmation and the run.
 
-use super::contract_safe::WINDOW_NOT_SENT;
-use super::offer_steps::end_offers;
+use super::contract_run::{send_contract_safe, RunMarks};
 use super::rules::{promise_words, unsure_words, StartsInRentals};
 use super::state::{PlanRun, PlanState, Sent};
 use crate::api::ApiClient;
@@ -12,11 +11,10 @@ use crate::components::toasts::use_toasts;
 use crate::components::words::counted;
 use crate::domain::bulk::PacedAction;
 use crate::domain::fleet::schedule_windows;
-use crate::domain::schedule::{ItemOutcome, ItemResult};
+use crate::domain::schedule::ItemOutcome;
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use std::collections::BTreeSet;
 
 /// What is left to do: schedule the windows, or where to look at them.
 #[component]
@@ -193,10 +191,10 @@ pub(super) fn ScheduleDialog(
     }
 }
 
-/// The run: in a contract-safe plan each offer first (N22 (list machine), paced), then the
-/// windows of the machines whose offer step did not fail (N4 (schedule many), one request
-/// per start). Each machine is marked as its answer comes, so that a reload mid-way sends
-/// nothing twice.
+/// The run: a plan that notifies renters now sends its windows (N4 (schedule many), one
+/// request per start); a contract-safe one goes start by start, each machine read again
+/// first ([`send_contract_safe`]). Each machine is marked as its answer comes, so that a
+/// reload mid-way sends nothing twice.
 pub(super) fn schedule_action(
     state: PlanState,
     progress: RunProgress,
@@ -204,57 +202,30 @@ pub(super) fn schedule_action(
 ) -> ConfirmedAction<Sent, PlanRun> {
     let saved = state.saved;
     let toasts = use_toasts();
+    let marks = RunMarks {
+        saved,
+        progress,
+        offers_done,
+    };
     ConfirmedAction::new(
         move |api: ApiClient, sent: Sent| {
             let api = progress.start(&api, sent.windows.len());
             let hours = i64::from(state.duration());
             let category = state.category();
             async move {
-                let to_end = sent.offers;
-                offers_done.try_set((0, to_end.len()));
-                let offers = end_offers(&api, &to_end, &sent.machines, |result| {
-                    offers_done.try_update(|(done, _)| *done += 1);
-                    if result.is_done() {
-                        saved.try_update(|s| s.offers_ended.insert(result.machine_id));
-                    }
+                if sent.contract_safe {
+                    offers_done.try_set((0, sent.offers.len()));
+                    let api = api.paced_from_the_start();
+                    return send_contract_safe(&api, &sent, hours, &category, marks).await;
+                }
+                let windows = schedule_windows(&api, &sent.batches(), hours, &category, |a| {
+                    marks.windows_answered(a)
                 })
                 .await?;
-                let failed: BTreeSet<i64> = offers
-                    .iter()
-                    .filter(|r| !r.is_done())
-                    .map(|r| r.machine_id)
-                    .collect();
-                // Settled by the re-read: never sent again either.
-                saved.try_update(|s| {
-                    s.offers_ended
-                        .extend(offers.iter().filter(|r| r.is_done()).map(|r| r.machine_id))
-                });
-                let ready = Sent {
-                    offers: Vec::new(),
-                    machines: Vec::new(),
-                    windows: sent
-                        .windows
-                        .into_iter()
-                        .filter(|p| !failed.contains(&p.machine_id))
-                        .collect(),
-                };
-                let mut windows =
-                    schedule_windows(&api, &ready.batches(), hours, &category, |answered| {
-                        progress.count(answered.len());
-                        saved.try_update(|s| {
-                            for result in answered {
-                                if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
-                                    s.scheduled.insert(result.machine_id);
-                                }
-                            }
-                        });
-                    })
-                    .await?;
-                windows.extend(failed.into_iter().map(|machine_id| ItemResult {
-                    machine_id,
-                    outcome: ItemOutcome::Refused(WINDOW_NOT_SENT.into()),
-                }));
-                Ok(PlanRun { offers, windows })
+                Ok(PlanRun {
+                    windows,
+                    ..PlanRun::default()
+                })
             }
         },
         move |_, run: PlanRun| {
@@ -279,7 +250,7 @@ pub(super) fn schedule_action(
             let done = results.iter().filter(|r| r.is_scheduled()).count();
             toasts.success(format!(
                 "Scheduled the window on {done} of {} machines.",
-                results.len()
+                results.len() + run.held.len()
             ));
             run
         },

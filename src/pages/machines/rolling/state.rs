@@ -1,7 +1,7 @@
 //! What the planner's parts share: the settings asked in the address, the plan in use
 //! (kept in this tab's storage until scheduled), and what a run sends and gives back.
 
-use super::contract_safe::{steps_left, Mode};
+use super::contract_safe::{steps_left, HeldBack, Mode};
 use super::offer_steps::{OfferResult, OfferStep};
 use super::rules::{
     check_inputs, request_of, starts_in_rentals, Asked, Problem, RollingInputs, SavedPlan,
@@ -13,7 +13,7 @@ use crate::domain::schedule::ItemResult;
 use crate::routes::rolling_path;
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review};
-use gpudeck_wire::{Machine, MaintenanceCategory};
+use gpudeck_wire::MaintenanceCategory;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -175,34 +175,27 @@ impl PlanState {
         })
     }
 
-    /// What the next run sends: the offers to end first and the windows.
+    /// What the next run sends: the offers the plan expects to end first and the windows.
     pub(super) fn next_run(self) -> Sent {
         let steps = self.offer_steps();
         let windows = self.saved.with(SavedPlan::remaining);
         let ended = self.saved.with(|s| s.offers_ended.clone());
         let (offers, _) = steps_left(&steps, &ended);
-        let machines = self.fleet.with_value(|f| {
-            f.machines
-                .iter()
-                .filter(|m| steps.iter().any(|(id, _)| *id == m.id))
-                .cloned()
-                .collect()
-        });
         Sent {
             offers,
-            machines,
+            contract_safe: self.mode() == Mode::ContractSafe,
             windows,
         }
     }
 }
 
-/// What one run sends: the offers to end (machine, end date for N22 (list machine)), then
-/// the windows of the machines whose offer step is done or not needed.
+/// What one run sends: in a contract-safe plan, the offers to end (machine, end date for
+/// N22 (list machine)) as the plan expects them from the fleet as loaded; then the windows.
+/// The run decides each machine again on its rentals as read just before it is sent.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Sent {
     pub(super) offers: Vec<(i64, f64)>,
-    /// The machines of both as loaded (N1): the terms each N22 sends besides its end date.
-    pub(super) machines: Vec<Machine>,
+    pub(super) contract_safe: bool,
     pub(super) windows: Vec<Placement>,
 }
 
@@ -216,9 +209,18 @@ impl Sent {
     }
 }
 
-/// How a run ended, machine by machine: each offer step, then each window.
-#[derive(Debug, Clone, PartialEq)]
+/// How a run ended, machine by machine: each offer step, then each window, and the
+/// machines a contract-safe run held back.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct PlanRun {
     pub(super) offers: Vec<OfferResult>,
     pub(super) windows: Vec<ItemResult>,
+    pub(super) held: Vec<Held>,
+}
+
+/// A machine a contract-safe run did not send, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Held {
+    pub(super) machine_id: i64,
+    pub(super) why: HeldBack,
 }
