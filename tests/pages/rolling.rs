@@ -765,3 +765,62 @@ async fn a_machine_rented_since_the_plan_was_made_is_held_back_and_the_others_go
     assert_eq!(state_of(&page, 1001), "Planned");
     assert_eq!(state_of(&page, 1002), "Scheduled");
 }
+
+/// A retry reads the machines and the clock again: 1002's offer was to end with its rental
+/// an hour after `from`, and was refused; by the retry the rental is over, so its end is
+/// planned again (its window's start), never the same date sent again.
+#[wasm_bindgen_test]
+async fn a_retry_plans_an_offer_end_again_from_what_is_read_then() {
+    let from = earliest_start();
+    let fleet = contract_safe_fleet(from);
+    let mut over = fleet.clone();
+    over[1] = with_field(
+        &machine_json(1002, 0, "x x x x"),
+        "client_end_date",
+        now() - 60.0,
+    );
+    let ok = || {
+        json(
+            200,
+            r#"{"success": true, "extended": 0, "msg": "offer updated"}"#,
+        )
+    };
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 0}}]}}"#
+            )),
+        )
+    };
+    let (page, fetch) = contract_safe_planner(
+        from,
+        vec![
+            fleet_reply(&fleet),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1001)),
+            fleet_reply(&fleet),
+            (
+                "create_asks",
+                json(
+                    400,
+                    r#"{"error": "invalid_args", "msg": "end_date must be in the future"}"#,
+                ),
+            ),
+            // The retry.
+            fleet_reply(&over),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1002)),
+        ],
+    )
+    .await;
+    schedule_and_wait(&page, &fetch, 1).await;
+    assert_eq!(offer_calls(&fetch), [(1001, from), (1002, from + HOUR)]);
+    schedule_and_wait(&page, &fetch, 2).await;
+    assert_eq!(
+        offer_calls(&fetch)[2],
+        (1002, from + 2.0 * HOUR),
+        "planned again from the machine as read at the retry"
+    );
+    page.wait_for("[data-testid=plan-done]").await;
+}

@@ -245,6 +245,30 @@ mod tests {
     }
 
     #[test]
+    fn a_retry_plans_an_offer_end_that_has_passed_again_rather_than_resend_it() {
+        let start = (NOW + 24.0 * HOUR) as i64;
+        // Planned while the rental was to end in an hour: the offer to end then.
+        let rented = machine(true, None, 1, Some(NOW + HOUR));
+        assert_eq!(
+            at_send(Some(&rented), start, false, NOW),
+            AtSend::EndOffer(NOW + HOUR)
+        );
+        // Retried two hours later: that time has passed. Read again, the rental is over,
+        // and the offer is planned to end at the window's start.
+        let later = NOW + 2.0 * HOUR;
+        let vacant = machine(true, None, 0, Some(NOW + HOUR));
+        assert_eq!(
+            at_send(Some(&vacant), start, false, later),
+            AtSend::EndOffer(start as f64)
+        );
+        // Still counted as running, its end passed: never the past date either.
+        assert_eq!(
+            at_send(Some(&rented), start, false, later),
+            AtSend::EndOffer(start as f64)
+        );
+    }
+
+    #[test]
     fn an_offer_ended_by_an_earlier_run_is_not_sent_again_while_it_still_ends_in_time() {
         let start = (NOW + 24.0 * HOUR) as i64;
         let ended = machine(true, Some(start as f64), 0, None);
