@@ -16,6 +16,7 @@ use crate::domain::fleet::schedule_windows;
 use crate::domain::schedule::{ItemOutcome, ItemResult};
 use gpudeck_wire::{Machine, MaintenanceCategory};
 use leptos::prelude::*;
+use std::collections::BTreeSet;
 
 /// Where a run marks each machine as its answer comes, so that a reload mid-way sends
 /// nothing twice, and what it says of its progress.
@@ -64,45 +65,30 @@ pub(super) async fn send_contract_safe(
             Sorted::Refused(why) | Sorted::Unknown(why) => Err(why),
         };
         let offers_ended = marks.saved.with_untracked(|s| s.offers_ended.clone());
-        let now = now_seconds();
-        let mut offers = Vec::new();
-        let mut ready = Vec::new();
-        for &id in &ids {
-            let decided = match &reread {
-                Ok(machines) => at_send(
-                    machines.iter().find(|m| m.id == id),
-                    start as i64,
-                    offers_ended.contains(&id),
-                    now,
-                ),
-                Err(why) => AtSend::Held(HeldBack::NotReread(why.clone())),
-            };
-            match decided {
-                AtSend::Held(why) => run.held.push(Held {
-                    machine_id: id,
-                    why,
-                }),
-                AtSend::EndOffer(end) => offers.push((id, end)),
-                AtSend::Window => ready.push(id),
-            }
-        }
+        let decided = decide(&ids, start as i64, &reread, &offers_ended, now_seconds());
         let planned = sent
             .offers
             .iter()
             .filter(|(id, _)| ids.contains(id))
             .count();
-        marks
-            .offers_done
-            .try_update(|(_, total)| *total = *total + offers.len() - planned.min(*total));
-        let machines: &[Machine] = reread.as_deref().unwrap_or_default();
-        let results = end_offers(api, &offers, machines, |r| marks.offer_answered(r)).await?;
-        ready.extend(results.iter().filter(|r| r.is_done()).map(|r| r.machine_id));
-        let not_sent = results.iter().filter(|r| !r.is_done()).map(|r| ItemResult {
-            machine_id: r.machine_id,
-            outcome: ItemOutcome::Refused(WINDOW_NOT_SENT.into()),
+        marks.offers_done.try_update(|(_, total)| {
+            *total = (*total + decided.offers.len()).saturating_sub(planned)
         });
-        let not_sent: Vec<ItemResult> = not_sent.collect();
-        run.offers.extend(results);
+        run.held.extend(decided.held);
+        let machines: &[Machine] = reread.as_deref().unwrap_or_default();
+        let offers =
+            end_offers(api, &decided.offers, machines, |r| marks.offer_answered(r)).await?;
+        let mut ready = decided.ready;
+        ready.extend(offers.iter().filter(|r| r.is_done()).map(|r| r.machine_id));
+        let not_sent: Vec<ItemResult> = offers
+            .iter()
+            .filter(|r| !r.is_done())
+            .map(|r| ItemResult {
+                machine_id: r.machine_id,
+                outcome: ItemOutcome::Refused(WINDOW_NOT_SENT.into()),
+            })
+            .collect();
+        run.offers.extend(offers);
         if !ready.is_empty() {
             let windows = schedule_windows(api, &[(start, ready)], hours, category, |answered| {
                 marks.windows_answered(answered)
@@ -113,4 +99,48 @@ pub(super) async fn send_contract_safe(
         run.windows.extend(not_sent);
     }
     Ok(run)
+}
+
+/// One start's machines sorted by [`at_send`]: the offers to end first (machine, end
+/// date), the windows ready to go, and the machines held back.
+struct Decided {
+    offers: Vec<(i64, f64)>,
+    ready: Vec<i64>,
+    held: Vec<Held>,
+}
+
+/// Decides each of `ids`, whose windows start at `start`, on the machines as `reread` gives
+/// them at `now` (`Err`: the read failed, with why, and every one is held back).
+fn decide(
+    ids: &[i64],
+    start: i64,
+    reread: &Result<Vec<Machine>, String>,
+    offers_ended: &BTreeSet<i64>,
+    now: f64,
+) -> Decided {
+    let mut decided = Decided {
+        offers: Vec::new(),
+        ready: Vec::new(),
+        held: Vec::new(),
+    };
+    for &id in ids {
+        let at = match reread {
+            Ok(machines) => at_send(
+                machines.iter().find(|m| m.id == id),
+                start,
+                offers_ended.contains(&id),
+                now,
+            ),
+            Err(why) => AtSend::Held(HeldBack::NotReread(why.clone())),
+        };
+        match at {
+            AtSend::Held(why) => decided.held.push(Held {
+                machine_id: id,
+                why,
+            }),
+            AtSend::EndOffer(end) => decided.offers.push((id, end)),
+            AtSend::Window => decided.ready.push(id),
+        }
+    }
+    decided
 }

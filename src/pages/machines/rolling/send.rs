@@ -164,10 +164,19 @@ pub(super) fn ScheduleDialog(
                                             .map(|takes| {
                                                 view! {
                                                     <p data-testid="offers-duration">
-                                                        {format!("{takes}, before the windows are sent.")}
+                                                        {format!("{takes}, besides the windows.")}
                                                     </p>
                                                 }
                                             })}
+                                    }
+                                })}
+                            {sent
+                                .contract_safe
+                                .then(|| {
+                                    view! {
+                                        <p data-testid="read-again">
+                                            "Each start's machines are read again just before they are sent: a machine rented since the plan was made is held back, not sent."
+                                        </p>
                                     }
                                 })}
                             <p>
