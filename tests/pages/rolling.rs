@@ -9,6 +9,7 @@
 
 use crate::support::*;
 use gpudeck::app::App;
+use gpudeck::components::time::format_absolute;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -326,6 +327,49 @@ async fn contract_safe_planner(
     from: f64,
     more: Vec<(&'static str, Reply)>,
 ) -> (Mounted, FakeFetch) {
+    contract_safe_planner_of(contract_safe_fleet(from), from, more).await
+}
+
+/// N1's machines for [`contract_safe_planner`].
+fn contract_safe_fleet(from: f64) -> [String; 3] {
+    let rented = |id: i64, client_end: &str| {
+        machine_json(id, 1, "D x x x").replace(
+            r#""earn_day": 12.5"#,
+            &format!(r#""earn_day": 12.5, "client_end_date": {client_end}"#),
+        )
+    };
+    [
+        machine_json(1001, 0, "x x x x"),
+        rented(1002, &(from + HOUR).to_string()),
+        rented(1003, "null"),
+    ]
+}
+
+/// N1's answer holding `machines`: what a contract-safe run reads again before each start.
+fn fleet_reply(machines: &[String]) -> (&'static str, Reply) {
+    (
+        "/api/v0/machines?owner=me",
+        json(
+            200,
+            leak(format!(r#"{{"machines": [{}]}}"#, machines.join(", "))),
+        ),
+    )
+}
+
+/// `machine` (N1's JSON of it) with `field` set to `value`.
+fn with_field(machine: &str, field: &str, value: f64) -> String {
+    machine.replace(
+        r#""earn_day": 12.5"#,
+        &format!(r#""earn_day": 12.5, "{field}": {value}"#),
+    )
+}
+
+/// The contract-safe planner for machines 1001 to 1003 as `machines` gives them.
+async fn contract_safe_planner_of(
+    machines: [String; 3],
+    from: f64,
+    more: Vec<(&'static str, Reply)>,
+) -> (Mounted, FakeFetch) {
     gpudeck::api::pacing::scale_public_intervals(0.01);
     signed_in_as(
         KEY,
@@ -337,24 +381,9 @@ async fn contract_safe_planner(
         ),
     );
     session_storage().set_item("gpudeck.utc", "true").unwrap();
-    let rented = |id: i64, client_end: &str| {
-        machine_json(id, 1, "D x x x").replace(
-            r#""earn_day": 12.5"#,
-            &format!(r#""earn_day": 12.5, "client_end_date": {client_end}"#),
-        )
-    };
-    let machines = [
-        machine_json(1001, 0, "x x x x"),
-        rented(1002, &(from + HOUR).to_string()),
-        rented(1003, "null"),
-    ]
-    .join(", ");
     let mut replies = vec![
         ("users/current", json(200, USER)),
-        (
-            "/api/v0/machines?owner=me",
-            json(200, leak(format!(r#"{{"machines": [{machines}]}}"#))),
-        ),
+        fleet_reply(&machines),
         ("machine_ids", json(200, "[]")),
     ];
     replies.extend(more);
@@ -409,14 +438,22 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
         400,
         r#"{"error": "invalid_args", "msg": "end_date must be in the future"}"#,
     );
+    // Each start's machines are read again first: unchanged, then (third run) with 1002's
+    // offer ending with its rental, as the second run set it.
+    let fleet = contract_safe_fleet(from);
+    let mut ended = fleet.clone();
+    ended[1] = with_field(&fleet[1], "end_date", from + HOUR);
     let (page, fetch) = contract_safe_planner(
         from,
         vec![
             // First run: 1001's offer ends, 1002's is refused; only 1001's window goes.
+            fleet_reply(&fleet),
+            fleet_reply(&fleet),
             ("create_asks", ok(0)),
             ("create_asks", refused),
             ("maintenances/batch", scheduled(1001)),
             // Second run: 1002's offer ends, its window is refused.
+            fleet_reply(&fleet),
             ("create_asks", ok(1)),
             (
                 "maintenances/batch",
@@ -426,6 +463,7 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
                 ),
             ),
             // Third run: only its window.
+            fleet_reply(&ended),
             ("maintenances/batch", scheduled(1002)),
         ],
     )
@@ -446,8 +484,11 @@ async fn a_contract_safe_plan_ends_each_offer_first_and_a_retry_sends_only_what_
         .map(|li| li.text_content().unwrap())
         .collect();
     assert_eq!(changes.len(), 2, "{changes:?}");
-    assert!(changes[0].starts_with("Machine 1001: The offer will end at"));
-    assert!(changes[1].starts_with("Machine 1002: The offer will end at"));
+    assert!(changes[0].starts_with("Machine 1001: The offer has no end date; it will end at"));
+    assert!(changes[1].starts_with("Machine 1002: The offer has no end date; it will end at"));
+    assert!(page.text("[data-testid=offer-changes]").contains(
+        "rolling offers renew daily; the end date is set so that no new rental crosses the window"
+    ));
 
     schedule_and_wait(&page, &fetch, 1).await;
     assert_eq!(
@@ -500,23 +541,23 @@ async fn a_contract_safe_plan_sends_every_term_and_settles_an_unclear_answer_by_
         )
     };
     // After the 500, N1 is read again: 1001's offer now ends at its window's start.
-    let reread = machine_json(1001, 0, "x x x x").replace(
-        r#""earn_day": 12.5"#,
-        &format!(r#""earn_day": 12.5, "end_date": {from}"#),
-    );
+    let fleet = contract_safe_fleet(from);
+    let mut reread = fleet.clone();
+    reread[0] = with_field(&fleet[0], "end_date", from);
     let (page, fetch) = contract_safe_planner(
         from,
         vec![
+            // 1001's start: read again, its offer's answer lost, read again: ended.
+            fleet_reply(&fleet),
             (
                 "create_asks",
                 json(500, r#"{"error": "internal", "msg": "boom"}"#),
             ),
-            ("create_asks", json(200, r#"{"success": true}"#)),
-            (
-                "/api/v0/machines?owner=me",
-                json(200, leak(format!(r#"{{"machines": [{reread}]}}"#))),
-            ),
+            fleet_reply(&reread),
             ("maintenances/batch", scheduled(1001)),
+            // 1002's start.
+            fleet_reply(&reread),
+            ("create_asks", json(200, r#"{"success": true}"#)),
             ("maintenances/batch", scheduled(1002)),
         ],
     )
@@ -561,4 +602,225 @@ fn assert_a_result_starts_with(results: &[String], start: &str) {
         results.iter().any(|r| r.starts_with(start)),
         "no result starts with {start:?}: {results:?}"
     );
+}
+
+/// The mode is a promise: a start moved by hand before its machine's rentals end stops the
+/// plan from being sent, names the machine, and offers the two ways on: its earliest safe
+/// start, or notifying renters now (the plan kept as edited).
+#[wasm_bindgen_test]
+async fn a_contract_safe_plan_with_a_start_inside_a_rental_cannot_be_sent() {
+    let from = earliest_start();
+    let (page, fetch) = contract_safe_planner(from, Vec::new()).await;
+    // 1002's rental ends an hour after `from`; half an hour after `from` is inside it.
+    move_start(&page, 1002, from + 0.5 * HOUR);
+    assert!(
+        wait_until(2000, || page.find("[data-testid=plan-promise]").is_some()).await,
+        "{}",
+        page.root.inner_html()
+    );
+    assert!(page.text("[data-testid=plan-promise]").starts_with(
+        "Not sent as it stands: Machine 1002 — its window starts before its rentals end"
+    ));
+    let button: web_sys::HtmlButtonElement =
+        page.get("[data-action=schedule-plan]").unchecked_into();
+    assert!(button.disabled(), "the Schedule button refuses");
+    page.click("[data-action=schedule-plan]");
+    settle().await;
+    assert!(page.find("dialog[open]").is_none(), "no confirmation opens");
+
+    // Moved to its earliest safe start: the rental's end.
+    page.click("[data-action=move-to-safe-start]");
+    assert!(wait_until(2000, || start_of(&page, 1002) == typed(from + HOUR)).await);
+    assert!(page.find("[data-testid=plan-promise]").is_none());
+    let button: web_sys::HtmlButtonElement =
+        page.get("[data-action=schedule-plan]").unchecked_into();
+    assert!(!button.disabled());
+
+    // Inside the rental again, then the plan switched to notifying renters now: the
+    // address says so and the hand-moved start stays.
+    move_start(&page, 1002, from + 0.5 * HOUR);
+    page.wait_for("[data-testid=plan-promise]").await;
+    page.click("[data-action=notify-now]");
+    assert!(
+        wait_until(2000, || current_path().contains("mode=notify")).await,
+        "{}",
+        current_path()
+    );
+    assert!(wait_until(2000, || page.find("[data-testid=plan-promise]").is_none()).await);
+    assert_eq!(start_of(&page, 1002), typed(from + 0.5 * HOUR));
+    let button: web_sys::HtmlButtonElement =
+        page.get("[data-action=schedule-plan]").unchecked_into();
+    assert!(!button.disabled());
+    assert!(fetch.calls().iter().all(|c| c.method == "GET"));
+}
+
+/// An offer that reads as ending before its window may be a rolling one, renewed daily
+/// (N1 gives no `duration`): its end date is set all the same, and the preview says why.
+#[wasm_bindgen_test]
+async fn an_offer_that_reads_as_ending_in_time_has_its_end_set_all_the_same() {
+    let from = earliest_start();
+    let [vacant, rented, endless] = contract_safe_fleet(from);
+    let reads = from - 3.0 * HOUR;
+    let vacant = vacant.replace(
+        r#""earn_day": 12.5"#,
+        &format!(r#""earn_day": 12.5, "end_date": {reads}"#),
+    );
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 0}}]}}"#
+            )),
+        )
+    };
+    let ok = || {
+        json(
+            200,
+            r#"{"success": true, "extended": 0, "msg": "offer updated"}"#,
+        )
+    };
+    let fleet = [vacant, rented, endless];
+    let (page, fetch) = contract_safe_planner_of(
+        fleet.clone(),
+        from,
+        vec![
+            fleet_reply(&fleet),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1001)),
+            fleet_reply(&fleet),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1002)),
+        ],
+    )
+    .await;
+    let first = page.text("[data-testid=offer-changes] li[data-machine-id='1001']");
+    assert_eq!(
+        first,
+        format!(
+            "Machine 1001: The offer reads as ending at {}; its end date is set to {}.",
+            format_absolute(reads, true),
+            format_absolute(from, true)
+        )
+    );
+    schedule_and_wait(&page, &fetch, 2).await;
+    assert_eq!(offer_calls(&fetch), [(1001, from), (1002, from + HOUR)]);
+    page.wait_for("[data-testid=plan-done]").await;
+}
+
+/// Read again just before it is sent: 1001, vacant when the plan was made, was rented for
+/// 20 days since. It is held back, unsent and said so; 1002 goes on (spec §1.3 rule 10).
+#[wasm_bindgen_test]
+async fn a_machine_rented_since_the_plan_was_made_is_held_back_and_the_others_go_on() {
+    let from = earliest_start();
+    let fleet = contract_safe_fleet(from);
+    let rented_until = from + 20.0 * 24.0 * HOUR;
+    let mut rented = fleet.clone();
+    rented[0] = with_field(
+        &machine_json(1001, 1, "D x x x"),
+        "client_end_date",
+        rented_until,
+    );
+    let (page, fetch) = contract_safe_planner(
+        from,
+        vec![
+            fleet_reply(&rented),
+            fleet_reply(&rented),
+            (
+                "create_asks",
+                json(200, r#"{"success": true, "extended": 0, "msg": "offer updated"}"#),
+            ),
+            (
+                "maintenances/batch",
+                json(
+                    200,
+                    r#"{"success": true, "results": [{"success": true, "machine_id": 1002, "notifications_sent": 1}]}"#,
+                ),
+            ),
+        ],
+    )
+    .await;
+    assert_eq!(start_of(&page, 1001), typed(from));
+    schedule_and_wait(&page, &fetch, 1).await;
+    page.wait_for("[data-testid=held-back]").await;
+    assert_eq!(
+        page.text("[data-testid=held-back] li"),
+        format!(
+            "Machine 1001: rented since the plan was made; its rentals now end at {}; plan it \
+             again",
+            format_absolute(rented_until, true)
+        )
+    );
+    assert_eq!(
+        offer_calls(&fetch),
+        [(1002, from + HOUR)],
+        "nothing sent for 1001"
+    );
+    let windows: Vec<Value> = batch_calls(&fetch)
+        .iter()
+        .map(|b| b["machine_ids"].clone())
+        .collect();
+    assert_eq!(windows, [serde_json::json!([1002])]);
+    assert_a_result_starts_with(&result_texts(&page), "Machine 1002: scheduled");
+    // 1001 stays in the plan, not scheduled.
+    assert_eq!(state_of(&page, 1001), "Planned");
+    assert_eq!(state_of(&page, 1002), "Scheduled");
+}
+
+/// A retry reads the machines and the clock again: 1002's offer was to end with its rental
+/// an hour after `from`, and was refused; by the retry the rental is over, so its end is
+/// planned again (its window's start), never the same date sent again.
+#[wasm_bindgen_test]
+async fn a_retry_plans_an_offer_end_again_from_what_is_read_then() {
+    let from = earliest_start();
+    let fleet = contract_safe_fleet(from);
+    let mut over = fleet.clone();
+    over[1] = with_field(
+        &machine_json(1002, 0, "x x x x"),
+        "client_end_date",
+        now() - 60.0,
+    );
+    let ok = || {
+        json(
+            200,
+            r#"{"success": true, "extended": 0, "msg": "offer updated"}"#,
+        )
+    };
+    let scheduled = |id: i64| {
+        json(
+            200,
+            leak(format!(
+                r#"{{"success": true, "results": [{{"success": true, "machine_id": {id}, "notifications_sent": 0}}]}}"#
+            )),
+        )
+    };
+    let (page, fetch) = contract_safe_planner(
+        from,
+        vec![
+            fleet_reply(&fleet),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1001)),
+            fleet_reply(&fleet),
+            (
+                "create_asks",
+                json(
+                    400,
+                    r#"{"error": "invalid_args", "msg": "end_date must be in the future"}"#,
+                ),
+            ),
+            // The retry.
+            fleet_reply(&over),
+            ("create_asks", ok()),
+            ("maintenances/batch", scheduled(1002)),
+        ],
+    )
+    .await;
+    schedule_and_wait(&page, &fetch, 1).await;
+    assert_eq!(offer_calls(&fetch), [(1001, from), (1002, from + HOUR)]);
+    schedule_and_wait(&page, &fetch, 2).await;
+    assert_eq!(
+        offer_calls(&fetch)[2],
+        (1002, from + 2.0 * HOUR),
+        "planned again from the machine as read at the retry"
+    );
+    page.wait_for("[data-testid=plan-done]").await;
 }

@@ -344,6 +344,7 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     for (id, what) in [
         (1001, "rentals end in hours"),
         (1004, "unlisted, rented"),
+        (1007, "vacant, offer ending in 4 days"),
         (1011, "vacant, open-ended"),
     ] {
         assert!(
@@ -404,8 +405,9 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
             && unfit.contains("Machine 1002: a rental has no end date"),
         "{unfit}"
     );
-    // The preview names each offer change: 1004 is not listed, 1007's offer already ends
-    // in 4 days, 1011's (open-ended, vacant) ends at its window.
+    // The preview names each offer change: 1004 is not listed; every listed machine's end
+    // date is set, 1007's too, though it reads as ending in 4 days, and 1010's rolling one;
+    // 1011's (open-ended, vacant) ends at its window.
     let changes = texts(&app, "[data-testid=offer-changes] li").await?;
     assert_eq!(changes.len(), 12, "{changes:?}");
     let said = |id: i64| {
@@ -416,10 +418,23 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
             .unwrap_or_default()
     };
     assert!(said(1004).contains("Not listed"), "{changes:?}");
-    assert!(said(1011).contains("The offer will end at"), "{changes:?}");
+    assert!(
+        said(1011).contains("The offer has no end date; it will end at"),
+        "{changes:?}"
+    );
+    assert!(said(1007).contains("reads as ending at"), "{changes:?}");
     assert!(said(1001).contains("may be extended"), "{changes:?}");
-    let offers_to_end = changes.iter().filter(|c| c.contains("will end at")).count();
-    assert!(offers_to_end >= 3, "{changes:?}");
+    let offers_to_end = changes.iter().filter(|c| !c.contains("Not listed")).count();
+    assert!(offers_to_end >= 4, "{changes:?}");
+    let why = app
+        .find("[data-testid=offer-changes]")
+        .await?
+        .text()
+        .await?;
+    assert!(
+        why.contains("rolling offers renew daily; the end date is set so that no new rental crosses the window"),
+        "{why}"
+    );
 
     app.check_look("rolling-contract-safe").await?;
 
@@ -443,12 +458,11 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     .await?;
     assert!(!shows_an_error(&app).await?);
     let offer_results = texts(&app, "[data-testid=offer-results] li").await?;
-    // The rolling offer read as ending in time, but its end date moved by the time the
-    // plan was sent: it is ended too.
+    // The rolling offer reads like a fixed one: its end date is set like every other.
     let rolling = demo::ROLLING_MACHINE;
     assert!(planned.contains(&rolling), "{planned:?}");
-    assert!(said(rolling).contains("if it rolls"), "{changes:?}");
-    assert_eq!(offer_results.len(), offers_to_end + 1, "{offer_results:?}");
+    assert!(said(rolling).contains("reads as ending at"), "{changes:?}");
+    assert_eq!(offer_results.len(), offers_to_end, "{offer_results:?}");
     assert!(
         offer_results
             .iter()
@@ -537,5 +551,102 @@ async fn a_contract_safe_plan_waits_for_every_rental_and_ends_offers_first() -> 
     }
     // 1002 kept its offer and got no window.
     assert!(offers.iter().any(|o| o.0 == 1002 && o.1.is_none() && o.3));
+    app.finish().await
+}
+
+/// A contract made after the plan is shown and before it is sent (spec §1.3 rule 10): 1007,
+/// vacant when the plan was made, is rented for 20 days in the database meanwhile. The run
+/// reads each start's machines again just before sending them: 1007 is held back and said
+/// so, with neither its offer nor its window touched; 1011 is scheduled.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_machine_rented_after_the_plan_was_shown_is_held_back() -> anyhow::Result<()> {
+    let app = Harness::start("rolling_rented_since").await?;
+    let (rented, vacant) = (1007, 1011);
+    for id in [rented, vacant] {
+        assert!(
+            rentals_end(&app, id, id).await?.is_empty(),
+            "{id} is vacant when planned"
+        );
+    }
+    let offers_before = offers_of(&app, rented, rented).await?;
+    let before = windows_of(&app, rented, vacant).await?;
+
+    app.open("/").await?;
+    app.sign_in(demo::ALICE_KEY).await?;
+    app.wait_for_address("/machines").await?;
+    app.open("/machines/rolling").await?;
+    app.find(".rolling-form").await?;
+    let from = tomorrow_on_the_hour();
+    let ids = format!("{rented},{vacant}");
+    plan(
+        &app,
+        "contract-safe",
+        &ids,
+        (from, from + 86_400.0),
+        "2",
+        "1",
+    )
+    .await?;
+    app.wait_for_exact_text("[data-testid=planned-count]", "2")
+        .await?;
+
+    // A renter takes 1007 for 20 days, at its offer's prices, while the plan is shown.
+    let ends = now() + 20.0 * 86_400.0;
+    app.db_execute(
+        "INSERT INTO contracts (machine_id, renter_id, slot_start, gpu_count, kind, price_gpu,
+             price_disk, price_inetu, price_inetd, end_date)
+         SELECT machine_id, ?2, 0, 1, 'D', price_gpu, price_disk, price_inetu, price_inetd, ?3
+         FROM offers WHERE machine_id = ?1",
+        (rented, demo::GUSTAV_ID, ends),
+    )
+    .await?;
+    assert_eq!(rentals_end(&app, rented, rented).await?.len(), 1);
+
+    let dialog = schedule(&app).await?;
+    assert!(
+        dialog.contains("read again just before they are sent"),
+        "{dialog}"
+    );
+    let held = app
+        .wait_for_text_within(
+            "[data-testid=held-back] li",
+            "rented since the plan was made",
+            Duration::from_secs(120),
+        )
+        .await?;
+    assert!(
+        held.starts_with("Machine 1007: rented since the plan was made; its rentals now end at ")
+            && held.ends_with("; plan it again"),
+        "{held}"
+    );
+    let results = texts(&app, "[data-testid=plan-result] li").await?;
+    assert!(
+        results
+            .iter()
+            .any(|r| r.starts_with("Machine 1011: scheduled")),
+        "{results:?}"
+    );
+    assert!(
+        !results
+            .iter()
+            .any(|r| r.starts_with("Machine 1007: offer")
+                || r.starts_with("Machine 1007: scheduled")),
+        "{results:?}"
+    );
+    assert!(app
+        .driver
+        .find_all(thirtyfour::By::Css(".error-panel"))
+        .await?
+        .is_empty());
+
+    // The database: a new window on 1011 only, and 1007's offer as it was.
+    let after = windows_of(&app, rented, vacant).await?;
+    let new: Vec<i64> = after
+        .iter()
+        .filter(|w| !before.contains(w))
+        .map(|w| w.0)
+        .collect();
+    assert_eq!(new, [vacant], "{after:?}");
+    assert_eq!(offers_of(&app, rented, rented).await?, offers_before);
     app.finish().await
 }

@@ -5,21 +5,23 @@
 //! start.
 //!
 //! The contract-safe mode, the default, honours every rental contract (§1.7): a machine
-//! goes down only after its rentals end, and before the windows are sent each offer is
-//! made to end no later than its window's start (N22 (list machine)), so that no new
-//! rental crosses it. "Notify renters now" plans straight through rentals, for unplanned
-//! work: a window only tells the renters.
+//! goes down only after its rentals end (a plan edited otherwise is not sent), each start's
+//! machines are read again just before they are sent (one rented since is held back), and
+//! each offer is first made to end no later than its window's start (N22 (list machine)),
+//! so that no new rental crosses it. "Notify renters now" plans straight through rentals,
+//! for unplanned work: a window only tells the renters.
 //!
 //! Everything asked for lives in the address; the plan itself, with the hand edits and
 //! what is scheduled, is kept in this tab's storage until all of it is scheduled.
 //!
 //! The parts: [`form`] takes the settings into the address, [`state`] holds what the
 //! address asks and the plan in use, [`plan`] shows it, [`table`] lists its windows,
-//! [`violations`] words the rules an edited plan breaks, [`send`] confirms and sends it,
-//! and [`results`] says what each machine's run did.
+//! [`violations`] words the rules an edited plan breaks, [`send`] confirms and sends it
+//! ([`contract_run`] a contract-safe one), and [`results`] says what each machine's run did.
 //! The page's own rules, pure and unit-tested, are [`rules`] (inputs, checks, the
 //! planner's request, the kept plan) and [`contract_safe`] (the two modes).
 
+mod contract_run;
 mod contract_safe;
 mod form;
 mod offer_steps;
@@ -65,6 +67,10 @@ fn Planner(fleet: Fleet) -> impl IntoView {
     let schedule = schedule_action(state, progress, offers_done);
     let pending = schedule.pending();
     let ask_schedule = Callback::new(move |_: ()| {
+        // The mode is a promise: no window inside a rental is ever asked to be sent.
+        if !state.starts_in_rentals().is_empty() {
+            return;
+        }
         let sent = state.next_run();
         if !sent.windows.is_empty() {
             schedule.ask(sent);

@@ -1,8 +1,9 @@
 //! What ending a machine's offer before its maintenance window does (§1.7, offers and
 //! rental contracts): the N22 (list machine) `end_date` that makes the offer end by the
-//! window's start, so that no new rental crosses the window; the offers that roll; and
-//! each offer's result. The rolling planner's contract-safe mode plans these steps and
-//! [`end_offers`] sends them.
+//! window's start, so that no new rental crosses the window, and each offer's result. Every
+//! listed machine's end date is set, whatever it reads now: N1 gives no `duration`, and a
+//! rolling offer's end date, renewed daily, reads like a fixed one. The rolling planner's
+//! contract-safe mode plans these steps and [`end_offers`] sends them.
 
 use crate::api::{ApiClient, ApiError};
 use crate::components::time::now_seconds;
@@ -11,16 +12,24 @@ use crate::domain::listing::{Listing, RentalsEnd};
 use crate::domain::offer_terms::ending_request;
 use gpudeck_wire::Machine;
 
+/// Why the plan sets every listed machine's offer end date, shown above the offers.
+pub const OFFERS_ARE_SET: &str = "Each listed machine's offer end date is set, whatever it \
+     reads now: rolling offers renew daily; the end date is set so that no new rental crosses \
+     the window.";
+
 /// What the contract-safe plan does to a machine's offer before its window.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum OfferStep {
     /// Not listed: no new rental can come.
     NotListed,
-    /// The offer already ends at this time, no later than the window's start.
-    EndsInTime(f64),
     /// N22 with this `end_date`. With `may_extend`, other rentals run that may end before
     /// it: those at a locked price not below the offer's are extended to it (§1.7).
-    EndAt { end: f64, may_extend: bool },
+    /// `reads` is the offer's end date as read (`None`: open-ended).
+    EndAt {
+        end: f64,
+        may_extend: bool,
+        reads: Option<f64>,
+    },
 }
 
 impl OfferStep {
@@ -28,80 +37,64 @@ impl OfferStep {
     /// A rented machine's offer ends when its rentals end, which lengthens no contract
     /// past the window; a vacant machine's at the window's start.
     pub fn of(machine: &Machine, window_start: i64, now: f64) -> OfferStep {
-        match Listing::of(machine, now) {
-            Listing::NotListed => OfferStep::NotListed,
-            Listing::Until(end) if end <= window_start as f64 => OfferStep::EndsInTime(end),
-            Listing::Until(_) | Listing::OpenEnded => Self::ending(machine, window_start, now),
-        }
-    }
-
-    /// The N22 that makes a listed machine's offer end by its window.
-    fn ending(machine: &Machine, window_start: i64, now: f64) -> OfferStep {
+        let reads = match Listing::of(machine, now) {
+            Listing::NotListed => return OfferStep::NotListed,
+            Listing::OpenEnded => None,
+            Listing::Until(end) => Some(end),
+        };
         let start = window_start as f64;
         let (end, may_extend) = match RentalsEnd::of(machine) {
             RentalsEnd::At(end) if end > now && end <= start => {
                 (end, machine.current_rentals_running > 1)
             }
             RentalsEnd::NoRentals => (start, false),
-            // Rentals that end after the window (a start moved by hand): the offer still
-            // ends by the window, and shorter rentals may be extended to it.
+            // Rentals that end after the window (a start moved by hand), or that ended
+            // since they were read: the offer still ends by the window, and shorter
+            // rentals may be extended to it.
             _ => (start, true),
         };
-        OfferStep::EndAt { end, may_extend }
+        OfferStep::EndAt {
+            end,
+            may_extend,
+            reads,
+        }
     }
 
     /// The N22 end date to send, if any.
     pub fn end_date(&self) -> Option<f64> {
         match self {
             OfferStep::EndAt { end, .. } => Some(*end),
-            _ => None,
+            OfferStep::NotListed => None,
         }
     }
 
     /// What the preview says of this step, its times written by `time`.
     pub fn sentence(&self, time: impl Fn(f64) -> String) -> String {
-        match self {
-            OfferStep::NotListed => "Not listed: the offer is left as it is.".into(),
-            OfferStep::EndsInTime(end) => format!(
-                "The offer ends at {}, before the window: left as it is (if it rolls, it is \
-                 ended when the plan is sent).",
-                time(*end)
+        let OfferStep::EndAt {
+            end,
+            may_extend,
+            reads,
+        } = self
+        else {
+            return "Not listed: the offer is left as it is.".into();
+        };
+        let end = time(*end);
+        let set = match reads {
+            None => format!("The offer has no end date; it will end at {end}."),
+            Some(reads) => format!(
+                "The offer reads as ending at {}; its end date is set to {end}.",
+                time(*reads)
             ),
-            OfferStep::EndAt {
-                end,
-                may_extend: false,
-            } => format!("The offer will end at {}.", time(*end)),
-            OfferStep::EndAt {
-                end,
-                may_extend: true,
-            } => format!(
-                "The offer will end at {end}. Rentals ending before {end} at a price not \
-                 below the offer's may be extended to {end}.",
-                end = time(*end)
-            ),
+        };
+        if *may_extend {
+            format!(
+                "{set} Rentals ending before {end} at a price not below the offer's may be \
+                 extended to {end}."
+            )
+        } else {
+            set
         }
     }
-}
-
-/// The offers that seemed to end in time but roll, with the N22 end date each needs. N1
-/// (list machines) does not say whether an offer rolls, but a rolling offer's end date is
-/// `now + its length` at every read, so it moves later between two reads and a fixed one
-/// never does.
-/// `seemed` holds each machine, its offer end date as first loaded and its window's start;
-/// `reread` the machines read again later.
-pub fn rolling_offers(seemed: &[(i64, f64, i64)], reread: &[Machine], now: f64) -> Vec<(i64, f64)> {
-    seemed
-        .iter()
-        .filter_map(|&(id, loaded_end, start)| {
-            let machine = reread.iter().find(|m| m.id == id)?;
-            match Listing::of(machine, now) {
-                Listing::Until(end) if end > loaded_end => OfferStep::ending(machine, start, now)
-                    .end_date()
-                    .map(|end| (id, end)),
-                _ => None,
-            }
-        })
-        .collect()
 }
 
 /// Whether a machine's offer now ends by `by`, as a re-read of the machine shows: what
@@ -232,22 +225,6 @@ pub async fn end_offers(
     Ok(results)
 }
 
-/// Of the offers that seemed to end in time (machine, end date as loaded, window start),
-/// those that roll, with the end date each needs: found by reading the machines again
-/// (N1). When that read fails, none is taken for rolling.
-pub async fn rolling_among(
-    api: &ApiClient,
-    seemed: &[(i64, f64, i64)],
-) -> Result<Vec<(i64, f64)>, ApiError> {
-    if seemed.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(match sort(api.machines().await)? {
-        Sorted::Done(machines) => rolling_offers(seemed, &machines, now_seconds()),
-        Sorted::Refused(_) | Sorted::Unknown(_) => Vec::new(),
-    })
-}
-
 /// A machine as N1 (list machines) gives it, for the offer tests here and beside the
 /// rolling page.
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -281,7 +258,8 @@ mod tests {
             OfferStep::of(&rented, start, NOW),
             OfferStep::EndAt {
                 end: NOW + 10.0 * HOUR,
-                may_extend: false
+                may_extend: false,
+                reads: Some(NOW + 48.0 * HOUR)
             }
         );
         // Several rentals: the shorter ones may be extended to the latest's end.
@@ -291,20 +269,22 @@ mod tests {
             step,
             OfferStep::EndAt {
                 end: NOW + 10.0 * HOUR,
-                may_extend: true
+                may_extend: true,
+                reads: None
             }
         );
         assert_eq!(
             step.sentence(|t| format!("+{}h", (t - NOW) / HOUR)),
-            "The offer will end at +10h. Rentals ending before +10h at a price not below \
-             the offer's may be extended to +10h."
+            "The offer has no end date; it will end at +10h. Rentals ending before +10h at \
+             a price not below the offer's may be extended to +10h."
         );
         let vacant = machine(true, None, 0, None);
         assert_eq!(
             OfferStep::of(&vacant, start, NOW),
             OfferStep::EndAt {
                 end: start as f64,
-                may_extend: false
+                may_extend: false,
+                reads: None
             }
         );
         assert_eq!(
@@ -317,24 +297,36 @@ mod tests {
             OfferStep::of(&rented, moved, NOW),
             OfferStep::EndAt {
                 end: moved as f64,
-                may_extend: true
+                may_extend: true,
+                reads: Some(NOW + 48.0 * HOUR)
             }
         );
     }
 
     #[test]
-    fn an_offer_that_ends_in_time_and_an_unlisted_machine_are_left_as_they_are() {
+    fn every_listed_offers_end_is_set_whatever_it_reads_now_and_an_unlisted_one_is_left() {
         let start = (NOW + 24.0 * HOUR) as i64;
+        // It reads as ending before the window, but a rolling offer reads so too and
+        // renews daily: its end is set all the same, to its rentals' end.
         let early = machine(true, Some(NOW + 20.0 * HOUR), 1, Some(NOW + 20.0 * HOUR));
+        let step = OfferStep::of(&early, start, NOW);
         assert_eq!(
-            OfferStep::of(&early, start, NOW),
-            OfferStep::EndsInTime(NOW + 20.0 * HOUR)
+            step,
+            OfferStep::EndAt {
+                end: NOW + 20.0 * HOUR,
+                may_extend: false,
+                reads: Some(NOW + 20.0 * HOUR)
+            }
         );
-        assert_eq!(OfferStep::of(&early, start, NOW).end_date(), None);
+        assert_eq!(step.end_date(), Some(NOW + 20.0 * HOUR));
+        assert_eq!(
+            step.sentence(|t| format!("+{}h", (t - NOW) / HOUR)),
+            "The offer reads as ending at +20h; its end date is set to +20h."
+        );
         let exactly = machine(true, Some(start as f64), 0, None);
         assert_eq!(
-            OfferStep::of(&exactly, start, NOW),
-            OfferStep::EndsInTime(start as f64)
+            OfferStep::of(&exactly, start, NOW).end_date(),
+            Some(start as f64)
         );
         let unlisted = machine(false, None, 1, Some(NOW + 20.0 * HOUR));
         assert_eq!(OfferStep::of(&unlisted, start, NOW), OfferStep::NotListed);
@@ -350,31 +342,10 @@ mod tests {
             by,
             NOW
         ));
-    }
-
-    #[test]
-    fn an_offer_whose_end_date_moved_between_two_reads_rolls_and_is_ended_too() {
-        let start = (NOW + 40.0 * 24.0 * HOUR) as i64;
-        let loaded_end = NOW + 30.0 * 24.0 * HOUR;
-        let seemed = [(1001, loaded_end, start)];
-        // Read again 20 s later: the rolling offer ends 20 s later too.
-        let rolling = machine(true, Some(loaded_end + 20.0), 1, Some(loaded_end - 60.0));
-        assert_eq!(
-            rolling_offers(&seemed, &[rolling], NOW + 20.0),
-            [(1001, loaded_end - 60.0)]
-        );
-        let vacant_rolling = machine(true, Some(loaded_end + 20.0), 0, None);
-        assert_eq!(
-            rolling_offers(&seemed, &[vacant_rolling], NOW + 20.0),
-            [(1001, start as f64)]
-        );
-        // A fixed end date stays where it was; a machine unlisted since, or not read
-        // again, is left as it is.
-        let fixed = machine(true, Some(loaded_end), 1, Some(loaded_end));
-        assert!(rolling_offers(&seemed, &[fixed], NOW + 20.0).is_empty());
-        let unlisted = machine(false, None, 1, Some(loaded_end));
-        assert!(rolling_offers(&seemed, &[unlisted], NOW + 20.0).is_empty());
-        assert!(rolling_offers(&seemed, &[], NOW + 20.0).is_empty());
+        assert!(OFFERS_ARE_SET.contains(
+            "rolling offers renew daily; the end date is set so that no new rental crosses \
+             the window"
+        ));
     }
 
     #[test]

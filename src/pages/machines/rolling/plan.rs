@@ -1,6 +1,7 @@
 //! The plan as proposed and edited: its summary, what does not fit, the offers ended
 //! first, the timeline and the table of windows.
 
+use super::offer_steps::OFFERS_ARE_SET;
 use super::send::PlanActions;
 use super::state::PlanState;
 use super::table::{existing_windows, plan_columns, plan_rows, preview_windows, PlanRow};
@@ -188,6 +189,7 @@ fn OfferChanges(state: PlanState) -> impl IntoView {
             view! {
                 <div class="offer-changes" data-testid="offer-changes">
                     <h3>"Offers, before the windows"</h3>
+                    <p class="muted">{OFFERS_ARE_SET}</p>
                     <ul>
                         {steps
                             .into_iter()

@@ -1,4 +1,4 @@
-//! What each machine's run did.
+//! What each machine's run did, and which machines a contract-safe run held back.
 
 use super::offer_steps::{OfferOutcome, OfferResult};
 use super::state::PlanRun;
@@ -6,10 +6,12 @@ use crate::components::item_results::ItemResults;
 use crate::components::time::format_absolute;
 use leptos::prelude::*;
 
-/// Each machine's result: its offer step first where there was one, then its window.
+/// Each machine's result: its offer step first where there was one, then its window; then
+/// the machines held back, unsent.
 #[component]
 pub(super) fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
     let offers = run.offers;
+    let held = run.held;
     let class = |r: &OfferResult| match r.outcome {
         OfferOutcome::Refused(_) => "refused",
         OfferOutcome::Unknown(_) => "unknown",
@@ -38,6 +40,29 @@ pub(super) fn PlanResults(run: PlanRun, utc: RwSignal<bool>) -> impl IntoView {
                     }
                 })}
             <ItemResults results=run.windows />
+            {(!held.is_empty())
+                .then(|| {
+                    view! {
+                        <h3>"Held back"</h3>
+                        <ul class="item-results" data-testid="held-back">
+                            {held
+                                .iter()
+                                .map(|h| {
+                                    view! {
+                                        <li class="refused" data-machine-id=h.machine_id>
+                                            {h
+                                                .why
+                                                .sentence(
+                                                    h.machine_id,
+                                                    |t| format_absolute(t, utc.get_untracked()),
+                                                )}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
         </section>
     }
 }

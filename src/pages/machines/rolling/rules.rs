@@ -407,6 +407,13 @@ impl SavedPlan {
         }
     }
 
+    /// Each machine of `breaking` moved to its earliest safe start.
+    pub fn move_to_earliest(&mut self, breaking: &[StartsInRentals]) {
+        for b in breaking {
+            self.move_start(b.machine_id, b.earliest);
+        }
+    }
+
     /// The placements not scheduled yet, unsure ones left out: what the next run sends.
     pub fn remaining(&self) -> Vec<Placement> {
         self.placements()
@@ -421,6 +428,49 @@ impl SavedPlan {
     pub fn is_finished(&self) -> bool {
         !self.starts.is_empty() && self.remaining().is_empty() && self.unsure.is_empty()
     }
+}
+
+/// A machine of a contract-safe plan whose window would start before its rentals end: the
+/// plan is not sent with it (the mode is a promise, §1.7). `earliest` is its earliest safe
+/// start, the time its last rental ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartsInRentals {
+    pub machine_id: i64,
+    pub start: i64,
+    pub earliest: i64,
+}
+
+/// The machines of `saved` not yet sent whose start is before the time `request` says they
+/// may go down; none when the plan notifies renters now (no machine has such a time).
+pub fn starts_in_rentals(request: &PlanRequest, saved: &SavedPlan) -> Vec<StartsInRentals> {
+    saved
+        .remaining()
+        .into_iter()
+        .filter_map(|p| {
+            let machine = request.machines.iter().find(|m| m.id == p.machine_id)?;
+            let earliest = machine.not_before?;
+            (!machine.may_start_at(p.start)).then_some(StartsInRentals {
+                machine_id: p.machine_id,
+                start: p.start,
+                earliest,
+            })
+        })
+        .collect()
+}
+
+/// Why the plan cannot be sent as it stands, naming the machines that break the promise.
+pub fn promise_words(breaking: &[StartsInRentals]) -> String {
+    let list: Vec<String> = breaking.iter().map(|b| b.machine_id.to_string()).collect();
+    let (which, their) = match breaking {
+        [_] => ("Machine", "its window starts before its rentals end"),
+        _ => ("Machines", "their windows start before their rentals end"),
+    };
+    format!(
+        "Not sent as it stands: {which} {} — {their}, and a contract-safe plan never puts a \
+         window inside a rental. Move {} to the earliest safe start, or notify renters now.",
+        list.join(", "),
+        if breaking.len() == 1 { "it" } else { "them" }
+    )
 }
 
 /// What the plan says of the machines it holds back as unsure ([`SavedPlan::unsure`]).
@@ -592,6 +642,77 @@ mod tests {
             [(1002, super::super::contract_safe::NO_END_DATE_REASON)]
         );
         assert_eq!(asked.not_yours, [1003]);
+    }
+
+    #[test]
+    fn a_contract_safe_plan_names_each_start_before_its_rentals_end_and_moves_them() {
+        let contract_safe = RollingInputs {
+            mode: Mode::ContractSafe,
+            ..inputs()
+        };
+        let settings =
+            check_inputs(&contract_safe, Some(NOW + 60.0), Some(NOW + 86_400.0), NOW).unwrap();
+        let rentals_end = NOW as i64 + 7201;
+        let machines = [
+            rented_until(1001, 4, "D D x x", Some(NOW + 7200.5)),
+            machine(1002, 2, "x x"),
+        ];
+        let asked = request_of(&settings, &machines, &[]);
+        let placements = [
+            Placement {
+                machine_id: 1001,
+                start: rentals_end,
+            },
+            Placement {
+                machine_id: 1002,
+                start: NOW as i64 + 60,
+            },
+        ];
+        let mut saved = SavedPlan::new("ids=1001-1002".into(), &placements);
+        assert!(starts_in_rentals(&asked.request, &saved).is_empty());
+        // Exactly at the rentals' end is safe; a second before is not.
+        saved.move_start(1001, rentals_end - 1);
+        let breaking = starts_in_rentals(&asked.request, &saved);
+        assert_eq!(
+            breaking,
+            [StartsInRentals {
+                machine_id: 1001,
+                start: rentals_end - 1,
+                earliest: rentals_end
+            }]
+        );
+        assert_eq!(
+            promise_words(&breaking),
+            "Not sent as it stands: Machine 1001 — its window starts before its rentals end, \
+             and a contract-safe plan never puts a window inside a rental. Move it to the \
+             earliest safe start, or notify renters now."
+        );
+        saved.move_to_earliest(&breaking);
+        assert_eq!(saved.starts[0], (1001, rentals_end));
+        assert!(starts_in_rentals(&asked.request, &saved).is_empty());
+        // A machine already sent is not named again.
+        saved.move_start(1001, rentals_end - 60);
+        saved.scheduled.insert(1001);
+        assert!(starts_in_rentals(&asked.request, &saved).is_empty());
+        // Notifying renters now plans straight through rentals: nothing breaks.
+        let notify = request_of(
+            &check_inputs(&inputs(), Some(NOW + 60.0), Some(NOW + 86_400.0), NOW).unwrap(),
+            &machines,
+            &[],
+        );
+        saved.scheduled.clear();
+        assert!(starts_in_rentals(&notify.request, &saved).is_empty());
+        let two = [
+            breaking[0],
+            StartsInRentals {
+                machine_id: 1002,
+                ..breaking[0]
+            },
+        ];
+        assert!(promise_words(&two).starts_with(
+            "Not sent as it stands: Machines 1001, 1002 — their windows start before their \
+             rentals end"
+        ));
     }
 
     #[test]

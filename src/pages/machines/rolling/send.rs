@@ -1,20 +1,20 @@
 //! Sending the plan: the button, the confirmation and the run.
 
-use super::contract_safe::WINDOW_NOT_SENT;
-use super::offer_steps::{end_offers, rolling_among};
-use super::rules::unsure_words;
+use super::contract_run::{send_contract_safe, RunMarks};
+use super::rules::{promise_words, unsure_words, StartsInRentals};
 use super::state::{PlanRun, PlanState, Sent};
 use crate::api::ApiClient;
 use crate::components::confirmed_action::{ActionDialog, ConfirmedAction};
 use crate::components::item_results::RunProgress;
+use crate::components::time::format_absolute;
 use crate::components::toasts::use_toasts;
 use crate::components::words::counted;
 use crate::domain::bulk::PacedAction;
 use crate::domain::fleet::schedule_windows;
-use crate::domain::schedule::{ItemOutcome, ItemResult};
+use crate::domain::schedule::ItemOutcome;
 use crate::routes::{with_machine_ids, MAINTENANCE};
 use leptos::prelude::*;
-use std::collections::BTreeSet;
+use leptos_router::hooks::use_navigate;
 
 /// What is left to do: schedule the windows, or where to look at them.
 #[component]
@@ -59,12 +59,16 @@ pub(super) fn PlanActions(
                             .into_any()
                     }
                     (left, _) => {
+                        let breaking = state.starts_in_rentals();
+                        let refused = !breaking.is_empty();
                         view! {
+                            {refused
+                                .then(|| view! { <BrokenPromise state=state breaking=breaking /> })}
                             <button
                                 type="button"
                                 class="button primary"
                                 data-action="schedule-plan"
-                                disabled=pending
+                                disabled=move || refused || pending.get()
                                 on:click=move |_| ask_schedule.run(())
                             >
                                 {move || {
@@ -82,6 +86,47 @@ pub(super) fn PlanActions(
                     }
                 }
             }}
+        </div>
+    }
+}
+
+/// Why a contract-safe plan with a start inside a rental is not sent, and the two ways on:
+/// each such machine moved to its earliest safe start, or the plan switched to notifying
+/// renters now.
+#[component]
+fn BrokenPromise(state: PlanState, breaking: Vec<StartsInRentals>) -> impl IntoView {
+    let navigate = use_navigate();
+    let utc = state.utc.get_untracked();
+    let items = breaking
+        .iter()
+        .map(|b| {
+            let line = format!(
+                "Machine {}: starts at {}; its rentals end at {}.",
+                b.machine_id,
+                format_absolute(b.start as f64, utc),
+                format_absolute(b.earliest as f64, utc)
+            );
+            view! { <li data-machine-id=b.machine_id>{line}</li> }
+        })
+        .collect_view();
+    let words = promise_words(&breaking);
+    let move_them = move |_| state.saved.update(|s| s.move_to_earliest(&breaking));
+    let notify_now = move |_| navigate(&state.notify_now_instead(), Default::default());
+    view! {
+        <div class="warning" role="alert" data-testid="plan-promise">
+            <p>{words}</p>
+            <ul>{items}</ul>
+            <button
+                type="button"
+                class="button"
+                data-action="move-to-safe-start"
+                on:click=move_them
+            >
+                "Move to the earliest safe start"
+            </button>
+            <button type="button" class="button" data-action="notify-now" on:click=notify_now>
+                "Notify renters now instead"
+            </button>
         </div>
     }
 }
@@ -119,10 +164,19 @@ pub(super) fn ScheduleDialog(
                                             .map(|takes| {
                                                 view! {
                                                     <p data-testid="offers-duration">
-                                                        {format!("{takes}, before the windows are sent.")}
+                                                        {format!("{takes}, besides the windows.")}
                                                     </p>
                                                 }
                                             })}
+                                    }
+                                })}
+                            {sent
+                                .contract_safe
+                                .then(|| {
+                                    view! {
+                                        <p data-testid="read-again">
+                                            "Each start's machines are read again just before they are sent: a machine rented since the plan was made is held back, not sent."
+                                        </p>
                                     }
                                 })}
                             <p>
@@ -146,10 +200,10 @@ pub(super) fn ScheduleDialog(
     }
 }
 
-/// The run: in a contract-safe plan each offer first (N22 (list machine), paced), then the
-/// windows of the machines whose offer step did not fail (N4 (schedule many), one request
-/// per start). Each machine is marked as its answer comes, so that a reload mid-way sends
-/// nothing twice.
+/// The run: a plan that notifies renters now sends its windows (N4 (schedule many), one
+/// request per start); a contract-safe one goes start by start, each machine read again
+/// first ([`send_contract_safe`]). Each machine is marked as its answer comes, so that a
+/// reload mid-way sends nothing twice.
 pub(super) fn schedule_action(
     state: PlanState,
     progress: RunProgress,
@@ -157,59 +211,30 @@ pub(super) fn schedule_action(
 ) -> ConfirmedAction<Sent, PlanRun> {
     let saved = state.saved;
     let toasts = use_toasts();
+    let marks = RunMarks {
+        saved,
+        progress,
+        offers_done,
+    };
     ConfirmedAction::new(
         move |api: ApiClient, sent: Sent| {
             let api = progress.start(&api, sent.windows.len());
             let hours = i64::from(state.duration());
             let category = state.category();
             async move {
-                let mut to_end = sent.offers;
-                to_end.extend(rolling_among(&api, &sent.seemed_in_time).await?);
-                offers_done.try_set((0, to_end.len()));
-                let offers = end_offers(&api, &to_end, &sent.machines, |result| {
-                    offers_done.try_update(|(done, _)| *done += 1);
-                    if result.is_done() {
-                        saved.try_update(|s| s.offers_ended.insert(result.machine_id));
-                    }
+                if sent.contract_safe {
+                    offers_done.try_set((0, sent.offers.len()));
+                    let api = api.paced_from_the_start();
+                    return send_contract_safe(&api, &sent, hours, &category, marks).await;
+                }
+                let windows = schedule_windows(&api, &sent.batches(), hours, &category, |a| {
+                    marks.windows_answered(a)
                 })
                 .await?;
-                let failed: BTreeSet<i64> = offers
-                    .iter()
-                    .filter(|r| !r.is_done())
-                    .map(|r| r.machine_id)
-                    .collect();
-                // Settled by the re-read: never sent again either.
-                saved.try_update(|s| {
-                    s.offers_ended
-                        .extend(offers.iter().filter(|r| r.is_done()).map(|r| r.machine_id))
-                });
-                let ready = Sent {
-                    offers: Vec::new(),
-                    seemed_in_time: Vec::new(),
-                    machines: Vec::new(),
-                    windows: sent
-                        .windows
-                        .into_iter()
-                        .filter(|p| !failed.contains(&p.machine_id))
-                        .collect(),
-                };
-                let mut windows =
-                    schedule_windows(&api, &ready.batches(), hours, &category, |answered| {
-                        progress.count(answered.len());
-                        saved.try_update(|s| {
-                            for result in answered {
-                                if matches!(result.outcome, ItemOutcome::Scheduled { .. }) {
-                                    s.scheduled.insert(result.machine_id);
-                                }
-                            }
-                        });
-                    })
-                    .await?;
-                windows.extend(failed.into_iter().map(|machine_id| ItemResult {
-                    machine_id,
-                    outcome: ItemOutcome::Refused(WINDOW_NOT_SENT.into()),
-                }));
-                Ok(PlanRun { offers, windows })
+                Ok(PlanRun {
+                    windows,
+                    ..PlanRun::default()
+                })
             }
         },
         move |_, run: PlanRun| {
@@ -234,7 +259,7 @@ pub(super) fn schedule_action(
             let done = results.iter().filter(|r| r.is_scheduled()).count();
             toasts.success(format!(
                 "Scheduled the window on {done} of {} machines.",
-                results.len()
+                results.len() + run.held.len()
             ));
             run
         },

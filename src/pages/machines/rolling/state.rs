@@ -1,15 +1,19 @@
 //! What the planner's parts share: the settings asked in the address, the plan in use
 //! (kept in this tab's storage until scheduled), and what a run sends and gives back.
 
-use super::contract_safe::{steps_left, Mode};
+use super::contract_safe::{steps_left, HeldBack, Mode};
 use super::offer_steps::{OfferResult, OfferStep};
-use super::rules::{check_inputs, request_of, Asked, Problem, RollingInputs, SavedPlan, Settings};
+use super::rules::{
+    check_inputs, request_of, starts_in_rentals, Asked, Problem, RollingInputs, SavedPlan,
+    Settings, StartsInRentals,
+};
 use crate::components::time::{now_seconds, start_seconds, use_utc};
 use crate::domain::fleet::Fleet;
 use crate::domain::schedule::ItemResult;
+use crate::routes::rolling_path;
 use crate::storage::Stored;
 use gpudeck_fleet_plan::{batches, check_plan, plan, Placement, Plan, Review};
-use gpudeck_wire::{Machine, MaintenanceCategory};
+use gpudeck_wire::MaintenanceCategory;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -128,6 +132,29 @@ impl PlanState {
         self.asked.with(|a| a.mode)
     }
 
+    /// The machines not sent yet whose start is before their rentals end: while there is
+    /// one, a contract-safe plan is not sent.
+    pub(super) fn starts_in_rentals(self) -> Vec<StartsInRentals> {
+        self.request.with(|r| {
+            r.as_ref()
+                .map(|a| self.saved.with(|s| starts_in_rentals(&a.request, s)))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The same plan, as edited, to notify renters now: kept under that address's key, so
+    /// that opening the address it returns brings it back rather than a fresh plan.
+    pub(super) fn notify_now_instead(self) -> String {
+        let query = RollingInputs {
+            mode: Mode::NotifyNow,
+            ..self.asked.get_untracked()
+        }
+        .query();
+        self.saved.update(|s| s.query = query.clone());
+        self.saved.with_untracked(|s| kept().save(s));
+        rolling_path(&query)
+    }
+
     /// Each machine not scheduled yet with what a contract-safe plan does to its offer
     /// first, in plan order; empty when the plan notifies renters now.
     pub(super) fn offer_steps(self) -> Vec<(i64, OfferStep)> {
@@ -148,47 +175,27 @@ impl PlanState {
         })
     }
 
-    /// What the next run sends: the offers to end first and the windows.
+    /// What the next run sends: the offers the plan expects to end first and the windows.
     pub(super) fn next_run(self) -> Sent {
         let steps = self.offer_steps();
         let windows = self.saved.with(SavedPlan::remaining);
         let ended = self.saved.with(|s| s.offers_ended.clone());
         let (offers, _) = steps_left(&steps, &ended);
-        let start_of = |id: i64| windows.iter().find(|p| p.machine_id == id).map(|p| p.start);
-        let seemed_in_time = steps
-            .iter()
-            .filter(|(id, _)| !ended.contains(id))
-            .filter_map(|&(id, step)| match step {
-                OfferStep::EndsInTime(end) => Some((id, end, start_of(id)?)),
-                _ => None,
-            })
-            .collect();
-        let machines = self.fleet.with_value(|f| {
-            f.machines
-                .iter()
-                .filter(|m| steps.iter().any(|(id, _)| *id == m.id))
-                .cloned()
-                .collect()
-        });
         Sent {
             offers,
-            seemed_in_time,
-            machines,
+            contract_safe: self.mode() == Mode::ContractSafe,
             windows,
         }
     }
 }
 
-/// What one run sends: the offers to end (machine, end date for N22 (list machine)), then
-/// the windows of the machines whose offer step is done or not needed.
+/// What one run sends: in a contract-safe plan, the offers to end (machine, end date for
+/// N22 (list machine)) as the plan expects them from the fleet as loaded; then the windows.
+/// The run decides each machine again on its rentals as read just before it is sent.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Sent {
     pub(super) offers: Vec<(i64, f64)>,
-    /// Offers that seemed to end in time (machine, end date, window start): checked again
-    /// when sent, since a rolling one does not.
-    pub(super) seemed_in_time: Vec<(i64, f64, i64)>,
-    /// The machines of both as loaded (N1): the terms each N22 sends besides its end date.
-    pub(super) machines: Vec<Machine>,
+    pub(super) contract_safe: bool,
     pub(super) windows: Vec<Placement>,
 }
 
@@ -202,9 +209,18 @@ impl Sent {
     }
 }
 
-/// How a run ended, machine by machine: each offer step, then each window.
-#[derive(Debug, Clone, PartialEq)]
+/// How a run ended, machine by machine: each offer step, then each window, and the
+/// machines a contract-safe run held back.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct PlanRun {
     pub(super) offers: Vec<OfferResult>,
     pub(super) windows: Vec<ItemResult>,
+    pub(super) held: Vec<Held>,
+}
+
+/// A machine a contract-safe run did not send, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Held {
+    pub(super) machine_id: i64,
+    pub(super) why: HeldBack,
 }
