@@ -28,6 +28,15 @@ impl Severity {
     /// Worst first.
     pub const ALL: [Severity; 3] = [Severity::Critical, Severity::Warning, Severity::Info];
 
+    /// A stable name for markup, e.g. `critical`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Severity::Critical => "Critical",
@@ -119,6 +128,33 @@ impl Rule {
         Rule::DuplicateHostname,
         Rule::UnlistedAfterMaintenance,
     ];
+
+    /// A stable name for markup and tests, e.g. `machine-error`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Rule::NotSeen => "not-seen",
+            Rule::Offline => "offline",
+            Rule::MachineError => "machine-error",
+            Rule::VmError => "vm-error",
+            Rule::VerificationLost => "verification-lost",
+            Rule::Unverified => "unverified",
+            Rule::ReliabilityUnderGate => "reliability-under-gate",
+            Rule::ReliabilityNearGate => "reliability-near-gate",
+            Rule::NewReports => "new-reports",
+            Rule::RecentReports => "recent-reports",
+            Rule::ListingEndsSoon => "listing-ends-soon",
+            Rule::RentalsOutlastListing => "rentals-outlast-listing",
+            Rule::IdleWhileListed => "idle-while-listed",
+            Rule::DiskLow => "disk-low",
+            Rule::UnderRequirements => "under-requirements",
+            Rule::CudaTooOld => "cuda-too-old",
+            Rule::DriverDrift => "driver-drift",
+            Rule::Hot => "hot",
+            Rule::MaintenanceAnnounced => "maintenance-announced",
+            Rule::DuplicateHostname => "duplicate-hostname",
+            Rule::UnlistedAfterMaintenance => "unlisted-no-maintenance",
+        }
+    }
 
     /// A short name, for the summary and the column.
     pub fn title(self) -> &'static str {
@@ -282,6 +318,24 @@ impl FleetHealth {
             .map(|rule| (rule, self.held_by(rule).len()))
             .filter(|(_, count)| *count > 0)
             .collect()
+    }
+
+    /// How many machines have each severity as their worst, worst first, and how many have
+    /// no finding.
+    pub fn by_worst_severity(&self) -> ([(Severity, usize); 3], usize) {
+        let worst = |severity| {
+            self.machines
+                .values()
+                .filter(|h| h.worst().map(|f| f.severity) == Some(severity))
+                .count()
+        };
+        let counts = Severity::ALL.map(|severity| (severity, worst(severity)));
+        let none = self
+            .machines
+            .values()
+            .filter(|h| h.worst().is_none())
+            .count();
+        (counts, none)
     }
 
     /// Machines whose worst finding is a warning or critical: those needing attention.

@@ -371,9 +371,8 @@ fn requirement_shortfalls(m: &Machine) -> Vec<String> {
         }
     }
     let all_gpu_ram_gib = m.gpu_ram * gpus as f64 / 1024.0;
-    let inet_wanted = (INET_CEILING_MBPS * all_gpu_ram_gib / 192.0)
-        .max(INET_FLOOR_MBPS)
-        .min(INET_CEILING_MBPS);
+    let inet_wanted =
+        (INET_CEILING_MBPS * all_gpu_ram_gib / 192.0).clamp(INET_FLOOR_MBPS, INET_CEILING_MBPS);
     for (name, speed) in [("download", m.inet_down), ("upload", m.inet_up)] {
         if let Some(speed) = speed.filter(|s| *s < inet_wanted) {
             short.push(format!("{name} {speed} Mbps, {inet_wanted:.0} wanted"));

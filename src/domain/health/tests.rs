@@ -401,7 +401,7 @@ fn unlisted_and_vacant_without_a_window_is_forgotten() {
         end_time: NOW + 3.0 * 3600.0,
         scheduled_by_marketplace: false,
     };
-    let health = FleetHealth::judge(&[vacant_unlisted.clone()], &[window], None, NOW);
+    let health = FleetHealth::judge(std::slice::from_ref(&vacant_unlisted), &[window], None, NOW);
     assert_eq!(health.machines[&1].findings, []);
     assert_eq!(
         Rule::UnlistedAfterMaintenance.remedies(),
@@ -446,4 +446,15 @@ fn the_worst_finding_comes_first_and_counts_follow_the_rules() {
     assert_eq!(health.held_by(Rule::Hot), [1, 2]);
     // Machine 1 (critical) and 2 (warning); 3's worst is only info.
     assert_eq!(health.needing_attention(), 2);
+    assert_eq!(
+        health.by_worst_severity(),
+        (
+            [
+                (Severity::Critical, 1),
+                (Severity::Warning, 1),
+                (Severity::Info, 1)
+            ],
+            1
+        )
+    );
 }
