@@ -15,6 +15,8 @@ const BINARYEN_VERSION: &str = "132";
 const AXE_CORE_VERSION: &str = "4.14.1";
 /// terser (npm), which minifies the split build's scripts.
 const TERSER_VERSION: &str = "5.51.2";
+/// Lighthouse (npm), which the `felt` bench runs beside its own timing. 13.x wants Node 22.
+const LIGHTHOUSE_VERSION: &str = "12.2.3";
 /// lightningcss (npm's command-line build, a prebuilt binary), which minifies the split
 /// build's style sheets as trunk's own copy of it did.
 const LIGHTNINGCSS_VERSION: &str = "1.33.0";
@@ -167,6 +169,28 @@ fn ensure_terser() -> Result<()> {
         &format!("terser@{TERSER_VERSION}"),
     )
     .context("the split build minifies its scripts with terser; npm (Node.js) installs it")
+}
+
+/// The folder Lighthouse of [`LIGHTHOUSE_VERSION`] is installed in (with its
+/// puppeteer-core, which the bench's user flow drives).
+pub fn lighthouse_dir() -> std::path::PathBuf {
+    tools_dir().join(format!("lighthouse-{LIGHTHOUSE_VERSION}"))
+}
+
+/// Lighthouse, for `cargo xtask bench felt` only: nothing else needs it.
+pub fn ensure_lighthouse() -> Result<()> {
+    if lighthouse_dir()
+        .join("node_modules/lighthouse/package.json")
+        .exists()
+    {
+        return Ok(());
+    }
+    step(&format!("installing Lighthouse {LIGHTHOUSE_VERSION} (npm)"));
+    npm_install(
+        &format!("lighthouse-{LIGHTHOUSE_VERSION}"),
+        &format!("lighthouse@{LIGHTHOUSE_VERSION}"),
+    )
+    .context("the felt bench runs Lighthouse beside its own timing; npm (Node.js) installs it")
 }
 
 /// lightningcss's command-line tool of [`LIGHTNINGCSS_VERSION`] (npm ships it built).

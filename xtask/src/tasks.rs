@@ -170,6 +170,9 @@ pub fn bench(args: &[String]) -> Result<()> {
     if wanted("server") {
         setup::ensure_wrk()?;
     }
+    if wanted("felt") {
+        setup::ensure_lighthouse()?;
+    }
     // size and browser measure the unsplit build too.
     if wanted("size") || wanted("browser") {
         build_unsplit_console()?;
@@ -201,6 +204,7 @@ pub fn bench(args: &[String]) -> Result<()> {
                 "GPUDECK_SERVER_BIN",
                 root().join("target/release/gpudeck-server"),
             )
+            .env("GPUDECK_LIGHTHOUSE_DIR", setup::lighthouse_dir())
             .env("CHROMEDRIVER", CHROMEDRIVER)
             .env("CHROMIUM", CHROMIUM),
     )

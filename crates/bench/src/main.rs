@@ -6,6 +6,7 @@
 mod browser;
 mod felt;
 mod figures;
+mod lighthouse;
 mod load;
 mod plan;
 mod report;
@@ -124,7 +125,7 @@ async fn main() -> Result<()> {
              are opened by their address in a tab that holds a key; each is timed to its heading \
              and its content (first data row or main form) painted.\n"
         )?;
-        for preset in felt::measure(dist, runs).await? {
+        for preset in felt::measure(dist.clone(), runs).await? {
             let preset_figures = preset.figures();
             writeln!(
                 out,
@@ -132,6 +133,11 @@ async fn main() -> Result<()> {
                 preset.section(&preset_figures.table(&previous).markdown())
             )?;
             figures.append(preset_figures);
+            writeln!(
+                out,
+                "{}",
+                lighthouse_section(&dist, &preset, &mut figures).await?
+            )?;
         }
         print_section(&out);
     }
@@ -372,6 +378,51 @@ fn plan_section(figures: &mut Figures) -> String {
         f.finish_hours,
         f.unplaced,
     )
+}
+
+/// Lighthouse on every page `preset` timed, beside the felt figures: one Lighthouse run
+/// per page (each takes tens of seconds), or a line saying why there is none.
+async fn lighthouse_section(
+    dist: &Path,
+    preset: &felt::PresetFigures,
+    figures: &mut Figures,
+) -> Result<String> {
+    let name = preset.preset().name;
+    let heading = format!("#### Lighthouse 12.2.3, {name} preset, throttling applied (devtools)");
+    let Some(installed) = lighthouse::installed() else {
+        return Ok(format!(
+            "{heading}\n\nnot measured: Lighthouse is not installed (`cargo xtask bench felt` installs it)\n"
+        ));
+    };
+    let pages: Vec<(&str, f64, f64)> = preset.page_medians().collect();
+    let paths: Vec<&str> = pages.iter().map(|(path, _, _)| *path).collect();
+    eprintln!("  Lighthouse, {name} preset, on {} pages…", paths.len());
+    let reports = lighthouse::measure(&installed, dist.to_path_buf(), name, &paths).await?;
+    let rows: Vec<lighthouse::BothYardsticks> = pages
+        .iter()
+        .map(|&(path, painted_ms, bytes)| lighthouse::BothYardsticks {
+            path,
+            painted_ms,
+            bytes,
+            lighthouse: reports.iter().find(|r| r.path == path),
+        })
+        .collect();
+    for report in &reports {
+        let name = |what: &str| format!("lighthouse, {name}: {} {what}", report.path);
+        if let Some(lcp) = report.lcp_ms {
+            figures.add(name("LCP"), lcp, Unit::Milliseconds, None);
+        }
+        if let Some(tbt) = report.tbt_ms {
+            figures.add(name("total blocking time"), tbt, Unit::Milliseconds, None);
+        }
+    }
+    Ok(format!(
+        "{heading}\n\nOne run per page, each opened cold (Lighthouse clears the cache) in a tab \
+         that signed in first. Its throttling adds a request latency the felt bench does not \
+         (562.5 ms on mobile, 150 ms on desktop), so its times are higher; the element is the largest paint, \
+         which may be a heading or the lede while rows still arrive.\n\n{}",
+        lighthouse::table(&rows).markdown()
+    ))
 }
 
 fn server_section(binary: &Path, scratch: &Path, figures: &mut Figures) -> Result<String> {
