@@ -59,6 +59,9 @@ const MIGRATIONS: &[M<'static>] = &[
     M::up(include_str!(
         "../../migrations/0010_renter_reports_and_earnings.sql"
     )),
+    M::up(include_str!(
+        "../../migrations/0011_report_counts_and_error_deverification.sql"
+    )),
 ];
 
 /// How long a writer waits for another writer's lock before giving up.

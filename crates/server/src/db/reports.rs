@@ -5,6 +5,10 @@ use gpudeck_wire::reports::MAX_REPORTS;
 use gpudeck_wire::{NumberOrText, RenterReport};
 use rusqlite::{params, Connection, OptionalExtension};
 
+/// N1's `num_recent_reports` counts the reports of the last 7 days (fleet-health §1.1, a
+/// project rule: the public window is unknown).
+pub const RECENT_REPORTS_SECS: f64 = 7.0 * 86_400.0;
+
 /// Whether `machine_id` is one of `owner_id`'s machines.
 pub fn owns_machine(conn: &Connection, owner_id: i64, machine_id: i64) -> Result<bool, DbError> {
     Ok(conn
