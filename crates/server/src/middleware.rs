@@ -229,9 +229,14 @@ pub async fn log_requests(request: Request, next: Next) -> Response {
     response
 }
 
-/// Whether `path` is the API's (answered here or forwarded) rather than the console's.
+/// Whether `path` is the API's (answered here or forwarded) or the demo triggers' rather
+/// than the console's: such paths get JSON refusals and are never cached.
 pub fn is_api(path: &str) -> bool {
-    path == "/api" || path.starts_with("/api/")
+    let under = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    under("/api") || under(gpudeck_wire::paths::DEMO_PREFIX)
 }
 
 /// Every answer says `X-Content-Type-Options: nosniff`, so a browser never runs a body as

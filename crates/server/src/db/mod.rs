@@ -10,6 +10,7 @@ pub mod earnings;
 mod error;
 pub mod fleet;
 pub mod listing;
+pub mod machine_health;
 pub mod machines;
 pub mod maintenance;
 pub mod min_bid;
