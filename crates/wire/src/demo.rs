@@ -34,6 +34,7 @@ pub struct DemoHealthRequest {
     pub vm_error_msg: Option<Option<String>>,
     /// `verified`, `unverified` or `deverified`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::verification))]
     pub verification: Option<String>,
     /// 0 to 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -70,6 +71,7 @@ pub struct DemoHealthResponse {
 #[serde(deny_unknown_fields)]
 pub struct DemoReportRequest {
     /// One of [`crate::reports::REPORT_PROBLEMS`].
+    #[cfg_attr(feature = "openapi", schema(schema_with = schemas::problem))]
     pub problem: String,
     /// Truncated to 512 characters; empty when absent or null.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,6 +96,10 @@ pub struct DemoReportResponse {
 #[serde(deny_unknown_fields)]
 pub struct DemoEventRequest {
     /// A `host:` key of the catalog (N25), e.g. `host:near_end_date`.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = "^host:[a-z_]+$", example = "host:near_end_date")
+    )]
     pub event_type: String,
 }
 
@@ -103,4 +109,29 @@ pub struct DemoEventRequest {
 pub struct DemoEventsResponse {
     pub success: bool,
     pub events: Vec<EmittedEvent>,
+}
+
+/// The enumerated fields' schemas, from the one list of their values.
+#[cfg(feature = "openapi")]
+mod schemas {
+    use crate::reports::REPORT_PROBLEMS;
+    use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+    use utoipa::openapi::RefOr;
+
+    fn one_of(values: &[&str]) -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(values.iter().copied()))
+            .into()
+    }
+
+    /// The renter form's six problems.
+    pub fn problem() -> RefOr<Schema> {
+        one_of(&REPORT_PROBLEMS)
+    }
+
+    /// The three states of verification.
+    pub fn verification() -> RefOr<Schema> {
+        one_of(&crate::fleet::VERIFICATIONS)
+    }
 }

@@ -6,10 +6,10 @@ use super::{fleet, DbError};
 use gpudeck_wire::Machine;
 use rusqlite::{params, Connection, ToSql};
 
-pub const VERIFIED: &str = "verified";
-pub const DEVERIFIED: &str = "deverified";
-/// The values of `verification`, as the docs name the three states.
-pub const VERIFICATIONS: [&str; 3] = [VERIFIED, "unverified", DEVERIFIED];
+pub use gpudeck_wire::fleet::VERIFICATIONS;
+
+pub const VERIFIED: &str = VERIFICATIONS[0];
+pub const DEVERIFIED: &str = VERIFICATIONS[2];
 
 /// What D1 changes; `None` leaves a signal as it is.
 #[derive(Debug, Clone, Default, PartialEq)]
