@@ -346,6 +346,17 @@ mod tests {
                 "200 400 401 403 404 413",
             ),
             (paths::WEBHOOK_TEST, "post", "200 400 401 403 404 413 502"),
+            (paths::DEMO_MACHINE_HEALTH, "put", "200 400 401 403 404 413"),
+            (
+                paths::DEMO_MACHINE_REPORTS,
+                "post",
+                "200 400 401 403 404 413",
+            ),
+            (
+                paths::DEMO_MACHINE_EVENTS,
+                "post",
+                "200 400 401 403 404 413",
+            ),
         ];
         for (path, method, own) in own {
             let mut wanted: Vec<&str> = own.split(' ').chain(common).collect();
@@ -363,10 +374,11 @@ mod tests {
         assert!(invite_429["headers"]["Retry-After"].is_object());
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            34,
+            37,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
              alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's, \
-             N27 N26's, N29 N28's, N31 N30's; with the project's own server route)"
+             N27 N26's, N29 N28's, N31 N30's; with the project's own server route and the \
+             three demo triggers)"
         );
     }
 }
