@@ -684,4 +684,28 @@ async fn the_triggers_exist_only_in_demo_or_test_mode() {
         event.send().await.error(400, "invalid_args"),
         "event_type is required"
     );
+    // Without the demo's renter, the owner stands for the reporter.
+    test_mode
+        .state
+        .db
+        .with_conn(|c| {
+            c.execute(
+                "INSERT INTO machines (id, owner_id, hostname, num_gpus) VALUES (1, 1, 'p-1', 1)",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    let filed = test_mode
+        .post(&paths::demo_machine_reports(1))
+        .key(key)
+        .json(json!({"problem": "Other"}))
+        .send()
+        .await
+        .ok();
+    assert_eq!(filed["report"]["problem"], "Other");
+    assert_eq!(
+        test_mode.scalar("SELECT reporter_id FROM machine_reports WHERE machine_id = 1"),
+        1
+    );
 }

@@ -18,7 +18,9 @@ pub struct EmittedEvent {
 }
 
 /// Body of D1 `PUT /_demo/machines/{id}/health`: any subset of these fields; an absent
-/// field is left as it is. Any other field is refused.
+/// field is left as it is. Any other field is refused. For sending (tests, the OpenAPI
+/// schema): the server reads bodies field by field, and serde reads a `null` error as
+/// absent here, not as `Some(None)`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]

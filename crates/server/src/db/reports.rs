@@ -82,14 +82,13 @@ pub fn add_report(conn: &Connection, report: &NewReport<'_>) -> Result<i64, DbEr
     Ok(conn.last_insert_rowid())
 }
 
-/// A report D2 files on `owner_id`'s machine `machine_id`, by `reporter_id` when that user
+/// Files `report` on one of `owner_id`'s machines (D2), by its `reporter_id` when that user
 /// exists (the demo's renter), else by the owner (a database without the demo has no
 /// renter to stand for one; N24 never shows who reported). The report as N24 will list
 /// it, or `None` when the machine is not the owner's.
 pub fn add_owned_report(
     conn: &mut Connection,
     owner_id: i64,
-    reporter_id: i64,
     report: &NewReport<'_>,
 ) -> Result<Option<RenterReport>, DbError> {
     let tx = super::write_tx(conn)?;
@@ -97,14 +96,16 @@ pub fn add_owned_report(
         return Ok(None);
     }
     let reporter_exists = tx
-        .query_row("SELECT 1 FROM users WHERE id = ?1", [reporter_id], |_| {
-            Ok(())
-        })
+        .query_row(
+            "SELECT 1 FROM users WHERE id = ?1",
+            [report.reporter_id],
+            |_| Ok(()),
+        )
         .optional()?
         .is_some();
     let report = NewReport {
         reporter_id: if reporter_exists {
-            reporter_id
+            report.reporter_id
         } else {
             owner_id
         },

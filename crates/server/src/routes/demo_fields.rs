@@ -45,10 +45,6 @@ fn only(body: &Map<String, Value>, known: &[&str]) -> Result<(), ApiError> {
     }
 }
 
-fn number(value: &Value) -> Option<f64> {
-    value.as_f64()
-}
-
 /// A number field's value when present, checked by `fits`; refused with `wanted`.
 fn number_field(
     body: &Map<String, Value>,
@@ -58,7 +54,7 @@ fn number_field(
 ) -> Result<Option<f64>, ApiError> {
     match body.get(name) {
         None => Ok(None),
-        Some(value) => match number(value) {
+        Some(value) => match value.as_f64() {
             Some(n) if fits(n) => Ok(Some(n)),
             _ => Err(ApiError::invalid_args(format!("{name} must be {wanted}"))),
         },
@@ -171,7 +167,7 @@ pub fn report(body: &Map<String, Value>, now: f64) -> Result<ReportFields, ApiEr
     };
     let created_at = match body.get("created_at") {
         None | Some(Value::Null) => None,
-        Some(value) => match number(value) {
+        Some(value) => match value.as_f64() {
             Some(at) if (0.0..=now).contains(&at) => Some(at),
             _ => {
                 return Err(ApiError::invalid_args(

@@ -112,13 +112,14 @@ pub async fn report(
         .run(move |conn| {
             let report = NewReport {
                 machine_id,
+                // The demo's renter (the owner where there is none).
                 reporter_id: crate::demo::GUSTAV_ID,
                 instance_id: None,
                 problem: fields.problem,
                 message: &fields.message,
                 created_at: fields.created_at.unwrap_or(now),
             };
-            db::reports::add_owned_report(conn, owner, crate::demo::GUSTAV_ID, &report)
+            db::reports::add_owned_report(conn, owner, &report)
         })
         .await?
         .ok_or_else(no_such_machine)?;
