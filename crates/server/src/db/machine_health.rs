@@ -130,8 +130,11 @@ pub fn change_health(
             .into_iter()
             .filter_map(|(column, value)| Some((column, value?))),
     );
-    let assignments: Vec<String> = (0..columns.len())
-        .map(|i| format!("{} = ?{}", columns[i].0, i + 2))
+    // `?1` is the machine; each column's value follows in order.
+    let assignments: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, (column, _))| format!("{column} = ?{}", i + 2))
         .collect();
     let mut values: Vec<&dyn ToSql> = vec![&machine_id];
     values.extend(columns.iter().map(|(_, value)| value.as_ref()));
