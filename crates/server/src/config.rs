@@ -50,7 +50,8 @@ pub struct Config {
     /// sign in with; they join `connect-src` of the Content-Security-Policy.
     pub connect_src: Vec<String>,
     /// Test mode (spec fleet-health §3.3): webhooks may also target `127.0.0.1` and
-    /// `localhost` over http, as in demo mode, so that tests can receive deliveries.
+    /// `localhost` over http, as in demo mode, so that tests can receive deliveries, and
+    /// the demo triggers D1–D3 exist. Nothing else changes.
     pub test_mode: bool,
 }
 
@@ -78,9 +79,9 @@ pub const INVITATION_REPEAT_SECS: f64 = 60.0;
 pub const INVITATIONS_PER_HOUR: i64 = 20;
 
 impl Config {
-    /// Whether webhooks may target this machine (`127.0.0.1`, `localhost`): in demo or
-    /// test mode only (spec fleet-health §3.3).
-    pub fn local_webhooks(&self) -> bool {
+    /// Demo or test mode (spec fleet-health §3.3): webhooks may target this machine
+    /// (`127.0.0.1`, `localhost`), and the demo triggers D1–D3 exist.
+    pub fn demo_or_test_mode(&self) -> bool {
         self.demo || self.test_mode
     }
 }

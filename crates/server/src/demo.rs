@@ -566,10 +566,9 @@ fn machine(
     conn.execute(
         "INSERT INTO machines (id, owner_id, hostname, num_gpus, gpu_name, gpu_ram, cpu_name,
              cpu_cores, cpu_ram, disk_space, driver_version, cuda_max_good, geolocation,
-             public_ipaddr, inet_up, inet_down, hosting_type, verification, reliability2,
-             num_reports)
+             public_ipaddr, inet_up, inet_down, hosting_type, verification, reliability2)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20)",
+                 ?18, ?19)",
         params![
             id,
             owner_id,
@@ -594,7 +593,6 @@ fn machine(
             i64::from(id % 3 == 0),
             verification,
             0.999 - ((id * 37) % 90) as f64 / 1_000.0,
-            i64::from(id % 23 == 0),
         ],
     )?;
     let listed = owner_id != ALICE_ID || alice_listed(id);
@@ -1003,13 +1001,12 @@ fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
 }
 
 /// The health cases (fleet-health §1.1): every other machine keeps the specified defaults.
+/// The report counts follow from the seeded reports ([`REPORTED_MACHINE`]).
 fn seed_health_cases(conn: &Connection) -> Result<(), DbError> {
-    let cases: [(&str, i64, &dyn rusqlite::ToSql); 15] = [
+    let cases: [(&str, i64, &dyn rusqlite::ToSql); 13] = [
         ("error_description", ERROR_MACHINE, &MACHINE_ERROR),
         ("vm_error_msg", VM_ERROR_MACHINE, &VM_ERROR),
         ("reliability2", LOW_RELIABILITY_MACHINE, &0.874),
-        ("num_reports", REPORTED_MACHINE, &3),
-        ("num_recent_reports", REPORTED_MACHINE, &2),
         ("max_disk_space", LOW_DISK_MACHINE, &8_000.0),
         ("avail_disk_space", LOW_DISK_MACHINE, &480.0),
         ("gpu_max_cur_temp", HOT_MACHINE, &88.0),

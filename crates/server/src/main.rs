@@ -58,8 +58,9 @@ struct Cli {
     /// connect-src); repeatable.
     #[arg(long = "connect-src")]
     connect_src: Vec<String>,
-    /// Let webhooks target 127.0.0.1 and localhost (over http too), as --demo does,
-    /// so that tests can receive deliveries; changes nothing else.
+    /// Let webhooks target 127.0.0.1 and localhost (over http too), and serve the demo
+    /// triggers under /_demo/, as --demo does, so that tests can receive deliveries;
+    /// changes nothing else.
     #[arg(long)]
     test_mode: bool,
     #[command(subcommand)]

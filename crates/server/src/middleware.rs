@@ -78,12 +78,16 @@ fn too_frequent(
     }
 }
 
-/// 429 (see [`too_frequent`]) when the presented key has used up its requests.
+/// 429 (see [`too_frequent`]) when the presented key has used up its requests. The demo
+/// triggers are never limited (spec fleet-health D1–D3), nor counted.
 pub async fn rate_limit(
     State((limiter, shape)): State<(Arc<RateLimiter>, RefusalShape)>,
     request: Request,
     next: Next,
 ) -> Response {
+    if is_demo_trigger(request.uri().path()) {
+        return next.run(request).await;
+    }
     let (request, key) = hashed_key(request);
     let Some(key) = key else {
         return next.run(request).await;
@@ -229,9 +233,19 @@ pub async fn log_requests(request: Request, next: Next) -> Response {
     response
 }
 
-/// Whether `path` is the API's (answered here or forwarded) rather than the console's.
+/// Whether `path` is under the demo triggers' prefix.
+fn is_demo_trigger(path: &str) -> bool {
+    path.strip_prefix(gpudeck_wire::paths::DEMO_PREFIX)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Whether `path` is the API's (answered here or forwarded) or the demo triggers' rather
+/// than the console's: such paths get JSON refusals and are never cached.
 pub fn is_api(path: &str) -> bool {
-    path == "/api" || path.starts_with("/api/")
+    let api = path
+        .strip_prefix("/api")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    api || is_demo_trigger(path)
 }
 
 /// Every answer says `X-Content-Type-Options: nosniff`, so a browser never runs a body as

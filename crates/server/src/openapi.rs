@@ -1,5 +1,5 @@
-//! The OpenAPI 3 document: the operations of [`routes::api`] (from the handlers'
-//! `#[utoipa::path]` attributes), the wire types' schemas, and the answers operations share,
+//! The OpenAPI 3 document: the operations of [`routes::api`] and the demo triggers of
+//! [`routes::demo_triggers`] (from the handlers' `#[utoipa::path]` attributes), the wire types' schemas, and the answers operations share,
 //! added here once. Served without authentication at `GET /api/v0/openapi.json`.
 
 use crate::routes;
@@ -37,6 +37,8 @@ use utoipa::{Modify, OpenApi};
         (name = "team", description = "The caller's current team"),
         (name = "notifications", description = "Notification types, preferences and webhooks"),
         (name = "server", description = "Which server answers (a project rule of this server)"),
+        (name = "demo", description = "Demo triggers (a project rule of this server): only \
+            when it runs with `--demo` or `--test-mode`, else 404; the public service has none"),
     )
 )]
 pub struct ApiDoc;
@@ -67,8 +69,10 @@ pub const TEAM_PERMISSION: &str = "x-team-permission";
 /// the answers it shares with others.
 pub fn document() -> utoipa::openapi::OpenApi {
     let (_, operations) = routes::api().split_for_parts();
+    let (_, demo_triggers) = routes::demo_triggers().split_for_parts();
     let mut document = ApiDoc::openapi();
     document.merge(operations);
+    document.merge(demo_triggers);
     TablePermissions.modify(&mut document);
     SecuredResponses.modify(&mut document);
     CommonResponses.modify(&mut document);
@@ -110,6 +114,7 @@ impl Modify for TablePermissions {
                 let Some(operation) = operation else { continue };
                 let group = gpudeck_wire::operations::ALL
                     .into_iter()
+                    .chain(gpudeck_wire::operations::DEMO)
                     .find(|listed| listed.is_route(method, route))
                     .and_then(|listed| listed.permission);
                 if let Some(group) = group {
@@ -341,6 +346,17 @@ mod tests {
                 "200 400 401 403 404 413",
             ),
             (paths::WEBHOOK_TEST, "post", "200 400 401 403 404 413 502"),
+            (paths::DEMO_MACHINE_HEALTH, "put", "200 400 401 403 404 413"),
+            (
+                paths::DEMO_MACHINE_REPORTS,
+                "post",
+                "200 400 401 403 404 413",
+            ),
+            (
+                paths::DEMO_MACHINE_EVENTS,
+                "post",
+                "200 400 401 403 404 413",
+            ),
         ];
         for (path, method, own) in own {
             let mut wanted: Vec<&str> = own.split(' ').chain(common).collect();
@@ -358,10 +374,11 @@ mod tests {
         assert!(invite_429["headers"]["Retry-After"].is_object());
         assert_eq!(
             document["paths"].as_object().unwrap().len(),
-            34,
+            37,
             "one path per route (N6 shares the maintenance list's, N7 N4's, N8 the template \
              alias's, N9 the user templates', N11 and N12 seed op 4's, N15 and N16 seed op 6's, \
-             N27 N26's, N29 N28's, N31 N30's; with the project's own server route)"
+             N27 N26's, N29 N28's, N31 N30's; with the project's own server route and the \
+             three demo triggers)"
         );
     }
 }

@@ -31,7 +31,8 @@ pub fn app(state: AppState) -> Router {
 
 /// [`app`] with `extra` routes merged into the API, under the same layers. Tests use it to
 /// mount, e.g., a handler that panics. In forwarding mode `extra` is not mounted: the whole
-/// API belongs to the upstream.
+/// API belongs to the upstream, and so are not the demo triggers (whose changes would be
+/// to this server's database, not the upstream's).
 pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
     let api = match state.upstream.clone() {
         Some(upstream) => {
@@ -46,7 +47,14 @@ pub fn app_with(state: AppState, extra: Router<AppState>) -> Router {
                 // Which server answers is this one's to say, not the upstream's.
                 .route(paths::SERVER, get(routes::server::about))
         }
-        None => Router::from(routes::api()).merge(extra),
+        None => {
+            let api = Router::from(routes::api()).merge(extra);
+            if state.config.demo_or_test_mode() {
+                api.merge(Router::from(routes::demo_triggers()))
+            } else {
+                api
+            }
+        }
     };
     let mut inner = api
         .route(paths::OPENAPI, get(openapi::serve))

@@ -44,8 +44,8 @@ const KINDS: [Kind; 7] = [
     Kind::TeamLacking,
 ];
 
-/// The operations: the 47 of the API, the public OpenAPI document and which server
-/// answers (a project rule).
+/// The operations: the 47 of the API, the public OpenAPI document, which server answers
+/// (a project rule) and the three demo triggers (D1–D3, a project rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Route {
     CurrentUser,
@@ -97,6 +97,9 @@ enum Route {
     DeleteWebhook,
     RotateWebhookSecret,
     TestWebhook,
+    DemoHealth,
+    DemoReport,
+    DemoEvent,
 }
 
 /// An expected answer: status, `error` code (empty for 2xx) and a piece of the body.
@@ -112,7 +115,7 @@ const NO_TEAM: Cell = (404, "no_team", "not a member of any team");
 /// user's key (bob), a subaccount's key (alice's subaccount 11), a team key whose role
 /// lacks the route's permission.
 #[rustfmt::skip]
-const MATRIX: [(Route, [Cell; 7]); 49] = [
+const MATRIX: [(Route, [Cell; 7]); 52] = [
     (Route::CurrentUser, [OK, NO_KEY, MALFORMED, UNKNOWN, OK, OK, OK]),
     (Route::Maintenances, [OK, NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Include only machine_ids that exist and are owned by you"),
@@ -315,6 +318,19 @@ const MATRIX: [(Route, [Cell; 7]); 49] = [
         (404, "not_found", "Webhook not found"),
         (404, "not_found", "Webhook not found"),
         (403, "forbidden", "lacks the permission user_write")]),
+    // The demo triggers (the matrix runs in demo mode): alice's machine only.
+    (Route::DemoHealth, [(200, "", "\"gpu_max_cur_temp\":70.0"), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::DemoReport, [(200, "", "\"message\":\"matrix\""), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
+    (Route::DemoEvent, [(200, "", "\"key\":\"host:near_end_date\""), NO_KEY, MALFORMED, UNKNOWN,
+        (404, "not_found", "No such machine id"),
+        (404, "not_found", "No such machine id"),
+        (403, "forbidden", "lacks the permission machine_write")]),
 ];
 
 /// The operation of the table (`gpudeck_wire::operations`) each route is; `None` for the
@@ -370,6 +386,9 @@ fn operation(route: Route) -> Option<&'static Operation> {
         Route::DeleteWebhook => &operations::DELETE_WEBHOOK,
         Route::RotateWebhookSecret => &operations::ROTATE_WEBHOOK_SECRET,
         Route::TestWebhook => &operations::TEST_WEBHOOK,
+        Route::DemoHealth => &operations::DEMO_MACHINE_HEALTH,
+        Route::DemoReport => &operations::DEMO_MACHINE_REPORT,
+        Route::DemoEvent => &operations::DEMO_MACHINE_EVENT,
     };
     Some(operation)
 }
@@ -381,7 +400,7 @@ fn needs(route: Route) -> Option<PermissionGroup> {
 
 #[test]
 fn the_matrix_has_a_row_for_every_operation_of_the_table() {
-    for listed in operations::ALL {
+    for listed in operations::ALL.into_iter().chain(operations::DEMO) {
         assert!(
             MATRIX
                 .iter()
@@ -725,6 +744,21 @@ async fn request(app: &TestApp, route: Route, caller: &Caller) -> Answer {
             Some(json!({})),
         ),
         Route::TestWebhook => (Method::POST, paths::webhook_test(ALICE_LAN_WEBHOOK), None),
+        Route::DemoHealth => (
+            Method::PUT,
+            paths::demo_machine_health(TIDY_MACHINE),
+            Some(json!({"gpu_max_cur_temp": 70})),
+        ),
+        Route::DemoReport => (
+            Method::POST,
+            paths::demo_machine_reports(TIDY_MACHINE),
+            Some(json!({"problem": "Other", "message": "matrix"})),
+        ),
+        Route::DemoEvent => (
+            Method::POST,
+            paths::demo_machine_events(TIDY_MACHINE),
+            Some(json!({"event_type": "host:near_end_date"})),
+        ),
     };
     let mut call = app.call(method, &uri);
     if let Some(authorization) = &caller.authorization {
@@ -902,7 +936,7 @@ async fn every_route_for_every_kind_of_caller() {
         cells - MATRIX.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cells, 343);
+    assert_eq!(cells, 364);
     // The markers are real: bob's would include alice's address, key and subaccount keys.
     let app = TestApp::demo();
     let for_bob = foreign_markers(&app, &[BOB_ID, BOB_SUBACCOUNT]);
@@ -967,8 +1001,17 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             ),
         )
     };
+    // alice's machine 1003 as the demo triggers would change it.
+    let health_of = |app: &TestApp| {
+        app.text(
+            "SELECT ifnull(gpu_max_cur_temp, '-') || ':' || verification || ':'
+                    || (SELECT COUNT(*) FROM machine_reports WHERE machine_id = 1003)
+             FROM machines WHERE id = 1003",
+        )
+    };
     let before = state_of(&app);
     let notifications_before = notifications_of(&app);
+    let health_before = health_of(&app);
     for kind in [
         Kind::NoKey,
         Kind::Malformed,
@@ -1004,6 +1047,9 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
             Route::DeleteWebhook,
             Route::RotateWebhookSecret,
             Route::TestWebhook,
+            Route::DemoHealth,
+            Route::DemoReport,
+            Route::DemoEvent,
         ] {
             if route == Route::CreateSubaccount && kind == Kind::OtherUser {
                 continue; // bob may create subaccounts of his own
@@ -1022,6 +1068,11 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
         notifications_of(&app),
         notifications_before,
         "a hostile caller changed alice's webhooks or preferences"
+    );
+    assert_eq!(
+        health_of(&app),
+        health_before,
+        "a hostile caller changed alice's machine health or reports"
     );
     let who = caller(&app, Kind::Owner, Route::Defrag);
     request(&app, Route::Defrag, &who).await.ok();
@@ -1072,6 +1123,13 @@ async fn the_owner_column_acts_and_hostile_columns_change_nothing() {
         app.scalar_f64("SELECT price_min_bid FROM offers WHERE machine_id = 1003"),
         Some(0.11),
         "the floor was set"
+    );
+    request(&app, Route::DemoHealth, &who).await.ok();
+    request(&app, Route::DemoReport, &who).await.ok();
+    assert_ne!(
+        health_of(&app),
+        health_before,
+        "the owner's triggers changed 1003"
     );
 }
 

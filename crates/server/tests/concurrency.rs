@@ -961,3 +961,64 @@ async fn floors_racing_listings_leave_one_offer_with_a_floor_sent() {
     );
     server.shutdown().await.unwrap();
 }
+
+/// 20 D1 setting an error racing 20 D2 reports on one verified machine (the demo
+/// triggers): all answered 200; the error's transition is seen once (one `machine_error`
+/// and one `host:machine_verification_failed` among all answers), the machine ends
+/// deverified by that error with one of the texts sent, and every report is stored and
+/// counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn demo_errors_racing_reports_transition_once_and_lose_no_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = file_server(&dir).await;
+    let machine = 1001;
+    let errors: Vec<String> = (0..20).map(|k| format!("Xid {k}")).collect();
+    let requests = (0..40)
+        .map(|k| {
+            if k % 2 == 0 {
+                (
+                    reqwest::Method::PUT,
+                    paths::demo_machine_health(machine),
+                    json!({ "error_description": errors[k / 2] }),
+                )
+            } else {
+                (
+                    reqwest::Method::POST,
+                    paths::demo_machine_reports(machine),
+                    json!({"problem": "Other", "message": format!("report {k}")}),
+                )
+            }
+        })
+        .collect();
+    let answers = all_at_once(&server, requests).await;
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
+    let count = |key: &str| {
+        answers
+            .iter()
+            .flat_map(|(_, body)| body["events"].as_array().unwrap().iter())
+            .filter(|event| event["key"] == key)
+            .count()
+    };
+    assert_eq!(count("host:machine_error"), 1);
+    assert_eq!(count("host:machine_verification_failed"), 1);
+    assert_eq!(count("host:machine_reported"), 20);
+    let stored = text(
+        &server,
+        "SELECT error_description || '|' || verification || '|' || deverified_by_error
+         FROM machines WHERE id = 1001",
+    );
+    let (error, rest) = stored.split_once('|').unwrap();
+    assert!(errors.iter().any(|sent| sent == error), "{stored}");
+    assert_eq!(rest, "deverified|1");
+    assert_eq!(
+        scalar(
+            &server,
+            "SELECT COUNT(*) FROM machine_reports WHERE machine_id = 1001"
+        ),
+        20
+    );
+    server.shutdown().await.unwrap();
+}

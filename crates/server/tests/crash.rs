@@ -4,8 +4,9 @@
 //! `PRAGMA integrity_check` must say ok. The load accepts volume asks, deletes templates,
 //! schedules maintenance windows (N3), cancels them (N6), creates subaccounts (N20), creates
 //! team roles (N14), removes team members with their team keys (N18), moves a machine's
-//! offer end date later, extending its contract (N22), renames a webhook (N30) and sets
-//! another machine's interruptible floor (N35).
+//! offer end date later, extending its contract (N22), renames a webhook (N30), sets
+//! another machine's interruptible floor (N35) and files renter reports through the demo
+//! trigger D2.
 //!
 //! SQLite in WAL mode with `synchronous = NORMAL` writes each committed transaction to the
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
@@ -42,6 +43,8 @@ const LISTED_MACHINE: i64 = 1003;
 const LISTED_CONTRACT: i64 = 9006;
 /// The machine whose interruptible floor the load sets again and again (N35).
 const FLOORED_MACHINE: i64 = 1005;
+/// The machine the load files renter reports on (D2).
+const LOAD_REPORTED_MACHINE: i64 = 1009;
 /// Each round's own members of Alice Compute, each with a team key: 100 of them from here
 /// (user id = membership id).
 const FIRST_MEMBER: i64 = 50_000;
@@ -76,11 +79,12 @@ enum Write {
     List,
     RenameWebhook,
     Floor,
+    Report,
 }
 
 impl Write {
     fn of(writer: usize) -> Write {
-        match writer % 10 {
+        match writer % 11 {
             0 => Write::Accept,
             1 => Write::Schedule,
             2 => Write::Cancel,
@@ -90,7 +94,8 @@ impl Write {
             6 => Write::RemoveMember,
             7 => Write::List,
             8 => Write::RenameWebhook,
-            _ => Write::Floor,
+            9 => Write::Floor,
+            _ => Write::Report,
         }
     }
 }
@@ -153,6 +158,9 @@ struct Seen {
     /// Floors answered 200, and those in flight when the server died.
     floors: Vec<f64>,
     unanswered_floors: Vec<f64>,
+    /// Messages of the reports answered 200 (each request's own).
+    reports: Vec<String>,
+    unanswered_reports: usize,
     /// Requests that got no answer (in flight when the server died).
     unanswered_accepts: usize,
     unanswered_deletes: usize,
@@ -199,6 +207,11 @@ impl Seen {
             (Write::List, Some((200, _))) => self.listed.push(end_date),
             (Write::Floor, None) => self.unanswered_floors.push(floor_price(id)),
             (Write::Floor, Some((200, _))) => self.floors.push(floor_price(id)),
+            (Write::Report, None) => self.unanswered_reports += 1,
+            (Write::Report, Some((200, body))) => {
+                assert_eq!(body["report"]["message"], reason.as_str());
+                self.reports.push(reason);
+            }
             (Write::CreateRole, Some((200, _))) => self.roles.push(reason),
             (Write::RemoveMember, Some((200, _))) => self.removed.push(id),
             (Write::Accept, Some((200, body))) => {
@@ -232,6 +245,7 @@ impl Seen {
             + self.unanswered_listings.len()
             + self.unanswered_renames.len()
             + self.unanswered_floors.len()
+            + self.unanswered_reports
     }
 
     fn answered(&self) -> usize {
@@ -245,6 +259,7 @@ impl Seen {
             + self.listed.len()
             + self.renamed.len()
             + self.floors.len()
+            + self.reports.len()
             + self.refused
     }
 }
@@ -289,6 +304,11 @@ async fn write_load(url: String, round: i64, seen: Arc<Mutex<Seen>>, answered: A
                         let body = json!({"client_id": "me", "price": floor_price(id)});
                         let path = paths::machine_min_bid(FLOORED_MACHINE);
                         (json_body(reqwest::Method::PUT, path, body), 0, id)
+                    }
+                    Write::Report => {
+                        let body = json!({"problem": "Other", "message": reason});
+                        let path = paths::demo_machine_reports(LOAD_REPORTED_MACHINE);
+                        (json_body(reqwest::Method::POST, path, body), 0, 0)
                     }
                     Write::List => {
                         let body = json!({"machine": LISTED_MACHINE, "end_date": end_date});
@@ -472,6 +492,37 @@ fn check_floor_after_crash(conn: &Connection, round: i64, seen: &Seen) {
         floors.len() == 1 && sent(&floors[0]),
         "round {round}: floors {floors:?} were not sent"
     );
+}
+
+/// D2 is one transaction: every report answered 200 is stored once, whole, and no more
+/// reports of `round` are stored than were sent.
+fn check_reports_after_crash(conn: &Connection, round: i64, seen: &Seen) {
+    assert!(
+        !seen.reports.is_empty(),
+        "round {round}: no report was answered"
+    );
+    for message in &seen.reports {
+        let stored: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM machine_reports
+                 WHERE machine_id = ?1 AND message = ?2 AND problem = 'Other'",
+                rusqlite::params![LOAD_REPORTED_MACHINE, message],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            stored, 1,
+            "round {round}: report {message:?} was answered 200"
+        );
+    }
+    let stored: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM machine_reports WHERE message LIKE ?1",
+            [format!("crash-{round}-%")],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(stored as usize <= seen.reports.len() + seen.unanswered_reports);
 }
 
 /// Opens the file as a restarted server would and checks it against what was answered.
@@ -773,13 +824,14 @@ async fn sigkill_mid_write_loses_no_answered_write() {
         check_listings_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         check_webhook_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         check_floor_after_crash(&Connection::open(&db).unwrap(), round, &seen);
+        check_reports_after_crash(&Connection::open(&db).unwrap(), round, &seen);
         let in_flight = seen.in_flight();
         answered_total += seen.answered();
         in_flight_total += in_flight;
         println!(
             "round {round}: killed after {} volumes, {} deletes, {} schedules, {} cancels, {} \
              subaccounts, {} roles, {} member removals, {} listings, {} webhook renames, {} \
-             floors and {} refusals answered, {in_flight} in flight",
+             floors, {} reports and {} refusals answered, {in_flight} in flight",
             seen.volumes.len(),
             seen.deleted.len(),
             seen.scheduled.len(),
@@ -790,6 +842,7 @@ async fn sigkill_mid_write_loses_no_answered_write() {
             seen.listed.len(),
             seen.renamed.len(),
             seen.floors.len(),
+            seen.reports.len(),
             seen.refused
         );
         rounds.push(seen);

@@ -86,13 +86,13 @@ fn routed(answer: &common::Answer) -> bool {
     !unrouted
 }
 
-/// Spec neighbours §1.2 rule 1: every operation of the table answers the official
-/// client's path (with its trailing slash wherever the client puts one) and the same path
-/// without it alike, and never by a redirect. Ids that name nothing, so no write happens.
+/// Spec neighbours §1.2 rule 1: every operation of the table (and every demo trigger)
+/// answers the official client's path (with its trailing slash wherever the client puts
+/// one) and the same path without it alike, and never by a redirect. Ids that name nothing, so no write happens.
 #[tokio::test]
 async fn every_operation_answers_the_clients_path_and_the_other_form_alike() {
     let app = TestApp::demo();
-    for operation in operations::ALL {
+    for operation in operations::ALL.into_iter().chain(operations::DEMO) {
         let values: Vec<String> = operation
             .path
             .split('/')
@@ -149,6 +149,9 @@ async fn unknown_api_routes_are_json_404s() {
         .error(404, "not_found");
     assert_eq!(msg, "no such route: DELETE /api/v0/x/y");
     app.get("/api").send().await.error(404, "not_found");
+    // The demo triggers' prefix is answered as the API's, never by the console.
+    let msg = app.get("/_demo/x").send().await.error(404, "not_found");
+    assert_eq!(msg, "no such route: GET /_demo/x");
     // Without a static console, other paths are JSON 404s too.
     app.get("/index.html").send().await.error(404, "not_found");
 }
@@ -407,6 +410,10 @@ async fn the_openapi_document_lists_every_operation() {
         ("delete", paths::WEBHOOK),
         ("post", paths::WEBHOOK_ROTATE_SECRET),
         ("post", paths::WEBHOOK_TEST),
+        // The demo triggers D1–D3 (demo or test mode only; the document says so).
+        ("put", paths::DEMO_MACHINE_HEALTH),
+        ("post", paths::DEMO_MACHINE_REPORTS),
+        ("post", paths::DEMO_MACHINE_EVENTS),
     ];
     // N6 shares the maintenance list's path, N7 N4's, N8 and N9 the template deletions',
     // N11 and N12 seed op 4's, N15 and N16 seed op 6's, N16 without a name N14's, N19's
@@ -530,8 +537,9 @@ async fn the_console_is_served_with_an_spa_fallback_and_cache_headers() {
     assert_eq!(robots.text(), "User-agent: *\n");
     assert_eq!(robots.header("cache-control"), None);
 
-    // The API is never shadowed by the console.
+    // The API, and the demo triggers' prefix, are never shadowed by the console.
     app.get("/api/v0/nope").send().await.error(404, "not_found");
+    app.get("/_demo/nope").send().await.error(404, "not_found");
     assert_eq!(
         app.get(paths::CURRENT_USER)
             .key(ALICE_KEY)

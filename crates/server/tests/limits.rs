@@ -1113,3 +1113,43 @@ async fn the_report_and_earnings_reads_hold_to_every_limit() {
     app.state.clock.set(NOW + 3.55);
     min_bid().send().await.ok();
 }
+
+/// The demo triggers have no rate limit (spec fleet-health D1–D3): with both limits on, a
+/// key that has used up its requests still raises events, and D1 called again at once is
+/// answered, while the same key's API calls are refused.
+#[tokio::test]
+async fn the_demo_triggers_are_never_rate_limited() {
+    let (app, refused) = third_call_at_two_a_second(RefusalShape::Json).await;
+    refused.error(429, "rate_limited");
+    for _ in 0..3 {
+        app.put(&paths::demo_machine_health(1001))
+            .key(ALICE_KEY)
+            .json(json!({"gpu_max_cur_temp": 60}))
+            .send()
+            .await
+            .ok();
+        app.post(&paths::demo_machine_events(1001))
+            .key(ALICE_KEY)
+            .json(json!({"event_type": "host:near_end_date"}))
+            .send()
+            .await
+            .ok();
+    }
+    app.get(paths::CURRENT_USER)
+        .key(ALICE_KEY)
+        .send()
+        .await
+        .error(429, "rate_limited");
+    let app = rate_limited_app(Config {
+        public_rate_limits: true,
+        ..Config::default()
+    });
+    for _ in 0..3 {
+        app.put(&paths::demo_machine_health(1001))
+            .key(ALICE_KEY)
+            .json(json!({}))
+            .send()
+            .await
+            .ok();
+    }
+}

@@ -177,6 +177,45 @@ async fn forwarding_passes_requests_and_answers_through() {
     origin.shutdown().await.unwrap();
 }
 
+/// The demo triggers change this server's database, never an upstream's: a forwarding
+/// server does not serve them, even in test mode, and does not forward them (they are
+/// outside `/api/v0/`), while the upstream itself (a demo) has them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarding_serves_and_forwards_no_demo_trigger() {
+    let origin = start(config(DbLocation::Memory)).await.unwrap();
+    let proxy = start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        upstream: Some(origin.url()),
+        test_mode: true,
+        ..Config::default()
+    })
+    .await
+    .unwrap();
+    let client = reqwest::Client::new();
+    let trigger = |base: String| {
+        call(
+            &client,
+            reqwest::Method::PUT,
+            format!("{base}{}", paths::demo_machine_health(1001)),
+            ALICE_KEY,
+            Some(json!({"gpu_max_cur_temp": 99})),
+        )
+    };
+    let (status, body) = trigger(proxy.url()).await;
+    assert_eq!((status, body["error"].clone()), (404, json!("not_found")));
+    assert_eq!(
+        body["msg"],
+        "no such route: PUT /_demo/machines/1001/health"
+    );
+    let (status, body) = trigger(origin.url()).await;
+    assert_eq!(
+        (status, body["machine"]["gpu_max_cur_temp"].clone()),
+        (200, json!(99.0))
+    );
+    proxy.shutdown().await.unwrap();
+    origin.shutdown().await.unwrap();
+}
+
 trait JsonValue {
     async fn json_value(self) -> Value;
 }

@@ -186,9 +186,16 @@ async fn n1_health_fields_are_the_stored_row_or_the_specified_default() {
         assert_eq!(m["kernel_version"], json!(text("kernel_version")), "{id}");
         assert_eq!(m["ubuntu_version"], json!(text("ubuntu_version")), "{id}");
         assert_eq!(m["pcie_bw"], json!(column("pcie_bw")), "{id}");
+        // Counted from the reports: all of them, and those of the last 7 days.
+        let reports = |since: f64| {
+            app.scalar(&format!(
+                "SELECT COUNT(*) FROM machine_reports WHERE machine_id = {id} AND created_at >= {since}"
+            ))
+        };
+        assert_eq!(m["num_reports"], json!(reports(f64::MIN)), "{id}");
         assert_eq!(
             m["num_recent_reports"],
-            json!(column("num_recent_reports")),
+            json!(reports(NOW - 7.0 * DAY) as f64),
             "{id}"
         );
         assert_eq!(
@@ -329,7 +336,7 @@ async fn n1_demo_machines_show_each_health_case_of_the_spec() {
         ids_where(&|m| m["gpu_name"] == "RTX 4090" && m["driver_version"] != "550.54.14"),
         [1072]
     );
-    // The old reports: one each, none recent.
+    // The old reports: one each, none recent; no other machine has any.
     for id in [1012, 1035, 1081, 1104] {
         let m = alice_machine(&app, id).await;
         assert_eq!(
@@ -338,6 +345,62 @@ async fn n1_demo_machines_show_each_health_case_of_the_spec() {
             "{id}"
         );
     }
+    assert_eq!(
+        ids_where(&|m| m["num_reports"] != 0),
+        [1012, 1035, 1058, 1081, 1104]
+    );
+    let bobs = app
+        .get(&paths::machine(2001))
+        .key(BOB_KEY)
+        .send()
+        .await
+        .ok();
+    assert_eq!(
+        (
+            bobs[0]["num_reports"].clone(),
+            bobs[0]["num_recent_reports"].clone()
+        ),
+        (json!(1), json!(0.0))
+    );
+}
+
+/// N1's report counts are read from the reports, not stored: a report added (as D2 adds
+/// one) counts at once, in both counts while it is recent, and leaves the recent count
+/// once it is more than 7 days old.
+#[tokio::test]
+async fn n1_report_counts_follow_the_reports() {
+    let app = TestApp::demo();
+    let counts = |m: Value| (m["num_reports"].clone(), m["num_recent_reports"].clone());
+    assert_eq!(
+        counts(alice_machine(&app, 1001).await),
+        (json!(0), json!(0.0))
+    );
+    app.state
+        .db
+        .with_conn(|c| {
+            let report = |created_at| gpudeck_server::db::reports::NewReport {
+                machine_id: 1001,
+                reporter_id: GUSTAV_ID,
+                instance_id: None,
+                problem: "Other",
+                message: "",
+                created_at,
+            };
+            gpudeck_server::db::reports::add_report(c, &report(NOW - 7.0 * DAY))?;
+            gpudeck_server::db::reports::add_report(c, &report(NOW - 7.0 * DAY - 1.0))?;
+            Ok(())
+        })
+        .unwrap();
+    // The one exactly 7 days old is still recent.
+    assert_eq!(
+        counts(alice_machine(&app, 1001).await),
+        (json!(2), json!(1.0))
+    );
+    app.state.clock.set(NOW + 1.0);
+    assert_eq!(
+        counts(alice_machine(&app, 1001).await),
+        (json!(2), json!(0.0))
+    );
 }
 
 #[tokio::test]

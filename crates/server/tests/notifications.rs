@@ -4,56 +4,14 @@
 
 mod common;
 
-use axum::body::Bytes;
-use axum::http::{HeaderMap, StatusCode};
-use common::{TestApp, NOW};
+use axum::http::StatusCode;
+use common::{plain_app, receiver, Received, TestApp, NOW};
 use gpudeck_server::demo::*;
 use gpudeck_wire::notifications::headers;
 use gpudeck_wire::paths;
 use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
 use sha2::Sha256;
-use std::sync::{Arc, Mutex};
-use tokio::sync::mpsc;
-
-/// What the receiver got: the headers and the exact body.
-struct Received {
-    headers: HeaderMap,
-    body: Bytes,
-}
-
-/// A local webhook receiver: every POST to `/hook` is sent on the channel and answered
-/// with the status it is currently set to.
-struct Receiver {
-    url: String,
-    status: Arc<Mutex<StatusCode>>,
-    got: mpsc::UnboundedReceiver<Received>,
-}
-
-async fn receiver() -> Receiver {
-    let (tx, got) = mpsc::unbounded_channel();
-    let status = Arc::new(Mutex::new(StatusCode::OK));
-    let answer = status.clone();
-    let app = axum::Router::new().route(
-        "/hook",
-        axum::routing::post(move |headers: HeaderMap, body: Bytes| {
-            let tx = tx.clone();
-            let answer = *answer.lock().unwrap();
-            async move {
-                tx.send(Received { headers, body }).unwrap();
-                answer
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    Receiver {
-        url: format!("http://127.0.0.1:{port}/hook"),
-        status,
-        got,
-    }
-}
 
 /// The signature as a receiver checks it (docs): HMAC-SHA256 of `<timestamp>.<body>`.
 fn expected_signature(secret: &str, timestamp: &str, body: &[u8]) -> String {
@@ -864,36 +822,6 @@ async fn an_event_is_retried_with_its_id_after_a_retryable_failure() {
         header(&second, headers::EVENT_ID)
     );
     assert_eq!(first.body, second.body);
-}
-
-/// A server on an empty database with one user and key, in test mode or not (no demo).
-fn plain_app(test_mode: bool) -> (TestApp, &'static str) {
-    common::init_logging();
-    let state = gpudeck_server::AppState::new(gpudeck_server::Config {
-        clock: gpudeck_server::Clock::fixed(NOW),
-        test_mode,
-        ..gpudeck_server::Config::default()
-    })
-    .unwrap();
-    let key = "plain-user-key-000000000000000000000000000000001";
-    state
-        .db
-        .with_conn(move |c| {
-            c.execute(
-                "INSERT INTO users (id, email, username, created_at) VALUES (1, 'p@x', 'p', 0)",
-                [],
-            )?;
-            c.execute(
-                "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, 1, 0)",
-                [gpudeck_server::keys::hash_key(key)],
-            )?;
-            Ok(())
-        })
-        .unwrap();
-    (
-        TestApp::with_router(state.clone(), gpudeck_server::app(state)),
-        key,
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

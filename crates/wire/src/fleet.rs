@@ -2,6 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The states of N1's `verification`, as the docs name them ("Unverified → Verified →
+/// (potentially) Deverified"); the public service may send others.
+pub const VERIFICATIONS: [&str; 3] = ["verified", "unverified", "deverified"];
+
 /// A machine of `GET /machines` (N1) and `GET /machines/{id}` (N2). The fields without
 /// `Option` are the ones the specification marks required; the others are optional and
 /// left out when unknown. Units are the reference server's (see each field).

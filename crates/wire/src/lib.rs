@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod calendar;
+pub mod demo;
 pub mod earnings;
 pub mod error;
 pub mod fleet;

@@ -498,6 +498,43 @@ pub const ALL: [&Operation; 47] = [
     &TEST_WEBHOOK,
 ];
 
+/// The reference server's demo triggers (fleet-health D1–D3, a project rule): only in demo
+/// or test mode, outside `/api/v0/` (so never forwarded), with no rate limit. They are not
+/// operations of the interface, so they are not in [`ALL`]: the console never sends them.
+const DEMO_TRIGGER: ClientCommand =
+    NoCommand("a demo trigger of the reference server; the public service has none");
+pub const DEMO_MACHINE_HEALTH: Operation = op(
+    "D1",
+    "PUT",
+    "/_demo/machines/{id}/health",
+    Some(MachineWrite),
+    None,
+    DEMO_TRIGGER,
+);
+pub const DEMO_MACHINE_REPORT: Operation = op(
+    "D2",
+    "POST",
+    "/_demo/machines/{id}/reports",
+    Some(MachineWrite),
+    None,
+    DEMO_TRIGGER,
+);
+pub const DEMO_MACHINE_EVENT: Operation = op(
+    "D3",
+    "POST",
+    "/_demo/machines/{id}/events",
+    Some(MachineWrite),
+    None,
+    DEMO_TRIGGER,
+);
+
+/// The demo triggers, in the spec's order.
+pub const DEMO: [&Operation; 3] = [
+    &DEMO_MACHINE_HEALTH,
+    &DEMO_MACHINE_REPORT,
+    &DEMO_MACHINE_EVENT,
+];
+
 fn is_placeholder(segment: &str) -> bool {
     segment.starts_with('{') && segment.ends_with('}')
 }
@@ -592,6 +629,24 @@ mod tests {
             .map(|op| (op.method, op.path.trim_end_matches('/')))
             .collect();
         assert_eq!(routes.len(), ALL.len());
+    }
+
+    #[test]
+    fn demo_triggers_are_outside_the_interface_and_need_machine_write() {
+        for trigger in DEMO {
+            assert!(trigger.path.starts_with("/_demo/machines/{id}/"));
+            assert_eq!(trigger.permission, Some(MachineWrite), "{}", trigger.name);
+            assert_eq!(trigger.public_seconds, None, "{}", trigger.name);
+            assert!(ALL.iter().all(|op| op.name != trigger.name));
+            // Never taken for an operation of the interface (rate limits, pacing).
+            assert_eq!(of_request(trigger.method, &trigger.path_with(&["7"])), None);
+        }
+        assert_eq!(
+            DEMO_MACHINE_HEALTH.path_with(&["7"]),
+            "/_demo/machines/7/health"
+        );
+        assert_eq!(DEMO_MACHINE_REPORT.route(), "/_demo/machines/{id}/reports");
+        assert_eq!(DEMO_MACHINE_EVENT.method, "POST");
     }
 
     #[test]

@@ -92,6 +92,27 @@ pub fn machine_create_asks() -> String {
     op::LIST_MACHINE.path.to_owned()
 }
 
+/// Where the demo triggers (D1–D3) live: outside `/api/v0/`, so never forwarded.
+pub const DEMO_PREFIX: &str = "/_demo";
+pub const DEMO_MACHINE_HEALTH: &str = op::DEMO_MACHINE_HEALTH.route();
+pub const DEMO_MACHINE_REPORTS: &str = op::DEMO_MACHINE_REPORT.route();
+pub const DEMO_MACHINE_EVENTS: &str = op::DEMO_MACHINE_EVENT.route();
+
+/// D1's path for one machine.
+pub fn demo_machine_health(id: i64) -> String {
+    op::DEMO_MACHINE_HEALTH.path_with(&[&id.to_string()])
+}
+
+/// D2's path for one machine.
+pub fn demo_machine_reports(id: i64) -> String {
+    op::DEMO_MACHINE_REPORT.path_with(&[&id.to_string()])
+}
+
+/// D3's path for one machine.
+pub fn demo_machine_events(id: i64) -> String {
+    op::DEMO_MACHINE_EVENT.path_with(&[&id.to_string()])
+}
+
 /// N23's path for one machine, in the official client's form.
 pub fn machine_asks(id: i64) -> String {
     op::UNLIST_MACHINE.path_with(&[&id.to_string()])

@@ -7,6 +7,15 @@ use serde::{Deserialize, Serialize};
 pub const MAX_REPORTS: usize = 20;
 /// The longest `message` kept, in characters ("truncated to 512 characters").
 pub const MAX_REPORT_MESSAGE_CHARS: usize = 512;
+/// The problems the renter's report form offers (generated ref for `PUT …/report`).
+pub const REPORT_PROBLEMS: [&str; 6] = [
+    "Unable To Start Instance",
+    "Instance Takes Too Long To Load",
+    "Instance Has Less Disk Space Than Requested",
+    "Machine Has Port Issues",
+    "Machine Performance Is Less Than Expected",
+    "Other",
+];
 
 /// One report of `GET /machines/{id}/reports/` (N24), whose answer is a bare array of them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -13,14 +13,19 @@ use rusqlite::{params, Connection, Row};
 use std::collections::HashMap;
 
 /// `owner_id`'s machines (`?1`), all of them or only `?2` when it is not null, by id, each
-/// with its offer (from column [`OFFER_AT`] on; all null when it never had one).
+/// with its offer (from column [`OFFER_AT`] on; all null when it never had one) and its
+/// report counts: all of its reports, and those filed since `?3` (fleet-health §1.1).
 fn machines_sql() -> String {
     format!(
         "SELECT m.id, m.hostname, m.gpu_name, m.cpu_name, m.driver_version, m.num_gpus,
                 m.cpu_cores, m.gpu_ram, m.cpu_ram, m.disk_space, m.verification, m.reliability2,
                 m.geolocation, m.public_ipaddr, m.offline_since, m.earn_day, m.earn_hour,
-                m.num_reports, m.hosting_type, m.inet_up, m.inet_down, m.cuda_max_good,
-                m.error_description, m.vm_error_msg, m.num_recent_reports, m.max_disk_space,
+                (SELECT COUNT(*) FROM machine_reports r WHERE r.machine_id = m.id),
+                m.hosting_type, m.inet_up, m.inet_down, m.cuda_max_good,
+                m.error_description, m.vm_error_msg,
+                (SELECT COUNT(*) FROM machine_reports r
+                 WHERE r.machine_id = m.id AND r.created_at >= ?3),
+                m.max_disk_space,
                 m.alloc_disk_space, m.avail_disk_space, m.kernel_version, m.ubuntu_version,
                 m.gpu_max_cur_temp, m.direct_port_count, m.pcie_bw,
                 {OFFER_COLUMNS}
@@ -197,7 +202,8 @@ pub fn machines(
     }
     let none = Rentals::default();
     let mut statement = conn.prepare_cached(&machines_sql())?;
-    let machines = statement.query_map(params![owner_id, only], |row| {
+    let recent_since = now - super::reports::RECENT_REPORTS_SECS;
+    let machines = statement.query_map(params![owner_id, only, recent_since], |row| {
         let id: i64 = row.get(0)?;
         machine_from(row, rentals.get(&id).unwrap_or(&none), now)
     })?;

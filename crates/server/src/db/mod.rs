@@ -10,6 +10,7 @@ pub mod earnings;
 mod error;
 pub mod fleet;
 pub mod listing;
+pub mod machine_health;
 pub mod machines;
 pub mod maintenance;
 pub mod min_bid;
@@ -58,6 +59,9 @@ const MIGRATIONS: &[M<'static>] = &[
     )),
     M::up(include_str!(
         "../../migrations/0010_renter_reports_and_earnings.sql"
+    )),
+    M::up(include_str!(
+        "../../migrations/0011_report_counts_and_error_deverification.sql"
     )),
 ];
 

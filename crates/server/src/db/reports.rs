@@ -5,6 +5,10 @@ use gpudeck_wire::reports::MAX_REPORTS;
 use gpudeck_wire::{NumberOrText, RenterReport};
 use rusqlite::{params, Connection, OptionalExtension};
 
+/// N1's `num_recent_reports` counts the reports of the last 7 days (fleet-health §1.1, a
+/// project rule: the public window is unknown).
+pub const RECENT_REPORTS_SECS: f64 = 7.0 * 86_400.0;
+
 /// Whether `machine_id` is one of `owner_id`'s machines.
 pub fn owns_machine(conn: &Connection, owner_id: i64, machine_id: i64) -> Result<bool, DbError> {
     Ok(conn
@@ -76,4 +80,49 @@ pub fn add_report(conn: &Connection, report: &NewReport<'_>) -> Result<i64, DbEr
         ],
     )?;
     Ok(conn.last_insert_rowid())
+}
+
+/// Files `report` on one of `owner_id`'s machines (D2), by its `reporter_id` when that user
+/// exists (the demo's renter), else by the owner (a database without the demo has no
+/// renter to stand for one; N24 never shows who reported). The report as N24 will list
+/// it, or `None` when the machine is not the owner's.
+pub fn add_owned_report(
+    conn: &mut Connection,
+    owner_id: i64,
+    report: &NewReport<'_>,
+) -> Result<Option<RenterReport>, DbError> {
+    let tx = super::write_tx(conn)?;
+    if !owns_machine(&tx, owner_id, report.machine_id)? {
+        return Ok(None);
+    }
+    let reporter_exists = tx
+        .query_row(
+            "SELECT 1 FROM users WHERE id = ?1",
+            [report.reporter_id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    let report = NewReport {
+        reporter_id: if reporter_exists {
+            report.reporter_id
+        } else {
+            owner_id
+        },
+        ..report.clone()
+    };
+    let id = add_report(&tx, &report)?;
+    let stored = tx.query_row(
+        "SELECT problem, message, created_at FROM machine_reports WHERE id = ?1",
+        [id],
+        |row| {
+            Ok(RenterReport {
+                problem: row.get(0)?,
+                message: row.get(1)?,
+                created_at: NumberOrText::Number(row.get(2)?),
+            })
+        },
+    )?;
+    tx.commit()?;
+    Ok(Some(stored))
 }

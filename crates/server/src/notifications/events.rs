@@ -3,11 +3,12 @@
 //! retryable failure. Deliveries never delay the request that caused the event and are
 //! not kept across a restart.
 
-use super::catalog::{self, Kind};
+use super::catalog::Kind;
 use super::delivery::{self, attempt, Event, Outcome, Target};
+use super::host_events::{self, HostEvent};
 use crate::db;
 use crate::state::AppState;
-use gpudeck_wire::calendar::rfc3339_utc;
+use gpudeck_wire::demo::EmittedEvent;
 use gpudeck_wire::notifications::Delivery;
 use gpudeck_wire::WindowPlan;
 use std::time::Duration;
@@ -46,7 +47,7 @@ pub async fn emit(
 /// read again before each attempt: a deleted one gets no more attempts, a rotated
 /// secret signs the next.
 async fn deliver(state: AppState, owner: i64, webhook_id: i64, event: Event) {
-    let local_allowed = state.config.local_webhooks();
+    let local_allowed = state.config.demo_or_test_mode();
     for number in 1..=(RETRY_PAUSES.len() as u32 + 1) {
         let found = state
             .db
@@ -71,19 +72,44 @@ async fn deliver(state: AppState, owner: i64, webhook_id: i64, event: Event) {
     }
 }
 
+/// Emits each of `events` in turn (after the change that caused them committed) and
+/// returns their keys and ids, for a demo trigger's answer.
+pub async fn emit_all(
+    state: &AppState,
+    owner: i64,
+    events: Vec<HostEvent>,
+) -> Result<Vec<EmittedEvent>, db::DbError> {
+    let mut emitted = Vec::with_capacity(events.len());
+    for HostEvent {
+        kind,
+        subject,
+        message,
+    } in events
+    {
+        let event_id = emit(state, owner, kind, subject, message).await?;
+        emitted.push(EmittedEvent {
+            key: kind.key.to_owned(),
+            event_id,
+        });
+    }
+    Ok(emitted)
+}
+
 /// `host:maintenance_scheduled` for a window N3 or N4 committed on `machine_id`, emitted in
 /// the background so that it never delays the answer.
 pub fn maintenance_scheduled(state: &AppState, owner: i64, machine_id: i64, window: &WindowPlan) {
-    let subject = format!("Maintenance scheduled on machine {machine_id}");
-    let message = format!(
-        "{} window from {} for {} hour(s).",
-        window.category.as_str(),
-        rfc3339_utc(window.start_time),
-        window.duration_hours
+    let HostEvent {
+        kind,
+        subject,
+        message,
+    } = host_events::maintenance_scheduled(
+        machine_id,
+        &window.category,
+        window.start_time,
+        window.duration_hours,
     );
     let state = state.clone();
     tokio::spawn(async move {
-        let kind = catalog::kind(catalog::MAINTENANCE_SCHEDULED);
         if let Err(error) = emit(&state, owner, kind, subject, message).await {
             tracing::error!(%error, machine_id, "emitting maintenance_scheduled");
         }

@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod delivery;
 pub mod events;
+pub mod host_events;
 pub mod signature;
 pub mod targets;
 

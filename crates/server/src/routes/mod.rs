@@ -5,6 +5,8 @@
 //! its operation needs, reads its input as a `gpudeck_wire` request type and runs one query
 //! function of [`crate::db`], then says in HTTP what the query's domain result means.
 
+pub mod demo_fields;
+pub mod demo_triggers;
 pub mod earnings;
 pub mod fleet;
 pub mod listing;
@@ -81,4 +83,13 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::update, webhooks::delete))
         .routes(routes!(webhooks::rotate_secret))
         .routes(routes!(webhooks::test))
+}
+
+/// The demo triggers D1–D3 (spec fleet-health, a project rule). The router mounts them
+/// only in demo or test mode, beside [`api`]; the OpenAPI document lists them, saying so.
+pub fn demo_triggers() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(demo_triggers::health))
+        .routes(routes!(demo_triggers::report))
+        .routes(routes!(demo_triggers::event))
 }

@@ -100,7 +100,7 @@ pub async fn create(
         .map(webhook_fields::name)
         .transpose()?
         .flatten();
-    let webhook_url = webhook_fields::url(webhook_url.as_ref(), state.config.local_webhooks())?;
+    let webhook_url = webhook_fields::url(webhook_url.as_ref(), state.config.demo_or_test_mode())?;
     let event_types =
         webhook_fields::event_types(event_types.as_ref(), &offered(&state, &caller).await?)?;
     let new = NewWebhook {
@@ -187,7 +187,7 @@ pub async fn update(
     };
     let webhook_url = webhook_url
         .as_ref()
-        .map(|url| webhook_fields::url(Some(url), state.config.local_webhooks()))
+        .map(|url| webhook_fields::url(Some(url), state.config.demo_or_test_mode()))
         .transpose()?;
     let event_types = match &event_types {
         None => None,
@@ -330,7 +330,7 @@ pub async fn test(
         url: webhook.webhook_url,
         secret,
     };
-    let local_allowed = state.config.local_webhooks();
+    let local_allowed = state.config.demo_or_test_mode();
     match delivery::attempt(&target, &event, 1, local_allowed, &state.clock).await {
         Outcome::Delivered => Ok(Json(WebhookTested {
             success: true,

@@ -2,12 +2,14 @@
 //! request builder over `tower::ServiceExt::oneshot`.
 #![allow(dead_code)]
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::Router;
 use gpudeck_server::{app, AppState};
 use http_body_util::BodyExt;
 use serde_json::Value;
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
 use tower::ServiceExt;
 
 /// "Now" for every test: the demo's windows are relative to it.
@@ -184,4 +186,73 @@ impl Answer {
         assert_eq!(self.status, StatusCode::OK, "body: {}", self.text());
         self.json()
     }
+}
+
+/// What the receiver got: the headers and the exact body.
+pub struct Received {
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+/// A local webhook receiver: every POST to `/hook` is sent on the channel and answered
+/// with the status it is currently set to.
+pub struct Receiver {
+    pub url: String,
+    pub status: Arc<Mutex<StatusCode>>,
+    pub got: mpsc::UnboundedReceiver<Received>,
+}
+
+pub async fn receiver() -> Receiver {
+    let (tx, got) = mpsc::unbounded_channel();
+    let status = Arc::new(Mutex::new(StatusCode::OK));
+    let answer = status.clone();
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |headers: HeaderMap, body: Bytes| {
+            let tx = tx.clone();
+            let answer = *answer.lock().unwrap();
+            async move {
+                tx.send(Received { headers, body }).unwrap();
+                answer
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    Receiver {
+        url: format!("http://127.0.0.1:{port}/hook"),
+        status,
+        got,
+    }
+}
+
+/// A server on an empty database with one user and key, in test mode or not (no demo).
+pub fn plain_app(test_mode: bool) -> (TestApp, &'static str) {
+    init_logging();
+    let state = gpudeck_server::AppState::new(gpudeck_server::Config {
+        clock: gpudeck_server::Clock::fixed(NOW),
+        test_mode,
+        ..gpudeck_server::Config::default()
+    })
+    .unwrap();
+    let key = "plain-user-key-000000000000000000000000000000001";
+    state
+        .db
+        .with_conn(move |c| {
+            c.execute(
+                "INSERT INTO users (id, email, username, created_at) VALUES (1, 'p@x', 'p', 0)",
+                [],
+            )?;
+            c.execute(
+                "INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?1, 1, 0)",
+                [gpudeck_server::keys::hash_key(key)],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    (
+        TestApp::with_router(state.clone(), gpudeck_server::app(state)),
+        key,
+    )
 }
