@@ -332,12 +332,21 @@ pub fn unlist_machine(machine_id: i64) -> ApiRequest {
 
 /// N25: the event types the caller may subscribe to.
 pub fn notification_types() -> ApiRequest {
-    ApiRequest::to(&op::NOTIFICATION_TYPES)
+    ApiRequest::read(
+        &op::NOTIFICATION_TYPES,
+        &reads::NOTIFICATION_TYPES,
+        reads::NOTIFICATION_TYPES.path.into(),
+    )
 }
 
 /// N26: the caller's (`user_id`'s) channels per type; the docs show no `me` form.
 pub fn notification_preferences(user_id: i64) -> ApiRequest {
-    ApiRequest::to_filled(&op::NOTIFICATION_PREFERENCES, &[&id(user_id)])
+    let path = reads::NOTIFICATION_PREFERENCES.path_with("user_id", &id(user_id));
+    ApiRequest::read(
+        &op::NOTIFICATION_PREFERENCES,
+        &reads::NOTIFICATION_PREFERENCES,
+        path,
+    )
 }
 
 /// N27: the whole map read from N26 with the changes made, because whether the public
@@ -349,7 +358,7 @@ pub fn change_notification_preferences(user_id: i64, preferences: &PreferenceMap
 
 /// N28: the caller's webhooks, without secrets.
 pub fn webhooks() -> ApiRequest {
-    ApiRequest::to(&op::WEBHOOKS)
+    ApiRequest::read(&op::WEBHOOKS, &reads::WEBHOOKS, reads::WEBHOOKS.path.into())
 }
 
 /// N29: a webhook; `name` left out when empty, every type by its full key.

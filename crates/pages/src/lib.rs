@@ -225,7 +225,11 @@ pub const NOTIFICATIONS: Page = Page {
         label: "Notifications",
         exact: false,
     }),
-    first_reads: &[],
+    first_reads: &[
+        &reads::NOTIFICATION_TYPES,
+        &reads::NOTIFICATION_PREFERENCES,
+        &reads::WEBHOOKS,
+    ],
     reads_depend_on: &[],
     example: "/notifications",
     ready: ".preferences tbody tr:not(.spacer)",
