@@ -333,3 +333,36 @@ async fn a_webhook_is_changed_by_sending_only_what_changed() {
         .text("[data-testid=webhook-result]")
         .contains("its secret is unchanged"));
 }
+
+#[wasm_bindgen_test]
+async fn a_refused_url_is_said_beside_the_url_field() {
+    signed_in_as(KEY, USER, "/notifications");
+    let mut replies = vec![
+        ("webhooks/", json(200, ONE_WEBHOOK)),
+        (
+            "webhooks/",
+            json(
+                400,
+                r#"{"success": false, "error": "invalid_args", "msg": "webhook_url must use HTTPS"}"#,
+            ),
+        ),
+    ];
+    replies.extend(shell_and_page_reads());
+    let _fetch = FakeFetch::install_by_url(replies);
+    let page = mount(App);
+    page.wait_for("[data-event-type='host:machine_offline'] input")
+        .await;
+    page.type_into("#webhook-url", "http://hooks.example.com/plain");
+    page.click("[data-event-type='host:machine_offline'] input");
+    page.click("form.webhook-form button[type=submit]");
+    page.wait_for("dialog[open]").await;
+    page.click("dialog[open] button.primary");
+    page.wait_for_text("#webhook-url-error", "webhook_url must use HTTPS")
+        .await;
+    assert_eq!(
+        page.get("#webhook-url")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+}

@@ -3,8 +3,8 @@
 //! webhook's secret goes to the secret dialog, never into the form's state.
 
 use super::rules::{
-    changes_of, check_webhook, subscribed_keys, url_warning, WebhookDraft, WebhookField,
-    MAX_WEBHOOKS,
+    changes_of, check_webhook, field_of_refusal, subscribed_keys, url_warning, WebhookDraft,
+    WebhookField, MAX_WEBHOOKS,
 };
 use super::secret::ShownSecret;
 use crate::api::requests::WebhookChanges;
@@ -145,11 +145,18 @@ pub fn WebhookForm(
         }
     };
     let problems = Signal::from(problems);
-    let refusal = move || {
+    // A refusal goes beside the field its message names, else under the form.
+    let refused = move |field: Option<WebhookField>| {
+        let concerns = move |_, message: &str| field_of_refusal(message) == field;
         create
-            .refusal_where(|_| true)
-            .or_else(|| update.refusal_where(|_| true))
+            .refused_where(concerns)
+            .or_else(|| update.refused_where(concerns))
     };
+    let error_of = move |field: WebhookField| {
+        let checked = problem_for(problems, field);
+        Signal::derive(move || checked.get().or_else(|| refused(Some(field))))
+    };
+    let refusal = move || refused(None);
 
     view! {
         <section class="webhook-editor" aria-labelledby="webhook-form-heading">
@@ -164,7 +171,7 @@ pub fn WebhookForm(
                     id="webhook-name"
                     label="Name (optional)"
                     hint="Up to 120 characters, to tell your webhooks apart."
-                    error=problem_for(problems, WebhookField::Name)
+                    error=error_of(WebhookField::Name)
                 >
                     <TextInput kind=TextKind::Plain text=name />
                 </FormField>
@@ -173,7 +180,7 @@ pub fn WebhookForm(
                     label="URL"
                     hint="Where the signed deliveries are POSTed, e.g. https://example.com/vast/webhooks."
                     status=move || url_warning(&url.get()).unwrap_or_default()
-                    error=problem_for(problems, WebhookField::Url)
+                    error=error_of(WebhookField::Url)
                 >
                     <TextInput kind=TextKind::Plain text=url />
                 </FormField>
@@ -181,7 +188,7 @@ pub fn WebhookForm(
                     id="webhook-types"
                     legend="Events it receives"
                     hint="Subscribing turns on the webhook channel of those events in your preferences."
-                    error=problem_for(problems, WebhookField::Types)
+                    error=error_of(WebhookField::Types)
                     class="event-types"
                 >
                     <For

@@ -114,6 +114,28 @@ fn check_url(url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The field a server's refusal of N29 or N30 is about, from its message (spec
+/// fleet-health N29's table); `None` for one about the whole request (the limit of 4).
+pub fn field_of_refusal(message: &str) -> Option<WebhookField> {
+    if message.starts_with("name ") {
+        Some(WebhookField::Name)
+    } else if message.starts_with("webhook_url ") || message.contains("URL is already registered") {
+        Some(WebhookField::Url)
+    } else if [
+        "event_types ",
+        "Unknown event type",
+        "Duplicate event type",
+        "Ambiguous event type",
+    ]
+    .iter()
+    .any(|start| message.starts_with(start))
+    {
+        Some(WebhookField::Types)
+    } else {
+        None
+    }
+}
+
 /// The warning for a URL the public service would refuse though the form lets it through.
 pub fn url_warning(url: &str) -> Option<&'static str> {
     url.trim()
@@ -300,6 +322,29 @@ mod tests {
             problems("a\u{7}b", "https://x.example", &["host:a"])[0].1,
             "The name must not contain control characters."
         );
+    }
+
+    #[test]
+    fn a_refusal_stands_beside_the_field_it_names() {
+        let field = |message: &str| field_of_refusal(message);
+        assert_eq!(field("webhook_url must use HTTPS"), Some(WebhookField::Url));
+        assert_eq!(
+            field("This webhook URL is already registered"),
+            Some(WebhookField::Url)
+        );
+        assert_eq!(
+            field("name exceeds maximum length of 120 characters"),
+            Some(WebhookField::Name)
+        );
+        assert_eq!(
+            field("Unknown event type: host:x"),
+            Some(WebhookField::Types)
+        );
+        assert_eq!(
+            field("event_types must contain at least one event type"),
+            Some(WebhookField::Types)
+        );
+        assert_eq!(field("Maximum of 4 webhooks per user"), None);
     }
 
     #[test]
