@@ -105,22 +105,48 @@ fn cuda(value: &NumberOrText) -> Option<f64> {
     }
 }
 
-/// Every rule that fires on `m`.
+/// Every rule that fires on `m`, in the table's order.
 pub fn findings(
     m: &Machine,
     previous: Option<&Machine>,
     fleet: &FleetContext,
     now: f64,
 ) -> Vec<Finding> {
-    let mut found = Vec::new();
-    let mut add = |rule: Rule, severity: Severity, evidence: String| {
-        found.push(Finding {
-            rule,
-            severity,
-            evidence,
-        })
-    };
-    // H1, H1b
+    [
+        presence(m),
+        errors(m),
+        verification_lost(m, previous),
+        unverified(m),
+        reliability(m, previous),
+        new_reports(m, previous),
+        recent_reports(m),
+        listing_ends_soon(m, now),
+        rentals_outlast_listing(m),
+        idle_while_listed(m),
+        disk_low(m),
+        under_requirements(m),
+        cuda_too_old(m),
+        driver_drift(m, fleet),
+        hot(m),
+        maintenance_announced(m),
+        duplicate_hostname(m, fleet),
+        unlisted_after_maintenance(m, fleet, now),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn finding(rule: Rule, severity: Severity, evidence: impl Into<String>) -> Option<Finding> {
+    Some(Finding {
+        rule,
+        severity,
+        evidence: evidence.into(),
+    })
+}
+
+/// H1, H1b: offline (the worst while rented), or not seen for a moment.
+fn presence(m: &Machine) -> Option<Finding> {
     if m.timeout > OFFLINE_AFTER {
         let rented = m.current_rentals_running > 0;
         let long = if m.timeout > LONG_OFFLINE_AFTER {
@@ -142,220 +168,290 @@ pub fn findings(
         } else {
             Severity::Warning
         };
-        add(Rule::Offline, severity, evidence);
+        finding(Rule::Offline, severity, evidence)
     } else if m.timeout > 0.0 {
-        add(
+        finding(
             Rule::NotSeen,
             Severity::Info,
             format!("last seen {} ago", format_span(m.timeout)),
-        );
+        )
+    } else {
+        None
     }
-    // H2, H2b
+}
+
+/// H2, H2b: an error on the machine, else one on its VMs.
+fn errors(m: &Machine) -> Option<Finding> {
     if let Some(error) = said(&m.error_description) {
-        add(Rule::MachineError, Severity::Critical, error.to_owned());
-    } else if let Some(error) = said(&m.vm_error_msg) {
-        add(Rule::VmError, Severity::Warning, error.to_owned());
+        finding(Rule::MachineError, Severity::Critical, error)
+    } else {
+        said(&m.vm_error_msg).and_then(|error| finding(Rule::VmError, Severity::Warning, error))
     }
-    // H3, H3b
+}
+
+/// H3: deverified, or verified at the last read and not now.
+fn verification_lost(m: &Machine, previous: Option<&Machine>) -> Option<Finding> {
     let was_verified = previous.is_some_and(|p| p.verification == "verified");
     if m.verification == "deverified" {
-        add(
-            Rule::VerificationLost,
-            Severity::Critical,
-            "deverified".into(),
-        );
+        finding(Rule::VerificationLost, Severity::Critical, "deverified")
     } else if was_verified && m.verification != "verified" {
-        add(
+        finding(
             Rule::VerificationLost,
             Severity::Critical,
             format!("verified at the last read, {} now", m.verification),
-        );
+        )
+    } else {
+        None
     }
-    if m.verification == "unverified" {
-        add(Rule::Unverified, Severity::Info, "unverified".into());
+}
+
+/// H3b.
+fn unverified(m: &Machine) -> Option<Finding> {
+    if m.verification != "unverified" {
+        return None;
     }
-    // H4, H4b
+    finding(Rule::Unverified, Severity::Info, "unverified")
+}
+
+/// H4, H4b: at or under the gate, near it, or fallen since the last read.
+fn reliability(m: &Machine, previous: Option<&Machine>) -> Option<Finding> {
     let r = m.reliability2;
     let fall = previous.map(|p| p.reliability2 - r);
     if r <= RELIABILITY_GATE {
-        add(
+        finding(
             Rule::ReliabilityUnderGate,
             Severity::Warning,
             format!("reliability {r:.3}, at or under {RELIABILITY_GATE:.2}"),
-        );
+        )
     } else if r <= RELIABILITY_GATE + RELIABILITY_MARGIN {
-        add(
+        finding(
             Rule::ReliabilityNearGate,
             Severity::Info,
             format!("reliability {r:.3}, within {RELIABILITY_MARGIN:.2} of the gate"),
-        );
+        )
     } else if let Some(fall) = fall.filter(|f| *f >= RELIABILITY_FALL - 1e-9) {
-        add(
+        finding(
             Rule::ReliabilityNearGate,
             Severity::Info,
             format!("reliability {r:.3}, {fall:.3} lower than at the last read"),
-        );
+        )
+    } else {
+        None
     }
-    // H5, H5b
-    if let Some(p) = previous {
-        let rose = |now: Option<f64>, before: Option<f64>| {
-            now.zip(before).is_some_and(|(now, before)| now > before)
-        };
-        let reports = |m: &Machine| m.num_reports.map(|n| n as f64);
-        if rose(reports(m), reports(p)) || rose(m.num_recent_reports, p.num_recent_reports) {
-            add(
-                Rule::NewReports,
-                Severity::Warning,
-                "more renter reports than at the last read".into(),
-            );
-        }
+}
+
+/// H5: more reports than at the last read.
+fn new_reports(m: &Machine, previous: Option<&Machine>) -> Option<Finding> {
+    let p = previous?;
+    let rose = |now: Option<f64>, before: Option<f64>| {
+        now.zip(before).is_some_and(|(now, before)| now > before)
+    };
+    let reports = |m: &Machine| m.num_reports.map(|n| n as f64);
+    if !(rose(reports(m), reports(p)) || rose(m.num_recent_reports, p.num_recent_reports)) {
+        return None;
     }
-    if let Some(recent) = m.num_recent_reports.filter(|n| *n > 0.0) {
-        add(
-            Rule::RecentReports,
+    finding(
+        Rule::NewReports,
+        Severity::Warning,
+        "more renter reports than at the last read",
+    )
+}
+
+/// H5b.
+fn recent_reports(m: &Machine) -> Option<Finding> {
+    let recent = m.num_recent_reports.filter(|n| *n > 0.0)?;
+    finding(
+        Rule::RecentReports,
+        Severity::Info,
+        format!("{recent} recent renter reports"),
+    )
+}
+
+/// H6: a fixed offer end soon.
+fn listing_ends_soon(m: &Machine, now: f64) -> Option<Finding> {
+    let (Listing::Until(end), None) = (Listing::of(m, now), m.duration) else {
+        return None;
+    };
+    let ends_soon = end - now < LISTING_ENDS_WITHIN;
+    if !ends_soon {
+        return None;
+    }
+    finding(
+        Rule::ListingEndsSoon,
+        Severity::Warning,
+        format!(
+            "the offer ends in {} (unless this is a rolling offer)",
+            format_span(end - now)
+        ),
+    )
+}
+
+/// H7: rentals running while not listed, or past the offer's end.
+fn rentals_outlast_listing(m: &Machine) -> Option<Finding> {
+    if m.current_rentals_running <= 0 {
+        return None;
+    }
+    let outlast = match (m.client_end_date, m.end_date) {
+        (Some(rentals), Some(offer)) => rentals > offer,
+        _ => false,
+    };
+    if !m.listed {
+        finding(
+            Rule::RentalsOutlastListing,
             Severity::Info,
-            format!("{recent} recent renter reports"),
-        );
+            "not listed while rentals run",
+        )
+    } else if outlast {
+        finding(
+            Rule::RentalsOutlastListing,
+            Severity::Info,
+            "a rental ends after the offer",
+        )
+    } else {
+        None
     }
-    // H6
-    if let (Listing::Until(end), None) = (Listing::of(m, now), m.duration) {
-        if end - now < LISTING_ENDS_WITHIN {
-            add(
-                Rule::ListingEndsSoon,
-                Severity::Warning,
-                format!(
-                    "the offer ends in {} (unless this is a rolling offer)",
-                    format_span(end - now)
-                ),
-            );
-        }
-    }
-    // H7
-    if m.current_rentals_running > 0 {
-        let outlast = match (m.client_end_date, m.end_date) {
-            (Some(rentals), Some(offer)) => rentals > offer,
-            _ => false,
-        };
-        if !m.listed {
-            add(
-                Rule::RentalsOutlastListing,
-                Severity::Info,
-                "not listed while rentals run".into(),
-            );
-        } else if outlast {
-            add(
-                Rule::RentalsOutlastListing,
-                Severity::Info,
-                "a rental ends after the offer".into(),
-            );
-        }
-    }
-    // H8
+}
+
+/// H8.
+fn idle_while_listed(m: &Machine) -> Option<Finding> {
     let all_free = m.gpu_occupancy.split_whitespace().all(|code| code == "x");
-    if m.listed && m.timeout == 0.0 && all_free && m.earn_day == 0.0 {
-        add(
-            Rule::IdleWhileListed,
-            Severity::Info,
-            "listed, no GPU rented, nothing earned in 24 h".into(),
-        );
+    if !(m.listed && m.timeout == 0.0 && all_free && m.earn_day == 0.0) {
+        return None;
     }
-    // H9
-    if let (Some(avail), Some(max)) = (m.avail_disk_space, m.max_disk_space) {
-        let share = if max > 0.0 { avail / max } else { 1.0 };
-        if share < DISK_LOW_SHARE {
-            let severity = if share < DISK_CRITICAL_SHARE {
-                Severity::Critical
-            } else {
-                Severity::Warning
-            };
-            add(
-                Rule::DiskLow,
-                severity,
-                format!("{avail} of {max} GB free ({:.1} %)", share * 100.0),
-            );
-        }
+    finding(
+        Rule::IdleWhileListed,
+        Severity::Info,
+        "listed, no GPU rented, nothing earned in 24 h",
+    )
+}
+
+/// H9.
+fn disk_low(m: &Machine) -> Option<Finding> {
+    let (avail, max) = m.avail_disk_space.zip(m.max_disk_space)?;
+    let share = if max > 0.0 { avail / max } else { 1.0 };
+    let low = share < DISK_LOW_SHARE;
+    if !low {
+        return None;
     }
-    // H10
-    if m.verification != "verified" {
-        let shortfalls = requirement_shortfalls(m);
-        if !shortfalls.is_empty() {
-            add(
-                Rule::UnderRequirements,
-                Severity::Info,
-                format!("estimate: {}", shortfalls.join("; ")),
-            );
-        }
+    let severity = if share < DISK_CRITICAL_SHARE {
+        Severity::Critical
+    } else {
+        Severity::Warning
+    };
+    finding(
+        Rule::DiskLow,
+        severity,
+        format!("{avail} of {max} GB free ({:.1} %)", share * 100.0),
+    )
+}
+
+/// H10, judged only while the machine is not verified.
+fn under_requirements(m: &Machine) -> Option<Finding> {
+    if m.verification == "verified" {
+        return None;
     }
-    // H11
-    if let Some(version) = m.cuda_max_good.as_ref().and_then(cuda) {
-        if version < CUDA_WANTED {
-            let fails = if version < CUDA_SELF_TEST {
-                "; self-test preflight fails"
-            } else {
-                ""
-            };
-            add(
-                Rule::CudaTooOld,
-                Severity::Warning,
-                format!("CUDA {version} under {CUDA_WANTED:.1}{fails}"),
-            );
-        }
+    let shortfalls = requirement_shortfalls(m);
+    if shortfalls.is_empty() {
+        return None;
     }
-    // H12
-    if let Some(usual) = fleet.usual_driver.get(&m.gpu_name) {
-        if *usual != m.driver_version {
-            add(
-                Rule::DriverDrift,
-                Severity::Info,
-                format!(
-                    "driver {}; your other {} machines mostly run {usual}",
-                    m.driver_version, m.gpu_name
-                ),
-            );
-        }
+    finding(
+        Rule::UnderRequirements,
+        Severity::Info,
+        format!("estimate: {}", shortfalls.join("; ")),
+    )
+}
+
+/// H11.
+fn cuda_too_old(m: &Machine) -> Option<Finding> {
+    let version = m.cuda_max_good.as_ref().and_then(cuda)?;
+    let too_old = version < CUDA_WANTED;
+    if !too_old {
+        return None;
     }
-    // H13
-    if let Some(temp) = m.gpu_max_cur_temp.filter(|t| *t >= HOT_AT) {
-        add(
-            Rule::Hot,
-            Severity::Warning,
-            format!("hottest GPU at {temp} °C"),
-        );
+    let fails = if version < CUDA_SELF_TEST {
+        "; self-test preflight fails"
+    } else {
+        ""
+    };
+    finding(
+        Rule::CudaTooOld,
+        Severity::Warning,
+        format!("CUDA {version} under {CUDA_WANTED:.1}{fails}"),
+    )
+}
+
+/// H12.
+fn driver_drift(m: &Machine, fleet: &FleetContext) -> Option<Finding> {
+    let usual = fleet.usual_driver.get(&m.gpu_name)?;
+    if *usual == m.driver_version {
+        return None;
     }
-    // H14
-    let announced = m
-        .machine_maintenance
+    finding(
+        Rule::DriverDrift,
+        Severity::Info,
+        format!(
+            "driver {}; your other {} machines mostly run {usual}",
+            m.driver_version, m.gpu_name
+        ),
+    )
+}
+
+/// H13.
+fn hot(m: &Machine) -> Option<Finding> {
+    let temp = m.gpu_max_cur_temp.filter(|t| *t >= HOT_AT)?;
+    finding(
+        Rule::Hot,
+        Severity::Warning,
+        format!("hottest GPU at {temp} °C"),
+    )
+}
+
+/// The windows N1 announces for `m`.
+fn announced_windows(m: &Machine) -> usize {
+    m.machine_maintenance
         .as_ref()
-        .map_or(0, |mm| mm.windows().len());
-    if announced > 0 {
-        add(
-            Rule::MaintenanceAnnounced,
-            Severity::Info,
-            format!("{announced} window(s) announced"),
-        );
+        .map_or(0, |mm| mm.windows().len())
+}
+
+/// H14.
+fn maintenance_announced(m: &Machine) -> Option<Finding> {
+    let announced = announced_windows(m);
+    if announced == 0 {
+        return None;
     }
-    // H15
-    if fleet.shared_hostnames.contains(&m.hostname) {
-        add(
-            Rule::DuplicateHostname,
-            Severity::Info,
-            format!("hostname {} is on another machine too", m.hostname),
-        );
+    finding(
+        Rule::MaintenanceAnnounced,
+        Severity::Info,
+        format!("{announced} window(s) announced"),
+    )
+}
+
+/// H15.
+fn duplicate_hostname(m: &Machine, fleet: &FleetContext) -> Option<Finding> {
+    if !fleet.shared_hostnames.contains(&m.hostname) {
+        return None;
     }
-    // Issue 55: unlisted and vacant with no maintenance under way or planned.
-    let not_listed = Listing::of(m, now) == Listing::NotListed;
-    if not_listed
+    finding(
+        Rule::DuplicateHostname,
+        Severity::Info,
+        format!("hostname {} is on another machine too", m.hostname),
+    )
+}
+
+/// Issue 55: unlisted and vacant with no maintenance under way or planned.
+fn unlisted_after_maintenance(m: &Machine, fleet: &FleetContext, now: f64) -> Option<Finding> {
+    let forgotten = Listing::of(m, now) == Listing::NotListed
         && m.current_rentals_running <= 0
-        && announced == 0
-        && !fleet.with_windows.contains(&m.id)
-    {
-        add(
-            Rule::UnlistedAfterMaintenance,
-            Severity::Warning,
-            "not listed, no rental and no window: forgotten after maintenance?".into(),
-        );
+        && announced_windows(m) == 0
+        && !fleet.with_windows.contains(&m.id);
+    if !forgotten {
+        return None;
     }
-    found
+    finding(
+        Rule::UnlistedAfterMaintenance,
+        Severity::Warning,
+        "not listed, no rental and no window: forgotten after maintenance?",
+    )
 }
 
 /// H10's shortfalls of `m`, each in words; a check whose fields are not said is skipped.
