@@ -162,13 +162,13 @@ async fn a_webhook_is_created_with_its_secret_shown_once_then_tested_rotated_and
     page.wait_for_count(WEBHOOK_ROWS, 2).await;
 
     // A test: the delivery's outcome in words, success or the receiver's failure.
-    page.click("button[aria-label='Send a test to webhook 4']");
+    page.click("button[aria-label='Send test to webhook 4']");
     page.wait_for_text_containing(
         "[data-testid=webhook-test-result]",
         "Test webhook delivered",
     )
     .await;
-    page.click("button[aria-label='Send a test to webhook 3']");
+    page.click("button[aria-label='Send test to webhook 3']");
     page.wait_for_text_containing(
         "[data-testid=webhook-test-result]",
         "Webhook delivery failed",
@@ -185,7 +185,7 @@ async fn a_webhook_is_created_with_its_secret_shown_once_then_tested_rotated_and
     assert_eq!(fetch.calls_to("/test/")[0].body, "");
 
     // Rotating asks first, then shows the new secret once.
-    page.click("button[aria-label='Rotate the secret of webhook 3']");
+    page.click("button[aria-label='Rotate secret of webhook 3']");
     page.wait_for("dialog[open]").await;
     page.click("dialog[open] button.danger");
     page.wait_for_text("[data-testid=webhook-secret]", ROTATED)

@@ -68,7 +68,7 @@ fn webhook_columns(types: Vec<NotificationType>, actions: RowActions) -> Vec<Col
                     <button
                         type="button"
                         class="button small"
-                        aria-label=format!("Send a test to webhook {id}")
+                        aria-label=format!("Send test to webhook {id}")
                         on:click=move |_| actions.test.run(id)
                     >
                         "Send test"
@@ -76,7 +76,7 @@ fn webhook_columns(types: Vec<NotificationType>, actions: RowActions) -> Vec<Col
                     <button
                         type="button"
                         class="button small"
-                        aria-label=format!("Rotate the secret of webhook {id}")
+                        aria-label=format!("Rotate secret of webhook {id}")
                         on:click=move |_| actions.rotate.run(id)
                     >
                         "Rotate secret…"
