@@ -73,6 +73,7 @@ routed_pages! {
     TemplatesRoute for TEMPLATES => pages::templates::TemplatesPage;
     VolumesRoute for VOLUMES => pages::volumes::VolumesPage;
     SubaccountsRoute for SUBACCOUNTS => pages::subaccounts::SubaccountsPage;
+    NotificationsRoute for NOTIFICATIONS => pages::notifications::NotificationsPage;
     TeamMembersRoute for TEAM_MEMBERS => pages::team::members::TeamMembersPage;
     TeamRolesRoute for TEAM_ROLES => pages::team::roles::RolesPage;
     NewRoleRoute for NEW_ROLE => pages::team::role_editor::RoleEditorPage;

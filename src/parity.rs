@@ -157,17 +157,6 @@ const NOT_SENT: &[(&str, &str)] = &[
         "N8",
         "the console shows the caller's library (N9), not a search",
     ),
-    // Issue 55: the server half of notifications comes first; the console's Notifications
-    // page, which sends these, is built after it.
-    ("N25", "no console page sends it yet"),
-    ("N26", "no console page sends it yet"),
-    ("N27", "no console page sends it yet"),
-    ("N28", "no console page sends it yet"),
-    ("N29", "no console page sends it yet"),
-    ("N30", "no console page sends it yet"),
-    ("N31", "no console page sends it yet"),
-    ("N32", "no console page sends it yet"),
-    ("N33", "no console page sends it yet"),
 ];
 
 /// The other side of a case: the official client's command, or the spec's form.
@@ -208,6 +197,7 @@ fn cases() -> Vec<Case> {
         template_and_volume_cases(),
         team_cases(),
         fleet_health_cases(),
+        notification_cases(),
     ]
     .into_iter()
     .flatten()
@@ -460,6 +450,92 @@ fn team_cases() -> Vec<Case> {
                 &[],
                 Some(json!({"role": "ops"})),
             )),
+        ),
+    ]
+}
+
+/// Notification types, preferences and webhooks (N25–N33): the client has no command for
+/// them (spec fleet-health §3.1), so each is set beside the spec's own request.
+fn notification_cases() -> Vec<Case> {
+    use Other::Spec;
+    let preferences: gpudeck_wire::notifications::PreferenceMap = serde_json::from_value(
+        json!({"host": {"machine_offline": {"email": true, "webhooks": true}}}),
+    )
+    .unwrap();
+    let keys = [
+        "host:machine_offline".to_owned(),
+        "host:machine_error".to_owned(),
+    ];
+    vec![
+        case(
+            requests::notification_types(),
+            Spec(wire("GET", "/api/v0/notification-types/", &[], None)),
+        ),
+        case(
+            requests::notification_preferences(42),
+            Spec(wire(
+                "GET",
+                "/api/v0/users/42/notification-prefs/",
+                &[],
+                None,
+            )),
+        ),
+        case(
+            requests::change_notification_preferences(42, &preferences),
+            Spec(wire(
+                "PUT",
+                "/api/v0/users/42/notification-prefs/",
+                &[],
+                Some(json!({"notification_preferences":
+                    {"host": {"machine_offline": {"email": true, "webhooks": true}}}})),
+            )),
+        ),
+        case(
+            requests::webhooks(),
+            Spec(wire("GET", "/api/v0/webhooks/", &[], None)),
+        ),
+        case(
+            requests::create_webhook(
+                "Ops notifications",
+                "https://example.com/vast/webhooks",
+                &keys,
+            ),
+            Spec(wire(
+                "POST",
+                "/api/v0/webhooks/",
+                &[],
+                Some(json!({"name": "Ops notifications",
+                    "webhook_url": "https://example.com/vast/webhooks",
+                    "event_types": ["host:machine_offline", "host:machine_error"]})),
+            )),
+        ),
+        // The docs' Slack example: only the URL changes.
+        case(
+            requests::update_webhook(
+                3,
+                &requests::WebhookChanges {
+                    webhook_url: Some("https://hooks.example.com/vast".into()),
+                    ..Default::default()
+                },
+            ),
+            Spec(wire(
+                "PUT",
+                "/api/v0/webhooks/3/",
+                &[],
+                Some(json!({"webhook_url": "https://hooks.example.com/vast"})),
+            )),
+        ),
+        case(
+            requests::delete_webhook(3),
+            Spec(wire("DELETE", "/api/v0/webhooks/3/", &[], None)),
+        ),
+        case(
+            requests::rotate_webhook_secret(3),
+            Spec(wire("POST", "/api/v0/webhooks/3/rotate-secret/", &[], None)),
+        ),
+        case(
+            requests::test_webhook(3),
+            Spec(wire("POST", "/api/v0/webhooks/3/test/", &[], None)),
         ),
     ]
 }

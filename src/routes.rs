@@ -14,6 +14,7 @@ pub const ROLLING: &str = table::ROLLING.address;
 pub const TEMPLATES: &str = table::TEMPLATES.address;
 pub const VOLUMES: &str = table::VOLUMES.address;
 pub const SUBACCOUNTS: &str = table::SUBACCOUNTS.address;
+pub const NOTIFICATIONS: &str = table::NOTIFICATIONS.address;
 pub const TEAM_MEMBERS: &str = table::TEAM_MEMBERS.address;
 pub const TEAM_ROLES: &str = table::TEAM_ROLES.address;
 pub const NEW_ROLE: &str = table::NEW_ROLE.address;

@@ -172,9 +172,10 @@ impl ApiClient {
         let query = request.query_pairs();
         match Method::of(request.method()) {
             Method::Get => self.get_text(&url, &query).await,
+            // A write without a body (N31–N33, as the docs send them) goes without one.
             method => {
-                let body = request.body.clone().unwrap_or_else(|| "{}".into());
-                self.exchange(method, &url, &query, Some(body)).await
+                self.exchange(method, &url, &query, request.body.clone())
+                    .await
             }
         }
     }

@@ -4,6 +4,10 @@
 use super::client::ApiClient;
 use super::error::ApiError;
 use super::requests;
+use gpudeck_wire::notifications::{
+    NotificationPreferences, NotificationType, NotificationTypes, PreferenceMap, SecretRotated,
+    Webhook, WebhookCreated, WebhookDeleted, WebhookList, WebhookTested, WebhookUpdated,
+};
 use gpudeck_wire::{
     AcceptVolumeResponse, BatchCancelResponse, BatchScheduleResponse,
     CancelMachineMaintenanceResponse, CancelMaintenanceResponse, CreateSubaccountRequest,
@@ -317,5 +321,80 @@ impl ApiClient {
         role: &str,
     ) -> Result<MessageAnswer, ApiError> {
         self.send(&requests::take_member_role(user_id, role)).await
+    }
+
+    /// N25 `GET /notification-types/`: the event types the caller may subscribe to.
+    pub async fn notification_types(&self) -> Result<Vec<NotificationType>, ApiError> {
+        let list: NotificationTypes = self.send(&requests::notification_types()).await?;
+        Ok(list.notification_types)
+    }
+
+    /// N26 `GET /users/{user_id}/notification-prefs/`: the caller's channels per type.
+    pub async fn notification_preferences(&self, user_id: i64) -> Result<PreferenceMap, ApiError> {
+        let answer: NotificationPreferences = self
+            .send(&requests::notification_preferences(user_id))
+            .await?;
+        Ok(answer.notification_preferences)
+    }
+
+    /// N27 `PUT /users/{user_id}/notification-prefs/` with the whole map: the map after
+    /// the change.
+    pub async fn change_notification_preferences(
+        &self,
+        user_id: i64,
+        preferences: &PreferenceMap,
+    ) -> Result<PreferenceMap, ApiError> {
+        let answer: NotificationPreferences = self
+            .send(&requests::change_notification_preferences(
+                user_id,
+                preferences,
+            ))
+            .await?;
+        Ok(answer.notification_preferences)
+    }
+
+    /// N28 `GET /webhooks/`: the caller's webhooks, without secrets.
+    pub async fn webhooks(&self) -> Result<Vec<Webhook>, ApiError> {
+        let list: WebhookList = self.send(&requests::webhooks()).await?;
+        Ok(list.webhooks)
+    }
+
+    /// N29 `POST /webhooks/`: the webhook with its secret, the one time but N32 it is
+    /// returned.
+    pub async fn create_webhook(
+        &self,
+        name: &str,
+        webhook_url: &str,
+        event_types: &[String],
+    ) -> Result<WebhookCreated, ApiError> {
+        self.send(&requests::create_webhook(name, webhook_url, event_types))
+            .await
+    }
+
+    /// N30 `PUT /webhooks/{id}/`: only the changed fields; the secret is kept.
+    pub async fn update_webhook(
+        &self,
+        webhook_id: i64,
+        changes: &requests::WebhookChanges,
+    ) -> Result<WebhookUpdated, ApiError> {
+        self.send(&requests::update_webhook(webhook_id, changes))
+            .await
+    }
+
+    /// N31 `DELETE /webhooks/{id}/`.
+    pub async fn delete_webhook(&self, webhook_id: i64) -> Result<WebhookDeleted, ApiError> {
+        self.send(&requests::delete_webhook(webhook_id)).await
+    }
+
+    /// N32 `POST /webhooks/{id}/rotate-secret/`: the new secret; the old one stops working.
+    pub async fn rotate_webhook_secret(&self, webhook_id: i64) -> Result<SecretRotated, ApiError> {
+        self.send(&requests::rotate_webhook_secret(webhook_id))
+            .await
+    }
+
+    /// N33 `POST /webhooks/{id}/test/`: one signed delivery, not retried by the service
+    /// nor here (its 502 is the receiver's failure, not the service's).
+    pub async fn test_webhook(&self, webhook_id: i64) -> Result<WebhookTested, ApiError> {
+        self.send(&requests::test_webhook(webhook_id)).await
     }
 }

@@ -3,7 +3,11 @@
 //! sends. Pure, so that a native test can build exactly what the console sends and set it
 //! beside the official client's request for the same intent (`parity.rs`).
 
+use gpudeck_wire::lenient::{Lenient, Nullable};
 use gpudeck_wire::machine_ids::MachineIdsInput;
+use gpudeck_wire::notifications::{
+    ChangePreferencesRequest, CreateWebhookRequest, PreferenceMap, UpdateWebhookRequest,
+};
 use gpudeck_wire::operations::{self as op, Operation};
 use gpudeck_wire::reads::{self, Read};
 use gpudeck_wire::{
@@ -353,6 +357,93 @@ pub fn machine_earnings(first_day: i64, last_day: i64, machine_id: Option<i64>) 
     ])
 }
 
+/// N25: the event types the caller may subscribe to.
+pub fn notification_types() -> ApiRequest {
+    ApiRequest::read(
+        &op::NOTIFICATION_TYPES,
+        &reads::NOTIFICATION_TYPES,
+        reads::NOTIFICATION_TYPES.path.into(),
+    )
+}
+
+/// N26: the caller's (`user_id`'s) channels per type; the docs show no `me` form.
+pub fn notification_preferences(user_id: i64) -> ApiRequest {
+    let path = reads::NOTIFICATION_PREFERENCES.path_with("user_id", &id(user_id));
+    ApiRequest::read(
+        &op::NOTIFICATION_PREFERENCES,
+        &reads::NOTIFICATION_PREFERENCES,
+        path,
+    )
+}
+
+/// N27: the whole map read from N26 with the changes made, because whether the public
+/// service resets the types left out is uncertain (spec fleet-health N27).
+pub fn change_notification_preferences(user_id: i64, preferences: &PreferenceMap) -> ApiRequest {
+    ApiRequest::to_filled(&op::CHANGE_NOTIFICATION_PREFERENCES, &[&id(user_id)])
+        .body(&ChangePreferencesRequest::new(preferences))
+}
+
+/// N28: the caller's webhooks, without secrets.
+pub fn webhooks() -> ApiRequest {
+    ApiRequest::read(&op::WEBHOOKS, &reads::WEBHOOKS, reads::WEBHOOKS.path.into())
+}
+
+/// N29: a webhook; `name` left out when empty, every type by its full key.
+pub fn create_webhook(name: &str, webhook_url: &str, event_types: &[String]) -> ApiRequest {
+    ApiRequest::to(&op::CREATE_WEBHOOK).body(&CreateWebhookRequest::new(
+        name,
+        webhook_url,
+        event_types,
+    ))
+}
+
+/// What N30 changes of a webhook: only the fields given, because resending an unchanged
+/// URL could meet the public service's duplicate check (spec fleet-health N30).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WebhookChanges {
+    /// `Some(None)` clears the name.
+    pub name: Option<Option<String>>,
+    pub webhook_url: Option<String>,
+    pub event_types: Option<Vec<String>>,
+}
+
+impl WebhookChanges {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// N30: change a webhook; its secret is kept.
+pub fn update_webhook(webhook_id: i64, changes: &WebhookChanges) -> ApiRequest {
+    let body = UpdateWebhookRequest {
+        name: changes
+            .name
+            .clone()
+            .map(|name| name.map_or(Nullable::Null, Into::into)),
+        webhook_url: changes.webhook_url.clone().map(Into::into),
+        event_types: changes
+            .event_types
+            .as_ref()
+            .map(|keys| Lenient::Valid(keys.iter().cloned().map(Into::into).collect())),
+    };
+    ApiRequest::to_filled(&op::UPDATE_WEBHOOK, &[&id(webhook_id)]).body(&body)
+}
+
+/// N31: delete a webhook, with no body, as the docs' example.
+pub fn delete_webhook(webhook_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::DELETE_WEBHOOK, &[&id(webhook_id)])
+}
+
+/// N32: a new signing secret, with no body.
+pub fn rotate_webhook_secret(webhook_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::ROTATE_WEBHOOK_SECRET, &[&id(webhook_id)])
+}
+
+/// N33: one signed test delivery to the webhook's URL, with no body.
+pub fn test_webhook(webhook_id: i64) -> ApiRequest {
+    ApiRequest::to_filled(&op::TEST_WEBHOOK, &[&id(webhook_id)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,5 +510,23 @@ mod tests {
         let volume = delete_volume(4);
         assert_eq!(volume.query_pairs(), [("id", "4")]);
         assert_eq!(volume.body.as_deref(), Some("{}"));
+    }
+
+    #[test]
+    fn a_webhook_change_carries_only_what_changed_and_a_cleared_name_as_null() {
+        let cleared = update_webhook(
+            3,
+            &WebhookChanges {
+                name: Some(None),
+                event_types: Some(vec!["host:machine_error".into()]),
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            cleared.body.as_deref(),
+            Some(r#"{"name":null,"event_types":["host:machine_error"]}"#)
+        );
+        assert_eq!(delete_webhook(3).body, None);
+        assert_eq!(test_webhook(3).path, "/api/v0/webhooks/3/test/");
     }
 }

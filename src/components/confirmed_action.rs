@@ -220,12 +220,15 @@ pub fn SubmitButton(
     /// Styles it as destructive.
     #[prop(optional)]
     danger: bool,
+    /// Disabled for a reason other than a running request (a limit reached).
+    #[prop(optional, into)]
+    blocked: Signal<bool>,
 ) -> impl IntoView {
     view! {
         <button
             type="submit"
             class=if danger { "button danger" } else { "button primary" }
-            disabled=pending
+            disabled=move || pending.get() || blocked.get()
         >
             {move || if pending.get() { busy } else { idle }}
         </button>

@@ -5,6 +5,7 @@
 pub mod acting_account;
 pub mod machines;
 pub mod not_found;
+pub mod notifications;
 pub mod sign_in;
 pub mod subaccounts;
 pub mod team;

@@ -72,6 +72,50 @@ async fn a_page_opened_cold_shows_what_the_served_page_asked_for_without_asking_
 }
 
 #[wasm_bindgen_test]
+async fn the_notifications_page_opened_cold_takes_its_three_reads_without_asking_again() {
+    signed_in_as(KEY, USER, "/notifications");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("gpudeck/server", json(200, DEMO_SERVER)),
+        (
+            "notification-types/",
+            json(
+                200,
+                r#"{"success": true, "notification_types": [{"key": "host:machine_offline",
+                    "slug": "machine_offline", "context": "host", "display_name": "Machine offline"}]}"#,
+            ),
+        ),
+        (
+            "/users/7/notification-prefs/",
+            json(200, r#"{"success": true, "notification_preferences": {}}"#),
+        ),
+        (
+            "/webhooks/",
+            json(200, r#"{"success": true, "webhooks": []}"#),
+        ),
+    ]);
+    start_as_the_served_page_does("/notifications");
+    // Waits for the calls on a timer alone: `settle` and `wait_until` tick the executor,
+    // which only a mounted app starts, and this test may be the first of its run.
+    for _ in 0..1000 {
+        if fetch.calls().len() >= 5 {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    assert_eq!(fetch.calls().len(), 5, "{:?}", fetch.calls());
+    let page = open_cold(KEY, "/notifications");
+    page.wait_for_text_containing(".preferences tbody", "Machine offline")
+        .await;
+    page.wait_for(".webhooks .empty-state, .webhooks table")
+        .await;
+    settle().await;
+    assert_eq!(fetch.calls_to("notification-types/").len(), 1);
+    assert_eq!(fetch.calls_to("/users/7/notification-prefs/").len(), 1);
+    assert_eq!(fetch.calls_to("/webhooks/").len(), 1);
+}
+
+#[wasm_bindgen_test]
 async fn the_fleet_opened_cold_is_asked_for_once_its_windows_after_its_machines() {
     signed_in_as(KEY, USER, "/machines");
     let fetch = FakeFetch::install_by_url(vec![

@@ -10,6 +10,7 @@ mod accounts;
 mod first_reads;
 mod fleet;
 mod machines_listing;
+mod notifications;
 mod rolling;
 mod shell;
 mod team;

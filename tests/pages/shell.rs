@@ -195,6 +195,7 @@ async fn every_area_has_a_page_and_unknown_paths_say_so() {
             "/templates",
             "/volumes",
             "/subaccounts",
+            "/notifications",
             "/team/members",
             "/team/roles",
             "/acting-account"

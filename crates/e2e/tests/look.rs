@@ -76,6 +76,12 @@ const PAGES: &[Shown] = &[
         title: "Subaccounts · gpudeck",
     },
     Shown {
+        name: "notifications",
+        path: "/notifications",
+        ready: ".preferences tbody tr:not(.spacer)",
+        title: "Notifications · gpudeck",
+    },
+    Shown {
         name: "team-members",
         path: "/team/members",
         ready: "tbody tr:not(.spacer)",

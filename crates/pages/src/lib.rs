@@ -215,6 +215,25 @@ pub const SUBACCOUNTS: Page = Page {
     ready: "main tbody tr:not(.spacer)",
 };
 
+pub const NOTIFICATIONS: Page = Page {
+    address: "/notifications",
+    route: Some("NotificationsRoute"),
+    heading: "Notifications",
+    title: "Notifications",
+    nav: Some(NavEntry {
+        section: Section::Account,
+        label: "Notifications",
+        exact: false,
+    }),
+    first_reads: &[
+        &reads::NOTIFICATION_TYPES,
+        &reads::NOTIFICATION_PREFERENCES,
+        &reads::WEBHOOKS,
+    ],
+    reads_depend_on: &[],
+    example: "/notifications",
+    ready: ".preferences tbody tr:not(.spacer)",
+};
 pub const TEAM_MEMBERS: Page = Page {
     address: "/team/members",
     route: Some("TeamMembersRoute"),
@@ -312,6 +331,7 @@ pub const PAGES: &[&Page] = &[
     &TEMPLATES,
     &VOLUMES,
     &SUBACCOUNTS,
+    &NOTIFICATIONS,
     &TEAM_MEMBERS,
     &TEAM_ROLES,
     &ACTING_ACCOUNT,

@@ -93,6 +93,12 @@ pub const TEAM_ROLES: Read = Read::get(op::TEAM_ROLES.path, &[]);
 pub const TEAM_INVITES: Read = Read::get(op::INVITATIONS.path, &[]);
 /// Seed op 6 (`GET /team/roles/{name}/`): one role.
 pub const TEAM_ROLE: Read = Read::get(op::TEAM_ROLE.path, &[]);
+/// N25 (the notification types offered to the caller).
+pub const NOTIFICATION_TYPES: Read = Read::get(op::NOTIFICATION_TYPES.path, &[]);
+/// N26 (the caller's notification preferences), by the caller's numeric id.
+pub const NOTIFICATION_PREFERENCES: Read = Read::get(op::NOTIFICATION_PREFERENCES.path, &[]);
+/// N28 (the caller's webhooks).
+pub const WEBHOOKS: Read = Read::get(op::WEBHOOKS.path, &[]);
 
 #[cfg(test)]
 mod tests {
@@ -114,6 +120,10 @@ mod tests {
         assert_eq!(TEAM_MEMBERS.path, format!("{}/", paths::TEAM_MEMBERS));
         assert_eq!(TEAM_ROLES.path, format!("{}/", paths::TEAM_ROLES_FULL));
         assert_eq!(TEAM_INVITES.path, format!("{}/", paths::TEAM_INVITES));
+        assert_eq!(
+            NOTIFICATION_PREFERENCES.path_with("user_id", "42"),
+            "/api/v0/users/42/notification-prefs/"
+        );
     }
 
     #[test]
