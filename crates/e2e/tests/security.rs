@@ -24,7 +24,7 @@ const WATCHER: &str = r#"
 "#;
 
 /// Pages that render server strings, among them the demo data's markup.
-const PAGES: [&str; 7] = [
+const PAGES: [&str; 8] = [
     "/machines/maintenance?ids=1001-1012",
     "/machines/defrag",
     "/templates",
@@ -32,6 +32,7 @@ const PAGES: [&str; 7] = [
     "/subaccounts",
     "/team/members",
     "/team/roles/%3Cb%3Eauditor%3C%2Fb%3E",
+    "/notifications",
 ];
 
 async fn watched(name: &'static str) -> anyhow::Result<Harness> {

@@ -85,7 +85,8 @@ async fn next(deliveries: &mut mpsc::UnboundedReceiver<Delivery>) -> anyhow::Res
         .ok_or_else(|| anyhow::anyhow!("the receiver stopped"))
 }
 
-/// The secret the open secret dialog shows; closes the dialog.
+/// The secret the open secret dialog shows; closes the dialog, and checks that the
+/// secret is then nowhere the page keeps or shows anything.
 async fn shown_secret(app: &Harness) -> anyhow::Result<String> {
     let secret = app
         .find("[data-testid=webhook-secret]")
@@ -93,6 +94,22 @@ async fn shown_secret(app: &Harness) -> anyhow::Result<String> {
         .text()
         .await?;
     app.confirm().await?;
+    let surfaces = app
+        .eval(
+            "return JSON.stringify({
+                url: location.href,
+                local: Object.assign({}, localStorage),
+                session: Object.assign({}, sessionStorage),
+                resources: performance.getEntriesByType('resource').map(e => e.name),
+                page: document.documentElement.outerHTML,
+            })",
+        )
+        .await?;
+    let surfaces = surfaces.as_str().unwrap_or_default();
+    anyhow::ensure!(
+        !secret.is_empty() && !surfaces.contains(&secret),
+        "the secret outlived its dialog: {surfaces:.2000}"
+    );
     Ok(secret)
 }
 
