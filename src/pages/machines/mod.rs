@@ -6,6 +6,7 @@
 
 mod bulk_actions;
 pub mod defrag;
+pub mod health;
 pub mod listing;
 pub mod maintenance;
 pub mod offers;
@@ -23,24 +24,32 @@ use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
 use crate::domain::fleet::{load_fleet, Fleet};
+use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule};
 use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
 use bulk_actions::{cancel_action, defrag_action};
 use gpudeck_wire::{Machine, MaintenanceWindow};
+use health::{health_column, rule_filter, HealthSummary};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use offers::OfferActions;
+use offers::{OfferAction, OfferActions};
 use std::collections::{BTreeSet, HashMap};
 
-/// One row: a machine, its next window (the ongoing or soonest one) and how many are active.
+/// One row: a machine, its next window (the ongoing or soonest one), how many are active,
+/// and its health findings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FleetRow {
     pub machine: Machine,
     pub next: Option<(f64, f64)>,
     pub active: usize,
+    pub health: MachineHealth,
 }
 
-/// The rows of the table, in the machines' order.
-pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<FleetRow> {
+/// The rows of the table, in the machines' order, each with its findings in `health`.
+pub fn fleet_rows(
+    machines: &[Machine],
+    windows: &[MaintenanceWindow],
+    health: &FleetHealth,
+) -> Vec<FleetRow> {
     let mut by_machine: HashMap<i64, Vec<&MaintenanceWindow>> = HashMap::new();
     for window in windows {
         by_machine
@@ -63,6 +72,7 @@ pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<Fl
                 machine: machine.clone(),
                 next,
                 active: own.len(),
+                health: health.of(machine.id).cloned().unwrap_or_default(),
             }
         })
         .collect()
@@ -164,12 +174,40 @@ pub fn MachinesPage() -> impl IntoView {
     let schedule = go_with_selection(SCHEDULE);
     let rolling = go_with_selection(ROLLING);
 
+    // The fleet-health summary's rule filter, and its remedies on the machines it holds.
+    let only = RwSignal::new(None::<Rule>);
+    let navigate_to = use_navigate();
+    let act = Callback::new(move |(remedy, ids): (Remedy, Vec<i64>)| {
+        let select = |action: OfferAction| {
+            selected.set(ids.iter().map(i64::to_string).collect());
+            offers.open_action(action);
+        };
+        match remedy {
+            Remedy::ListAgain => select(OfferAction::Relist),
+            Remedy::EndOffers => select(OfferAction::EndOffers),
+            Remedy::ScheduleMaintenance => {
+                navigate_to(&with_machine_ids(SCHEDULE, &ids), Default::default())
+            }
+            Remedy::ShowMaintenance => {
+                navigate_to(&with_machine_ids(MAINTENANCE, &ids), Default::default())
+            }
+            Remedy::ReadAgain => data.refetch(),
+            Remedy::Reports => {}
+        }
+    });
+
     view! {
         <Page class="machines" entry=&gpudeck_pages::MACHINES lede=LEDE>
             {ResourceView::new(data, "Loading your machines…")
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
                 .show(move |fleet| {
+                    let health = FleetHealth::judge(
+                        &fleet.machines,
+                        &fleet.windows,
+                        None,
+                        fleet.at,
+                    );
                     view! {
                         <p class="hint">
                             {format!(
@@ -178,6 +216,7 @@ pub fn MachinesPage() -> impl IntoView {
                                 format_absolute(fleet.at, utc.get_untracked()),
                             )}
                         </p>
+                        <HealthSummary health=health.clone() only=only act=act />
                         <div
                             class="selection-actions"
                             role="group"
@@ -258,7 +297,7 @@ pub fn MachinesPage() -> impl IntoView {
                         {cancel_all.failure_view()}
                         {parts::defrag_result(defrag)}
                         {parts::cancel_result(cancel_all)}
-                        {fleet_table(&fleet, now.into(), selected)}
+                        {fleet_table(&fleet, &health, now.into(), selected, only.into())}
                     }
                 })}
             {parts::confirmations(defrag, cancel_all, data)}
@@ -270,19 +309,22 @@ pub fn MachinesPage() -> impl IntoView {
 /// fleet has loaded, and what [`rehearsal`] builds off-screen before it is needed.
 fn fleet_table(
     fleet: &Fleet,
+    health: &FleetHealth,
     now: Signal<f64>,
     selected: RwSignal<BTreeSet<String>>,
+    only: Signal<Option<Rule>>,
 ) -> impl IntoView {
     view! {
         <OccupancyLegend />
         <DataTable
-            rows=fleet_rows(&fleet.machines, &fleet.windows)
+            rows=fleet_rows(&fleet.machines, &fleet.windows, health)
             columns=columns(now)
             row_key=|r: &FleetRow| r.machine.id.to_string()
             empty="You have no machines yet."
             csv_name="machines"
             caption="Your machines"
             selection=selected
+            also_filter=rule_filter(only)
         />
     }
 }
@@ -314,6 +356,7 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
             .into_any()
         }),
         Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64),
+        health_column(),
     ]
 }
 
@@ -351,7 +394,9 @@ mod tests {
             window(2, 2, now - 3600.0, 3),
             window(3, 3, now + 3600.0, 1),
         ];
-        let rows = fleet_rows(&[machine(1), machine(2), machine(3)], &windows);
+        let machines = [machine(1), machine(2), machine(3)];
+        let health = FleetHealth::judge(&machines, &windows, None, now);
+        let rows = fleet_rows(&machines, &windows, &health);
         assert_eq!(rows.iter().map(|r| r.active).collect::<Vec<_>>(), [0, 2, 1]);
         assert_eq!(rows[0].next, None);
         assert_eq!(rows[1].next, Some((now - 3600.0, now + 7200.0)));

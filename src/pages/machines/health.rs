@@ -1,0 +1,235 @@
+//! The Machines page's fleet health (fleet-health §1.2): a summary above the table, with
+//! how many machines each rule holds (each count filters the table to them, and offers the
+//! actions that help), and the table's Health column, the worst finding in words.
+
+use super::FleetRow;
+use crate::components::data_table::{Column, RowFilter};
+use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule, Severity};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The Health column's text: the worst finding with its severity, or that there is none.
+pub fn health_words(health: &MachineHealth) -> String {
+    health.worst().map_or_else(
+        || "No finding".to_owned(),
+        |worst| format!("{} · {}", worst.severity.label(), worst.words()),
+    )
+}
+
+/// The worst severity as a number, for sorting: no finding 0, info 1, warning 2, critical 3.
+fn health_rank(health: &MachineHealth) -> f64 {
+    health.worst().map_or(0.0, |worst| match worst.severity {
+        Severity::Info => 1.0,
+        Severity::Warning => 2.0,
+        Severity::Critical => 3.0,
+    })
+}
+
+/// The Health column: sorted by the worst severity, searched and exported as its words.
+pub fn health_column() -> Column<FleetRow> {
+    Column::number(
+        "health",
+        "Health",
+        |r: &FleetRow| health_rank(&r.health),
+        |r| health_words(&r.health),
+    )
+    .with_cell(|r| {
+        let severity = r.health.worst().map_or("none", |w| w.severity.key());
+        view! {
+            <span class="health" data-severity=severity>
+                {health_words(&r.health)}
+            </span>
+        }
+        .into_any()
+    })
+}
+
+/// The table's extra filter: only the machines `only` holds, when a rule is picked.
+pub fn rule_filter(only: Signal<Option<Rule>>) -> Signal<Option<RowFilter<FleetRow>>> {
+    Signal::derive(move || {
+        only.get()
+            .map(|rule| -> RowFilter<FleetRow> { Arc::new(move |r: &FleetRow| r.health.has(rule)) })
+    })
+}
+
+/// `2 critical · 5 warnings · 30 info · 83 without a finding`.
+fn severity_line(health: &FleetHealth) -> String {
+    let (counts, none) = health.by_worst_severity();
+    let mut parts: Vec<String> = counts
+        .iter()
+        .map(|(severity, count)| format!("{count} {}", severity.label().to_lowercase()))
+        .collect();
+    parts.push(format!("{none} without a finding"));
+    format!("Worst finding per machine: {}.", parts.join(" · "))
+}
+
+/// The remedies the Machines page can carry out on the selected machines.
+pub fn page_remedies(rule: Rule) -> Vec<Remedy> {
+    rule.remedies()
+        .iter()
+        .copied()
+        .filter(|r| *r != Remedy::Reports)
+        .collect()
+}
+
+/// The summary: the machines per worst severity, then a button per rule that holds any,
+/// which filters the table to them; with a rule picked, what helps and its actions on
+/// those machines. `act` carries out a remedy on the machines given.
+#[component]
+pub fn HealthSummary(
+    health: FleetHealth,
+    only: RwSignal<Option<Rule>>,
+    act: Callback<(Remedy, Vec<i64>)>,
+) -> impl IntoView {
+    let counts = health.counts();
+    let line = severity_line(&health);
+    let buttons = counts
+        .into_iter()
+        .map(|(rule, count)| {
+            let severity = rule_severity(&health, rule);
+            let pressed = move || only.get() == Some(rule);
+            let toggle =
+                move |_| only.update(|o| *o = if *o == Some(rule) { None } else { Some(rule) });
+            view! {
+                <li>
+                    <button
+                        type="button"
+                        class="health-rule"
+                        data-rule=rule.key()
+                        data-severity=severity.key()
+                        aria-pressed=move || pressed().to_string()
+                        on:click=toggle
+                    >
+                        {rule.title()}
+                        ": "
+                        <span class="count">{count}</span>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let picked = move || {
+        let rule = only.get()?;
+        let ids = health.held_by(rule);
+        let count = ids.len();
+        let actions = page_remedies(rule)
+            .into_iter()
+            .map(|remedy| {
+                let ids = ids.clone();
+                view! {
+                    <button
+                        type="button"
+                        class="button"
+                        data-remedy=remedy_key(remedy)
+                        on:click=move |_| act.run((remedy, ids.clone()))
+                    >
+                        {remedy.label()}
+                    </button>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <div class="health-picked" role="status">
+                <p>
+                    {format!(
+                        "Showing the {count} machine{} with “{}”. {}",
+                        if count == 1 { "" } else { "s" },
+                        rule.title(),
+                        rule.advice(),
+                    )}
+                </p>
+                <div class="health-actions">
+                    {actions} <button type="button" class="button" on:click=move |_| only.set(None)>
+                        "Show all machines"
+                    </button>
+                </div>
+            </div>
+        })
+    };
+    view! {
+        <section class="fleet-health" aria-labelledby="fleet-health-title">
+            <h2 id="fleet-health-title">"Fleet health"</h2>
+            <p class="health-severities">{line}</p>
+            <ul class="health-rules">{buttons}</ul>
+            {picked}
+        </section>
+    }
+}
+
+/// The worst severity `rule` has on any machine (a rule's severity can depend on the
+/// machine: offline while rented is critical, vacant a warning).
+fn rule_severity(health: &FleetHealth, rule: Rule) -> Severity {
+    health
+        .machines
+        .values()
+        .flat_map(|h| h.findings.iter())
+        .filter(|f| f.rule == rule)
+        .map(|f| f.severity)
+        .max()
+        .unwrap_or(Severity::Info)
+}
+
+fn remedy_key(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::ReadAgain => "read-again",
+        Remedy::ScheduleMaintenance => "schedule",
+        Remedy::EndOffers => "end-offers",
+        Remedy::ListAgain => "relist",
+        Remedy::Reports => "reports",
+        Remedy::ShowMaintenance => "show",
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::domain::health::Finding;
+
+    fn finding(rule: Rule, severity: Severity, evidence: &str) -> Finding {
+        Finding {
+            rule,
+            severity,
+            evidence: evidence.into(),
+        }
+    }
+
+    #[test]
+    fn the_column_says_the_worst_finding_and_sorts_by_its_severity() {
+        let none = MachineHealth::default();
+        let hot = MachineHealth {
+            findings: vec![finding(
+                Rule::Hot,
+                Severity::Warning,
+                "hottest GPU at 88 °C",
+            )],
+        };
+        assert_eq!(health_words(&none), "No finding");
+        assert_eq!(health_words(&hot), "Warning · Hot: hottest GPU at 88 °C");
+        assert!(health_rank(&hot) > health_rank(&none));
+    }
+
+    #[test]
+    fn the_severity_line_counts_worst_findings() {
+        let mut health = FleetHealth::default();
+        health.machines.insert(1, MachineHealth::default());
+        health.machines.insert(
+            2,
+            MachineHealth {
+                findings: vec![
+                    finding(Rule::MachineError, Severity::Critical, "x"),
+                    finding(Rule::Hot, Severity::Warning, "y"),
+                ],
+            },
+        );
+        assert_eq!(
+            severity_line(&health),
+            "Worst finding per machine: 1 critical · 0 warning · 0 info · 1 without a finding."
+        );
+        assert_eq!(rule_severity(&health, Rule::Hot), Severity::Warning);
+        assert_eq!(page_remedies(Rule::RecentReports), []);
+        assert_eq!(
+            page_remedies(Rule::UnlistedAfterMaintenance),
+            [Remedy::ListAgain]
+        );
+    }
+}
