@@ -176,6 +176,7 @@ pub fn MachinesPage() -> impl IntoView {
 
     // The fleet-health summary's rule filter, and its remedies on the machines it holds.
     let only = RwSignal::new(None::<Rule>);
+    let reads = StoredValue::new(health::Reads::default());
     let navigate_to = use_navigate();
     let act = Callback::new(move |(remedy, ids): (Remedy, Vec<i64>)| {
         let select = |action: OfferAction| {
@@ -202,12 +203,9 @@ pub fn MachinesPage() -> impl IntoView {
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
                 .show(move |fleet| {
-                    let health = FleetHealth::judge(
-                        &fleet.machines,
-                        &fleet.windows,
-                        None,
-                        fleet.at,
-                    );
+                    let health = reads
+                        .try_update_value(|reads| reads.judge(&fleet))
+                        .unwrap_or_default();
                     view! {
                         <p class="hint">
                             {format!(
