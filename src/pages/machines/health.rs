@@ -66,9 +66,12 @@ pub fn health_column() -> Column<FleetRow> {
     )
     .with_cell(|r| {
         let severity = r.health.worst().map_or("none", |w| w.severity.key());
+        let words = health_words(&r.health);
+        // Cut short past the cell's cap; the whole of it is in the tooltip.
+        let tooltip = words.clone();
         view! {
-            <span class="health" data-severity=severity>
-                {health_words(&r.health)}
+            <span class="health" data-severity=severity title=tooltip>
+                {words}
             </span>
         }
         .into_any()
