@@ -327,18 +327,24 @@ fn fleet_table(
     }
 }
 
+/// The table's columns. With the Health column they need more than a laptop's 1,046 px
+/// (about 1,155 px with 8-GPU strips), so the width policy folds, when the box is too
+/// narrow, first the count of active windows (Next window says the soonest), then the
+/// rentals running (the occupancy strip shows them), then reliability (Health says when it
+/// nears the gate), then the GPU model; what the host acts on stays.
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
         Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
-        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
+        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)).folds(4),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
         listing::listing_column(now),
-        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
+        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running).folds(2),
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)
-        }),
+        })
+        .folds(3),
         Column::number(
             "next",
             "Next window",
@@ -353,7 +359,7 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
             }
             .into_any()
         }),
-        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64),
+        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64).folds(1),
         health_column(),
     ]
 }
