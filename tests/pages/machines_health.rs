@@ -49,6 +49,10 @@ async fn health_page() -> (Mounted, FakeFetch) {
         ("users/current", json(200, USER)),
         ("/api/v0/machines?owner=me", json(200, fleet())),
         ("machine_ids", json(200, "[]")),
+        (
+            "create_asks",
+            json(200, r#"{"success": true, "extended": 0, "msg": "listed"}"#),
+        ),
     ]);
     let page = mount(App);
     page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 5)
@@ -76,10 +80,7 @@ async fn the_summary_counts_each_rule_and_the_column_says_the_worst_finding() {
     let expected = [
         ("machine-error", "Machine error: 1"),
         ("hot", "Hot: 2"),
-        (
-            "unlisted-no-maintenance",
-            "Not listed, no maintenance under way: 1",
-        ),
+        ("maintained-not-listed", "Maintained, not listed: 1"),
     ];
     assert_eq!(rules, expected.map(|(k, t)| (k.to_owned(), t.to_owned())));
     assert_eq!(
@@ -94,7 +95,7 @@ async fn the_summary_counts_each_rule_and_the_column_says_the_worst_finding() {
         "Critical · Machine error: failed to inject CDI devices"
     );
     assert!(
-        health[3].starts_with("Warning · Not listed, no maintenance under way"),
+        health[3].starts_with("Warning · Maintained, not listed"),
         "{}",
         health[3]
     );
@@ -135,20 +136,120 @@ async fn a_rules_count_filters_the_table_to_its_machines_and_back() {
     assert!(page.find(".health-picked").is_none());
 }
 
+fn ticked(page: &Mounted, id: i64) -> bool {
+    let tick = page.get(&format!(
+        ".data-table tbody tr[data-key='{id}'] td.select input"
+    ));
+    js_sys::Reflect::get(&tick, &"checked".into())
+        .unwrap()
+        .as_bool()
+        .unwrap()
+}
+
 #[wasm_bindgen_test]
-async fn list_again_selects_the_machines_left_unlisted_and_opens_its_form() {
-    let (page, _fetch) = health_page().await;
-    page.click(".fleet-health .health-rule[data-rule=unlisted-no-maintenance]");
+async fn list_again_lists_the_maintained_machines_on_their_kept_terms_in_one_confirmation() {
+    let (page, fetch) = health_page().await;
+    page.click(".fleet-health .health-rule[data-rule=maintained-not-listed]");
     page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 1)
         .await;
+    // The count is a link: the filter is in the address.
+    assert_eq!(current_path(), "/machines?health=maintained-not-listed");
+    // The actions' bar is marked as having a selection (on a phone it shows only then).
+    assert!(page.find(".selection-actions.with-selection").is_none());
     page.click(".health-picked button[data-remedy=relist]");
-    page.wait_for(".selection-actions button[data-action=relist][aria-expanded=true]")
-        .await;
+    page.wait_for(".selection-actions.with-selection").await;
+    // No form to fill: the confirmation opens at once, for the machine the rule holds.
+    page.wait_for("dialog[open]").await;
+    assert!(ticked(&page, 1004));
     assert_eq!(
         page.text(".selection-actions .selection-label"),
         "With the 1 selected machine:"
     );
-    let ticked = page.get(".data-table tbody tr[data-key='1004'] td.select input");
-    let checked = js_sys::Reflect::get(&ticked, &"checked".into()).unwrap();
-    assert_eq!(checked.as_bool(), Some(true));
+    assert!(
+        page.text("dialog[open]").contains("1 machine: 1004"),
+        "{}",
+        page.text("dialog[open]")
+    );
+    page.click("dialog[open] .confirm-actions button:last-child");
+    assert!(wait_until(WAIT_MS, || !fetch.calls_to("create_asks").is_empty()).await);
+    let sent: Vec<serde_json::Value> = fetch
+        .calls_to("create_asks")
+        .iter()
+        .map(|c| serde_json::from_str(&c.body).unwrap())
+        .collect();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["machine"], 1004);
+    // Its kept price, open-ended: nothing typed.
+    assert_eq!(sent[0]["price_gpu"], 0.4);
+    assert_eq!(sent[0]["end_date"], serde_json::Value::Null);
+}
+
+#[wasm_bindgen_test]
+async fn the_address_limits_the_page_to_its_machines_and_picks_its_rule() {
+    signed_in_as(
+        KEY,
+        USER,
+        "/machines?ids=1003-1004&health=maintained-not-listed",
+    );
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, fleet())),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    let page = mount(App);
+    page.wait_for(".fleet-health").await;
+    page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 1)
+        .await;
+    assert_eq!(shown_ids(&page), ["1004"]);
+    assert_eq!(
+        page.text(".scope-note"),
+        "Only 2 machines from this page's address. Show every machine"
+    );
+    // The summary counts the two machines of the address only.
+    assert_eq!(
+        page.text(".fleet-health .health-severities"),
+        "Worst finding per machine: 1 critical · 1 warning · 0 info · 0 without a finding."
+    );
+    assert_eq!(
+        page.get(".health-rule[data-rule=maintained-not-listed]")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    // Without the rule, both machines of the address; without the address, all five.
+    page.click(".health-rule[data-rule=maintained-not-listed]");
+    page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 2)
+        .await;
+    assert_eq!(shown_ids(&page), ["1003", "1004"]);
+    page.click(".scope-note a");
+    page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 5)
+        .await;
+    assert!(page.find(".scope-note").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_navigation_counts_the_machines_needing_attention_from_the_latest_read() {
+    let (page, fetch) = health_page().await;
+    // 1002 and 1005 hot, 1003 an error, 1004 maintained and not listed: 4 warnings or worse.
+    let count = ".sidenav a[href='/machines'] [data-testid=attention-count]";
+    page.wait_for(count).await;
+    assert_eq!(page.text(count), "4, 4 need attention");
+    // Another page: the count stays, from the read the Machines page made, and nothing
+    // reads N1 again for it.
+    page.click(".sidenav a[href='/templates']");
+    assert!(wait_until(WAIT_MS, || current_path() == "/templates").await);
+    settle().await;
+    assert_eq!(page.text(count), "4, 4 need attention");
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_page_load_reads_no_machines_for_the_navigations_count() {
+    signed_in_as(KEY, USER, "/templates");
+    let fetch = FakeFetch::install_by_url(vec![("users/current", json(200, USER))]);
+    let page = mount(App);
+    page.wait_for(".sidenav a[href='/machines']").await;
+    settle().await;
+    assert!(page.find("[data-testid=attention-count]").is_none());
+    assert_eq!(fetch.calls_to("/api/v0/machines").len(), 0);
 }

@@ -4,11 +4,68 @@
 
 use super::FleetRow;
 use crate::components::data_table::{Column, RowFilter};
+use crate::components::machine_ids_field::parsed;
 use crate::domain::fleet::Fleet;
 use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule, Severity};
 use gpudeck_wire::Machine;
 use leptos::prelude::*;
+use leptos_router::hooks::query_signal_with_options;
+use leptos_router::NavigateOptions;
 use std::sync::Arc;
+
+/// What the page's address asks for: the rule the summary filters by (`health=`, a
+/// [`Rule::key`]) and the only machines to show (`ids=`, as the machines pages' addresses
+/// give them), so that another page (the rolling plan's results) can link to them.
+#[derive(Clone, Copy)]
+pub struct Scope {
+    rule: Memo<Option<String>>,
+    set_rule: SignalSetter<Option<String>>,
+    ids: Memo<Option<String>>,
+}
+
+impl Scope {
+    pub fn from_address() -> Self {
+        let options = NavigateOptions {
+            replace: true,
+            scroll: false,
+            ..Default::default()
+        };
+        let (rule, set_rule) = query_signal_with_options::<String>("health", options.clone());
+        let (ids, _) = query_signal_with_options::<String>("ids", options);
+        Scope {
+            rule,
+            set_rule,
+            ids,
+        }
+    }
+
+    /// The rule picked, if the address names one.
+    pub fn rule(self) -> Option<Rule> {
+        self.rule.get().as_deref().and_then(Rule::from_key)
+    }
+
+    pub fn pick(self, rule: Option<Rule>) {
+        self.set_rule.set(rule.map(|r| r.key().to_owned()));
+    }
+
+    /// The machines the address limits the page to (sorted), if it names any.
+    pub fn ids(self) -> Option<Vec<i64>> {
+        let mut ids = parsed(&self.ids.get()?).ok()?;
+        ids.sort_unstable();
+        Some(ids)
+    }
+}
+
+/// The fleet's health limited to the machines `ids` (sorted), when the address gives them:
+/// the summary then counts those machines only.
+pub fn within(mut health: FleetHealth, ids: Option<&[i64]>) -> FleetHealth {
+    if let Some(ids) = ids {
+        health
+            .machines
+            .retain(|id, _| ids.binary_search(id).is_ok());
+    }
+    health
+}
 
 /// The N1 reads of this page, so the rules "since the last read" (fleet-health §1.2) can
 /// compare: the read shown and the one before it. Kept for the page's life only.
@@ -78,11 +135,21 @@ pub fn health_column() -> Column<FleetRow> {
     })
 }
 
-/// The table's extra filter: only the machines `only` holds, when a rule is picked.
-pub fn rule_filter(only: Signal<Option<Rule>>) -> Signal<Option<RowFilter<FleetRow>>> {
+/// The table's extra filter: only the machines of the address's `ids=`, and of those only
+/// the ones the picked rule holds.
+pub fn scope_filter(scope: Scope) -> Signal<Option<RowFilter<FleetRow>>> {
     Signal::derive(move || {
-        only.get()
-            .map(|rule| -> RowFilter<FleetRow> { Arc::new(move |r: &FleetRow| r.health.has(rule)) })
+        let (rule, ids) = (scope.rule(), scope.ids());
+        if rule.is_none() && ids.is_none() {
+            return None;
+        }
+        let keep: RowFilter<FleetRow> = Arc::new(move |r: &FleetRow| {
+            rule.is_none_or(|rule| r.health.has(rule))
+                && ids
+                    .as_ref()
+                    .is_none_or(|ids| ids.binary_search(&r.machine.id).is_ok())
+        });
+        Some(keep)
     })
 }
 
@@ -107,13 +174,14 @@ pub fn page_remedies(rule: Rule) -> Vec<Remedy> {
 }
 
 /// The summary: the machines per worst severity, then a button per rule that holds any,
-/// which filters the table to them; with a rule picked, what helps and its actions on
-/// those machines. `act` carries out a remedy on the machines given.
+/// which filters the table to them (and says so in the address); with a rule picked, what
+/// helps and its actions on those machines. `act` carries out a remedy for a rule on the
+/// machines given.
 #[component]
 pub fn HealthSummary(
     health: FleetHealth,
-    only: RwSignal<Option<Rule>>,
-    act: Callback<(Remedy, Vec<i64>)>,
+    scope: Scope,
+    act: Callback<(Rule, Remedy, Vec<i64>)>,
 ) -> impl IntoView {
     let counts = health.counts();
     let line = severity_line(&health);
@@ -121,9 +189,8 @@ pub fn HealthSummary(
         .into_iter()
         .map(|(rule, count)| {
             let severity = rule_severity(&health, rule);
-            let pressed = move || only.get() == Some(rule);
-            let toggle =
-                move |_| only.update(|o| *o = if *o == Some(rule) { None } else { Some(rule) });
+            let pressed = move || scope.rule() == Some(rule);
+            let toggle = move |_| scope.pick((!pressed()).then_some(rule));
             view! {
                 <li>
                     <button
@@ -143,7 +210,7 @@ pub fn HealthSummary(
         })
         .collect_view();
     let picked = move || {
-        let rule = only.get()?;
+        let rule = scope.rule()?;
         let ids = health.held_by(rule);
         let count = ids.len();
         let actions = page_remedies(rule)
@@ -155,7 +222,7 @@ pub fn HealthSummary(
                         type="button"
                         class="button"
                         data-remedy=remedy_key(remedy)
-                        on:click=move |_| act.run((remedy, ids.clone()))
+                        on:click=move |_| act.run((rule, remedy, ids.clone()))
                     >
                         {remedy.label()}
                     </button>
@@ -173,7 +240,8 @@ pub fn HealthSummary(
                     )}
                 </p>
                 <div class="health-actions">
-                    {actions} <button type="button" class="button" on:click=move |_| only.set(None)>
+                    {actions}
+                    <button type="button" class="button" on:click=move |_| scope.pick(None)>
                         "Show all machines"
                     </button>
                 </div>

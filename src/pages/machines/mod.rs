@@ -17,18 +17,19 @@ pub mod schedule;
 
 pub use parts::PART;
 
-use crate::components::data_table::{Column, DataTable};
+use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
+use crate::components::words::counted;
 use crate::domain::fleet::{load_fleet, Fleet};
 use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule};
-use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
+use crate::routes::{with_machine_ids, MACHINES, MAINTENANCE, ROLLING, SCHEDULE};
 use bulk_actions::{cancel_action, defrag_action};
 use gpudeck_wire::{Machine, MaintenanceWindow};
-use health::{health_column, rule_filter, HealthSummary};
+use health::{health_column, scope_filter, within, HealthSummary, Scope};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use offers::{OfferAction, OfferActions};
@@ -174,16 +175,24 @@ pub fn MachinesPage() -> impl IntoView {
     let schedule = go_with_selection(SCHEDULE);
     let rolling = go_with_selection(ROLLING);
 
-    // The fleet-health summary's rule filter, and its remedies on the machines it holds.
-    let only = RwSignal::new(None::<Rule>);
+    // The fleet-health summary's rule filter and the machines the address limits the page
+    // to, and the summary's remedies on the machines a rule holds.
+    let scope = Scope::from_address();
     let reads = StoredValue::new(health::Reads::default());
     let navigate_to = use_navigate();
-    let act = Callback::new(move |(remedy, ids): (Remedy, Vec<i64>)| {
+    let act = Callback::new(move |(rule, remedy, ids): (Rule, Remedy, Vec<i64>)| {
         let select = |action: OfferAction| {
             selected.set(ids.iter().map(i64::to_string).collect());
             offers.open_action(action);
         };
         match remedy {
+            // Back on the market after maintenance: the kept terms, one confirmation.
+            Remedy::ListAgain if rule == Rule::UnlistedAfterMaintenance => {
+                selected.set(ids.iter().map(i64::to_string).collect());
+                let machines =
+                    with_loaded(data, |fleet| machines_among(fleet, &ids)).unwrap_or_default();
+                offers.relist_as_kept(&machines);
+            }
             Remedy::ListAgain => select(OfferAction::Relist),
             Remedy::EndOffers => select(OfferAction::EndOffers),
             Remedy::ScheduleMaintenance => {
@@ -203,9 +212,11 @@ pub fn MachinesPage() -> impl IntoView {
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
                 .show(move |fleet| {
+                    let among = scope.ids();
                     let health = reads
                         .try_update_value(|reads| reads.judge(&fleet))
                         .unwrap_or_default();
+                    let health = within(health, among.as_deref());
                     view! {
                         <p class="hint">
                             {format!(
@@ -214,7 +225,8 @@ pub fn MachinesPage() -> impl IntoView {
                                 format_absolute(fleet.at, utc.get_untracked()),
                             )}
                         </p>
-                        <HealthSummary health=health.clone() only=only act=act />
+                        {among.map(|ids| scope_note(&ids))}
+                        <HealthSummary health=health.clone() scope=scope act=act />
                         <div
                             class="selection-actions"
                             role="group"
@@ -295,11 +307,24 @@ pub fn MachinesPage() -> impl IntoView {
                         {cancel_all.failure_view()}
                         {parts::defrag_result(defrag)}
                         {parts::cancel_result(cancel_all)}
-                        {fleet_table(&fleet, &health, now.into(), selected, only.into())}
+                        {fleet_table(&fleet, &health, now.into(), selected, scope_filter(scope))}
                     }
                 })}
             {parts::confirmations(defrag, cancel_all, data)}
         </Page>
+    }
+}
+
+/// Says that the address limits the page to some machines, with the way back to all.
+fn scope_note(ids: &[i64]) -> impl IntoView {
+    view! {
+        <p class="scope-note" role="status">
+            {format!(
+                "Only {} from this page's address. ",
+                counted(ids.len() as i64, "machine", "machines"),
+            )}
+            <a href=MACHINES>"Show every machine"</a>
+        </p>
     }
 }
 
@@ -310,7 +335,7 @@ fn fleet_table(
     health: &FleetHealth,
     now: Signal<f64>,
     selected: RwSignal<BTreeSet<String>>,
-    only: Signal<Option<Rule>>,
+    keep: Signal<Option<RowFilter<FleetRow>>>,
 ) -> impl IntoView {
     view! {
         <OccupancyLegend />
@@ -322,7 +347,7 @@ fn fleet_table(
             csv_name="machines"
             caption="Your machines"
             selection=selected
-            also_filter=rule_filter(only)
+            also_filter=keep
         />
     }
 }

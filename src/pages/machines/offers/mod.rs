@@ -115,6 +115,12 @@ impl OfferActions {
     pub fn open_action(self, action: OfferAction) {
         self.open.set(Some(action));
     }
+
+    /// "List again…" on `machines` with their kept terms, straight to its confirmation.
+    pub fn relist_as_kept(self, machines: &[Machine]) {
+        self.relist.ask_kept(machines);
+        self.open.set(Some(OfferAction::Relist));
+    }
 }
 
 /// The form, preview and results of `action` for the selected `machines`. The page shows it
