@@ -889,3 +889,32 @@ async fn data_table_folds_ranked_columns_into_a_row_detail_when_its_box_is_narro
     assert!(page.find("th.more").is_none());
     assert!(page.find("tr.row-detail").is_none());
 }
+
+#[wasm_bindgen_test]
+async fn data_table_marks_the_columns_a_phones_card_shows_only_once_opened() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(2));
+    let page = mount(move || {
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows
+                    columns=host_columns()
+                    row_key=|h: &Host| h.id.to_string()
+                    empty="No hosts yet."
+                    csv_name="hosts"
+                    caption="Hosts"
+                    on_card=&["id", "name"]
+                />
+            </Router>
+        }
+    });
+    page.wait_for("tbody tr:not(.spacer)").await;
+    let off_card: Vec<String> = page
+        .all("tbody tr[data-key='1'] td.off-card")
+        .iter()
+        .map(|td| td.get_attribute("data-label").unwrap())
+        .collect();
+    assert_eq!(off_card, ["GPUs"]);
+    assert!(page.find("tbody tr.open").is_none());
+}

@@ -193,6 +193,7 @@ impl<R: 'static> Column<R> {
             searchable: self.searchable,
             csv_when: self.csv_when,
             fold: self.fold,
+            card: false,
         }
     }
 }

@@ -2,12 +2,15 @@
 //! ranked ([`Column::folds`](super::Column::folds)) leave the table for each row's detail,
 //! rank 1 first, one rank at a time until the table fits; they come back once the box is
 //! as wide as the table was before they left. A table laid out as cards (a phone) folds
-//! nothing: its cards already show every column. Pure: unit-tested natively.
+//! nothing: a card shows every column, those not on it from the start (the table's
+//! `on_card`) once opened. Pure: unit-tested natively.
 
 /// How many ranks are folded, and the table's width before each fold.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Folding {
     widths_before: Vec<f64>,
+    /// Whether the table was laid out as cards when last measured.
+    cards: bool,
 }
 
 /// What the table measured: its width, its box's width, and whether it is cards.
@@ -24,6 +27,11 @@ impl Folding {
         self.widths_before.len()
     }
 
+    /// Whether the table is laid out as cards (a phone).
+    pub fn cards(&self) -> bool {
+        self.cards
+    }
+
     /// Whether a column of rank `fold` is folded, `ranks` being the table's ranks in use,
     /// sorted and without repeats.
     pub fn folds(&self, fold: Option<u8>, ranks: &[u8]) -> bool {
@@ -35,9 +43,14 @@ impl Folding {
     /// Returns whether anything changed (the table is then measured again).
     pub fn fit(&mut self, measure: Measure, rank_count: usize) -> bool {
         if measure.cards {
-            let changed = self.level() > 0;
+            let changed = self.level() > 0 || !self.cards;
             self.widths_before.clear();
+            self.cards = true;
             return changed;
+        }
+        if self.cards {
+            self.cards = false;
+            return true;
         }
         // A pixel of rounding is not overflow (as the look tests count it).
         if measure.table > measure.room + 1.0 && self.level() < rank_count {
@@ -116,6 +129,11 @@ mod tests {
         };
         assert!(folding.fit(cards, 1));
         assert_eq!(folding.level(), 0);
+        assert!(folding.cards());
         assert!(!folding.fit(cards, 1));
+        // Back to a table: no longer cards, then it fits as before.
+        assert!(folding.fit(measure(1000.0, 1046.0), 1));
+        assert!(!folding.cards());
+        assert!(!folding.fit(measure(1000.0, 1046.0), 1));
     }
 }

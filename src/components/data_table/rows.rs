@@ -30,7 +30,7 @@ pub(super) fn TableHeader(state: TableState) -> impl IntoView {
     });
     // The header of the rows' "More" buttons, while any column is folded into them.
     let more = move || {
-        state.any_folded().then(|| {
+        state.shows_more().then(|| {
             view! {
                 <th scope="col" class="more">
                     <span class="visually-hidden">"More"</span>
@@ -149,6 +149,7 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
                     <td
                         class:numeric=info.numeric
                         class:folded=state.is_folded(column)
+                        class:off-card=state.off_card(column)
                         data-label=info.label
                     >
                         {model.0.cell(row, column)}
@@ -161,7 +162,7 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
     let select = select_cell(state, Signal::stored(key.clone()));
     // The body is drawn again when columns fold (see `TableBody`): only then are the
     // rows given their "More" buttons and details, which are reactive.
-    let folded = state.folding.with_untracked(|f| f.level() > 0);
+    let folded = state.folding.with_untracked(|f| f.level() > 0 || f.cards());
     let key_of = Signal::stored(key.clone());
     let more = folded.then(|| {
         (
@@ -171,7 +172,7 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
     });
     let (more, detail) = more.unzip();
     view! {
-        <tr aria-rowindex=position + 2 data-key=key>
+        <tr aria-rowindex=position + 2 data-key=key.clone() class:open=is_open(state, key_of)>
             {select}
             {cells}
             {more}
@@ -180,11 +181,17 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
     }
 }
 
-/// The row's "More" button, while any column is folded: it opens the row's detail.
+/// Whether the row of `key` is opened (its detail shown, or its whole card).
+fn is_open(state: TableState, key: Signal<String>) -> impl Fn() -> bool + Copy {
+    move || key.with(|key| state.expanded.with(|e| e.contains(key)))
+}
+
+/// The row's "More" button, while any column is folded or the row is a card with columns
+/// shown only once opened: it opens the row's detail, or the whole card.
 fn more_cell(state: TableState, key: Signal<String>) -> impl IntoView {
-    let open = move || key.with(|key| state.expanded.with(|e| e.contains(key)));
+    let open = is_open(state, key);
     move || {
-        state.any_folded().then(|| {
+        state.shows_more().then(|| {
             view! {
                 <td class="more">
                     <button
@@ -256,6 +263,7 @@ fn row_slot(state: TableState, position: usize) -> impl IntoView {
                     <td
                         class:numeric=info.numeric
                         class:folded=move || state.is_folded(column)
+                        class:off-card=state.off_card(column)
                         data-label=info.label
                     >
                         {cell}
@@ -271,7 +279,7 @@ fn row_slot(state: TableState, position: usize) -> impl IntoView {
     });
     let select = select_cell(state, key);
     view! {
-        <tr aria-rowindex=position + 2 data-key=key>
+        <tr aria-rowindex=position + 2 data-key=key class:open=is_open(state, key)>
             {select}
             {cells}
             {more_cell(state, key)}

@@ -69,6 +69,9 @@ pub(super) struct TableState {
     pub folding: RwSignal<Folding>,
     ranks: StoredValue<Vec<u8>>,
     pub expanded: RwSignal<BTreeSet<String>>,
+    /// Whether some columns are on a phone's card from the start (and the others only
+    /// once it is opened).
+    has_card_columns: bool,
 }
 
 impl TableState {
@@ -85,6 +88,7 @@ impl TableState {
         let (sort, direction) = (url_parameter("sort"), url_parameter("dir"));
         let filter = url_parameter("q");
         let ranks = ranks_of(spec.columns.iter().map(|c| c.fold));
+        let has_card_columns = spec.columns.iter().any(|c| c.card);
         let columns = StoredValue::new(std::mem::take(&mut spec.columns));
         let filter_text = RwSignal::new(filter.0.get_untracked().unwrap_or_default());
         let order = Order {
@@ -108,7 +112,20 @@ impl TableState {
             folding: RwSignal::new(Folding::default()),
             ranks: StoredValue::new(ranks),
             expanded: RwSignal::new(BTreeSet::new()),
+            has_card_columns,
         }
+    }
+
+    /// Whether rows have a "More" button: columns are folded, or the rows are cards
+    /// with columns shown only once opened.
+    pub fn shows_more(self) -> bool {
+        self.folding
+            .with(|f| f.level() > 0 || (f.cards() && self.has_card_columns))
+    }
+
+    /// Whether the column at `index` is on a phone's card only once it is opened.
+    pub fn off_card(self, index: usize) -> bool {
+        self.has_card_columns && self.columns.with_value(|cols| !cols[index].card)
     }
 
     /// Whether the column at `index` is folded into the rows' detail now.
@@ -136,8 +153,14 @@ impl TableState {
             room: scroller.client_width() as f64,
             cards,
         };
-        let rank_count = self.ranks.with_value(Vec::len);
-        let mut folding = self.folding.get_untracked();
+        // A frame later the table may be gone (a page left, the Machines page's rehearsal
+        // built off-screen and dropped): then there is nothing to fit.
+        let (Some(rank_count), Some(mut folding)) = (
+            self.ranks.try_with_value(Vec::len),
+            self.folding.try_get_untracked(),
+        ) else {
+            return;
+        };
         if folding.fit(measure, rank_count) {
             self.folding.set(folding);
         }

@@ -229,6 +229,7 @@ pub fn MachinesPage() -> impl IntoView {
                         <HealthSummary health=health.clone() scope=scope act=act />
                         <div
                             class="selection-actions"
+                            class:with-selection=move || !none_selected.get()
                             role="group"
                             aria-label="With the selected machines"
                         >
@@ -328,6 +329,10 @@ fn scope_note(ids: &[i64]) -> impl IntoView {
     }
 }
 
+/// On a phone, a machine's card in two lines until opened: its id and hostname, then its
+/// occupancy and worst finding (issue 55), so that a fleet of 120 is a short scroll.
+const ON_CARD: &[&str] = &["id", "hostname", "occupancy", "health"];
+
 /// The fleet's table with the legend of its occupancy strips: what the page paints once the
 /// fleet has loaded, and what [`rehearsal`] builds off-screen before it is needed.
 fn fleet_table(
@@ -348,6 +353,7 @@ fn fleet_table(
             caption="Your machines"
             selection=selected
             also_filter=keep
+            on_card=ON_CARD
         />
     }
 }
