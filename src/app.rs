@@ -1,6 +1,7 @@
 //! The router and the page shell: navigation, who is signed in, sign-out.
 
 use crate::api::{provide_api, use_api, ApiClient, ApiError};
+use crate::components::attention::{Attention, AttentionCount};
 use crate::components::connection::Connection;
 use crate::components::money::format_usd;
 use crate::components::time::provide_time_preference;
@@ -8,7 +9,7 @@ use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::page;
 use crate::pages;
 use crate::route_address::Address;
-use crate::routes::{sign_in_path, ACTING_ACCOUNT, HOME};
+use crate::routes::{sign_in_path, ACTING_ACCOUNT, HOME, MACHINES};
 use crate::session::{
     leave_notice_for_next_load, provide_session, take_notice_from_last_load, use_session,
     AfterRefusal, SessionData, SignInNotice,
@@ -160,7 +161,14 @@ fn provide_session_client() {
             AfterRefusal::AlreadyHandled => {}
         }
     });
-    provide_api(ApiClient::new(base_url, api_key).on_unauthorised(on_unauthorised));
+    // Every N1 answer, whichever page asked, updates the navigation's attention count.
+    let attention = Attention::new();
+    provide_context(attention);
+    provide_api(
+        ApiClient::new(base_url, api_key)
+            .on_unauthorised(on_unauthorised)
+            .on_machines(attention.hook()),
+    );
 }
 
 #[component]
@@ -250,6 +258,7 @@ fn Nav() -> impl IntoView {
                 view! {
                     <A href=address exact=nav.exact>
                         {nav.label}
+                        {(address == MACHINES).then(|| view! { <AttentionCount /> })}
                     </A>
                 }
             })

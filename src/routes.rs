@@ -2,6 +2,7 @@
 //! pages' addresses are the route table's (`gpudeck_pages`), which the router serves, so a
 //! page moves by changing its entry there.
 
+use crate::domain::health::Rule;
 use gpudeck_pages as table;
 use gpudeck_wire::machine_ids::format_machine_ids;
 
@@ -32,6 +33,17 @@ pub fn sign_in_path(here: &str) -> String {
 /// A machines page (`MAINTENANCE`, `SCHEDULE`, ...) for the machines `ids`.
 pub fn with_machine_ids(page: &str, ids: &[i64]) -> String {
     format!("{page}?ids={}", format_machine_ids(ids))
+}
+
+/// The Machines page limited to the machines `ids` and filtered by the fleet-health
+/// rule `rule` (for example, the machines a plan took down that are back from maintenance
+/// and not listed).
+pub fn machines_held_by(rule: Rule, ids: &[i64]) -> String {
+    format!(
+        "{MACHINES}?ids={}&health={}",
+        format_machine_ids(ids),
+        rule.key()
+    )
 }
 
 /// The rolling planner with its inputs as a query (without `?`).
@@ -101,5 +113,9 @@ mod tests {
             "/machines/maintenance?ids=1001-1003,1042"
         );
         assert_eq!(rolling_path("ids=7"), "/machines/rolling?ids=7");
+        assert_eq!(
+            machines_held_by(Rule::UnlistedAfterMaintenance, &[1001, 1002, 1003, 1007]),
+            "/machines?ids=1001-1003,1007&health=maintained-not-listed"
+        );
     }
 }

@@ -30,6 +30,10 @@ pub type UnauthorisedHook = Rc<dyn Fn(&ApiError)>;
 /// (again), and `None` once it goes; a bulk action shows it in its progress.
 pub type WaitHook = Rc<dyn Fn(Option<u32>)>;
 
+/// Told each list of the caller's machines N1 answers, wherever in the console it was
+/// asked for (the navigation counts the machines needing attention from the latest).
+pub type MachinesHook = Rc<dyn Fn(&[gpudeck_wire::Machine])>;
+
 /// Holds what every request needs. Cheap to clone.
 #[derive(Clone)]
 pub struct ApiClient {
@@ -47,6 +51,7 @@ pub struct ApiClient {
     /// ([`ApiClient::paced_from_the_start`]) rather than only after a 429.
     paced_from_the_start: bool,
     on_wait: Option<WaitHook>,
+    on_machines: Option<MachinesHook>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -90,7 +95,28 @@ impl ApiClient {
             pacer: Rc::new(RefCell::new(Pacer::new(public_pace_scale()))),
             paced_from_the_start: false,
             on_wait: None,
+            on_machines: None,
         }
+    }
+
+    /// Tells `hook` every N1 answer this client and its clones read.
+    pub fn on_machines(mut self, hook: MachinesHook) -> Self {
+        self.on_machines = Some(hook);
+        self
+    }
+
+    /// The N1 answer just read, to the hook.
+    pub(super) fn tell_machines(&self, machines: &[gpudeck_wire::Machine]) {
+        if let Some(hook) = &self.on_machines {
+            hook(machines);
+        }
+    }
+
+    /// Whether `request` would leave at once, without waiting for its pace or coming
+    /// within its public interval of the last one (spec neighbours §1.5).
+    pub fn is_free_now(&self, request: &ApiRequest) -> bool {
+        let endpoint = Endpoint::of(request.method(), &self.url(&request.path));
+        self.pacer.borrow().is_free(&endpoint, js_sys::Date::now())
     }
 
     /// This client telling `hook` when a request waits for the rate limit (see

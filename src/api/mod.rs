@@ -12,7 +12,9 @@ pub mod pacing;
 pub mod requests;
 mod retry;
 
-pub use client::{backoff_ms, ApiClient, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS};
+pub use client::{
+    backoff_ms, ApiClient, MachinesHook, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS,
+};
 pub use error::{ApiError, Outcome, Refusal};
 pub use in_flight::{any_in_flight, InFlight};
 pub use retry::{

@@ -129,7 +129,19 @@ impl ApiClient {
     /// `GET /machines?owner=me` (N1): every machine of the caller, by id.
     pub async fn machines(&self) -> Result<Vec<Machine>, ApiError> {
         let answer = self.send_unread(&requests::machines()).await?;
-        self.machines_from(&answer)
+        let machines = self.machines_from(&answer)?;
+        self.tell_machines(&machines);
+        Ok(machines)
+    }
+
+    /// Reads N1 only if it would leave at once within the pacer (spec neighbours §1.5):
+    /// for a read nobody waits for, which must never take a page's place in the rate
+    /// limit. `None` when it was not sent.
+    pub async fn machines_if_free(&self) -> Option<Result<Vec<Machine>, ApiError>> {
+        if !self.is_free_now(&requests::machines()) {
+            return None;
+        }
+        Some(self.machines().await)
     }
 
     /// The machines of N1's answer (the Machines page's rehearsal decodes a made-up one).

@@ -145,6 +145,24 @@ impl Pacer {
         });
     }
 
+    /// Whether a request to `endpoint` sent at `now` would neither wait for its pace nor
+    /// come within its public interval of the last one sent: for reads nobody waits for
+    /// (the navigation's attention count), which are sent only then.
+    pub fn is_free(&self, endpoint: &Endpoint, now: f64) -> bool {
+        let slot_free = self
+            .paces
+            .get(&endpoint.key)
+            .is_none_or(|pace| pace.next_slot_ms <= now);
+        let interval_past = match (
+            self.public_ms(endpoint),
+            self.last_sent_ms.get(&endpoint.key),
+        ) {
+            (Some(public), Some(last)) => now - last >= public + PACE_MARGIN_MS,
+            _ => true,
+        };
+        slot_free && interval_past
+    }
+
     /// A request to `endpoint` was answered without the client sending it (the served
     /// page sent it before the console's code ran; `first_reads.rs`), the answer taken at
     /// `now`: a pace kept from now on counts its interval from then.
@@ -426,5 +444,23 @@ mod tests {
             duration_sentence("100 offers", 500.0),
             Some("100 offers: about 8 min 20 s at the public service's pace".into())
         );
+    }
+
+    #[test]
+    fn a_read_nobody_waits_for_is_free_only_past_its_pace_and_its_interval() {
+        let n1 = Endpoint::of("GET", &format!("{H}/api/v0/machines?owner=me"));
+        assert_eq!(n1.public_seconds, Some(2.5));
+        let mut pacer = Pacer::default();
+        assert!(pacer.is_free(&n1, 0.0), "never sent");
+        assert_eq!(pacer.reserve(&n1, 1000.0), 0.0);
+        assert!(
+            !pacer.is_free(&n1, 3500.0),
+            "within the interval and its margin"
+        );
+        assert!(pacer.is_free(&n1, 3600.0));
+        // A 429 keeps a pace: its next slot decides, not the last request sent.
+        pacer.refused(&n1, Some(10.0), 4000.0);
+        assert!(!pacer.is_free(&n1, 14_000.0));
+        assert!(pacer.is_free(&n1, 14_100.0));
     }
 }

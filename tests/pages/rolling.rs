@@ -292,6 +292,14 @@ async fn scheduling_sends_one_batch_per_start_and_leaves_a_refused_machine_in_th
             "Machine 1003: scheduled, 1 renter notified",
         ]
     );
+    // Back on the market after the work: a link to the Machines page for the machines the
+    // plan took down (not the refused one), showing those maintained and not listed.
+    assert_eq!(
+        page.get("[data-testid=back-on-the-market] a")
+            .get_attribute("href")
+            .as_deref(),
+        Some("/machines?ids=1001,1003&health=maintained-not-listed")
+    );
     // The refused machine stays in the plan to try again; the others are done.
     assert_eq!(state_of(&page, 1001), "Scheduled");
     assert_eq!(state_of(&page, 1003), "Scheduled");

@@ -787,3 +787,134 @@ async fn the_machines_rehearsal_leaves_the_page_the_network_and_the_focus_alone(
     let gone = owner.get_untracked().expect("an owner");
     assert!(!rehearse(gone, Signal::stored(true)).await);
 }
+
+/// The stylesheet the served console links, so widths are the real ones; removed when
+/// dropped, so the other tests keep their unstyled page.
+struct MainCss(web_sys::Element);
+
+impl MainCss {
+    fn add() -> Self {
+        let style = document().create_element("style").unwrap();
+        style.set_text_content(Some(include_str!("../../style/main.css")));
+        document().head().unwrap().append_child(&style).unwrap();
+        MainCss(style)
+    }
+}
+
+impl Drop for MainCss {
+    fn drop(&mut self) {
+        self.0.remove();
+    }
+}
+
+fn resize_to(page: &Mounted, width_px: u32) {
+    page.root
+        .style()
+        .set_property("width", &format!("{width_px}px"))
+        .unwrap();
+    leptos::prelude::window()
+        .dispatch_event(&web_sys::Event::new("resize").unwrap())
+        .unwrap();
+}
+
+fn folded_headers(page: &Mounted) -> Vec<String> {
+    page.all("thead th.folded")
+        .iter()
+        .map(|th| th.get_attribute("data-key").unwrap())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn data_table_folds_ranked_columns_into_a_row_detail_when_its_box_is_narrow() {
+    go_to("/table");
+    let _css = MainCss::add();
+    let rows = RwSignal::new(hosts(3));
+    let page = mount(move || {
+        let columns = vec![
+            Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+            Column::text("name", "Name", |h: &Host| h.name.repeat(3)),
+            Column::text("note", "Note", |h: &Host| format!("note on {}", h.name)).folds(2),
+            Column::whole("gpus", "GPUs", |h: &Host| h.gpus).folds(1),
+        ];
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows
+                    columns=columns
+                    row_key=|h: &Host| h.id.to_string()
+                    empty="No hosts yet."
+                    csv_name="hosts"
+                    caption="Hosts"
+                />
+            </Router>
+        }
+    });
+    resize_to(&page, 1200);
+    page.wait_for("tbody tr:not(.spacer)").await;
+    settle().await;
+    assert_eq!(folded_headers(&page), Vec::<String>::new());
+    assert!(page.find("th.more").is_none());
+
+    // Too narrow for every column: GPUs (rank 1) leaves first, then Note, never Id or Name.
+    resize_to(&page, 380);
+    page.wait_for("thead th.folded[data-key=note]").await;
+    assert_eq!(folded_headers(&page), ["note", "gpus"]);
+    let scroller = page.get(".table-scroll");
+    assert!(scroller.scroll_width() <= scroller.client_width() + 1);
+    page.click("tbody tr[data-key='1'] td.more button");
+    page.wait_for("tr.row-detail").await;
+    let detail: Vec<String> = page
+        .all("tr.row-detail dl > div")
+        .iter()
+        .map(|part| part.text_content().unwrap())
+        .collect();
+    let host = &hosts(1)[0];
+    assert_eq!(
+        detail,
+        [
+            format!("Notenote on {}", host.name),
+            format!("GPUs{}", host.gpus)
+        ]
+    );
+    assert_eq!(
+        page.get("tbody tr[data-key='1'] td.more button")
+            .get_attribute("aria-expanded")
+            .as_deref(),
+        Some("true")
+    );
+
+    // Room again: both come back, and the details go.
+    resize_to(&page, 1200);
+    page.wait_for_gone("thead th.folded").await;
+    assert!(page.find("th.more").is_none());
+    assert!(page.find("tr.row-detail").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn data_table_marks_the_columns_a_phones_card_shows_only_once_opened() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(2));
+    let page = mount(move || {
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows
+                    columns=host_columns()
+                    row_key=|h: &Host| h.id.to_string()
+                    empty="No hosts yet."
+                    csv_name="hosts"
+                    caption="Hosts"
+                    on_card=&["id", "name"]
+                />
+            </Router>
+        }
+    });
+    page.wait_for("tbody tr:not(.spacer)").await;
+    let off_card: Vec<String> = page
+        .all("tbody tr[data-key='1'] td.off-card")
+        .iter()
+        .map(|td| td.get_attribute("data-label").unwrap())
+        .collect();
+    assert_eq!(off_card, ["GPUs"]);
+    assert!(page.find("tbody tr.open").is_none());
+}

@@ -506,9 +506,10 @@ pub fn record_page_errors() {
     install.call0(&JsValue::NULL).unwrap();
 }
 
-/// The `data-key` of every column of the table inside `scope`, in order.
+/// The `data-key` of every column of the table inside `scope`, in order (the width
+/// policy's "More" column, last while columns are folded, is not one of them).
 pub fn column_keys(page: &Mounted, scope: &str) -> Vec<String> {
-    page.all(&format!("{scope} thead th"))
+    page.all(&format!("{scope} thead th:not(.more)"))
         .iter()
         .map(|th| th.get_attribute("data-key").unwrap_or_default())
         .collect()
@@ -538,7 +539,8 @@ pub fn columns_with_buttons(page: &Mounted, scope: &str) -> Vec<String> {
         let cells = row.children();
         for index in 0..cells.length() {
             let cell = cells.item(index).unwrap();
-            if cell.query_selector("button").unwrap().is_some() {
+            let more = cell.class_list().contains("more");
+            if !more && cell.query_selector("button").unwrap().is_some() {
                 let key = keys.get(index as usize).cloned().unwrap_or_default();
                 if !found.contains(&key) {
                     found.push(key);

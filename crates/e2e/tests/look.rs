@@ -269,6 +269,34 @@ async fn on_a_phone_the_header_says_who_acts_and_the_navigation_is_a_bar() -> an
     app.finish().await
 }
 
+/// At a phone's width the header keeps the acting account's name whole beside the team
+/// key's scope and the connection badge, which give way first: carol acts with a team key,
+/// the longest identity line of the demo.
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_phone_the_header_keeps_the_acting_name_whole() -> anyhow::Result<()> {
+    let app =
+        Harness::start_signed_in("look_phone_carol", "/team/members", demo::CAROL_TEAM_KEY).await?;
+    app.find("[data-testid=key-scope]").await?;
+    app.set_viewport(PHONE).await?;
+    let name = app
+        .eval(
+            "const n = document.querySelector('.identity-name');
+             const r = n.getBoundingClientRect();
+             return [n.textContent, n.scrollWidth, n.clientWidth, r.right, innerWidth];",
+        )
+        .await?;
+    let (text, wide, room, right, width): (String, f64, f64, f64, f64) =
+        serde_json::from_value(name)?;
+    assert_eq!(text, "carol");
+    assert!(wide <= room, "the name needs {wide} px and has {room} px");
+    assert!(
+        right <= width,
+        "the name ends at {right} px, past the {width} px screen"
+    );
+    app.set_viewport(LAPTOP).await?;
+    app.finish().await
+}
+
 /// Wider than a table cell's cap (`.data-table td`'s max-width, past which it ends in an
 /// ellipsis): whatever the console writes in the "Next window" column ("Ongoing · less
 /// than a minute left", "Upcoming · in 13 d 23 h") takes at most that much room.

@@ -46,6 +46,9 @@ pub struct Column<R> {
     searchable: bool,
     /// `None`: always in the CSV; otherwise only while the signal is true.
     csv_when: Option<Signal<bool>>,
+    /// `None`: never folded; otherwise folded into the row's detail when the table does
+    /// not fit its box, rank 1 first (see [`Column::folds`]).
+    fold: Option<u8>,
 }
 
 impl<R> Clone for Column<R> {
@@ -59,6 +62,7 @@ impl<R> Clone for Column<R> {
             numeric: self.numeric,
             searchable: self.searchable,
             csv_when: self.csv_when,
+            fold: self.fold,
         }
     }
 }
@@ -81,6 +85,7 @@ impl<R: 'static> Column<R> {
             numeric: false,
             searchable: true,
             csv_when: None,
+            fold: None,
         }
     }
 
@@ -100,6 +105,7 @@ impl<R: 'static> Column<R> {
             numeric: true,
             searchable: true,
             csv_when: None,
+            fold: None,
         }
     }
 
@@ -146,6 +152,17 @@ impl<R: 'static> Column<R> {
             .with_cell(cell)
     }
 
+    /// The table's width policy: when the table is wider than its box, columns leave it
+    /// for the row's detail (a "More" button per row), those of rank 1 first, then 2, and
+    /// so on until it fits; they come back when the box has room again. Columns without a
+    /// rank are never folded, so a page ranks only what a reader can do without at a
+    /// glance. A folded column is still searched by the filter and exported; its header,
+    /// and sorting by it, come back with it.
+    pub fn folds(mut self, rank: u8) -> Self {
+        self.fold = Some(rank.max(1));
+        self
+    }
+
     /// Puts the column in the CSV only while `include` is true.
     pub fn csv_only_when(mut self, include: Signal<bool>) -> Self {
         self.csv_when = Some(include);
@@ -175,6 +192,8 @@ impl<R: 'static> Column<R> {
             numeric: self.numeric,
             searchable: self.searchable,
             csv_when: self.csv_when,
+            fold: self.fold,
+            card: false,
         }
     }
 }

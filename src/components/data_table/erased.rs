@@ -76,6 +76,10 @@ pub struct ColumnInfo {
     pub searchable: bool,
     /// `None`: always in the CSV; otherwise only while the signal is true.
     pub csv_when: Option<Signal<bool>>,
+    /// Its rank in the width policy ([`Column::folds`](super::Column::folds)).
+    pub fold: Option<u8>,
+    /// On a phone's card from the start (the table's `on_card`).
+    pub card: bool,
 }
 
 impl ColumnInfo {

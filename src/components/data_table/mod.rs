@@ -4,13 +4,15 @@
 //!
 //! By job: [`columns`] is the column model (text, sort keys, CSV), [`erased`] the rows with
 //! their type erased, [`filtering`] the text filter, [`selection`] the ticked rows,
-//! [`windowing`] which rows are in view; `shell` is the generic component pages use and
-//! `view` the non-generic core that puts the rows on screen, from its `toolbar` and its
-//! `rows` (header, rows, cells).
+//! [`windowing`] which rows are in view, [`folding`] the width policy (ranked columns
+//! folded into each row's detail when the table is wider than its box); `shell` is the
+//! generic component pages use and `view` the non-generic core that puts the rows on
+//! screen, from its `toolbar` and its `rows` (header, rows, cells).
 
 pub mod columns;
 pub mod erased;
 pub mod filtering;
+pub mod folding;
 mod rows;
 pub mod selection;
 mod shell;

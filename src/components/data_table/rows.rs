@@ -1,6 +1,7 @@
 //! The table's header, rows and cells: a sortable header cell per column, a select-all
 //! cell, and the body's rows, either windowed slots (the rows in view, updated in place)
-//! or every row drawn once (`rows=all`).
+//! or every row drawn once (`rows=all`); while columns are folded (the width policy,
+//! [`super::folding`]), each row's "More" button and its detail with the folded cells.
 
 use super::selection::{all_shown_state, range_keys, set_all, AllShown};
 use super::view::{RowWindow, TableState};
@@ -27,10 +28,20 @@ pub(super) fn TableHeader(state: TableState) -> impl IntoView {
             })
             .collect_view()
     });
+    // The header of the rows' "More" buttons, while any column is folded into them.
+    let more = move || {
+        state.shows_more().then(|| {
+            view! {
+                <th scope="col" class="more">
+                    <span class="visually-hidden">"More"</span>
+                </th>
+            }
+        })
+    };
     view! {
         <thead>
             <tr aria-rowindex="1">
-                {state.selection.map(|_| view! { <SelectAllCell state=state /> })}{cells}
+                {state.selection.map(|_| view! { <SelectAllCell state=state /> })}{cells}{more}
             </tr>
         </thead>
     }
@@ -56,7 +67,13 @@ fn HeaderCell(
         _ => "",
     };
     view! {
-        <th scope="col" aria-sort=aria_sort class:numeric=numeric data-key=key>
+        <th
+            scope="col"
+            aria-sort=aria_sort
+            class:numeric=numeric
+            class:folded=move || state.is_folded(index)
+            data-key=key
+        >
             <button type="button" class="sort" on:click=move |_| state.sort_by(key)>
                 {label}
                 <span aria-hidden="true">{arrow}</span>
@@ -129,7 +146,12 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
             .enumerate()
             .map(|(column, info)| {
                 view! {
-                    <td class:numeric=info.numeric data-label=info.label>
+                    <td
+                        class:numeric=info.numeric
+                        class:folded=state.is_folded(column)
+                        class:off-card=state.off_card(column)
+                        data-label=info.label
+                    >
                         {model.0.cell(row, column)}
                     </td>
                 }
@@ -138,11 +160,92 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
     });
     let key = model.0.key(row);
     let select = select_cell(state, Signal::stored(key.clone()));
+    // The body is drawn again when columns fold (see `TableBody`): only then are the
+    // rows given their "More" buttons and details, which are reactive.
+    let folded = state.folding.with_untracked(|f| f.level() > 0 || f.cards());
+    let key_of = Signal::stored(key.clone());
+    let more = folded.then(|| {
+        (
+            more_cell(state, key_of),
+            row_detail(state, Signal::stored(Some(row)), key_of),
+        )
+    });
+    let (more, detail) = more.unzip();
     view! {
-        <tr aria-rowindex=position + 2 data-key=key>
+        <tr aria-rowindex=position + 2 data-key=key.clone() class:open=is_open(state, key_of)>
             {select}
             {cells}
+            {more}
         </tr>
+        {detail}
+    }
+}
+
+/// Whether the row of `key` is opened (its detail shown, or its whole card).
+fn is_open(state: TableState, key: Signal<String>) -> impl Fn() -> bool + Copy {
+    move || key.with(|key| state.expanded.with(|e| e.contains(key)))
+}
+
+/// The row's "More" button, while any column is folded or the row is a card with columns
+/// shown only once opened: it opens the row's detail, or the whole card.
+fn more_cell(state: TableState, key: Signal<String>) -> impl IntoView {
+    let open = is_open(state, key);
+    move || {
+        state.shows_more().then(|| {
+            view! {
+                <td class="more">
+                    <button
+                        type="button"
+                        class="more-toggle"
+                        aria-expanded=move || open().to_string()
+                        aria-label=move || key.with(|key| format!("More of {key}"))
+                        on:click=move |_| {
+                            let key = key.get_untracked();
+                            state
+                                .expanded
+                                .update(|e| {
+                                    if !e.remove(&key) {
+                                        e.insert(key);
+                                    }
+                                });
+                        }
+                    >
+                        {move || if open() { "Less" } else { "More" }}
+                    </button>
+                </td>
+            }
+        })
+    }
+}
+
+/// The row's detail, under it while open: each folded column's label and cell.
+fn row_detail(state: TableState, row: Signal<Option<usize>>, key: Signal<String>) -> impl IntoView {
+    let model = state.model;
+    move || {
+        let open = key.with(|key| state.expanded.with(|e| e.contains(key)));
+        let row = row.get().filter(|_| open && state.any_folded())?;
+        let span = state.columns.with_value(Vec::len) + 2;
+        let parts = state.columns.with_value(|cols| {
+            cols.iter()
+                .enumerate()
+                .filter(|(column, _)| state.is_folded(*column))
+                .map(|(column, info)| {
+                    view! {
+                        <div data-key=info.key>
+                            <dt>{info.label}</dt>
+                            <dd>{model.with(|m| m.0.cell(row, column))}</dd>
+                        </div>
+                    }
+                })
+                .collect_view()
+        });
+        Some(view! {
+            <tr class="row-detail">
+                <td colspan=span>
+                    <dl>{parts}</dl>
+                </td>
+            </tr>
+        })
     }
 }
 
@@ -157,7 +260,12 @@ fn row_slot(state: TableState, position: usize) -> impl IntoView {
             .map(|(column, info)| {
                 let cell = move || row.get().map(|row| model.with(|m| m.0.cell(row, column)));
                 view! {
-                    <td class:numeric=info.numeric data-label=info.label>
+                    <td
+                        class:numeric=info.numeric
+                        class:folded=move || state.is_folded(column)
+                        class:off-card=state.off_card(column)
+                        data-label=info.label
+                    >
                         {cell}
                     </td>
                 }
@@ -171,10 +279,12 @@ fn row_slot(state: TableState, position: usize) -> impl IntoView {
     });
     let select = select_cell(state, key);
     view! {
-        <tr aria-rowindex=position + 2 data-key=key>
+        <tr aria-rowindex=position + 2 data-key=key class:open=is_open(state, key)>
             {select}
             {cells}
+            {more_cell(state, key)}
         </tr>
+        {row_detail(state, row.into(), key)}
     }
 }
 
@@ -194,6 +304,7 @@ pub(super) fn TableBody(state: TableState, rows: RowWindow) -> impl IntoView {
             // clearing a filter). A reload redraws them even when the same indices are
             // shown.
             state.model.track();
+            state.folding.track();
             Either::Left(
                 state
                     .shown

@@ -56,11 +56,22 @@ pub fn DataTable<R>(
     /// that two tables on one page keep their states apart.
     #[prop(optional)]
     url_prefix: &'static str,
+    /// On a phone, where each row is a card, the keys of the columns on the card from the
+    /// start; the others show once the card is opened (its "More" button), so that a long
+    /// list stays a short scroll. Empty: every column is on the card.
+    #[prop(optional)]
+    on_card: &'static [&'static str],
 ) -> impl IntoView
 where
     R: Clone + Send + Sync + 'static,
 {
-    let infos: Vec<ColumnInfo> = columns.iter().map(Column::info).collect();
+    let infos: Vec<ColumnInfo> = columns
+        .iter()
+        .map(|column| ColumnInfo {
+            card: on_card.contains(&column.key),
+            ..column.info()
+        })
+        .collect();
     let columns = Arc::new(columns);
     // One copy of the rows per load, shared by everything the core derives from them.
     let typed = Memo::new(move |_| {

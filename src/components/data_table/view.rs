@@ -6,6 +6,7 @@
 
 use super::erased::{csv_of_rows, search_texts, sorted_order, ColumnInfo, RowKeep, SharedRows};
 use super::filtering::{needle_of, Narrowing};
+use super::folding::{ranks_of, Folding, Measure};
 use super::rows::{TableBody, TableHeader};
 use super::toolbar::{EmptyStates, TableToolbar};
 use super::windowing::{window_slice, ROW_HEIGHT};
@@ -64,6 +65,13 @@ pub(super) struct TableState {
     pub shown: Memo<Vec<usize>>,
     /// The row a shift-click range starts from: the last one ticked.
     pub anchor: StoredValue<Option<String>>,
+    /// The width policy's state, the ranks in use, and the rows whose detail is open.
+    pub folding: RwSignal<Folding>,
+    ranks: StoredValue<Vec<u8>>,
+    pub expanded: RwSignal<BTreeSet<String>>,
+    /// Whether some columns are on a phone's card from the start (and the others only
+    /// once it is opened).
+    has_card_columns: bool,
 }
 
 impl TableState {
@@ -79,6 +87,8 @@ impl TableState {
         };
         let (sort, direction) = (url_parameter("sort"), url_parameter("dir"));
         let filter = url_parameter("q");
+        let ranks = ranks_of(spec.columns.iter().map(|c| c.fold));
+        let has_card_columns = spec.columns.iter().any(|c| c.card);
         let columns = StoredValue::new(std::mem::take(&mut spec.columns));
         let filter_text = RwSignal::new(filter.0.get_untracked().unwrap_or_default());
         let order = Order {
@@ -99,6 +109,60 @@ impl TableState {
             filter_text,
             shown: shown_rows(spec.model, order, spec.keep, filter_text),
             anchor: StoredValue::new(None),
+            folding: RwSignal::new(Folding::default()),
+            ranks: StoredValue::new(ranks),
+            expanded: RwSignal::new(BTreeSet::new()),
+            has_card_columns,
+        }
+    }
+
+    /// Whether rows have a "More" button: columns are folded, or the rows are cards
+    /// with columns shown only once opened.
+    pub fn shows_more(self) -> bool {
+        self.folding
+            .with(|f| f.level() > 0 || (f.cards() && self.has_card_columns))
+    }
+
+    /// Whether the column at `index` is on a phone's card only once it is opened.
+    pub fn off_card(self, index: usize) -> bool {
+        self.has_card_columns && self.columns.with_value(|cols| !cols[index].card)
+    }
+
+    /// Whether the column at `index` is folded into the rows' detail now.
+    pub fn is_folded(self, index: usize) -> bool {
+        let fold = self.columns.with_value(|cols| cols[index].fold);
+        self.ranks
+            .with_value(|ranks| self.folding.with(|f| f.folds(fold, ranks)))
+    }
+
+    pub fn any_folded(self) -> bool {
+        self.folding.with(|f| f.level() > 0)
+    }
+
+    /// One step of the width policy after measuring the scroll box and its table.
+    fn fit_columns(self, scroller: &web_sys::Element) {
+        let cards = scroller
+            .query_selector("table")
+            .ok()
+            .flatten()
+            .and_then(|table| window().get_computed_style(&table).ok().flatten())
+            .and_then(|style| style.get_property_value("display").ok())
+            .is_some_and(|display| display != "table");
+        let measure = Measure {
+            table: scroller.scroll_width() as f64,
+            room: scroller.client_width() as f64,
+            cards,
+        };
+        // A frame later the table may be gone (a page left, the Machines page's rehearsal
+        // built off-screen and dropped): then there is nothing to fit.
+        let (Some(rank_count), Some(mut folding)) = (
+            self.ranks.try_with_value(Vec::len),
+            self.folding.try_get_untracked(),
+        ) else {
+            return;
+        };
+        if folding.fit(measure, rank_count) {
+            self.folding.set(folding);
         }
     }
 
@@ -281,6 +345,16 @@ impl RowWindow {
         let on_resize = window_event_listener(leptos::ev::resize, move |_| {
             if let Some(scroller) = rows.scroll_box.get_untracked() {
                 rows.measure(&scroller);
+                state.fit_columns(&scroller);
+            }
+        });
+        // Fit the columns once the rows are on screen, again after each fold (a frame
+        // later, when the fold is laid out) and whenever the rows shown change.
+        Effect::new(move |_| {
+            state.folding.track();
+            state.shown.track();
+            if let Some(scroller) = rows.scroll_box.get() {
+                request_animation_frame(move || state.fit_columns(&scroller));
             }
         });
         on_cleanup(move || on_resize.remove());

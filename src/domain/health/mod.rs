@@ -152,8 +152,13 @@ impl Rule {
             Rule::Hot => "hot",
             Rule::MaintenanceAnnounced => "maintenance-announced",
             Rule::DuplicateHostname => "duplicate-hostname",
-            Rule::UnlistedAfterMaintenance => "unlisted-no-maintenance",
+            Rule::UnlistedAfterMaintenance => "maintained-not-listed",
         }
+    }
+
+    /// The rule whose [`Rule::key`] is `key`, as an address carries it.
+    pub fn from_key(key: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|rule| rule.key() == key)
     }
 
     /// A short name, for the summary and the column.
@@ -179,7 +184,7 @@ impl Rule {
             Rule::Hot => "Hot",
             Rule::MaintenanceAnnounced => "Maintenance announced",
             Rule::DuplicateHostname => "Duplicate hostname",
-            Rule::UnlistedAfterMaintenance => "Not listed, no maintenance under way",
+            Rule::UnlistedAfterMaintenance => "Maintained, not listed",
         }
     }
 

@@ -438,7 +438,9 @@ fn duplicate_hostname(m: &Machine, fleet: &FleetContext) -> Option<Finding> {
     )
 }
 
-/// Issue 55: unlisted and vacant with no maintenance under way or planned.
+/// Issue 55: unlisted and vacant with no maintenance under way or planned; issue 54 calls it
+/// "maintained, not listed". Neither N1 nor seed op 1 carries a window once it has ended, so
+/// "no window under way or planned" is how the end of the maintenance shows.
 fn unlisted_after_maintenance(m: &Machine, fleet: &FleetContext, now: f64) -> Option<Finding> {
     let forgotten = Listing::of(m, now) == Listing::NotListed
         && m.current_rentals_running <= 0

@@ -6,6 +6,7 @@
 
 mod bulk_actions;
 pub mod defrag;
+pub mod health;
 pub mod listing;
 pub mod maintenance;
 pub mod offers;
@@ -16,31 +17,40 @@ pub mod schedule;
 
 pub use parts::PART;
 
-use crate::components::data_table::{Column, DataTable};
+use crate::components::data_table::{Column, DataTable, RowFilter};
 use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
+use crate::components::words::counted;
 use crate::domain::fleet::{load_fleet, Fleet};
-use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
+use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule};
+use crate::routes::{with_machine_ids, MACHINES, MAINTENANCE, ROLLING, SCHEDULE};
 use bulk_actions::{cancel_action, defrag_action};
 use gpudeck_wire::{Machine, MaintenanceWindow};
+use health::{health_column, scope_filter, within, HealthSummary, Scope};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use offers::OfferActions;
+use offers::{OfferAction, OfferActions};
 use std::collections::{BTreeSet, HashMap};
 
-/// One row: a machine, its next window (the ongoing or soonest one) and how many are active.
+/// One row: a machine, its next window (the ongoing or soonest one), how many are active,
+/// and its health findings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FleetRow {
     pub machine: Machine,
     pub next: Option<(f64, f64)>,
     pub active: usize,
+    pub health: MachineHealth,
 }
 
-/// The rows of the table, in the machines' order.
-pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<FleetRow> {
+/// The rows of the table, in the machines' order, each with its findings in `health`.
+pub fn fleet_rows(
+    machines: &[Machine],
+    windows: &[MaintenanceWindow],
+    health: &FleetHealth,
+) -> Vec<FleetRow> {
     let mut by_machine: HashMap<i64, Vec<&MaintenanceWindow>> = HashMap::new();
     for window in windows {
         by_machine
@@ -63,6 +73,7 @@ pub fn fleet_rows(machines: &[Machine], windows: &[MaintenanceWindow]) -> Vec<Fl
                 machine: machine.clone(),
                 next,
                 active: own.len(),
+                health: health.of(machine.id).cloned().unwrap_or_default(),
             }
         })
         .collect()
@@ -164,12 +175,48 @@ pub fn MachinesPage() -> impl IntoView {
     let schedule = go_with_selection(SCHEDULE);
     let rolling = go_with_selection(ROLLING);
 
+    // The fleet-health summary's rule filter and the machines the address limits the page
+    // to, and the summary's remedies on the machines a rule holds.
+    let scope = Scope::from_address();
+    let reads = StoredValue::new(health::Reads::default());
+    let navigate_to = use_navigate();
+    let act = Callback::new(move |(rule, remedy, ids): (Rule, Remedy, Vec<i64>)| {
+        let select = |action: OfferAction| {
+            selected.set(ids.iter().map(i64::to_string).collect());
+            offers.open_action(action);
+        };
+        match remedy {
+            // Back on the market after maintenance: the kept terms, one confirmation.
+            Remedy::ListAgain if rule == Rule::UnlistedAfterMaintenance => {
+                selected.set(ids.iter().map(i64::to_string).collect());
+                let machines =
+                    with_loaded(data, |fleet| machines_among(fleet, &ids)).unwrap_or_default();
+                offers.relist_as_kept(&machines);
+            }
+            Remedy::ListAgain => select(OfferAction::Relist),
+            Remedy::EndOffers => select(OfferAction::EndOffers),
+            Remedy::ScheduleMaintenance => {
+                navigate_to(&with_machine_ids(SCHEDULE, &ids), Default::default())
+            }
+            Remedy::ShowMaintenance => {
+                navigate_to(&with_machine_ids(MAINTENANCE, &ids), Default::default())
+            }
+            Remedy::ReadAgain => data.refetch(),
+            Remedy::Reports => {}
+        }
+    });
+
     view! {
         <Page class="machines" entry=&gpudeck_pages::MACHINES lede=LEDE>
             {ResourceView::new(data, "Loading your machines…")
                 .with_reload_button()
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
                 .show(move |fleet| {
+                    let among = scope.ids();
+                    let health = reads
+                        .try_update_value(|reads| reads.judge(&fleet))
+                        .unwrap_or_default();
+                    let health = within(health, among.as_deref());
                     view! {
                         <p class="hint">
                             {format!(
@@ -178,8 +225,11 @@ pub fn MachinesPage() -> impl IntoView {
                                 format_absolute(fleet.at, utc.get_untracked()),
                             )}
                         </p>
+                        {among.map(|ids| scope_note(&ids))}
+                        <HealthSummary health=health.clone() scope=scope act=act />
                         <div
                             class="selection-actions"
+                            class:with-selection=move || !none_selected.get()
                             role="group"
                             aria-label="With the selected machines"
                         >
@@ -258,7 +308,7 @@ pub fn MachinesPage() -> impl IntoView {
                         {cancel_all.failure_view()}
                         {parts::defrag_result(defrag)}
                         {parts::cancel_result(cancel_all)}
-                        {fleet_table(&fleet, now.into(), selected)}
+                        {fleet_table(&fleet, &health, now.into(), selected, scope_filter(scope))}
                     }
                 })}
             {parts::confirmations(defrag, cancel_all, data)}
@@ -266,39 +316,66 @@ pub fn MachinesPage() -> impl IntoView {
     }
 }
 
+/// Says that the address limits the page to some machines, with the way back to all.
+fn scope_note(ids: &[i64]) -> impl IntoView {
+    view! {
+        <p class="scope-note" role="status">
+            {format!(
+                "Only {} from this page's address. ",
+                counted(ids.len() as i64, "machine", "machines"),
+            )}
+            <a href=MACHINES>"Show every machine"</a>
+        </p>
+    }
+}
+
+/// On a phone, a machine's card in two lines until opened: its id and hostname, then its
+/// occupancy and worst finding (issue 55), so that a fleet of 120 is a short scroll.
+const ON_CARD: &[&str] = &["id", "hostname", "occupancy", "health"];
+
 /// The fleet's table with the legend of its occupancy strips: what the page paints once the
 /// fleet has loaded, and what [`rehearsal`] builds off-screen before it is needed.
 fn fleet_table(
     fleet: &Fleet,
+    health: &FleetHealth,
     now: Signal<f64>,
     selected: RwSignal<BTreeSet<String>>,
+    keep: Signal<Option<RowFilter<FleetRow>>>,
 ) -> impl IntoView {
     view! {
         <OccupancyLegend />
         <DataTable
-            rows=fleet_rows(&fleet.machines, &fleet.windows)
+            rows=fleet_rows(&fleet.machines, &fleet.windows, health)
             columns=columns(now)
             row_key=|r: &FleetRow| r.machine.id.to_string()
             empty="You have no machines yet."
             csv_name="machines"
             caption="Your machines"
             selection=selected
+            also_filter=keep
+            on_card=ON_CARD
         />
     }
 }
 
+/// The table's columns. With the Health column they need more than a laptop's 1,046 px
+/// (about 1,155 px with 8-GPU strips), so the width policy folds, when the box is too
+/// narrow, first the count of active windows (Next window says the soonest), then the
+/// rentals running (the occupancy strip shows them), then reliability (Health says when it
+/// nears the gate), then the GPU model; what the host acts on stays.
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
         Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
-        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
+        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)).folds(4),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
             .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
         listing::listing_column(now),
-        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running),
+        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running).folds(2),
         Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
             format!("{:.1} %", r.machine.reliability2 * 100.0)
-        }),
+        })
+        .folds(3),
         Column::number(
             "next",
             "Next window",
@@ -313,7 +390,8 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
             }
             .into_any()
         }),
-        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64),
+        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64).folds(1),
+        health_column(),
     ]
 }
 
@@ -351,7 +429,9 @@ mod tests {
             window(2, 2, now - 3600.0, 3),
             window(3, 3, now + 3600.0, 1),
         ];
-        let rows = fleet_rows(&[machine(1), machine(2), machine(3)], &windows);
+        let machines = [machine(1), machine(2), machine(3)];
+        let health = FleetHealth::judge(&machines, &windows, None, now);
+        let rows = fleet_rows(&machines, &windows, &health);
         assert_eq!(rows.iter().map(|r| r.active).collect::<Vec<_>>(), [0, 2, 1]);
         assert_eq!(rows[0].next, None);
         assert_eq!(rows[1].next, Some((now - 3600.0, now + 7200.0)));

@@ -10,6 +10,7 @@
 use super::fleet_table;
 use crate::api::ApiClient;
 use crate::domain::fleet::Fleet;
+use crate::domain::health::FleetHealth;
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
 use leptos::tachys::view::{Mountable, Render};
@@ -70,8 +71,11 @@ pub fn build_off_screen() -> Option<(web_sys::Element, impl Mountable)> {
     let fleet = rehearsal_fleet().ok()?;
     let now = Signal::stored(crate::components::time::now_seconds());
     let selected = RwSignal::new(BTreeSet::new());
+    let health = FleetHealth::judge(&fleet.machines, &fleet.windows, None, fleet.at);
     let stage = document().create_element("div").ok()?;
-    let mut built = fleet_table(&fleet, now, selected).into_view().build();
+    let mut built = fleet_table(&fleet, &health, now, selected, Signal::stored(None))
+        .into_view()
+        .build();
     built.mount(&stage, None);
     Some((stage, built))
 }
@@ -84,7 +88,8 @@ mod tests {
     #[test]
     fn the_made_up_fleet_decodes_as_the_page_decodes_the_service() {
         let fleet = rehearsal_fleet().expect("the rehearsal's fleet decodes");
-        let rows = fleet_rows(&fleet.machines, &fleet.windows);
+        let health = FleetHealth::judge(&fleet.machines, &fleet.windows, None, fleet.at);
+        let rows = fleet_rows(&fleet.machines, &fleet.windows, &health);
         let hostnames: Vec<&str> = rows.iter().map(|r| r.machine.hostname.as_str()).collect();
         assert_eq!(hostnames, ["rehearsal-1", "rehearsal-2"]);
         assert_eq!(rows.iter().map(|r| r.active).collect::<Vec<_>>(), [2, 0]);

@@ -109,6 +109,18 @@ impl OfferActions {
     pub fn open(self) -> Option<OfferAction> {
         self.open.get()
     }
+
+    /// Opens `action`'s form (fleet health's remedies open them for the machines a
+    /// finding holds).
+    pub fn open_action(self, action: OfferAction) {
+        self.open.set(Some(action));
+    }
+
+    /// "List again…" on `machines` with their kept terms, straight to its confirmation.
+    pub fn relist_as_kept(self, machines: &[Machine]) {
+        self.relist.ask_kept(machines);
+        self.open.set(Some(OfferAction::Relist));
+    }
 }
 
 /// The form, preview and results of `action` for the selected `machines`. The page shows it

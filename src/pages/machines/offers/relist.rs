@@ -48,6 +48,18 @@ impl RelistState {
         self.run.pending()
     }
 
+    /// Asks to list `machines` again on their kept terms, nothing typed: the confirmation
+    /// opens at once (a problem, such as a machine without a price, shows on the form).
+    pub fn ask_kept(self, machines: &[Machine]) {
+        match check_relist(machines, &RelistForm::as_kept(), now_seconds()) {
+            Ok(plan) => {
+                self.problems.set(Vec::new());
+                self.run.action.ask(plan);
+            }
+            Err(found) => self.problems.set(found),
+        }
+    }
+
     /// The form as typed, its end date read in UTC or the browser's zone.
     fn form(self, utc: bool) -> RelistForm {
         let end_text = self.end_text.get();

@@ -269,6 +269,21 @@ pub struct RelistForm {
     pub min_chunk: String,
 }
 
+impl RelistForm {
+    /// Nothing typed: each machine listed again on the terms N1 gives, a machine not
+    /// listed open-ended (after maintenance, the one step back on the market).
+    pub fn as_kept() -> Self {
+        RelistForm {
+            end: None,
+            end_given: false,
+            duration: String::new(),
+            unit: DurationUnit::Days,
+            price: String::new(),
+            min_chunk: String::new(),
+        }
+    }
+}
+
 /// The form's fields, for placing each error next to its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RelistField {
