@@ -1,6 +1,7 @@
 //! Views shared by several pages.
 
 pub mod acting_key;
+pub mod bar_chart;
 pub mod calendar;
 pub mod category_field;
 pub mod clipboard;

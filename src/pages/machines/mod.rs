@@ -6,6 +6,7 @@
 
 mod bulk_actions;
 pub mod defrag;
+pub mod detail;
 pub mod listing;
 pub mod maintenance;
 pub mod offers;
@@ -23,7 +24,7 @@ use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
 use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
 use crate::domain::fleet::{load_fleet, Fleet};
-use crate::routes::{with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
+use crate::routes::{machine_path, with_machine_ids, MAINTENANCE, ROLLING, SCHEDULE};
 use bulk_actions::{cancel_action, defrag_action};
 use gpudeck_wire::{Machine, MaintenanceWindow};
 use leptos::prelude::*;
@@ -289,7 +290,9 @@ fn fleet_table(
 
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
-        Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
+        Column::whole("id", "Id", |r: &FleetRow| r.machine.id).with_cell(|r| {
+            view! { <a href=machine_path(r.machine.id)>{r.machine.id}</a> }.into_any()
+        }),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())

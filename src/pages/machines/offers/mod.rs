@@ -109,6 +109,12 @@ impl OfferActions {
     pub fn open(self) -> Option<OfferAction> {
         self.open.get()
     }
+
+    /// Opens `action`'s form (fleet health's remedies open them for the machines a
+    /// finding holds).
+    pub fn open_action(self, action: OfferAction) {
+        self.open.set(Some(action));
+    }
 }
 
 /// The form, preview and results of `action` for the selected `machines`. The page shows it
