@@ -9,6 +9,7 @@ mod support;
 mod accounts;
 mod first_reads;
 mod fleet;
+mod machine_detail;
 mod machines_listing;
 mod rolling;
 mod shell;
