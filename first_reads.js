@@ -7,7 +7,8 @@
 //   { max_machine_ids, shell: [read], pages: [{ address, reads: [read], unless_query }] }
 // where a read is { method, path, query: [[name, value]], body, gives }. In a path,
 // `{user_id}` is the signed-in user's id and `{name}` the address's `:name` segment; a
-// query value `{machine_ids}` is the ids of the machines an earlier read (`gives`) answered.
+// query value `{machine_ids}` is the ids of the machines an earlier read (`gives`) answered,
+// and `{days_ago_N}` the UTC day index (days since 1970-01-01) of today less N.
 //
 // The same rules as the console's own requests: the key goes in a header, never in a URL;
 // answers are kept unread, a few seconds, for the same server and key only; a failed answer
@@ -67,12 +68,18 @@ if (!globalThis.gpudeckFirstReads) {
     }
   };
 
+  // `{days_ago_N}`'s value: today's UTC day index less N, as the console counts days.
+  const daysAgo = (name) => {
+    const days = Number(name.slice("days_ago_".length));
+    return Number.isInteger(days) ? Math.floor(Date.now() / 86_400_000) - days : undefined;
+  };
+
   // `text` with its `{…}` placeholders filled in from `known` (values or promises of
   // them); undefined when one is not known.
   const filled = async (text, known) => {
     let out = text;
     for (const [, name] of text.matchAll(/\{(\w+)\}/g)) {
-      const value = await known[name];
+      const value = name.startsWith("days_ago_") ? daysAgo(name) : await known[name];
       if (value === undefined || value === null) return undefined;
       out = out.replace(`{${name}}`, name === "machine_ids" ? value : segment(String(value)));
     }

@@ -81,6 +81,8 @@ routed_pages! {
     TeamRoleRoute for TEAM_ROLE => pages::team::role::TeamRolePage;
     EditRoleRoute for EDIT_ROLE => pages::team::role_editor::RoleEditorPage;
     ActingAccountRoute for ACTING_ACCOUNT => pages::acting_account::ActingAccountPage;
+    // After every `/machines/…` page: the router takes the first route that matches.
+    MachineDetailRoute for MACHINE_DETAIL => pages::machines::detail::MachineDetailPage;
 }
 
 /// Every page's part shown only on demand (`crate::page_part`), loaded after every page's

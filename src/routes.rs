@@ -22,6 +22,13 @@ pub const NEW_ROLE: &str = table::NEW_ROLE.address;
 /// The page that keeps more than one key in a tab and switches between them.
 pub const ACTING_ACCOUNT: &str = table::ACTING_ACCOUNT.address;
 
+/// The console's address of machine `id`'s detail page.
+pub fn machine_path(id: i64) -> String {
+    table::MACHINE_DETAIL
+        .address
+        .replace(":id", &id.to_string())
+}
+
 /// Where a person lands after signing in when they did not ask for a page.
 pub const HOME: &str = MACHINES;
 
@@ -103,6 +110,15 @@ mod tests {
         assert!(
             boot.contains(&format!(r#".get("next") || "{HOME}""#)),
             "boot.js does not open {HOME} after a sign-in without `next`"
+        );
+    }
+
+    #[test]
+    fn a_machines_address_is_its_detail_page() {
+        assert_eq!(machine_path(1037), "/machines/1037");
+        assert_eq!(
+            table::Page::at(&machine_path(1037)),
+            Some(&table::MACHINE_DETAIL)
         );
     }
 

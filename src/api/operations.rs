@@ -12,11 +12,11 @@ use gpudeck_wire::{
     AcceptVolumeResponse, BatchCancelResponse, BatchScheduleResponse,
     CancelMachineMaintenanceResponse, CancelMaintenanceResponse, CreateSubaccountRequest,
     CreatedSubaccount, CurrentUser, DefragResult, DeleteTemplateResponse, DeleteVolumeResponse,
-    Invitation, ListMachineRequest, ListMachineResponse, Machine, MachineList, MaintenanceCategory,
-    MaintenanceWindow, MemberRoleReplaced, MessageAnswer, RoleUpdated, ScheduleMaintenanceResponse,
-    ServerInfo, StatusAnswer, SubaccountList, TeamMember, TeamRole, TeamRoleEntry, Template,
-    TemplateLibrary, UnlistMachineResponse, Volume, VolumeList, VolumeOffer, VolumeOfferList,
-    VolumeSearchRequest,
+    Invitation, ListMachineRequest, ListMachineResponse, Machine, MachineEarnings, MachineList,
+    MaintenanceCategory, MaintenanceWindow, MemberRoleReplaced, MessageAnswer, RenterReport,
+    RoleUpdated, ScheduleMaintenanceResponse, ServerInfo, StatusAnswer, SubaccountList, TeamMember,
+    TeamRole, TeamRoleEntry, Template, TemplateLibrary, UnlistMachineResponse, Volume, VolumeList,
+    VolumeOffer, VolumeOfferList, VolumeSearchRequest,
 };
 use serde_json::Value;
 
@@ -165,6 +165,24 @@ impl ApiClient {
                 "{n} machines in the answer for machine {id}"
             ))),
         }
+    }
+
+    /// `GET /machines/{id}/reports/` (N24): the renters' reports on one of the caller's
+    /// machines, as the server orders them (at most 20).
+    pub async fn machine_reports(&self, id: i64) -> Result<Vec<RenterReport>, ApiError> {
+        self.send(&requests::machine_reports(id)).await
+    }
+
+    /// `GET /users/me/machine-earnings/` (N34): what machine `id` earned on the whole UTC
+    /// days `first_day..=last_day` (days since 1970-01-01).
+    pub async fn machine_earnings(
+        &self,
+        id: i64,
+        first_day: i64,
+        last_day: i64,
+    ) -> Result<MachineEarnings, ApiError> {
+        self.send(&requests::machine_earnings(first_day, last_day, Some(id)))
+            .await
     }
 
     /// `PUT /machines/{id}/dnotify/` (N3): a window on one machine.

@@ -483,6 +483,37 @@ mod tests {
         );
     }
 
+    /// The served page may have asked for a machine's earnings already: the console's
+    /// request must be the very one it sent.
+    #[test]
+    fn a_machines_earnings_are_the_read_the_served_page_sends() {
+        let (today, machine) = (20_784, 1037);
+        let fill = |value: &str| match value {
+            "{id}" => machine.to_string(),
+            "{days_ago_1}" => (today - 1).to_string(),
+            days if days == format!("{{days_ago_{}}}", reads::MACHINE_EARNINGS_DAYS) => {
+                (today - reads::MACHINE_EARNINGS_DAYS).to_string()
+            }
+            other => other.to_owned(),
+        };
+        let sent = machine_earnings(
+            today - reads::MACHINE_EARNINGS_DAYS,
+            today - 1,
+            Some(machine),
+        );
+        assert_eq!(sent.path, reads::MACHINE_EARNINGS.path);
+        let read: Vec<(&str, String)> = reads::MACHINE_EARNINGS
+            .query
+            .iter()
+            .map(|&(name, value)| (name, fill(value)))
+            .collect();
+        assert_eq!(sent.query, read);
+        assert_eq!(
+            machine_reports(machine).path,
+            reads::MACHINE_REPORTS.path_with("id", "1037")
+        );
+    }
+
     #[test]
     fn writes_carry_their_operation_path_and_body() {
         let defrag = defrag_offers(&[1001, 1002]);

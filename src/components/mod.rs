@@ -2,6 +2,7 @@
 
 pub mod acting_key;
 pub mod attention;
+pub mod bar_chart;
 pub mod calendar;
 pub mod category_field;
 pub mod clipboard;

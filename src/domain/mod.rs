@@ -7,10 +7,12 @@
 
 pub mod bulk;
 pub mod cancellation;
+pub mod earnings;
 pub mod fleet;
 pub mod form_problem;
 pub mod health;
 pub mod listing;
 pub mod offer_terms;
+pub mod reports;
 pub mod role;
 pub mod schedule;

@@ -9,6 +9,7 @@ mod support;
 mod accounts;
 mod first_reads;
 mod fleet;
+mod machine_detail;
 mod machines_health;
 mod machines_listing;
 mod notifications;

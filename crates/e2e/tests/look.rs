@@ -118,6 +118,25 @@ const PAGES: &[Shown] = &[
         title: "Acting account · gpudeck",
     },
     Shown {
+        name: "machine-detail",
+        path: "/machines/1037",
+        ready: "[data-testid=earnings-total]",
+        title: "Machine · gpudeck",
+    },
+    Shown {
+        name: "machine-detail-reports",
+        path: "/machines/1058",
+        ready: "[data-testid=machine-reports] .report",
+        title: "Machine · gpudeck",
+    },
+    Shown {
+        // Another account's machine (bob's).
+        name: "machine-not-found",
+        path: "/machines/2001",
+        ready: "[data-testid=machine-not-found]",
+        title: "Machine · gpudeck",
+    },
+    Shown {
         name: "not-found",
         path: "/no/such/page",
         // Its own heading: the served page's sign-in form has an `h1` from the first byte.

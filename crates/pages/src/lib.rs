@@ -322,7 +322,28 @@ pub const ACTING_ACCOUNT: Page = Page {
     ready: "main form.add-key",
 };
 
+/// One machine's story (fleet-health §1.2's detail view): its findings, renter reports
+/// (N24), rentals, offer and windows, and what it earned (N34).
+pub const MACHINE_DETAIL: Page = Page {
+    address: "/machines/:id",
+    route: Some("MachineDetailRoute"),
+    heading: "Machine",
+    title: "Machine",
+    nav: None,
+    first_reads: &[
+        &reads::MACHINES,
+        &reads::WINDOWS,
+        &reads::MACHINE_REPORTS,
+        &reads::MACHINE_EARNINGS,
+    ],
+    reads_depend_on: &[],
+    example: "/machines/1037",
+    ready: "[data-testid=machine-findings]",
+};
+
 /// Every page, in the order of the side navigation, then the pages reached from others.
+/// A page whose address has a parameter comes after the pages whose addresses it would
+/// also serve (`/machines/:id` after `/machines/schedule`): the first that serves wins.
 pub const PAGES: &[&Page] = &[
     &SIGN_IN,
     &MACHINES,
@@ -340,6 +361,7 @@ pub const PAGES: &[&Page] = &[
     &NEW_ROLE,
     &TEAM_ROLE,
     &EDIT_ROLE,
+    &MACHINE_DETAIL,
 ];
 
 impl Page {
@@ -476,6 +498,9 @@ mod tests {
         assert_eq!(Page::at("/team/roles"), Some(&TEAM_ROLES));
         assert_eq!(Page::at("/team/roles/"), None);
         assert_eq!(Page::at("/machines/"), None);
+        assert_eq!(Page::at("/machines/1037"), Some(&MACHINE_DETAIL));
+        assert_eq!(Page::at("/machines/schedule"), Some(&SCHEDULE));
+        assert_eq!(Page::at("/machines/1037/x"), None);
         assert_eq!(Page::at("/nowhere"), None);
     }
 

@@ -8,8 +8,9 @@ use crate::operations as op;
 use serde::Serialize;
 
 /// One API read, with placeholders: in `path`, `{user_id}` (the signed-in user's id) and
-/// `{name}` (one encoded path segment); in a query value, `{machine_ids}` (a JSON list of
-/// machine ids).
+/// `{name}` or `{id}` (the address's segment of that name, encoded); in a query value,
+/// `{machine_ids}` (a JSON list of machine ids), `{id}`, and `{days_ago_N}` (the UTC day
+/// index of today less N, as [`crate::earnings::day_of`] counts it).
 #[derive(Debug, PartialEq, Eq, Serialize)]
 pub struct Read {
     pub method: &'static str,
@@ -100,6 +101,23 @@ pub const NOTIFICATION_PREFERENCES: Read = Read::get(op::NOTIFICATION_PREFERENCE
 /// N28 (the caller's webhooks).
 pub const WEBHOOKS: Read = Read::get(op::WEBHOOKS.path, &[]);
 
+/// How many whole UTC days before today a machine's page reads its earnings for.
+pub const MACHINE_EARNINGS_DAYS: i64 = 30;
+/// N24 (a machine's renter reports) for the machine of the address's `:id`, with no body.
+pub const MACHINE_REPORTS: Read = Read::get(op::MACHINE_REPORTS.path, &[]);
+/// N34 (machine earnings) of the machine of the address's `:id`, the
+/// [`MACHINE_EARNINGS_DAYS`] whole days before today: `me` and the route table's trailing
+/// slash, as the console sends it (fleet-health §4).
+pub const MACHINE_EARNINGS: Read = Read::get(
+    "/api/v0/users/me/machine-earnings/",
+    &[
+        ("owner", "me"),
+        ("sday", "{days_ago_30}"),
+        ("eday", "{days_ago_1}"),
+        ("machid", "{id}"),
+    ],
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +141,26 @@ mod tests {
         assert_eq!(
             NOTIFICATION_PREFERENCES.path_with("user_id", "42"),
             "/api/v0/users/42/notification-prefs/"
+        );
+    }
+
+    #[test]
+    fn a_machines_earnings_are_read_for_the_days_before_today() {
+        assert_eq!(
+            MACHINE_EARNINGS.path,
+            format!("{}/", op::MACHINE_EARNINGS.path_with(&["me"]))
+        );
+        let days: Vec<&str> = MACHINE_EARNINGS.query[1..3].iter().map(|q| q.1).collect();
+        assert_eq!(
+            days,
+            [
+                format!("{{days_ago_{MACHINE_EARNINGS_DAYS}}}"),
+                "{days_ago_1}".to_owned()
+            ]
+        );
+        assert_eq!(
+            MACHINE_REPORTS.path_with("id", "1058"),
+            "/api/v0/machines/1058/reports/"
         );
     }
 

@@ -64,6 +64,18 @@ pub enum Remedy {
 }
 
 impl Remedy {
+    /// A stable name for markup and tests, e.g. `end-offers`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Remedy::ReadAgain => "read-again",
+            Remedy::ScheduleMaintenance => "schedule",
+            Remedy::EndOffers => "end-offers",
+            Remedy::ListAgain => "relist",
+            Remedy::Reports => "reports",
+            Remedy::ShowMaintenance => "show",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Remedy::ReadAgain => "Read again",

@@ -6,6 +6,7 @@
 
 mod bulk_actions;
 pub mod defrag;
+pub mod detail;
 pub mod health;
 pub mod listing;
 pub mod maintenance;
@@ -26,7 +27,7 @@ use crate::components::time::{format_absolute, stage_and_distance, use_clock, us
 use crate::components::words::counted;
 use crate::domain::fleet::{load_fleet, Fleet};
 use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule};
-use crate::routes::{with_machine_ids, MACHINES, MAINTENANCE, ROLLING, SCHEDULE};
+use crate::routes::{machine_path, with_machine_ids, MACHINES, MAINTENANCE, ROLLING, SCHEDULE};
 use bulk_actions::{cancel_action, defrag_action};
 use gpudeck_wire::{Machine, MaintenanceWindow};
 use health::{health_column, scope_filter, within, HealthSummary, Scope};
@@ -365,7 +366,9 @@ fn fleet_table(
 /// nears the gate), then the GPU model; what the host acts on stays.
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
-        Column::whole("id", "Id", |r: &FleetRow| r.machine.id),
+        Column::whole("id", "Id", |r: &FleetRow| r.machine.id).with_cell(|r| {
+            view! { <a href=machine_path(r.machine.id)>{r.machine.id}</a> }.into_any()
+        }),
         Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
         Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)).folds(4),
         Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
