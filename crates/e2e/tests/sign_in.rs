@@ -23,7 +23,17 @@ async fn sign_in_with_a_demo_key_shows_who_is_signed_in() -> anyhow::Result<()> 
         "Machines · gpudeck"
     );
     let current = app.find("nav a[aria-current=page]").await?;
-    assert_eq!(current.text().await?, "Machines");
+    let label = current.text().await?;
+    assert!(label.starts_with("Machines"), "{label}");
+    // Beside it, the machines needing attention: a number, and the same in words.
+    let count = app
+        .find("[data-testid=attention-count]")
+        .await?
+        .text()
+        .await?;
+    let (shown, said) = count.split_once('\n').unwrap_or_default();
+    assert!(shown.parse::<usize>().is_ok_and(|n| n > 0), "{count:?}");
+    assert_eq!(said, format!(", {shown} need attention"), "{count:?}");
     let stored = app
         .eval("return sessionStorage.getItem('gpudeck.session')")
         .await?;
