@@ -43,6 +43,8 @@ pub enum Stage {
     UnlistedRented { rentals_end: RentalsEnd },
     /// Not listed and no rental running: ready for maintenance.
     UnlistedVacant,
+    /// A maintenance window is under way until `until` (Unix seconds).
+    InMaintenance { until: f64 },
 }
 
 impl Listing {
@@ -71,6 +73,8 @@ impl RentalsEnd {
 }
 
 impl Stage {
+    /// The stage from the offer and the rentals alone: never [`Stage::InMaintenance`],
+    /// which needs the windows ([`Stage::in_cycle`]).
     pub fn of(machine: &Machine, now: f64) -> Stage {
         let rentals_end = RentalsEnd::of(machine);
         let rented = rentals_end != RentalsEnd::NoRentals;
@@ -86,6 +90,23 @@ impl Stage {
         }
     }
 
+    /// The stage in the cycle listed → draining → vacant → unlisted → in maintenance →
+    /// unlisted again → listed: [`Stage::of`], and "in maintenance" for an unlisted, vacant
+    /// machine whose next window `window` (start, end) is under way. A machine still listed
+    /// or rented during its window keeps the stage that says so: that is what needs the
+    /// host (the Next window column says the window is under way). After the window the
+    /// machine reads "Unlisted, vacant" again: neither N1 nor seed op 1 keeps a window once
+    /// it has ended, so a machine whose maintenance is over looks like one about to be
+    /// maintained; fleet health's "Maintained, not listed" asks the host which it is.
+    pub fn in_cycle(machine: &Machine, now: f64, window: Option<(f64, f64)>) -> Stage {
+        match (Stage::of(machine, now), window) {
+            (Stage::UnlistedVacant, Some((start, end))) if start <= now && now < end => {
+                Stage::InMaintenance { until: end }
+            }
+            (stage, _) => stage,
+        }
+    }
+
     /// A short name, for a table cell.
     pub fn label(&self) -> &'static str {
         match self {
@@ -94,6 +115,7 @@ impl Stage {
             Stage::Vacant => "Vacant",
             Stage::UnlistedRented { .. } => "Unlisted, rented",
             Stage::UnlistedVacant => "Unlisted, vacant",
+            Stage::InMaintenance { .. } => "In maintenance",
         }
     }
 
@@ -120,6 +142,9 @@ impl Stage {
                 until(rentals_end)
             ),
             Stage::UnlistedVacant => "Unlisted and vacant: ready for maintenance.".into(),
+            Stage::InMaintenance { until } => {
+                format!("In maintenance: its window ends at {}.", time(*until))
+            }
         }
     }
 }
@@ -142,12 +167,17 @@ pub fn rentals_end_text(end: RentalsEnd, time: impl Fn(f64) -> String) -> String
     }
 }
 
-/// The stage, the listing and the rentals' end of `machine` at `now`, in words:
+/// `stage` in words, then the listing and the rentals' end of `machine` at `now`:
 /// `Draining: the offer ends at T; rentals end by T. Listed: until T. Rentals end: T.`
-pub fn listing_details(machine: &Machine, now: f64, time: impl Fn(f64) -> String) -> String {
+pub fn listing_details(
+    stage: Stage,
+    machine: &Machine,
+    now: f64,
+    time: impl Fn(f64) -> String,
+) -> String {
     format!(
         "{} Listed: {}. Rentals end: {}.",
-        Stage::of(machine, now).sentence(&time),
+        stage.sentence(&time),
         listing_text(Listing::of(machine, now), &time).to_lowercase(),
         rentals_end_text(RentalsEnd::of(machine), &time).to_lowercase()
     )
@@ -340,7 +370,7 @@ mod tests {
 
     #[test]
     fn the_details_say_the_stage_the_listing_and_the_rentals_end() {
-        let details = |m: &Machine| listing_details(m, NOW, hours);
+        let details = |m: &Machine| listing_details(Stage::of(m, NOW), m, NOW, hours);
         assert_eq!(
             details(&machine(
                 true,
@@ -361,5 +391,46 @@ mod tests {
             "Listed with no offer end date: rentals may come and stay. Listed: open-ended. \
              Rentals end: no end date."
         );
+    }
+
+    #[test]
+    fn an_unlisted_vacant_machine_is_in_maintenance_while_its_window_runs() {
+        let vacant_unlisted = machine(false, None, 0, None);
+        let window = Some((NOW + HOUR, NOW + 3.0 * HOUR));
+        // Before its window: ready, as the offer and the rentals say.
+        assert_eq!(
+            Stage::in_cycle(&vacant_unlisted, NOW, window),
+            Stage::UnlistedVacant
+        );
+        // During it.
+        let during = NOW + 2.0 * HOUR;
+        let in_maintenance = Stage::InMaintenance {
+            until: NOW + 3.0 * HOUR,
+        };
+        assert_eq!(
+            Stage::in_cycle(&vacant_unlisted, during, window),
+            in_maintenance
+        );
+        // A machine still listed, or still rented, says so during its window.
+        let rented = machine(true, None, 1, None);
+        assert_eq!(Stage::in_cycle(&rented, during, window), Stage::Listed);
+        let listed_vacant = machine(true, None, 0, None);
+        assert_eq!(
+            Stage::in_cycle(&listed_vacant, during, window),
+            Stage::Vacant
+        );
+        assert_eq!(in_maintenance.label(), "In maintenance");
+        assert_eq!(
+            in_maintenance.sentence(hours),
+            "In maintenance: its window ends at +3h."
+        );
+        // Over at its end: unlisted again, until it is listed.
+        let end = NOW + 3.0 * HOUR;
+        assert_eq!(
+            Stage::in_cycle(&vacant_unlisted, end, window),
+            Stage::UnlistedVacant
+        );
+        let listed = machine(true, None, 0, None);
+        assert_eq!(Stage::in_cycle(&listed, end, None), Stage::Vacant);
     }
 }

@@ -45,15 +45,20 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
         listed_machine(1004, false, None, 1, Some(soon)),
         listed_machine(1007, true, Some(later), 0, None),
         listed_machine(1019, false, None, 0, None),
+        listed_machine(1020, false, None, 0, None),
     ];
     let machines = leak(format!(r#"{{"machines": [{}]}}"#, machines.join(", ")));
+    // 1020's window began an hour ago and lasts four.
+    let window_start = (now() - 3600.0).floor();
+    let window_end = window_start + 4.0 * 3600.0;
+    let windows = leak(format!("[{}]", window_json(9, 1020, window_start, 4)));
     let _fetch = FakeFetch::install_by_url(vec![
         ("users/current", json(200, USER)),
         ("/api/v0/machines?owner=me", json(200, machines)),
-        ("machine_ids", json(200, "[]")),
+        ("machine_ids", json(200, windows)),
     ]);
     let page = mount(App);
-    page.wait_for_count("tbody tr[aria-rowindex]", 5).await;
+    page.wait_for_count("tbody tr[aria-rowindex]", 6).await;
 
     assert_eq!(
         column_keys(&page, ".data-table"),
@@ -78,7 +83,8 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
             "Listed",
             "Unlisted, rented",
             "Vacant",
-            "Unlisted, vacant"
+            "Unlisted, vacant",
+            "In maintenance"
         ]
     );
     // Until when it is listed and when its rentals end are in the cell's tooltip.
@@ -113,6 +119,10 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
                 + ". Rentals end: none running.",
             "Unlisted and vacant: ready for maintenance. Listed: no. Rentals end: none running."
                 .into(),
+            format!(
+                "In maintenance: its window ends at {}. Listed: no. Rentals end: none running.",
+                at(window_end)
+            ),
         ]
     );
 }

@@ -221,7 +221,7 @@ pub fn HealthSummary(
                     <button
                         type="button"
                         class="button"
-                        data-remedy=remedy_key(remedy)
+                        data-remedy=remedy.key()
                         on:click=move |_| act.run((rule, remedy, ids.clone()))
                     >
                         {remedy.label()}
@@ -269,17 +269,6 @@ fn rule_severity(health: &FleetHealth, rule: Rule) -> Severity {
         .map(|f| f.severity)
         .max()
         .unwrap_or(Severity::Info)
-}
-
-fn remedy_key(remedy: Remedy) -> &'static str {
-    match remedy {
-        Remedy::ReadAgain => "read-again",
-        Remedy::ScheduleMaintenance => "schedule",
-        Remedy::EndOffers => "end-offers",
-        Remedy::ListAgain => "relist",
-        Remedy::Reports => "reports",
-        Remedy::ShowMaintenance => "show",
-    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

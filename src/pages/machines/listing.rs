@@ -16,8 +16,11 @@ pub fn listing_column(now: Signal<f64>) -> Column<FleetRow> {
     let time_text = move |t: f64| format_absolute(t, utc.get_untracked());
     let stage_and_details = move |r: &FleetRow| {
         let now = now.get_untracked();
-        let details = listing_details(&r.machine, now, time_text);
-        (Stage::of(&r.machine, now).label(), details)
+        let stage = Stage::in_cycle(&r.machine, now, r.next);
+        (
+            stage.label(),
+            listing_details(stage, &r.machine, now, time_text),
+        )
     };
     Column::text("listed", "Listed", move |r: &FleetRow| {
         let (label, details) = stage_and_details(r);
