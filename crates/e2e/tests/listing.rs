@@ -388,7 +388,8 @@ async fn unlisting_then_listing_again_keeps_each_machines_terms() -> anyhow::Res
         Duration::from_secs(30),
     )
     .await?;
-    wait_for_stage(&app, idle, "Unlisted, vacant").await?;
+    // Unlisted and vacant during the window the demo runs on it: in maintenance.
+    wait_for_stage(&app, idle, "In maintenance").await?;
     assert_eq!(
         line_of(&app, "[data-testid=offer-result]", idle).await?,
         "Machine 1007: unlisted; no rental is running: ready for maintenance"
