@@ -39,7 +39,6 @@ pub fn WebhookForm(
     shown_secret: RwSignal<Option<ShownSecret>>,
     on_saved: Callback<()>,
 ) -> impl IntoView {
-    let toasts = use_toasts();
     let name = RwSignal::new(String::new());
     let url = RwSignal::new(String::new());
     // Each type's box, by key: what the submit reads, and what editing fills.
@@ -69,44 +68,7 @@ pub fn WebhookForm(
         None => reset(),
     });
 
-    let create = ConfirmedAction::new(
-        move |api, draft: WebhookDraft| async move {
-            api.create_webhook(&draft.name, &draft.webhook_url, &draft.event_types)
-                .await
-        },
-        move |_, created| {
-            let id = created.webhook.webhook.id;
-            shown_secret.set(Some(ShownSecret {
-                webhook_id: id,
-                secret: created.webhook.webhook_secret,
-            }));
-            reset();
-            on_saved.run(());
-            let enabled = enabled_sentence(
-                &types.get_untracked(),
-                &created.enabled_notification_preferences,
-            );
-            let message = format!("Webhook {id} created.{enabled}");
-            toasts.success(message.clone());
-            message
-        },
-    );
-    let update = ConfirmedAction::new(
-        move |api, (id, changes): (i64, WebhookChanges)| async move {
-            api.update_webhook(id, &changes).await
-        },
-        move |(id, _), updated| {
-            editing.set(None);
-            on_saved.run(());
-            let enabled = enabled_sentence(
-                &types.get_untracked(),
-                &updated.enabled_notification_preferences,
-            );
-            let message = format!("Webhook {id} changed; its secret is unchanged.{enabled}");
-            toasts.success(message.clone());
-            message
-        },
-    );
+    let (create, update) = webhook_actions(types, editing, shown_secret, on_saved, reset);
     let pending = Signal::derive(move || create.pending().get() || update.pending().get());
     let at_limit =
         Signal::derive(move || editing.with(Option::is_none) && count.get() >= MAX_WEBHOOKS);
@@ -115,15 +77,7 @@ pub fn WebhookForm(
         ev.prevent_default();
         create.clear();
         update.clear();
-        // In the types' order, so the request lists them as the page does.
-        let keys: Vec<String> = types
-            .get_untracked()
-            .into_iter()
-            .map(|t| t.key)
-            .filter(|key| {
-                boxes.with_value(|b| b.get(key).is_some_and(|checked| checked.get_untracked()))
-            })
-            .collect();
+        let keys = ticked_keys(&types.get_untracked(), boxes);
         let draft = match check_webhook(&name.get_untracked(), &url.get_untracked(), keys) {
             Ok(draft) => draft,
             Err(found) => return problems.set(found),
@@ -184,41 +138,12 @@ pub fn WebhookForm(
                 >
                     <TextInput kind=TextKind::Plain text=url />
                 </FormField>
-                <FieldGroup
-                    id="webhook-types"
-                    legend="Events it receives"
-                    hint="Subscribing turns on the webhook channel of those events in your preferences."
+                <EventTypeBoxes
+                    types=types
+                    editing=editing
+                    boxes=boxes
                     error=error_of(WebhookField::Types)
-                    class="event-types"
-                >
-                    <For
-                        each=move || types.get()
-                        key=|t: &NotificationType| t.key.clone()
-                        children=move |kind| {
-                            let checked = RwSignal::new(
-                                editing
-                                    .with_untracked(|e| {
-                                        e.as_ref()
-                                            .is_some_and(|w| {
-                                                subscribed_keys(&types.get_untracked(), w)
-                                                    .contains(&kind.key)
-                                            })
-                                    }),
-                            );
-                            boxes
-                                .update_value(|b| {
-                                    b.insert(kind.key.clone(), checked);
-                                });
-                            view! {
-                                <Toggle
-                                    checked=checked
-                                    label=format!(" {}", kind.display_name)
-                                    attr:data-event-type=kind.key.clone()
-                                />
-                            }
-                        }
-                    />
-                </FieldGroup>
+                />
                 <p class="form-error" role="alert">
                     {refusal}
                 </p>
@@ -246,48 +171,177 @@ pub fn WebhookForm(
                     </Show>
                 </div>
             </form>
-            <ActionDialog action=create title="Create this webhook?" confirm_label="Create webhook">
-                <p>
-                    {move || {
-                        create
-                            .asked()
-                            .map(|d| {
-                                format!(
-                                    "Deliveries to {} for {} event type(s). Its signing secret is shown once, right after.",
-                                    d.webhook_url,
-                                    d.event_types.len(),
-                                )
-                            })
-                    }}
-                </p>
-            </ActionDialog>
-            <ActionDialog action=update title="Change this webhook?" confirm_label="Save changes">
-                <p>
-                    {move || {
-                        update
-                            .asked()
-                            .map(|(id, _)| {
-                                format!(
-                                    "Webhook {id} keeps its secret; only the fields you changed are sent.",
-                                )
-                            })
-                    }}
-                </p>
-            </ActionDialog>
-            {create.failure_view()}
-            {update.failure_view()}
-            {move || {
-                create
-                    .done()
-                    .or_else(|| update.done())
-                    .map(|message| {
-                        view! {
-                            <p class="result" role="status" data-testid="webhook-result">
-                                {message}
-                            </p>
-                        }
-                    })
-            }}
+            <WebhookConfirmations create=create update=update />
         </section>
+    }
+}
+
+/// The keys of the ticked boxes, in the types' order, so that the request lists them as
+/// the page does.
+fn ticked_keys(
+    types: &[NotificationType],
+    boxes: StoredValue<BTreeMap<String, RwSignal<bool>>>,
+) -> Vec<String> {
+    types
+        .iter()
+        .map(|t| t.key.clone())
+        .filter(|key| {
+            boxes.with_value(|b| b.get(key).is_some_and(|checked| checked.get_untracked()))
+        })
+        .collect()
+}
+
+/// The creation (N29) and the change (N30) the form confirms: a new webhook's secret goes
+/// to the secret dialog and the form is emptied; a change ends the editing. Each result
+/// says which event types it turned on.
+fn webhook_actions(
+    types: Signal<Vec<NotificationType>>,
+    editing: RwSignal<Option<Webhook>>,
+    shown_secret: RwSignal<Option<ShownSecret>>,
+    on_saved: Callback<()>,
+    reset: impl Fn() + Copy + Send + Sync + 'static,
+) -> (
+    ConfirmedAction<WebhookDraft, String>,
+    ConfirmedAction<(i64, WebhookChanges), String>,
+) {
+    let toasts = use_toasts();
+    let create = ConfirmedAction::new(
+        move |api, draft: WebhookDraft| async move {
+            api.create_webhook(&draft.name, &draft.webhook_url, &draft.event_types)
+                .await
+        },
+        move |_, created| {
+            let id = created.webhook.webhook.id;
+            shown_secret.set(Some(ShownSecret {
+                webhook_id: id,
+                secret: created.webhook.webhook_secret,
+            }));
+            reset();
+            on_saved.run(());
+            let enabled = enabled_sentence(
+                &types.get_untracked(),
+                &created.enabled_notification_preferences,
+            );
+            let message = format!("Webhook {id} created.{enabled}");
+            toasts.success(message.clone());
+            message
+        },
+    );
+    let update = ConfirmedAction::new(
+        move |api, (id, changes): (i64, WebhookChanges)| async move {
+            api.update_webhook(id, &changes).await
+        },
+        move |(id, _), updated| {
+            editing.set(None);
+            on_saved.run(());
+            let enabled = enabled_sentence(
+                &types.get_untracked(),
+                &updated.enabled_notification_preferences,
+            );
+            let message = format!("Webhook {id} changed; its secret is unchanged.{enabled}");
+            toasts.success(message.clone());
+            message
+        },
+    );
+    (create, update)
+}
+
+/// One box per event type the webhook may receive; `boxes` holds each box's state by
+/// key, filled from `editing`'s subscriptions when a webhook is being changed.
+#[component]
+fn EventTypeBoxes(
+    types: Signal<Vec<NotificationType>>,
+    editing: RwSignal<Option<Webhook>>,
+    boxes: StoredValue<BTreeMap<String, RwSignal<bool>>>,
+    error: Signal<Option<String>>,
+) -> impl IntoView {
+    view! {
+        <FieldGroup
+            id="webhook-types"
+            legend="Events it receives"
+            hint="Subscribing turns on the webhook channel of those events in your preferences."
+            error=error
+            class="event-types"
+        >
+            <For
+                each=move || types.get()
+                key=|t: &NotificationType| t.key.clone()
+                children=move |kind| {
+                    let checked = RwSignal::new(
+                        editing
+                            .with_untracked(|e| {
+                                e.as_ref()
+                                    .is_some_and(|w| {
+                                        subscribed_keys(&types.get_untracked(), w)
+                                            .contains(&kind.key)
+                                    })
+                            }),
+                    );
+                    boxes
+                        .update_value(|b| {
+                            b.insert(kind.key.clone(), checked);
+                        });
+                    view! {
+                        <Toggle
+                            checked=checked
+                            label=format!(" {}", kind.display_name)
+                            attr:data-event-type=kind.key.clone()
+                        />
+                    }
+                }
+            />
+        </FieldGroup>
+    }
+}
+
+/// The confirmations of a creation and a change, their failures and their results.
+#[component]
+fn WebhookConfirmations(
+    create: ConfirmedAction<WebhookDraft, String>,
+    update: ConfirmedAction<(i64, WebhookChanges), String>,
+) -> impl IntoView {
+    view! {
+        <ActionDialog action=create title="Create this webhook?" confirm_label="Create webhook">
+            <p>
+                {move || {
+                    create
+                        .asked()
+                        .map(|d| {
+                            format!(
+                                "Deliveries to {} for {} event type(s). Its signing secret is shown once, right after.",
+                                d.webhook_url,
+                                d.event_types.len(),
+                            )
+                        })
+                }}
+            </p>
+        </ActionDialog>
+        <ActionDialog action=update title="Change this webhook?" confirm_label="Save changes">
+            <p>
+                {move || {
+                    update
+                        .asked()
+                        .map(|(id, _)| {
+                            format!(
+                                "Webhook {id} keeps its secret; only the fields you changed are sent.",
+                            )
+                        })
+                }}
+            </p>
+        </ActionDialog>
+        {create.failure_view()}
+        {update.failure_view()}
+        {move || {
+            create
+                .done()
+                .or_else(|| update.done())
+                .map(|message| {
+                    view! {
+                        <p class="result" role="status" data-testid="webhook-result">
+                            {message}
+                        </p>
+                    }
+                })
+        }}
     }
 }
