@@ -103,7 +103,7 @@ fn current_year() -> i32 {
 pub fn format_span(seconds: f64) -> String {
     let minutes = (seconds.abs() / 60.0).round() as i64;
     match minutes {
-        0 => "less than a minute".into(),
+        0 => "under a minute".into(),
         m if m < 60 => format!("{m} min"),
         m if m < 48 * 60 => {
             let (h, rest) = (m / 60, m % 60);
@@ -176,12 +176,14 @@ pub fn relative_window(now: f64, start: f64, end: f64) -> String {
 /// The stage and where the window stands, for a cell of its own: `Upcoming · in 3 h`,
 /// `Ongoing · 2 h left`, `Ended · 1 h ago`.
 pub fn stage_and_distance(now: f64, start: f64, end: f64) -> String {
+    let (stage, distance) = stage_and_distance_parts(now, start, end);
+    format!("{stage} · {distance}")
+}
+
+/// [`stage_and_distance`]'s two parts, for a cell that may put them on two lines.
+pub fn stage_and_distance_parts(now: f64, start: f64, end: f64) -> (&'static str, String) {
     let stage = WindowStage::of(now, start, end);
-    format!(
-        "{} · {}",
-        stage.label(),
-        distance_text(stage, now, start, end)
-    )
+    (stage.label(), distance_text(stage, now, start, end))
 }
 
 /// How often relative times ("in 3 h") are brought up to date.
@@ -332,7 +334,7 @@ mod tests {
 
     #[test]
     fn spans_and_relative_times_read_naturally() {
-        assert_eq!(format_span(20.0), "less than a minute");
+        assert_eq!(format_span(20.0), "under a minute");
         assert_eq!(format_span(30.0), "1 min");
         assert_eq!(format_span(45.0 * 60.0), "45 min");
         assert_eq!(format_span(3.0 * 3600.0), "3 h");

@@ -87,19 +87,35 @@ async fn the_summary_counts_each_rule_and_the_column_says_the_worst_finding() {
         page.text(".fleet-health .health-severities"),
         "Worst finding per machine: 1 critical · 3 warning · 0 info · 1 without a finding."
     );
+    // The cell says the worst finding's severity and rule; its tooltip adds the evidence.
     let health = column_texts(&page, ".data-table", "health");
-    assert_eq!(health[0], "No finding");
-    assert_eq!(health[1], "Warning · Hot: hottest GPU at 88 °C");
     assert_eq!(
-        health[2],
+        health,
+        [
+            "No finding",
+            "Warning · Hot",
+            "Critical · Machine error",
+            "Warning · Maintained, not listed",
+            "Warning · Hot"
+        ]
+    );
+    let evidence: Vec<String> = page
+        .all(".data-table .health")
+        .iter()
+        .map(|cell| cell.get_attribute("title").unwrap_or_default())
+        .collect();
+    assert_eq!(evidence[0], "No finding");
+    assert_eq!(evidence[1], "Warning · Hot: hottest GPU at 88 °C");
+    assert_eq!(
+        evidence[2],
         "Critical · Machine error: failed to inject CDI devices"
     );
     assert!(
-        health[3].starts_with("Warning · Maintained, not listed"),
+        evidence[3].starts_with("Warning · Maintained, not listed: "),
         "{}",
-        health[3]
+        evidence[3]
     );
-    assert_eq!(health[4], "Warning · Hot: hottest GPU at 90.5 °C");
+    assert_eq!(evidence[4], "Warning · Hot: hottest GPU at 90.5 °C");
 }
 
 #[wasm_bindgen_test]

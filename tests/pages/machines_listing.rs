@@ -72,7 +72,6 @@ async fn each_machine_shows_its_listing_its_rentals_end_and_its_stage() {
             "rentals",
             "reliability",
             "next",
-            "windows",
             "health"
         ]
     );

@@ -891,6 +891,59 @@ async fn data_table_folds_ranked_columns_into_a_row_detail_when_its_box_is_narro
 }
 
 #[wasm_bindgen_test]
+async fn data_table_that_wraps_first_takes_two_lines_before_folding_a_column() {
+    go_to("/table");
+    let _css = MainCss::add();
+    let rows = RwSignal::new(hosts(3));
+    let page = mount(move || {
+        let columns = vec![
+            Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+            Column::text("name", "Name", |h: &Host| {
+                format!("{} of the long fleet name", h.name)
+            }),
+            Column::whole("gpus", "GPUs", |h: &Host| h.gpus).folds(1),
+        ];
+        view! {
+            <Router>
+                <DataTable
+                    rows=rows
+                    columns=columns
+                    row_key=|h: &Host| h.id.to_string()
+                    empty="No hosts yet."
+                    csv_name="hosts"
+                    caption="Hosts"
+                    wrap_first=true
+                />
+            </Router>
+        }
+    });
+    let table = || page.get(".data-table");
+    let scroller = || page.get(".table-scroll");
+    resize_to(&page, 1200);
+    page.wait_for("tbody tr:not(.spacer)").await;
+    settle().await;
+    assert!(!table().class_list().contains("two-line"), "room: one line");
+
+    // Too narrow for one line (about 360 px), wide enough for two: the names wrap,
+    // nothing folds.
+    resize_to(&page, 260);
+    page.wait_for(".data-table.two-line").await;
+    settle().await;
+    assert_eq!(folded_headers(&page), Vec::<String>::new());
+    assert!(scroller().scroll_width() <= scroller().client_width() + 1);
+
+    // Narrower than two lines allow: GPUs folds, the rows keep two lines.
+    resize_to(&page, 150);
+    page.wait_for("thead th.folded[data-key=gpus]").await;
+    assert!(table().class_list().contains("two-line"));
+
+    // Room again: GPUs first, then one line.
+    resize_to(&page, 1200);
+    page.wait_for_gone("thead th.folded").await;
+    page.wait_for_gone(".data-table.two-line").await;
+}
+
+#[wasm_bindgen_test]
 async fn data_table_marks_the_columns_a_phones_card_shows_only_once_opened() {
     go_to("/table");
     let rows = RwSignal::new(hosts(2));

@@ -80,11 +80,28 @@ const wide = [...document.querySelectorAll('body *')]
 return `the page is ${document.documentElement.scrollWidth} px wide in a ${limit} px window: ${wide.join('; ')}`;
 "#;
 
-/// Names the tables that hide columns (need sideways scrolling) at the current size.
-const HIDDEN_COLUMNS: &str = r#"
-return [...document.querySelectorAll('.table-scroll')]
-  .filter(box => box.scrollWidth > box.clientWidth + 1)
-  .map(box => `${box.querySelector('caption')?.textContent ?? 'a table'} is ${box.scrollWidth} px wide in ${box.clientWidth} px`);
+/// Names what the tables hide at the current size: a table wider than its box (needing
+/// sideways scrolling) at any size; from a laptop up (`arguments[0]`), also a column
+/// folded into its rows' detail, and a cell whose text is cut short. A cell of free text
+/// (`.reason`, capped on purpose, its whole text in its tooltip) does not count.
+const HIDDEN_IN_TABLES: &str = r#"
+const laptopUp = arguments[0];
+const problems = [];
+for (const box of document.querySelectorAll('.table-scroll')) {
+  const name = box.querySelector('caption')?.textContent ?? 'a table';
+  if (box.scrollWidth > box.clientWidth + 1) {
+    problems.push(`${name} is ${box.scrollWidth} px wide in ${box.clientWidth} px`);
+  }
+  if (!laptopUp) continue;
+  const folded = [...box.querySelectorAll('thead th.folded')].map(th => th.textContent.trim());
+  if (folded.length) problems.push(`${name} folds ${folded.join(', ')}`);
+  const cut = [...box.querySelectorAll('tbody tr:not(.spacer):not(.row-detail) > td')]
+    .filter(td => !td.querySelector('.reason') && td.scrollWidth > td.clientWidth + 1)
+    .slice(0, 3)
+    .map(td => `${td.dataset.label}: "${td.textContent.trim()}"`);
+  if (cut.length) problems.push(`${name} cuts ${cut.join('; ')}`);
+}
+return problems;
 "#;
 
 impl Harness {
@@ -146,6 +163,25 @@ impl Harness {
         Ok(())
     }
 
+    /// What the tables hide at the current size ([`HIDDEN_IN_TABLES`]), once the width
+    /// policy has settled: a resize folds or unfolds one step a frame, so an answer with
+    /// something hidden is asked again for up to two seconds before it counts.
+    pub async fn hidden_in_tables(&self, laptop_up: bool) -> Result<Vec<String>> {
+        let mut hidden = Vec::new();
+        for _ in 0..20 {
+            let found = self
+                .driver
+                .execute(HIDDEN_IN_TABLES, vec![json!(laptop_up)])
+                .await?;
+            hidden = serde_json::from_value(found.json().clone())?;
+            if hidden.is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        Ok(hidden)
+    }
+
     /// `None` when the page fits the window's width, else what sticks out.
     pub async fn sideways_overflow(&self) -> Result<Option<String>> {
         Ok(self.eval(SIDEWAYS).await?.as_str().map(str::to_owned))
@@ -177,8 +213,11 @@ impl Harness {
             if let Some(overflow) = self.sideways_overflow().await? {
                 problems.push(format!("{state} at {}: {overflow}", viewport.name));
             }
-            // No table hides a column: on a phone its rows are cards, from a laptop up it fits.
-            let hidden: Vec<String> = serde_json::from_value(self.eval(HIDDEN_COLUMNS).await?)?;
+            // No table hides anything: on a phone its rows are cards, from a laptop up every
+            // column and every cell's whole text are in view.
+            let hidden = self
+                .hidden_in_tables(viewport.width >= LAPTOP.width)
+                .await?;
             for table in hidden {
                 problems.push(format!("{state} at {}: {table}", viewport.name));
             }

@@ -316,49 +316,65 @@ async fn on_a_phone_the_header_keeps_the_acting_name_whole() -> anyhow::Result<(
     app.finish().await
 }
 
-/// Wider than a table cell's cap (`.data-table td`'s max-width, past which it ends in an
-/// ellipsis): whatever the console writes in the "Next window" column ("Ongoing · less
-/// than a minute left", "Upcoming · in 13 d 23 h") takes at most that much room.
-const WIDER_THAN_A_CELL: &str =
-    "Ongoing · less than a minute left · Upcoming · in 13 d 23 h · less than a minute";
+/// The widest things the console writes in the Machines table's Next window cell: the
+/// stage, the longest distance, in the bold of a window under way, and more windows.
+const LONGEST_STAGE: &str = "Upcoming ·";
+const LONGEST_DISTANCE: &str = "under a minute left";
+const MOST_WINDOWS: &str = "+99";
 
-/// Every column of the Machines table is in view at 1280 px, whatever the relative times
-/// say: a minute after loading, "in 3 d" becomes "in 2 d 23 h" and "2 h left" becomes
-/// "1 h 59 min left", and the table must still fit beside the navigation. Every row is
-/// given a text its cell cuts short, in the bold of a window under way.
+/// At 1280 px the Machines table shows every column and every cell whole (its rows take
+/// two lines), whatever the relative times say: a minute after loading, "in 3 d" becomes
+/// "in 2 d 23 h" and "2 h left" becomes "1 h 59 min left". Every row of the fleet is given
+/// the widest Next window text, and every row stays as tall as the first (the windowing
+/// counts on it).
 #[tokio::test(flavor = "multi_thread")]
-async fn at_a_laptop_the_machines_table_fits_with_the_longest_relative_times() -> anyhow::Result<()>
-{
-    let app = Harness::start_signed_in("look_machines_longest_times", "/machines", demo::ALICE_KEY)
-        .await?;
-    app.find("main tbody tr:not(.spacer)").await?;
+async fn at_a_laptop_the_machines_table_shows_every_column_whole() -> anyhow::Result<()> {
+    let app =
+        Harness::start_signed_in("look_machines_whole", "/machines?rows=all", demo::ALICE_KEY)
+            .await?;
     app.set_viewport(LAPTOP).await?;
-    let widths = app
+    // The width policy's first step, taken a frame or two after the rows are drawn.
+    app.find("main .data-table.two-line tbody tr:not(.spacer)")
+        .await?;
+    let shown = app
         .driver
         .execute(
             "const box = document.querySelector('main .table-scroll');
-             const column = [...box.querySelectorAll('thead th')]
-               .findIndex(th => th.textContent.includes('Next window'));
-             const cells = [...box.querySelectorAll('tbody tr:not(.spacer)')]
-               .map(row => row.children[column]);
-             for (const cell of cells) {
-               const shown = cell.querySelector('.next-window');
-               shown.classList.add('ongoing');
-               shown.textContent = arguments[0];
+             const rows = [...box.querySelectorAll('tbody tr:not(.spacer)')];
+             for (const cell of box.querySelectorAll('.next-window')) {
+               cell.classList.add('ongoing');
+               cell.textContent = '';
+               const stage = document.createElement('span');
+               stage.className = 'stage';
+               stage.textContent = arguments[0];
+               const distance = document.createElement('span');
+               distance.className = 'distance';
+               distance.textContent = arguments[1];
+               const more = document.createElement('span');
+               more.className = 'more-windows';
+               more.textContent = arguments[2];
+               cell.append(stage, ' ', distance, ' ', more);
              }
-             const capped = cells.filter(cell => cell.scrollWidth > cell.clientWidth).length;
-             return [cells.length, capped, box.scrollWidth, box.clientWidth];",
-            vec![serde_json::json!(WIDER_THAN_A_CELL)],
+             const heights = rows.map(row => Math.round(row.getBoundingClientRect().height));
+             return [rows.length, box.querySelectorAll('.next-window').length,
+                     box.closest('.data-table').classList.contains('two-line'),
+                     Math.min(...heights), Math.max(...heights)];",
+            vec![
+                serde_json::json!(LONGEST_STAGE),
+                serde_json::json!(LONGEST_DISTANCE),
+                serde_json::json!(MOST_WINDOWS),
+            ],
         )
         .await?
         .json()
         .clone();
-    let [rows, capped, wide, room]: [f64; 4] = serde_json::from_value(widths)?;
-    assert!(rows >= 10.0, "only {rows} rows were rewritten");
-    assert_eq!(capped, rows, "the text is not wider than every cell's cap");
-    assert!(
-        wide <= room,
-        "with every Next window cut at its cap the table is {wide} px wide in {room} px"
-    );
+    let (rows, rewritten, two_lines, lowest, tallest): (usize, usize, bool, f64, f64) =
+        serde_json::from_value(shown)?;
+    assert_eq!(rows, 120, "every machine of the demo fleet is rendered");
+    assert!(rewritten >= 100, "only {rewritten} Next window cells");
+    assert!(two_lines, "at 1280 px the rows take two lines");
+    assert_eq!(lowest, tallest, "every row is as tall as the first");
+    let hidden = app.hidden_in_tables(true).await?;
+    assert!(hidden.is_empty(), "at 1280 px: {hidden:?}");
     app.finish().await
 }

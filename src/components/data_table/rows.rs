@@ -162,7 +162,9 @@ fn static_row(state: TableState, position: usize, row: usize) -> impl IntoView {
     let select = select_cell(state, Signal::stored(key.clone()));
     // The body is drawn again when columns fold (see `TableBody`): only then are the
     // rows given their "More" buttons and details, which are reactive.
-    let folded = state.folding.with_untracked(|f| f.level() > 0 || f.cards());
+    let folded = state
+        .folding
+        .with_untracked(|f| f.folded_ranks() > 0 || f.cards());
     let key_of = Signal::stored(key.clone());
     let more = folded.then(|| {
         (

@@ -61,6 +61,11 @@ pub fn DataTable<R>(
     /// list stays a short scroll. Empty: every column is on the card.
     #[prop(optional)]
     on_card: &'static [&'static str],
+    /// When the table is wider than its box, its rows first take two lines (the cells
+    /// wrap), before any ranked column folds: for a table whose every column should be in
+    /// view at a laptop's width.
+    #[prop(optional)]
+    wrap_first: bool,
 ) -> impl IntoView
 where
     R: Clone + Send + Sync + 'static,
@@ -98,5 +103,6 @@ where
         selection,
         children,
         url_prefix,
+        wrap_first,
     })
 }

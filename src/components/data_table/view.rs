@@ -40,6 +40,7 @@ pub struct TableSpec {
     pub selection: Option<RwSignal<BTreeSet<String>>>,
     pub children: Option<Children>,
     pub url_prefix: &'static str,
+    pub wrap_first: bool,
 }
 
 /// One parameter of the address, `{prefix}{name}`, written without a history entry.
@@ -109,7 +110,11 @@ impl TableState {
             filter_text,
             shown: shown_rows(spec.model, order, spec.keep, filter_text),
             anchor: StoredValue::new(None),
-            folding: RwSignal::new(Folding::default()),
+            folding: RwSignal::new(if spec.wrap_first {
+                Folding::wrapping_first()
+            } else {
+                Folding::default()
+            }),
             ranks: StoredValue::new(ranks),
             expanded: RwSignal::new(BTreeSet::new()),
             has_card_columns,
@@ -120,7 +125,7 @@ impl TableState {
     /// with columns shown only once opened.
     pub fn shows_more(self) -> bool {
         self.folding
-            .with(|f| f.level() > 0 || (f.cards() && self.has_card_columns))
+            .with(|f| f.folded_ranks() > 0 || (f.cards() && self.has_card_columns))
     }
 
     /// Whether the column at `index` is on a phone's card only once it is opened.
@@ -136,7 +141,12 @@ impl TableState {
     }
 
     pub fn any_folded(self) -> bool {
-        self.folding.with(|f| f.level() > 0)
+        self.folding.with(|f| f.folded_ranks() > 0)
+    }
+
+    /// Whether the rows take two lines now (the width policy's first step).
+    pub fn wrapped(self) -> bool {
+        self.folding.with(Folding::wrapped)
     }
 
     /// One step of the width policy after measuring the scroll box and its table.
@@ -354,7 +364,11 @@ impl RowWindow {
             state.folding.track();
             state.shown.track();
             if let Some(scroller) = rows.scroll_box.get() {
-                request_animation_frame(move || state.fit_columns(&scroller));
+                // Two-line rows are taller: measure them for the windowing too.
+                request_animation_frame(move || {
+                    rows.measure(&scroller);
+                    state.fit_columns(&scroller);
+                });
             }
         });
         on_cleanup(move || on_resize.remove());
@@ -393,7 +407,7 @@ pub fn table_core(mut spec: TableSpec) -> AnyView {
     let rows = RowWindow::new(state);
     let shown = state.shown;
     view! {
-        <div class="data-table cards-on-phone">
+        <div class="data-table cards-on-phone" class:two-line=move || state.wrapped()>
             <TableToolbar state=state extra=spec.children />
             <EmptyStates state=state empty=spec.empty />
             <div

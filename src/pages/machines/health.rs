@@ -96,11 +96,21 @@ impl Reads {
     }
 }
 
-/// The Health column's text: the worst finding with its severity, or that there is none.
+/// The Health column's text (searched and exported): the worst finding with its
+/// severity and evidence, or that there is none.
 pub fn health_words(health: &MachineHealth) -> String {
     health.worst().map_or_else(
         || "No finding".to_owned(),
         |worst| format!("{} · {}", worst.severity.label(), worst.words()),
+    )
+}
+
+/// What the Health cell shows: the worst finding's severity and rule, whole at a laptop's
+/// width. Its evidence is in the cell's tooltip, the CSV and the machine's page.
+pub fn health_headline(health: &MachineHealth) -> String {
+    health.worst().map_or_else(
+        || "No finding".to_owned(),
+        |worst| format!("{} · {}", worst.severity.label(), worst.rule.title()),
     )
 }
 
@@ -123,12 +133,9 @@ pub fn health_column() -> Column<FleetRow> {
     )
     .with_cell(|r| {
         let severity = r.health.worst().map_or("none", |w| w.severity.key());
-        let words = health_words(&r.health);
-        // Cut short past the cell's cap; the whole of it is in the tooltip.
-        let tooltip = words.clone();
         view! {
-            <span class="health" data-severity=severity title=tooltip>
-                {words}
+            <span class="health" data-severity=severity title=health_words(&r.health)>
+                {health_headline(&r.health)}
             </span>
         }
         .into_any()

@@ -15,6 +15,7 @@ mod parts;
 pub mod rehearsal;
 pub mod rolling;
 pub mod schedule;
+mod selection_bar;
 
 pub use parts::PART;
 
@@ -23,17 +24,20 @@ use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
-use crate::components::time::{format_absolute, stage_and_distance, use_clock, use_utc};
+use crate::components::time::{
+    format_absolute, stage_and_distance, stage_and_distance_parts, use_clock, use_utc,
+};
 use crate::components::words::counted;
 use crate::domain::fleet::{load_fleet, Fleet};
 use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule};
-use crate::routes::{machine_path, with_machine_ids, MACHINES, MAINTENANCE, ROLLING, SCHEDULE};
-use bulk_actions::{cancel_action, defrag_action};
+use crate::routes::{machine_path, with_machine_ids, MACHINES, MAINTENANCE, SCHEDULE};
+use bulk_actions::{cancel_action, defrag_action, FleetResource};
 use gpudeck_wire::{Machine, MaintenanceWindow};
 use health::{health_column, scope_filter, within, HealthSummary, Scope};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use offers::{OfferAction, OfferActions};
+use selection_bar::{ids_of, SelectionBar};
 use std::collections::{BTreeSet, HashMap};
 
 /// One row: a machine, its next window (the ongoing or soonest one), how many are active,
@@ -88,16 +92,55 @@ pub fn next_window_text(now: f64, next: Option<(f64, f64)>) -> String {
     )
 }
 
+/// `+1` when a machine has active windows after its next one.
+pub fn more_windows_text(active: usize) -> Option<String> {
+    (active > 1).then(|| format!("+{}", active - 1))
+}
+
+/// The Next window column's text (searched and exported): the next window and how many
+/// more there are.
+fn next_column_text(now: f64, row: &FleetRow) -> String {
+    let next = next_window_text(now, row.next);
+    match more_windows_text(row.active) {
+        Some(more) => format!("{next} {more}"),
+        None => next,
+    }
+}
+
+/// The Next window cell: the stage and the distance, which may each take a line of a
+/// two-line row, and how many more windows the machine has.
+fn next_window_cell(now: Signal<f64>, row: &FleetRow) -> AnyView {
+    let Some((start, end)) = row.next else {
+        return view! { <span class="next-window">"None"</span> }.into_any();
+    };
+    let parts = move || stage_and_distance_parts(now.get(), start, end);
+    let ongoing = move || start <= now.get();
+    let more = more_windows_text(row.active).map(|more| {
+        let others = row.active - 1;
+        let said = format!("{others} more window{}", if others == 1 { "" } else { "s" });
+        let title = said.clone();
+        view! {
+            " "
+            <span class="more-windows" title=title>
+                <span aria-hidden="true">{more}</span>
+                <span class="visually-hidden">{format!("and {said}")}</span>
+            </span>
+        }
+    });
+    view! {
+        <span class="next-window" class:ongoing=ongoing>
+            <span class="stage">{move || format!("{} ·", parts().0)}</span>
+            " "
+            <span class="distance">{move || parts().1}</span>
+            {more}
+        </span>
+    }
+    .into_any()
+}
+
 /// `RTX 4090 × 8`.
 pub fn gpus_text(machine: &Machine) -> String {
     format!("{} × {}", machine.gpu_name, machine.num_gpus)
-}
-
-/// The selected ids, as numbers in order.
-fn ids_of(selected: &BTreeSet<String>) -> Vec<i64> {
-    let mut ids: Vec<i64> = selected.iter().filter_map(|k| k.parse().ok()).collect();
-    ids.sort_unstable();
-    ids
 }
 
 const LEDE: &str =
@@ -115,49 +158,17 @@ fn machines_among(fleet: &Fleet, ids: &[i64]) -> Vec<Machine> {
         .collect()
 }
 
-/// Each of `ids` with its GPU occupancy as loaded, for defrag's before-and-after view.
-fn occupancy_before(fleet: &Fleet, ids: &[i64]) -> Vec<(i64, String)> {
-    let before: HashMap<i64, &str> = fleet
-        .machines
-        .iter()
-        .map(|m| (m.id, m.gpu_occupancy.as_str()))
-        .collect();
-    ids.iter()
-        .map(|&id| (id, before.get(&id).copied().unwrap_or_default().to_owned()))
-        .collect()
-}
-
-/// What the selection bar says before its buttons.
-fn selection_words(selected: usize) -> String {
-    match selected {
-        0 => "Select machines in the table to act on them:".to_owned(),
-        1 => "With the 1 selected machine:".to_owned(),
-        n => format!("With the {n} selected machines:"),
-    }
-}
-
 #[component]
 pub fn MachinesPage() -> impl IntoView {
     let utc = use_utc();
-    let navigate = use_navigate();
     let now = use_clock();
 
     let data = use_api_resource(load_fleet);
     let selected = RwSignal::new(BTreeSet::<String>::new());
-    let selected_ids = Signal::derive(move || selected.with(ids_of));
-    let none_selected = Signal::derive(move || selected.with(BTreeSet::is_empty));
     let selected_machines = Signal::derive(move || {
-        let ids = selected_ids.get();
+        let ids = selected.with(ids_of);
         with_loaded(data, |fleet| machines_among(fleet, &ids)).unwrap_or_default()
     });
-
-    let go_with_selection = move |path: &'static str| {
-        let navigate = navigate.clone();
-        move |_| {
-            let ids = selected_ids.get_untracked();
-            navigate(&with_machine_ids(path, &ids), Default::default());
-        }
-    };
 
     let defrag = defrag_action(data);
     let cancel_progress = RunProgress::new();
@@ -165,47 +176,11 @@ pub fn MachinesPage() -> impl IntoView {
     let offers = OfferActions::new(move || data.refetch());
     crate::split::preload_part(PART);
 
-    let ask_defrag = move |_| {
-        let ids = selected_ids.get_untracked();
-        let before = with_loaded(data, |fleet| occupancy_before(fleet, &ids)).unwrap_or_default();
-        defrag.ask(before);
-    };
-    let ask_cancel = move |_| cancel_all.ask(selected_ids.get_untracked());
-
-    let show_maintenance = go_with_selection(MAINTENANCE);
-    let schedule = go_with_selection(SCHEDULE);
-    let rolling = go_with_selection(ROLLING);
-
     // The fleet-health summary's rule filter and the machines the address limits the page
     // to, and the summary's remedies on the machines a rule holds.
     let scope = Scope::from_address();
     let reads = StoredValue::new(health::Reads::default());
-    let navigate_to = use_navigate();
-    let act = Callback::new(move |(rule, remedy, ids): (Rule, Remedy, Vec<i64>)| {
-        let select = |action: OfferAction| {
-            selected.set(ids.iter().map(i64::to_string).collect());
-            offers.open_action(action);
-        };
-        match remedy {
-            // Back on the market after maintenance: the kept terms, one confirmation.
-            Remedy::ListAgain if rule == Rule::UnlistedAfterMaintenance => {
-                selected.set(ids.iter().map(i64::to_string).collect());
-                let machines =
-                    with_loaded(data, |fleet| machines_among(fleet, &ids)).unwrap_or_default();
-                offers.relist_as_kept(&machines);
-            }
-            Remedy::ListAgain => select(OfferAction::Relist),
-            Remedy::EndOffers => select(OfferAction::EndOffers),
-            Remedy::ScheduleMaintenance => {
-                navigate_to(&with_machine_ids(SCHEDULE, &ids), Default::default())
-            }
-            Remedy::ShowMaintenance => {
-                navigate_to(&with_machine_ids(MAINTENANCE, &ids), Default::default())
-            }
-            Remedy::ReadAgain => data.refetch(),
-            Remedy::Reports => {}
-        }
-    });
+    let act = remedies(data, selected, offers);
 
     view! {
         <Page class="machines" entry=&gpudeck_pages::MACHINES lede=LEDE>
@@ -228,76 +203,7 @@ pub fn MachinesPage() -> impl IntoView {
                         </p>
                         {among.map(|ids| scope_note(&ids))}
                         <HealthSummary health=health.clone() scope=scope act=act />
-                        <div
-                            class="selection-actions"
-                            class:with-selection=move || !none_selected.get()
-                            role="group"
-                            aria-label="With the selected machines"
-                        >
-                            <span class="selection-label">
-                                {move || selection_words(selected.with(BTreeSet::len))}
-                            </span>
-                            <button
-                                type="button"
-                                class="button"
-                                data-action="show"
-                                disabled=none_selected
-                                on:click=show_maintenance.clone()
-                            >
-                                "Show maintenance"
-                            </button>
-                            <button
-                                type="button"
-                                class="button primary"
-                                data-action="schedule"
-                                disabled=none_selected
-                                on:click=schedule.clone()
-                            >
-                                "Schedule maintenance…"
-                            </button>
-                            <button
-                                type="button"
-                                class="button"
-                                data-action="rolling"
-                                disabled=none_selected
-                                on:click=rolling.clone()
-                            >
-                                "Plan rolling maintenance…"
-                            </button>
-                            <button
-                                type="button"
-                                class="button"
-                                data-action="defrag"
-                                disabled=move || none_selected.get() || defrag.pending().get()
-                                on:click=ask_defrag
-                            >
-                                {move || {
-                                    if defrag.pending().get() {
-                                        "Defragmenting…"
-                                    } else {
-                                        "Defragment…"
-                                    }
-                                }}
-                            </button>
-                            <button
-                                type="button"
-                                class="button danger"
-                                data-action="cancel"
-                                disabled=move || none_selected.get() || cancel_all.pending().get()
-                                on:click=ask_cancel
-                            >
-                                {move || {
-                                    if cancel_all.pending().get() {
-                                        "Cancelling…"
-                                    } else {
-                                        "Cancel maintenance…"
-                                    }
-                                }}
-                            </button>
-                            // The offers' actions on a row of their own, so that each row fits a laptop.
-                            <span class="selection-label">"Their offers:"</span>
-                            {offers.buttons(none_selected)}
-                        </div>
+                        <SelectionBar data selected defrag cancel_all offers />
                         {parts::offer_panel(offers, selected_machines)}
                         <RunProgressBar
                             progress=cancel_progress
@@ -315,6 +221,44 @@ pub fn MachinesPage() -> impl IntoView {
             {parts::confirmations(defrag, cancel_all, data)}
         </Page>
     }
+}
+
+/// What the health summary's remedy buttons do with the machines a rule holds: select them
+/// and open the offer action, or go to the maintenance pages with them.
+fn remedies(
+    data: FleetResource,
+    selected: RwSignal<BTreeSet<String>>,
+    offers: OfferActions,
+) -> Callback<(Rule, Remedy, Vec<i64>)> {
+    let navigate = use_navigate();
+    Callback::new(move |(rule, remedy, ids): (Rule, Remedy, Vec<i64>)| {
+        let select = |ids: &[i64]| selected.set(ids.iter().map(i64::to_string).collect());
+        match remedy {
+            // Back on the market after maintenance: the kept terms, one confirmation.
+            Remedy::ListAgain if rule == Rule::UnlistedAfterMaintenance => {
+                select(&ids);
+                let machines =
+                    with_loaded(data, |fleet| machines_among(fleet, &ids)).unwrap_or_default();
+                offers.relist_as_kept(&machines);
+            }
+            Remedy::ListAgain => {
+                select(&ids);
+                offers.open_action(OfferAction::Relist);
+            }
+            Remedy::EndOffers => {
+                select(&ids);
+                offers.open_action(OfferAction::EndOffers);
+            }
+            Remedy::ScheduleMaintenance => {
+                navigate(&with_machine_ids(SCHEDULE, &ids), Default::default())
+            }
+            Remedy::ShowMaintenance => {
+                navigate(&with_machine_ids(MAINTENANCE, &ids), Default::default())
+            }
+            Remedy::ReadAgain => data.refetch(),
+            Remedy::Reports => {}
+        }
+    })
 }
 
 /// Says that the address limits the page to some machines, with the way back to all.
@@ -355,45 +299,60 @@ fn fleet_table(
             selection=selected
             also_filter=keep
             on_card=ON_CARD
+            wrap_first=true
         />
     }
 }
 
 /// The table's columns. With the Health column they need more than a laptop's 1,046 px
-/// (about 1,155 px with 8-GPU strips), so the width policy folds, when the box is too
-/// narrow, first the count of active windows (Next window says the soonest), then the
-/// rentals running (the occupancy strip shows them), then reliability (Health says when it
-/// nears the gate), then the GPU model; what the host acts on stays.
+/// on one line, so the table's rows take two lines there (`wrap_first`), and every column
+/// stays in view. On a narrower box the width policy folds, first the rentals running
+/// (the occupancy strip shows them), then reliability (Health says when it nears the
+/// gate), then the GPU model; what the host acts on stays.
 fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
     vec![
         Column::whole("id", "Id", |r: &FleetRow| r.machine.id).with_cell(|r| {
             view! { <a href=machine_path(r.machine.id)>{r.machine.id}</a> }.into_any()
         }),
-        Column::text("hostname", "Hostname", |r: &FleetRow| r.machine.hostname.clone()),
-        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine)).folds(4),
-        Column::text("occupancy", "Occupancy", |r: &FleetRow| r.machine.gpu_occupancy.clone())
-            .with_cell(|r| view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()),
-        listing::listing_column(now),
-        Column::whole("rentals", "Rentals running", |r: &FleetRow| r.machine.current_rentals_running).folds(2),
-        Column::number("reliability", "Reliability", |r: &FleetRow| r.machine.reliability2, |r| {
-            format!("{:.1} %", r.machine.reliability2 * 100.0)
+        Column::text("hostname", "Hostname", |r: &FleetRow| {
+            r.machine.hostname.clone()
+        }),
+        Column::text("gpus", "GPUs", |r: &FleetRow| gpus_text(&r.machine))
+            .with_cell(|r| {
+                // A two-line row breaks between the model and the count only.
+                view! {
+                    <span class="gpu-model">{r.machine.gpu_name.clone()}</span>
+                    " "
+                    <span class="gpu-count">{format!("× {}", r.machine.num_gpus)}</span>
+                }
+                .into_any()
+            })
+            .folds(3),
+        Column::text("occupancy", "Occupancy", |r: &FleetRow| {
+            r.machine.gpu_occupancy.clone()
         })
-        .folds(3),
+        .with_cell(|r| {
+            view! { <OccupancyStrip occupancy=r.machine.gpu_occupancy.clone()/> }.into_any()
+        }),
+        listing::listing_column(now),
+        Column::whole("rentals", "Rentals running", |r: &FleetRow| {
+            r.machine.current_rentals_running
+        })
+        .folds(1),
+        Column::number(
+            "reliability",
+            "Reliability",
+            |r: &FleetRow| r.machine.reliability2,
+            |r| format!("{:.1} %", r.machine.reliability2 * 100.0),
+        )
+        .folds(2),
         Column::number(
             "next",
             "Next window",
             |r: &FleetRow| r.next.map_or(f64::INFINITY, |(start, _)| start),
-            move |r| next_window_text(now.get_untracked(), r.next),
+            move |r| next_column_text(now.get_untracked(), r),
         )
-        .with_cell(move |r| {
-            let next = r.next;
-            let ongoing = move || next.is_some_and(|(start, _)| start <= now.get());
-            view! {
-                <span class="next-window" class:ongoing=ongoing>{move || next_window_text(now.get(), next)}</span>
-            }
-            .into_any()
-        }),
-        Column::whole("windows", "Active windows", |r: &FleetRow| r.active as i64).folds(1),
+        .with_cell(move |r| next_window_cell(now, r)),
         health_column(),
     ]
 }
