@@ -81,9 +81,8 @@ return `the page is ${document.documentElement.scrollWidth} px wide in a ${limit
 "#;
 
 /// Names what the tables hide at the current size: a table wider than its box (needing
-/// sideways scrolling) at any size; from a laptop up (`arguments[0]`), also a column
-/// folded into its rows' detail, and a cell whose text is cut short. A cell of free text
-/// (`.reason`, capped on purpose, its whole text in its tooltip) does not count.
+/// sideways scrolling) at any size and, from a laptop up (`arguments[0]`), a column folded
+/// into its rows' detail.
 const HIDDEN_IN_TABLES: &str = r#"
 const laptopUp = arguments[0];
 const problems = [];
@@ -95,13 +94,17 @@ for (const box of document.querySelectorAll('.table-scroll')) {
   if (!laptopUp) continue;
   const folded = [...box.querySelectorAll('thead th.folded')].map(th => th.textContent.trim());
   if (folded.length) problems.push(`${name} folds ${folded.join(', ')}`);
-  const cut = [...box.querySelectorAll('tbody tr:not(.spacer):not(.row-detail) > td')]
-    .filter(td => !td.querySelector('.reason') && td.scrollWidth > td.clientWidth + 1)
-    .slice(0, 3)
-    .map(td => `${td.dataset.label}: "${td.textContent.trim()}"`);
-  if (cut.length) problems.push(`${name} cuts ${cut.join('; ')}`);
 }
 return problems;
+"#;
+
+/// Names the first cells of the table in `arguments[0]` (a scroll box's selector) whose
+/// text is cut short.
+const CUT_CELLS: &str = r#"
+return [...document.querySelectorAll(`${arguments[0]} tbody tr:not(.spacer):not(.row-detail) > td`)]
+  .filter(td => td.scrollWidth > td.clientWidth + 1)
+  .slice(0, 5)
+  .map(td => `${td.dataset.label}: "${td.textContent.trim()}"`);
 "#;
 
 impl Harness {
@@ -182,6 +185,16 @@ impl Harness {
         Ok(hidden)
     }
 
+    /// The cells of the table in the scroll box `scroll_box` (a selector) whose text is
+    /// cut short: at most five, as `label: "text"`.
+    pub async fn cut_cells(&self, scroll_box: &str) -> Result<Vec<String>> {
+        let found = self
+            .driver
+            .execute(CUT_CELLS, vec![json!(scroll_box)])
+            .await?;
+        Ok(serde_json::from_value(found.json().clone())?)
+    }
+
     /// `None` when the page fits the window's width, else what sticks out.
     pub async fn sideways_overflow(&self) -> Result<Option<String>> {
         Ok(self.eval(SIDEWAYS).await?.as_str().map(str::to_owned))
@@ -213,8 +226,8 @@ impl Harness {
             if let Some(overflow) = self.sideways_overflow().await? {
                 problems.push(format!("{state} at {}: {overflow}", viewport.name));
             }
-            // No table hides anything: on a phone its rows are cards, from a laptop up every
-            // column and every cell's whole text are in view.
+            // No table hides a column: on a phone its rows are cards, from a laptop up every
+            // column is in view.
             let hidden = self
                 .hidden_in_tables(viewport.width >= LAPTOP.width)
                 .await?;

@@ -131,8 +131,8 @@ fn next_window_cell(now: Signal<f64>, row: &FleetRow) -> AnyView {
         <span class="next-window" class:ongoing=ongoing>
             <span class="stage">{move || format!("{} ·", parts().0)}</span>
             " "
-            <span class="distance">{move || parts().1}</span>
-            {more}
+            // The count stays on the distance's line: a row never takes a third.
+            <span class="distance">{move || parts().1}{more}</span>
         </span>
     }
     .into_any()
