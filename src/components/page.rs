@@ -28,16 +28,22 @@ pub fn Page(
     /// How the page says the acting account cannot use it.
     #[prop(default = ANY_PAGE)]
     out_of_reach: OutOfReach,
+    /// A tab title saying more than the entry's, once the page knows it (which machine);
+    /// `None` keeps the entry's.
+    #[prop(optional, into)]
+    title: Option<Signal<Option<String>>>,
     children: Children,
 ) -> impl IntoView {
     set_document_title(entry.title);
+    // Drawn with the page, so the tab follows what it shows and stops with it.
+    let follow_title = title
+        .map(|title| move || set_document_title(title.get().as_deref().unwrap_or(entry.title)));
     let access = PageAccess::provide(out_of_reach);
     view! {
         <section class=class>
-            <h1>{entry.heading}</h1>
+            {follow_title} <h1>{entry.heading}</h1>
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
-            <OutOfReachNotice access=access />
-            {children()}
+            <OutOfReachNotice access=access /> {children()}
         </section>
     }
 }
