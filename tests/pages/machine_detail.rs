@@ -268,3 +268,27 @@ async fn new_reports_since_the_last_read_show_on_the_machine_named_in_its_tab() 
     );
     assert_eq!(tab_title(), "Machine 1037 · host-1037 · gpudeck");
 }
+
+#[wasm_bindgen_test]
+async fn the_machine_page_compares_with_the_read_the_machines_page_made() {
+    signed_in_as(KEY, USER, "/machines");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, reported(1))),
+        ("machine_ids", json(200, "[]")),
+        ("/api/v0/machines?owner=me", json(200, reported(2))),
+        ("machine_ids", json(200, "[]")),
+        ("/reports/", json(200, "[]")),
+        ("machine-earnings", json(200, EARNINGS)),
+    ]);
+    let page = mount(App);
+    page.wait_for(".data-table a[href='/machines/1037']").await;
+    assert!(page.find(".health-rule[data-rule=new-reports]").is_none());
+    // The machine's page reads the fleet again: one more report than the Machines page saw.
+    page.click(".data-table a[href='/machines/1037']");
+    page.wait_for(".finding[data-rule=new-reports]").await;
+    assert_eq!(
+        page.text("[data-testid=machine-name]"),
+        "Machine 1037 · host-1037"
+    );
+}
