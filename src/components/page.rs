@@ -41,9 +41,11 @@ pub fn Page(
     let access = PageAccess::provide(out_of_reach);
     view! {
         <section class=class>
-            {follow_title} <h1>{entry.heading}</h1>
+            <h1>{entry.heading}</h1>
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
-            <OutOfReachNotice access=access /> {children()}
+            <OutOfReachNotice access=access />
+            {children()}
+            {follow_title}
         </section>
     }
 }
