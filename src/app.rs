@@ -1,9 +1,10 @@
 //! The router and the page shell: navigation, who is signed in, sign-out.
 
 use crate::api::{provide_api, use_api, ApiClient, ApiError};
-use crate::components::attention::{Attention, AttentionCount};
+use crate::components::attention::AttentionCount;
 use crate::components::connection::Connection;
 use crate::components::money::format_usd;
+use crate::components::session_reads::SessionReads;
 use crate::components::time::provide_time_preference;
 use crate::components::toasts::{provide_toasts, ToastRegion};
 use crate::page;
@@ -163,13 +164,13 @@ fn provide_session_client() {
             AfterRefusal::AlreadyHandled => {}
         }
     });
-    // Every N1 answer, whichever page asked, updates the navigation's attention count.
-    let attention = Attention::new();
-    provide_context(attention);
+    // Every N1 answer, whichever page asked, joins the session's reads: the pages judging
+    // health and the navigation's attention count compare with the same earlier read.
+    let reads = SessionReads::provide();
     provide_api(
         ApiClient::new(base_url, api_key)
             .on_unauthorised(on_unauthorised)
-            .on_machines(attention.hook()),
+            .on_machines(reads.hook()),
     );
 }
 

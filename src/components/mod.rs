@@ -25,6 +25,7 @@ pub mod permissions;
 pub mod reload;
 pub mod resource_view;
 pub mod role_summary;
+pub mod session_reads;
 pub mod time;
 pub mod timeline;
 pub mod toasts;

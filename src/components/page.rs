@@ -28,9 +28,16 @@ pub fn Page(
     /// How the page says the acting account cannot use it.
     #[prop(default = ANY_PAGE)]
     out_of_reach: OutOfReach,
+    /// A tab title saying more than the entry's, once the page knows it (which machine);
+    /// `None` keeps the entry's.
+    #[prop(optional, into)]
+    title: Option<Signal<Option<String>>>,
     children: Children,
 ) -> impl IntoView {
     set_document_title(entry.title);
+    // Drawn with the page, so the tab follows what it shows and stops with it.
+    let follow_title = title
+        .map(|title| move || set_document_title(title.get().as_deref().unwrap_or(entry.title)));
     let access = PageAccess::provide(out_of_reach);
     view! {
         <section class=class>
@@ -38,6 +45,7 @@ pub fn Page(
             {lede.map(|lede| view! { <p class="lede">{lede}</p> })}
             <OutOfReachNotice access=access />
             {children()}
+            {follow_title}
         </section>
     }
 }

@@ -202,6 +202,7 @@ async fn a_machine_not_among_the_callers_is_not_found() {
     assert!(said.contains("“2001”"), "{said}");
     assert!(page.find("[data-testid=machine-findings]").is_none());
     assert!(page.find("[data-testid=machine-earnings]").is_none());
+    assert_eq!(tab_title(), "No such machine · gpudeck");
 }
 
 #[wasm_bindgen_test]
@@ -219,4 +220,75 @@ async fn an_address_that_is_no_machine_id_is_not_found_and_asks_nothing() {
         .contains("“12ab”"));
     assert!(fetch.calls_to("/reports/").is_empty());
     assert!(fetch.calls_to("machine-earnings").is_empty());
+    assert_eq!(tab_title(), "No such machine · gpudeck");
+}
+
+/// N1's answer with 1037 (among two machines) carrying `reports` renter reports.
+fn reported(reports: i64) -> &'static str {
+    let reported = machine_json(1037, 1, "D x x x").replace(
+        r#""earn_day": 12.5}"#,
+        &format!(r#""earn_day": 12.5, "num_reports": {reports}}}"#),
+    );
+    leak(format!(
+        r#"{{"machines": [{}, {reported}]}}"#,
+        machine_json(1001, 0, "x x x x")
+    ))
+}
+
+fn tab_title() -> String {
+    web_sys::window().unwrap().document().unwrap().title()
+}
+
+#[wasm_bindgen_test]
+async fn new_reports_since_the_last_read_show_on_the_machine_named_in_its_tab() {
+    signed_in_as(KEY, USER, "/machines/1037");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, reported(1))),
+        ("machine_ids", json(200, "[]")),
+        ("/reports/", json(200, "[]")),
+        ("machine-earnings", json(200, EARNINGS)),
+        ("/api/v0/machines?owner=me", json(200, reported(3))),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    let page = mount(App);
+    page.wait_for("[data-testid=machine-name]").await;
+    assert_eq!(tab_title(), "Machine 1037 · host-1037 · gpudeck");
+    // The first read only sets the baseline.
+    assert!(page.find(".finding[data-rule=new-reports]").is_none());
+
+    // Read again: two more reports than at the last read.
+    page.click(".machine-detail > .form-actions button");
+    page.wait_for(".finding[data-rule=new-reports]").await;
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 2);
+    let said = page.text(".finding[data-rule=new-reports]");
+    assert!(
+        said.starts_with("Warning") && said.contains("more renter reports than at the last read"),
+        "{said}"
+    );
+    assert_eq!(tab_title(), "Machine 1037 · host-1037 · gpudeck");
+}
+
+#[wasm_bindgen_test]
+async fn the_machine_page_compares_with_the_read_the_machines_page_made() {
+    signed_in_as(KEY, USER, "/machines");
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, reported(1))),
+        ("machine_ids", json(200, "[]")),
+        ("/api/v0/machines?owner=me", json(200, reported(2))),
+        ("machine_ids", json(200, "[]")),
+        ("/reports/", json(200, "[]")),
+        ("machine-earnings", json(200, EARNINGS)),
+    ]);
+    let page = mount(App);
+    page.wait_for(".data-table a[href='/machines/1037']").await;
+    assert!(page.find(".health-rule[data-rule=new-reports]").is_none());
+    // The machine's page reads the fleet again: one more report than the Machines page saw.
+    page.click(".data-table a[href='/machines/1037']");
+    page.wait_for(".finding[data-rule=new-reports]").await;
+    assert_eq!(
+        page.text("[data-testid=machine-name]"),
+        "Machine 1037 · host-1037"
+    );
 }

@@ -269,3 +269,64 @@ async fn a_page_load_reads_no_machines_for_the_navigations_count() {
     assert!(page.find("[data-testid=attention-count]").is_none());
     assert_eq!(fetch.calls_to("/api/v0/machines").len(), 0);
 }
+
+#[wasm_bindgen_test]
+async fn the_navigations_count_judges_with_the_windows_the_page_loaded() {
+    signed_in_as(KEY, USER, "/machines");
+    // 1004 is unlisted and vacant inside a window: under way, not forgotten after it.
+    let windows = leak(format!("[{}]", window_json(1, 1004, now() - 3600.0, 4)));
+    let _fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, fleet())),
+        ("machine_ids", json(200, windows)),
+    ]);
+    let page = mount(App);
+    page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 5)
+        .await;
+    assert!(page
+        .find(".health-rule[data-rule=maintained-not-listed]")
+        .is_none());
+    assert_eq!(
+        page.text(".fleet-health .health-severities"),
+        "Worst finding per machine: 1 critical · 2 warning · 0 info · 2 without a finding."
+    );
+    // The navigation counts the same three as the page.
+    let count = ".sidenav a[href='/machines'] [data-testid=attention-count]";
+    page.wait_for_text(count, "3, 3 need attention").await;
+}
+
+/// [`fleet`] with 1001 carrying `reports` renter reports.
+fn fleet_reporting(reports: i64) -> &'static str {
+    leak(fleet().replacen(
+        r#""id": 1001,"#,
+        &format!(r#""id": 1001, "num_reports": {reports},"#),
+        1,
+    ))
+}
+
+#[wasm_bindgen_test]
+async fn a_second_read_with_more_reports_is_judged_alike_by_the_page_and_the_navigation() {
+    signed_in_as(KEY, USER, "/machines");
+    let fetch = FakeFetch::install_by_url(vec![
+        ("users/current", json(200, USER)),
+        ("/api/v0/machines?owner=me", json(200, fleet_reporting(1))),
+        ("machine_ids", json(200, "[]")),
+        ("/api/v0/machines?owner=me", json(200, fleet_reporting(2))),
+        ("machine_ids", json(200, "[]")),
+    ]);
+    let page = mount(App);
+    let count = ".sidenav a[href='/machines'] [data-testid=attention-count]";
+    page.wait_for_count(&format!(".data-table {BODY_ROWS}"), 5)
+        .await;
+    page.wait_for_text(count, "4, 4 need attention").await;
+    assert!(page.find(".health-rule[data-rule=new-reports]").is_none());
+
+    page.click(".machines > .form-actions button");
+    page.wait_for(".health-rule[data-rule=new-reports]").await;
+    assert_eq!(fetch.calls_to("/api/v0/machines?owner=me").len(), 2);
+    assert_eq!(
+        page.text(".fleet-health .health-severities"),
+        "Worst finding per machine: 1 critical · 4 warning · 0 info · 0 without a finding."
+    );
+    page.wait_for_text(count, "5, 5 need attention").await;
+}

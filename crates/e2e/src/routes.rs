@@ -2,7 +2,8 @@
 //! by its address) and the bench (`felt` times each): the route table's pages
 //! (`gpudeck_pages`), as a test opens them.
 
-use gpudeck_pages::{Page, PAGES};
+use gpudeck_pages::{Page, MACHINE_DETAIL, PAGES};
+use gpudeck_server::demo;
 use std::sync::LazyLock;
 
 /// A page of the console, as a person opens it by its address.
@@ -29,9 +30,21 @@ impl Route {
             name: format!("cold_{}", page.name()),
             path: page.example,
             heading: page.heading,
-            title: format!("{} · gpudeck", page.title),
+            title: title_once_shown(page),
             content: page.ready,
         }
+    }
+}
+
+/// The browser tab's title once the page shows its data: the route table's, but that a
+/// machine's page names the machine of its example, one of alice's demo machines.
+fn title_once_shown(page: &'static Page) -> String {
+    let machine = (page == &MACHINE_DETAIL)
+        .then(|| page.example.rsplit('/').next()?.parse::<i64>().ok())
+        .flatten();
+    match machine {
+        Some(id) => format!("Machine {id} · {} · gpudeck", demo::alice_hostname(id)),
+        None => format!("{} · gpudeck", page.title),
     }
 }
 

@@ -121,20 +121,20 @@ const PAGES: &[Shown] = &[
         name: "machine-detail",
         path: "/machines/1037",
         ready: "[data-testid=earnings-total]",
-        title: "Machine · gpudeck",
+        title: "Machine 1037 · alice-gpu-037 · gpudeck",
     },
     Shown {
         name: "machine-detail-reports",
         path: "/machines/1058",
         ready: "[data-testid=machine-reports] .report",
-        title: "Machine · gpudeck",
+        title: "Machine 1058 · alice-gpu-058 · gpudeck",
     },
     Shown {
         // Another account's machine (bob's).
         name: "machine-not-found",
         path: "/machines/2001",
         ready: "[data-testid=machine-not-found]",
-        title: "Machine · gpudeck",
+        title: "No such machine · gpudeck",
     },
     Shown {
         name: "not-found",
@@ -179,9 +179,9 @@ async fn every_page_at_three_sizes_in_both_schemes() -> anyhow::Result<()> {
     for page in PAGES {
         app.open(page.path).await?;
         app.find(page.ready).await?;
-        let title = app.eval("return document.title").await?;
-        if title != page.title {
-            problems.push(format!("{}: the tab is titled {title}", page.name));
+        // A page named after what it shows sets its title once that has loaded.
+        if let Err(problem) = app.wait_for_title(page.title).await {
+            problems.push(format!("{}: {problem}", page.name));
         }
         if let Err(problem) = app.check_look_showing(page.name, Some(page.ready)).await {
             problems.push(format!("{problem:#}"));

@@ -884,11 +884,15 @@ struct DemoRental {
     kind: &'static str,
 }
 
+/// The hostname of alice's machine `id`: `alice-gpu-037` for 1037.
+pub fn alice_hostname(id: i64) -> String {
+    format!("alice-gpu-{:03}", id - 1000)
+}
+
 fn seed_machines(conn: &Connection, now: f64) -> Result<(), DbError> {
     let mut prices = Vec::new();
     for id in ALICE_MACHINES {
-        let hostname = format!("alice-gpu-{:03}", id - 1000);
-        let price = machine(conn, id, ALICE_ID, &hostname, alice_gpus(id), now)?;
+        let price = machine(conn, id, ALICE_ID, &alice_hostname(id), alice_gpus(id), now)?;
         prices.push((id, price));
     }
     for id in BOB_MACHINES {

@@ -6,6 +6,7 @@
 //! A field the answer does not carry is "not said" (`neighbours.md` §1.3 rule 9): a rule
 //! that needs it does not fire.
 
+pub mod history;
 mod rules;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -5,9 +5,7 @@
 use super::FleetRow;
 use crate::components::data_table::{Column, RowFilter};
 use crate::components::machine_ids_field::parsed;
-use crate::domain::fleet::Fleet;
 use crate::domain::health::{FleetHealth, MachineHealth, Remedy, Rule, Severity};
-use gpudeck_wire::Machine;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
 use leptos_router::NavigateOptions;
@@ -65,35 +63,6 @@ pub fn within(mut health: FleetHealth, ids: Option<&[i64]>) -> FleetHealth {
             .retain(|id, _| ids.binary_search(id).is_ok());
     }
     health
-}
-
-/// The N1 reads of this page, so the rules "since the last read" (fleet-health §1.2) can
-/// compare: the read shown and the one before it. Kept for the page's life only.
-#[derive(Clone, Default)]
-pub struct Reads {
-    shown: Option<Fleet>,
-    before: Option<Vec<Machine>>,
-}
-
-impl Reads {
-    /// The fleet's health against the read before it. Showing the same read again (same
-    /// load time) compares with the same earlier read, so a re-render changes nothing.
-    pub fn judge(&mut self, fleet: &Fleet) -> FleetHealth {
-        let same = self
-            .shown
-            .as_ref()
-            .is_some_and(|shown| shown.at == fleet.at);
-        if !same {
-            self.before = self.shown.take().map(|shown| shown.machines);
-            self.shown = Some(fleet.clone());
-        }
-        FleetHealth::judge(
-            &fleet.machines,
-            &fleet.windows,
-            self.before.as_deref(),
-            fleet.at,
-        )
-    }
 }
 
 /// The Health column's text (searched and exported): the worst finding with its
@@ -304,28 +273,6 @@ mod tests {
         assert_eq!(health_words(&none), "No finding");
         assert_eq!(health_words(&hot), "Warning · Hot: hottest GPU at 88 °C");
         assert!(health_rank(&hot) > health_rank(&none));
-    }
-
-    #[test]
-    fn reads_compare_with_the_read_before_even_when_shown_again() {
-        let machine = |reports: i64| -> Machine {
-            let mut m = crate::domain::listing::fixture::listed_machine(1, true, None, 1, None);
-            m.num_reports = Some(reports);
-            m
-        };
-        let fleet = |at: f64, reports: i64| Fleet {
-            machines: vec![machine(reports)],
-            windows: vec![],
-            at,
-        };
-        let mut reads = Reads::default();
-        let new_reports = |h: FleetHealth| h.held_by(Rule::NewReports);
-        // The first read only sets the baseline.
-        assert_eq!(new_reports(reads.judge(&fleet(1.0, 1))), Vec::<i64>::new());
-        assert_eq!(new_reports(reads.judge(&fleet(2.0, 2))), [1]);
-        // The same read shown again still compares with the one before it.
-        assert_eq!(new_reports(reads.judge(&fleet(2.0, 2))), [1]);
-        assert_eq!(new_reports(reads.judge(&fleet(3.0, 2))), Vec::<i64>::new());
     }
 
     #[test]

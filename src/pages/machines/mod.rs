@@ -24,6 +24,7 @@ use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::occupancy::{OccupancyLegend, OccupancyStrip};
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
+use crate::components::session_reads::use_session_reads;
 use crate::components::time::{
     format_absolute, stage_and_distance, stage_and_distance_parts, use_clock, use_utc,
 };
@@ -179,7 +180,7 @@ pub fn MachinesPage() -> impl IntoView {
     // The fleet-health summary's rule filter and the machines the address limits the page
     // to, and the summary's remedies on the machines a rule holds.
     let scope = Scope::from_address();
-    let reads = StoredValue::new(health::Reads::default());
+    let reads = use_session_reads();
     let act = remedies(data, selected, offers);
 
     view! {
@@ -189,10 +190,7 @@ pub fn MachinesPage() -> impl IntoView {
                 .empty_when(|f: &Fleet| f.machines.is_empty(), "You have no machines yet.")
                 .show(move |fleet| {
                     let among = scope.ids();
-                    let health = reads
-                        .try_update_value(|reads| reads.judge(&fleet))
-                        .unwrap_or_default();
-                    let health = within(health, among.as_deref());
+                    let health = within(reads.judge(&fleet), among.as_deref());
                     view! {
                         <p class="hint">
                             {format!(

@@ -16,10 +16,10 @@ use super::PART;
 use crate::components::occupancy::OccupancyStrip;
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};
+use crate::components::session_reads::{use_session_reads, SessionReads};
 use crate::components::time::{format_absolute, now_seconds, use_utc};
 use crate::domain::earnings::MachineEarned;
 use crate::domain::fleet::{load_fleet, Fleet};
-use crate::domain::health::FleetHealth;
 use crate::domain::reports::newest_first;
 use crate::routes::MACHINES;
 use gpudeck_wire::earnings::day_of;
@@ -36,6 +36,14 @@ pub fn machine_id_of(segment: &str) -> Option<i64> {
         .then(|| segment.parse().ok())
         .flatten()
         .filter(|id| *id > 0)
+}
+
+/// What the page says, and its tab, of an address naming none of the caller's machines.
+const NOT_FOUND: &str = "No such machine";
+
+/// Which machine this is, in the heading and the tab: `Machine 1037 · alice-gpu-037`.
+fn machine_name(machine: &Machine) -> String {
+    format!("Machine {} · {}", machine.id, machine.hostname)
 }
 
 const LEDE: &str = "Everything to look at before taking a machine down: what needs you, what \
@@ -72,7 +80,21 @@ pub fn MachineDetailPage() -> impl IntoView {
         }
     });
     let offers = OfferActions::new(move || fleet.refetch());
+    let reads = use_session_reads();
     crate::split::preload_part(PART);
+    // The tab names the machine once it is found, and says when it is not.
+    let title = Signal::derive(move || {
+        let Some(id) = id.get() else {
+            return Some(NOT_FOUND.to_owned());
+        };
+        with_loaded(fleet, |loaded| {
+            loaded
+                .machines
+                .iter()
+                .find(|m| m.id == id)
+                .map_or_else(|| NOT_FOUND.to_owned(), machine_name)
+        })
+    });
 
     let story = move |id: i64| {
         ResourceView::new(fleet, "Loading the machine…")
@@ -84,14 +106,16 @@ pub fn MachineDetailPage() -> impl IntoView {
                             fleet: loaded,
                             machine,
                         };
-                        shown.view(fleet, reports, earnings, offers).into_any()
+                        shown
+                            .view(fleet, reads, reports, earnings, offers)
+                            .into_any()
                     }
                     None => not_found(id).into_any(),
                 },
             )
     };
     view! {
-        <Page class="machine-detail" entry=&gpudeck_pages::MACHINE_DETAIL lede=LEDE>
+        <Page class="machine-detail" entry=&gpudeck_pages::MACHINE_DETAIL lede=LEDE title=title>
             <nav class="machine-links" aria-label="Machines">
                 <A href=MACHINES exact=true>
                     "All machines"
@@ -115,6 +139,7 @@ impl Story {
     fn view(
         self,
         fleet: findings::FleetResource,
+        reads: SessionReads,
         reports: reports::ReportsResource,
         earnings: earnings::EarningsResource,
         offers: OfferActions,
@@ -124,12 +149,9 @@ impl Story {
             machine,
         } = self;
         let id = machine.id;
-        // Judged within the whole fleet: driver drift and duplicate hostnames compare it
-        // with the caller's other machines.
-        let health = FleetHealth::judge(&loaded.machines, &loaded.windows, None, loaded.at)
-            .of(id)
-            .cloned()
-            .unwrap_or_default();
+        // Judged within the whole fleet (driver drift and duplicate hostnames compare it
+        // with the caller's other machines), against the session's read before this one.
+        let health = reads.judge(&loaded).of(id).cloned().unwrap_or_default();
         let windows: Vec<_> = loaded
             .windows
             .iter()
@@ -160,9 +182,7 @@ fn MachineHeader(machine: Machine, at: f64) -> impl IntoView {
     let utc = use_utc();
     view! {
         <div class="machine-header">
-            <h2 data-testid="machine-name">
-                {format!("Machine {} · {}", machine.id, machine.hostname)}
-            </h2>
+            <h2 data-testid="machine-name">{machine_name(&machine)}</h2>
             <p class="machine-facts">
                 {format!("{} × {}", machine.gpu_name, machine.num_gpus)}
                 <OccupancyStrip occupancy=machine.gpu_occupancy.clone() />
@@ -181,7 +201,7 @@ fn not_found(id: i64) -> impl IntoView {
 fn not_found_at(segment: &str) -> impl IntoView {
     view! {
         <div class="result nothing" role="alert" data-testid="machine-not-found">
-            <h2>"No such machine"</h2>
+            <h2>{NOT_FOUND}</h2>
             <p>
                 {format!(
                     "None of your machines has the id “{segment}”: it may be another account's, or gone.",
