@@ -139,16 +139,27 @@ fn host_columns() -> Vec<Column<Host>> {
 }
 
 fn mount_table(rows: RwSignal<Vec<Host>>) -> Mounted {
+    mount_table_of(rows, host_columns(), false)
+}
+
+/// A table of `rows` with `columns`, whose rows take two lines before a column folds when
+/// `wrap_first`.
+fn mount_table_of(
+    rows: RwSignal<Vec<Host>>,
+    columns: Vec<Column<Host>>,
+    wrap_first: bool,
+) -> Mounted {
     mount(move || {
         view! {
             <Router>
                 <DataTable
                     rows=rows
-                    columns=host_columns()
+                    columns=columns
                     row_key=|h: &Host| h.id.to_string()
                     empty="No hosts yet."
                     csv_name="hosts"
                     caption="Hosts"
+                    wrap_first=wrap_first
                 />
             </Router>
         }
@@ -829,26 +840,13 @@ async fn data_table_folds_ranked_columns_into_a_row_detail_when_its_box_is_narro
     go_to("/table");
     let _css = MainCss::add();
     let rows = RwSignal::new(hosts(3));
-    let page = mount(move || {
-        let columns = vec![
-            Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
-            Column::text("name", "Name", |h: &Host| h.name.repeat(3)),
-            Column::text("note", "Note", |h: &Host| format!("note on {}", h.name)).folds(2),
-            Column::whole("gpus", "GPUs", |h: &Host| h.gpus).folds(1),
-        ];
-        view! {
-            <Router>
-                <DataTable
-                    rows=rows
-                    columns=columns
-                    row_key=|h: &Host| h.id.to_string()
-                    empty="No hosts yet."
-                    csv_name="hosts"
-                    caption="Hosts"
-                />
-            </Router>
-        }
-    });
+    let columns = vec![
+        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+        Column::text("name", "Name", |h: &Host| h.name.repeat(3)),
+        Column::text("note", "Note", |h: &Host| format!("note on {}", h.name)).folds(2),
+        Column::whole("gpus", "GPUs", |h: &Host| h.gpus).folds(1),
+    ];
+    let page = mount_table_of(rows, columns, false);
     resize_to(&page, 1200);
     page.wait_for("tbody tr:not(.spacer)").await;
     settle().await;
@@ -895,28 +893,14 @@ async fn data_table_that_wraps_first_takes_two_lines_before_folding_a_column() {
     go_to("/table");
     let _css = MainCss::add();
     let rows = RwSignal::new(hosts(3));
-    let page = mount(move || {
-        let columns = vec![
-            Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
-            Column::text("name", "Name", |h: &Host| {
-                format!("{} of the long fleet name", h.name)
-            }),
-            Column::whole("gpus", "GPUs", |h: &Host| h.gpus).folds(1),
-        ];
-        view! {
-            <Router>
-                <DataTable
-                    rows=rows
-                    columns=columns
-                    row_key=|h: &Host| h.id.to_string()
-                    empty="No hosts yet."
-                    csv_name="hosts"
-                    caption="Hosts"
-                    wrap_first=true
-                />
-            </Router>
-        }
-    });
+    let columns = vec![
+        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+        Column::text("name", "Name", |h: &Host| {
+            format!("{} of the long fleet name", h.name)
+        }),
+        Column::whole("gpus", "GPUs", |h: &Host| h.gpus).folds(1),
+    ];
+    let page = mount_table_of(rows, columns, true);
     let table = || page.get(".data-table");
     let scroller = || page.get(".table-scroll");
     resize_to(&page, 1200);
@@ -933,7 +917,7 @@ async fn data_table_that_wraps_first_takes_two_lines_before_folding_a_column() {
     assert!(scroller().scroll_width() <= scroller().client_width() + 1);
 
     // Narrower than two lines allow: GPUs folds, the rows keep two lines.
-    resize_to(&page, 150);
+    resize_to(&page, 100);
     page.wait_for("thead th.folded[data-key=gpus]").await;
     assert!(table().class_list().contains("two-line"));
 

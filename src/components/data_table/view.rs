@@ -149,6 +149,11 @@ impl TableState {
         self.folding.with(Folding::wrapped)
     }
 
+    /// [`TableState::wrapped`], untracked; `None` once the table is gone.
+    fn try_wrapped(self) -> Option<bool> {
+        self.folding.try_with_untracked(Folding::wrapped)
+    }
+
     /// One step of the width policy after measuring the scroll box and its table.
     fn fit_columns(self, scroller: &web_sys::Element) {
         let cards = scroller
@@ -364,9 +369,13 @@ impl RowWindow {
             state.folding.track();
             state.shown.track();
             if let Some(scroller) = rows.scroll_box.get() {
-                // Two-line rows are taller: measure them for the windowing too.
                 request_animation_frame(move || {
-                    rows.measure(&scroller);
+                    // Two-line rows are taller: the windowing counts with their height,
+                    // measured as they come and go.
+                    let measured = rows.row_height.try_get_untracked() != Some(ROW_HEIGHT);
+                    if state.try_wrapped() == Some(true) || measured {
+                        rows.measure_row_height(&scroller);
+                    }
                     state.fit_columns(&scroller);
                 });
             }
@@ -377,6 +386,15 @@ impl RowWindow {
 
     fn measure(self, scroller: &web_sys::Element) {
         self.view_height.set(scroller.client_height() as f64);
+        self.measure_row_height(scroller);
+    }
+
+    /// The rows' height, from the first one: cards on a phone, two-line rows. A frame
+    /// after a fold the table may be gone (a page left): then nothing is measured.
+    fn measure_row_height(self, scroller: &web_sys::Element) {
+        let Some(known) = self.row_height.try_get_untracked() else {
+            return;
+        };
         let first_row = scroller
             .query_selector("tbody tr:not(.spacer)")
             .ok()
@@ -384,9 +402,9 @@ impl RowWindow {
         // Never below the table rows' height, which the stylesheet fixes.
         if let Some(height) = first_row
             .map(|row| row.get_bounding_client_rect().height().max(ROW_HEIGHT))
-            .filter(|height| *height != self.row_height.get_untracked())
+            .filter(|height| *height != known)
         {
-            self.row_height.set(height);
+            self.row_height.try_set(height);
         }
     }
 
