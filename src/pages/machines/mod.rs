@@ -141,7 +141,12 @@ fn next_window_cell(now: Signal<f64>, row: &FleetRow) -> AnyView {
 
 /// `RTX 4090 × 8`.
 pub fn gpus_text(machine: &Machine) -> String {
-    format!("{} × {}", machine.gpu_name, machine.num_gpus)
+    format!("{} {}", machine.gpu_name, gpu_count_text(machine))
+}
+
+/// `× 8`: the count part of [`gpus_text`], which a two-line GPUs cell puts on its own line.
+fn gpu_count_text(machine: &Machine) -> String {
+    format!("× {}", machine.num_gpus)
 }
 
 const LEDE: &str =
@@ -321,7 +326,7 @@ fn columns(now: Signal<f64>) -> Vec<Column<FleetRow>> {
                 view! {
                     <span class="gpu-model">{r.machine.gpu_name.clone()}</span>
                     " "
-                    <span class="gpu-count">{format!("× {}", r.machine.num_gpus)}</span>
+                    <span class="gpu-count">{gpu_count_text(&r.machine)}</span>
                 }
                 .into_any()
             })
