@@ -4,6 +4,7 @@
 //! README needs exactly two commands: `cargo xtask run` and `cargo xtask test`.
 
 mod compress;
+mod disk;
 mod e2e;
 mod merge;
 mod minify;

@@ -6,7 +6,7 @@ use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step, timed};
 use crate::test_builds::{self, TestBuild};
 use crate::test_files::{self, TestFile};
-use crate::{compress, e2e, package, reuse_check, split};
+use crate::{compress, disk, e2e, package, reuse_check, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -57,6 +57,7 @@ fn run_options(args: &[String]) -> Result<RunOptions> {
 pub fn run(args: &[String]) -> Result<()> {
     let started = Instant::now();
     let options = run_options(args)?;
+    disk::ensure_room(disk::RUN_NEEDS_GIB, "run")?;
     timed("setting up", || setup::ensure_all(false))?;
     split::build_split_console()?;
     // A debug build, as the test suites run it: a demo serves one person, and only
@@ -521,6 +522,7 @@ pub fn test(args: &[String]) -> Result<()> {
         }
     }
     let started = Instant::now();
+    disk::ensure_room(disk::TEST_NEEDS_GIB, "test")?;
     setup::ensure_all(true)?;
     let mut results = Vec::new();
     for suite in SUITES
