@@ -8,6 +8,7 @@ mod disk;
 mod e2e;
 mod merge;
 mod minify;
+mod optimiser;
 mod package;
 mod packs;
 mod parallel;

@@ -320,6 +320,12 @@ pub fn wasm_opt_dir() -> std::path::PathBuf {
     ))
 }
 
+/// binaryen's library (its `index.js`, which npm's `wasm-opt` command wraps), which the
+/// split build's optimiser loads once for many modules.
+pub fn binaryen_library() -> std::path::PathBuf {
+    wasm_opt_dir().with_file_name("index.js")
+}
+
 /// `PATH` with our wasm-opt first, for running trunk.
 pub fn path_with_tools() -> std::ffi::OsString {
     let mut dirs = vec![wasm_opt_dir()];

@@ -11,6 +11,7 @@
 //! Every step after cargo keeps its output (see reuse.rs): a build with nothing changed
 //! runs none of them, and a build after a change runs only the steps whose inputs changed.
 
+use crate::optimiser::Optimiser;
 use crate::packs::{self, Pack};
 use crate::parallel::two_at_a_time;
 use crate::reuse::{self, Key, Reuse, Stamp};
@@ -187,14 +188,89 @@ fn bindgen(stage: &Path) -> Result<()> {
     )
 }
 
-/// [`optimise`] on every module, in place: wasm-split writes over a hundred small chunks,
+/// Where the last build kept each module as wasm-split and wasm-bindgen made it, before
+/// wasm-opt: with its function names (for twiggy), and for [`check_optimiser`].
+pub fn unoptimised_dir() -> PathBuf {
+    split_dir().join("unoptimised")
+}
+
+/// What [`optimise`] does, on every module, in place, by binaryen loaded once per lane
+/// ([`Optimiser`]): wasm-split writes over four hundred modules, most of them small chunks,
 /// and a chunk whose bytes did not change keeps the file wasm-opt made of it last time.
 fn optimise_all(modules: &[PathBuf], reuse: &Reuse) -> Result<()> {
+    let kept = empty_folder(&unoptimised_dir())?;
+    for module in modules {
+        let name = module.file_name().context("a module has a file name")?;
+        std::fs::copy(module, kept.join(name))?;
+    }
+    let optimiser = Optimiser::new(&split_dir().join("optimiser"))?;
     // Each module still names its wasm features in its target_features section.
     two_at_a_time(modules, |module| {
-        reuse.file_in_place("wasm-opt", module, |module| optimise(module, &[]))
+        reuse.file_in_place("wasm-opt", module, |module| {
+            optimiser.optimise(module)?;
+            ensure_stripped(module)
+        })
     })?;
     Ok(())
+}
+
+/// How many of the last build's modules [`check_optimiser`] optimises both ways.
+const OPTIMISER_SAMPLE: usize = 8;
+
+/// The optimiser against npm's `wasm-opt` command, on modules of the last build from the
+/// smallest to the largest page (the main module aside: a minute of wasm-opt): the same
+/// bytes.
+pub fn check_optimiser() -> Result<()> {
+    step("checking the optimiser against npm's wasm-opt command");
+    let mut modules: Vec<(u64, PathBuf)> = std::fs::read_dir(unoptimised_dir())
+        .context("no modules kept from a split build")?
+        .map(|entry| {
+            let path = entry?.path();
+            Ok((std::fs::metadata(&path)?.len(), path))
+        })
+        .collect::<Result<_>>()?;
+    modules.retain(|(_, path)| !path.ends_with(format!("{NAME}_bg.wasm")));
+    modules.sort();
+    let sample = spread_sample(&modules, OPTIMISER_SAMPLE);
+    let scratch = empty_folder(&split_dir().join("optimiser-check"))?;
+    let optimiser = Optimiser::new(&scratch)?;
+    for (_, module) in &sample {
+        let name = module.file_name().context("a module has a file name")?;
+        let by_command = scratch.join("command").join(name);
+        let by_library = scratch.join("library").join(name);
+        for copy in [&by_command, &by_library] {
+            std::fs::create_dir_all(copy.parent().expect("a copy has a folder"))?;
+            std::fs::copy(module, copy)?;
+        }
+        optimise(&by_command, &[])?;
+        optimiser.optimise(&by_library)?;
+        if std::fs::read(&by_command)? != std::fs::read(&by_library)? {
+            bail!(
+                "the optimiser and wasm-opt's command made different bytes of {}",
+                module.display()
+            );
+        }
+    }
+    drop(optimiser);
+    std::fs::remove_dir_all(&scratch)?;
+    let kb = |(bytes, _): &(u64, PathBuf)| *bytes as f64 / 1024.0;
+    println!(
+        "    {} modules of {:.1} to {:.1} KB: the same bytes from both",
+        sample.len(),
+        sample.first().map_or(0.0, kb),
+        sample.last().map_or(0.0, kb),
+    );
+    Ok(())
+}
+
+/// `count` of `sorted` items, evenly spread from the first to the last.
+fn spread_sample<T: Clone>(sorted: &[T], count: usize) -> Vec<T> {
+    if sorted.len() <= count {
+        return sorted.to_vec();
+    }
+    (0..count)
+        .map(|i| sorted[i * (sorted.len() - 1) / (count - 1)].clone())
+        .collect()
 }
 
 /// `wasm-opt -Oz` on `module` in place, with binaryen's feature flags `features` (none: the
@@ -458,6 +534,14 @@ pub fn hash(parts: &[&[u8]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sample_spreads_from_the_first_to_the_last() {
+        let items: Vec<u32> = (0..100).collect();
+        assert_eq!(spread_sample(&items, 4), [0, 33, 66, 99]);
+        assert_eq!(spread_sample(&items[..3], 8), [0, 1, 2]);
+        assert_eq!(spread_sample(&items[..9], 2), [0, 8]);
+    }
 
     /// A custom section: id 0, its size, then its name with its length, then the payload.
     fn custom(name: &str, payload: &[u8]) -> Vec<u8> {

@@ -260,6 +260,7 @@ const SUITES: &[Suite] = &[
         what: "the shipping build (cargo xtask split), and that its kept steps rebuild it byte for byte",
         run: || {
             split::build_split_console()?;
+            split::check_optimiser()?;
             reuse_check::check()
         },
     },
