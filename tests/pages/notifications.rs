@@ -229,8 +229,9 @@ async fn preferences_show_defaults_keep_mandatory_email_and_are_sent_whole() {
     page.wait_for("[data-preference='host:machine_offline/email'] input")
         .await;
     // Host types come first.
+    page.wait_for_count(".preferences tbody tr:not(.spacer)", 3)
+        .await;
     let rows = page.all(".preferences tbody tr:not(.spacer)");
-    assert_eq!(rows.len(), 3);
     assert!(rows[0].text_content().unwrap().contains("Machine offline"));
     assert!(rows[2].text_content().unwrap().contains("Payment failed"));
     // A type missing from the map shows its defaults, said so.

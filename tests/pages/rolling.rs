@@ -77,6 +77,8 @@ async fn planner(from: f64, fresh: bool, more: Vec<(&'static str, Reply)>) -> (M
     let fetch = FakeFetch::install_by_url(replies);
     let page = mount(App);
     page.wait_for("[data-testid=planned-count]").await;
+    // The plan's rows after its first: built in the frame after the first row.
+    settle().await;
     (page, fetch)
 }
 
@@ -398,6 +400,8 @@ async fn contract_safe_planner_of(
     let fetch = FakeFetch::install_by_url(replies);
     let page = mount(App);
     page.wait_for("[data-testid=planned-count]").await;
+    // The plan's rows after its first: built in the frame after the first row.
+    settle().await;
     (page, fetch)
 }
 
@@ -655,6 +659,9 @@ async fn a_contract_safe_plan_with_a_start_inside_a_rental_cannot_be_sent() {
         current_path()
     );
     assert!(wait_until(2000, || page.find("[data-testid=plan-promise]").is_none()).await);
+    // The plan's table is built again for the new address: its rows after the first follow
+    // a frame later.
+    settle().await;
     assert_eq!(start_of(&page, 1002), typed(from + 0.5 * HOUR));
     let button: web_sys::HtmlButtonElement =
         page.get("[data-action=schedule-plan]").unchecked_into();

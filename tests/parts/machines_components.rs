@@ -483,6 +483,49 @@ async fn windowing_keeps_the_dom_small_at_ten_thousand_rows() {
     assert!(page.text(".row-count").ends_with("of 10000 rows"));
 }
 
+/// The rows of the table now in the DOM.
+fn rows_built(page: &Mounted) -> usize {
+    page.all("tbody tr:not(.spacer)").len()
+}
+
+#[wasm_bindgen_test]
+async fn the_first_paint_waits_only_for_the_rows_on_the_first_screen() {
+    go_to("/table");
+    let rows = RwSignal::new(hosts(10_000));
+    let page = mount_table(rows);
+    // Before any frame: the first row alone, to measure.
+    leptos::task::tick().await;
+    assert_eq!(rows_built(&page), 1);
+
+    // In the next frame, before its paint: the rows between the box's top and the
+    // window's bottom (the box's cap, 70 % of the window, assumed: no stylesheet here).
+    next_frame().await;
+    leptos::task::tick().await;
+    let window_height = web_sys::window()
+        .unwrap()
+        .inner_height()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let box_top = page.get(".table-scroll").get_bounding_client_rect().top();
+    let row_height = page
+        .get("tbody tr:not(.spacer)")
+        .get_bounding_client_rect()
+        .height()
+        .max(36.0);
+    let on_screen = (window_height - box_top).min(window_height * 0.7);
+    let first_screen = (on_screen / row_height).ceil() as usize;
+    assert!(first_screen > 1, "{first_screen} rows on the first screen");
+    assert_eq!(rows_built(&page), first_screen);
+
+    // After that paint: the whole box's view and 6 rows below it.
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    leptos::task::tick().await;
+    let settled = ((window_height * 0.7) / row_height).ceil() as usize + 6;
+    assert!(settled > first_screen);
+    assert_eq!(rows_built(&page), settled);
+}
+
 fn window(
     id: i64,
     machine: i64,

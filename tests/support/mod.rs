@@ -183,12 +183,29 @@ where
     }
 }
 
-/// Lets effects, the router and pending futures run.
+/// Lets effects, the router and pending futures run, and the browser draw a frame: a
+/// table builds its first row, the rows on the first screen in the next frame and the rest
+/// of its view after it.
 pub async fn settle() {
-    for _ in 0..5 {
+    for round in 0..5 {
         leptos::task::tick().await;
         gloo_timers::future::TimeoutFuture::new(0).await;
+        if round == 1 {
+            next_frame().await;
+        }
     }
+}
+
+/// Waits for the browser's next frame: its animation frame callbacks have run, its paint
+/// not yet (a timer set then runs after it).
+pub async fn next_frame() {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .request_animation_frame(&resolve)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(frame).await.unwrap();
 }
 
 /// The longest the `wait_for` helpers wait for the page to reach a state: an upper bound

@@ -9,7 +9,7 @@ use super::filtering::{needle_of, Narrowing};
 use super::folding::{ranks_of, Folding, Measure};
 use super::rows::{TableBody, TableHeader};
 use super::toolbar::{EmptyStates, TableToolbar};
-use super::windowing::{window_slice, ROW_HEIGHT};
+use super::windowing::{window_slice, Reach, ROW_HEIGHT};
 use crate::components::csv;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
@@ -320,6 +320,9 @@ pub(super) struct RowWindow {
     view_height: RwSignal<f64>,
     /// Rows are 36 px tall, but cards (on a phone) as tall as their lines: measured.
     pub row_height: RwSignal<f64>,
+    /// How far the rows reach while the first ones arrive: the first row, the first
+    /// screen, then the box's view and a margin (see `windowing`).
+    reach: RwSignal<Reach>,
     /// The first and last positions in view, and how many rows are shown.
     pub slice: Memo<(usize, usize, usize)>,
 }
@@ -336,11 +339,12 @@ impl RowWindow {
                 * 0.7,
         );
         let row_height = RwSignal::new(ROW_HEIGHT);
+        let reach = RwSignal::new(Reach::FirstRow);
         let slice = Memo::new(move |_| {
             let count = state.shown.with(Vec::len);
             // With every row rendered, scrolling changes nothing: do not track it.
             if state.render_all() {
-                return window_slice(0.0, 0.0, count, true, ROW_HEIGHT);
+                return window_slice(0.0, 0.0, count, true, ROW_HEIGHT, Reach::Settled);
             }
             window_slice(
                 scroll_top.get(),
@@ -348,6 +352,7 @@ impl RowWindow {
                 count,
                 false,
                 row_height.get(),
+                reach.get(),
             )
         });
         let rows = RowWindow {
@@ -355,6 +360,7 @@ impl RowWindow {
             scroll_top,
             view_height,
             row_height,
+            reach,
             slice,
         };
         let on_resize = window_event_listener(leptos::ev::resize, move |_| {
@@ -371,10 +377,15 @@ impl RowWindow {
             if let Some(scroller) = rows.scroll_box.get() {
                 request_animation_frame(move || {
                     // Two-line rows are taller: the windowing counts with their height,
-                    // measured as they come and go.
+                    // measured as they come and go; so are a phone's cards, measured on
+                    // the first row before any other is built.
+                    let first_row = rows.reach.try_get_untracked() == Some(Reach::FirstRow);
                     let measured = rows.row_height.try_get_untracked() != Some(ROW_HEIGHT);
-                    if state.try_wrapped() == Some(true) || measured {
+                    if first_row || state.try_wrapped() == Some(true) || measured {
                         rows.measure_row_height(&scroller);
+                    }
+                    if first_row {
+                        rows.reach_first_screen(&scroller);
                     }
                     state.fit_columns(&scroller);
                 });
@@ -406,6 +417,36 @@ impl RowWindow {
         {
             self.row_height.try_set(height);
         }
+    }
+
+    /// Once the first row is in, the rows on the first screen: those this frame paints.
+    /// The rest of the box's view and the margin follow right after that paint (a timer
+    /// set in a frame's callback runs after the frame).
+    fn reach_first_screen(self, scroller: &web_sys::Element) {
+        let has_row = scroller
+            .query_selector("tbody tr:not(.spacer)")
+            .ok()
+            .flatten()
+            .is_some();
+        if !has_row {
+            return;
+        }
+        let window_height = window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        let on_screen = window_height - scroller.get_bounding_client_rect().top();
+        let row_height = self.row_height.try_get_untracked().unwrap_or(ROW_HEIGHT);
+        self.reach.try_set(Reach::FirstScreen {
+            height: on_screen.max(row_height),
+        });
+        set_timeout(
+            move || {
+                self.reach.try_set(Reach::Settled);
+            },
+            std::time::Duration::ZERO,
+        );
     }
 
     fn on_scroll(self, target: &web_sys::Element) {
