@@ -8,6 +8,7 @@
 //! once within the pacer, so it never takes a page's place in the rate limit.
 
 use crate::api::use_api;
+use crate::components::after_paint::after_the_next_paint;
 use crate::components::session_reads::use_session_reads;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -48,7 +49,21 @@ pub fn AttentionCount() -> impl IntoView {
     if let Ok(handle) = set_interval_with_handle(refresh, LOOK_EVERY) {
         on_cleanup(move || handle.clear());
     }
-    let count = Memo::new(move |_| reads.latest_health().map(|h| h.needing_attention()));
+    // A counter can wait: it is judged after the next paint, once however many reads and
+    // windows came before it, so that on the Machines page the rows are never behind it.
+    let count = RwSignal::new(None::<usize>);
+    let judging = StoredValue::new(false);
+    Effect::new(move |_| {
+        reads.track();
+        if judging.get_value() {
+            return;
+        }
+        judging.set_value(true);
+        after_the_next_paint(move || {
+            judging.try_set_value(false);
+            count.try_set(reads.latest_health().map(|h| h.needing_attention()));
+        });
+    });
     move || {
         let count = count.get().filter(|n| *n > 0)?;
         Some(view! {

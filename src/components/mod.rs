@@ -1,6 +1,7 @@
 //! Views shared by several pages.
 
 pub mod acting_key;
+pub mod after_paint;
 pub mod attention;
 pub mod bar_chart;
 pub mod calendar;

@@ -46,10 +46,18 @@ impl SessionReads {
         health
     }
 
-    /// The latest read judged against the one before it, with the windows known (tracked);
-    /// `None` before the first N1 answer.
+    /// The latest read judged against the one before it, with the windows known
+    /// (untracked: see [`SessionReads::track`]); `None` before the first N1 answer, and
+    /// once the session's shell is gone.
     pub fn latest_health(self) -> Option<FleetHealth> {
-        self.0.with(ReadHistory::judge_latest)
+        self.0
+            .try_with_untracked(ReadHistory::judge_latest)
+            .flatten()
+    }
+
+    /// Subscribes the running effect to every read and every page's judging.
+    pub fn track(self) {
+        self.0.track();
     }
 
     /// When the latest N1 answer was read (Unix seconds), untracked.
