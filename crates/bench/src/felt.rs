@@ -14,7 +14,7 @@ use crate::browser::{self, wait_for_mark};
 use crate::figures::{Figures, Target, Unit};
 use crate::report::{kb, median, ms};
 use anyhow::{ensure, Context, Result};
-use gpudeck_e2e::{demo, Harness, Route, Throttle, ROUTES};
+use gpudeck_e2e::{demo, Harness, Route, Throttle, Viewport, ROUTES};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,6 +24,8 @@ use thirtyfour::Key;
 pub struct Preset {
     pub name: &'static str,
     conditions: Throttle,
+    /// The screen the pages are shown on, if not the browser's window (1280 × 900).
+    screen: Option<Viewport>,
     key_field_target_ms: f64,
     enter_target_ms: f64,
     page_target_ms: f64,
@@ -48,6 +50,12 @@ pub static PRESETS: [Preset; 2] = [
             round_trip_ms: 150.0,
             cpu_slowdown: 4.0,
         },
+        // Lighthouse's mobile screen: a phone lays the tables out as cards.
+        screen: Some(Viewport {
+            name: "Lighthouse's phone",
+            width: 412,
+            height: 823,
+        }),
         key_field_target_ms: 1000.0,
         enter_target_ms: 800.0,
         // Lighthouse's own "good" for the largest paint on mobile.
@@ -65,6 +73,7 @@ pub static PRESETS: [Preset; 2] = [
             round_trip_ms: 40.0,
             cpu_slowdown: 1.0,
         },
+        screen: None,
         key_field_target_ms: 300.0,
         enter_target_ms: 250.0,
         page_target_ms: 500.0,
@@ -74,7 +83,14 @@ pub static PRESETS: [Preset; 2] = [
 
 impl Preset {
     pub fn describe(&self) -> String {
-        format!("{}: {}", self.name, self.conditions.describe())
+        let screen = self.screen.map_or("1280 × 900".to_owned(), |screen| {
+            format!("{} × {}", screen.width, screen.height)
+        });
+        format!(
+            "{}: {}, a {screen} screen",
+            self.name,
+            self.conditions.describe()
+        )
     }
 
     /// The target for a page whose first load took `bytes` on the wire.
@@ -82,6 +98,25 @@ impl Preset {
         match &self.light_page {
             Some(light) if bytes < light.under_bytes => light.target_ms,
             _ => self.page_target_ms,
+        }
+    }
+
+    /// A page's median against its target: met, or missed by how many ms; and, where the
+    /// preset has a light page's budget, how many KB its first load is over it.
+    pub fn verdict(&self, painted_ms: f64, bytes: f64) -> String {
+        let target = self.page_target_ms(bytes);
+        let time = if painted_ms <= target {
+            format!("≤ {target:.0} ms: met")
+        } else {
+            format!("≤ {target:.0} ms: missed by {:.0} ms", painted_ms - target)
+        };
+        match &self.light_page {
+            Some(light) if bytes >= light.under_bytes => format!(
+                "{time}; {} over the {} budget",
+                kb((bytes - light.under_bytes) as usize),
+                kb(light.under_bytes as usize)
+            ),
+            _ => time,
         }
     }
 }
@@ -339,6 +374,9 @@ async fn one_run(
     app.run_before_page_scripts(watcher, "the felt watcher")
         .await?;
     preset.conditions.apply(&app.driver).await?;
+    if let Some(screen) = preset.screen {
+        app.set_viewport(screen).await?;
+    }
 
     app.open(SIGN_IN).await?;
     let key_field = wait_for_mark(app, "__keyFieldPaintedAt")
@@ -531,6 +569,19 @@ mod tests {
         let [mobile, desktop] = &super::PRESETS;
         assert_eq!(mobile.page_target_ms(264.0 * 1024.0), 2000.0);
         assert_eq!(mobile.page_target_ms(265.0 * 1024.0), 2500.0);
+        assert_eq!(mobile.verdict(1900.0, 200.0 * 1024.0), "≤ 2000 ms: met");
+        assert_eq!(
+            mobile.verdict(2100.0, 200.0 * 1024.0),
+            "≤ 2000 ms: missed by 100 ms"
+        );
+        assert_eq!(
+            mobile.verdict(2953.0, 390.0 * 1024.0),
+            "≤ 2500 ms: missed by 453 ms; 125.0 KB over the 265.0 KB budget"
+        );
+        assert_eq!(
+            desktop.verdict(594.0, 390.0 * 1024.0),
+            "≤ 500 ms: missed by 94 ms"
+        );
         assert_eq!(desktop.page_target_ms(100.0 * 1024.0), 500.0);
     }
 

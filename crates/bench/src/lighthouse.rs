@@ -110,16 +110,19 @@ pub struct BothYardsticks<'a> {
     pub painted_ms: f64,
     /// The felt bench's median bytes received by then.
     pub bytes: f64,
+    /// That median against its target, and the bytes against their budget.
+    pub verdict: String,
     pub lighthouse: Option<&'a PageReport>,
 }
 
-/// A row per page: its first-load bytes, the felt bench's content painted, and
-/// Lighthouse's LCP, element and TBT.
+/// A row per page: its first-load bytes, the felt bench's content painted and how far it
+/// is from its target, and Lighthouse's LCP, element and TBT.
 pub fn table(rows: &[BothYardsticks<'_>]) -> Table {
     let mut table = Table::new(&[
         "page",
         "first load",
         "content painted (felt)",
+        "felt target",
         "LCP (Lighthouse)",
         "LCP element",
         "TBT",
@@ -138,6 +141,7 @@ pub fn table(rows: &[BothYardsticks<'_>]) -> Table {
             row.path.to_owned(),
             kb(row.bytes as usize),
             whole_ms(Some(row.painted_ms)),
+            row.verdict.clone(),
             whole_ms(report.and_then(|r| r.lcp_ms)),
             // A cell of a Markdown table: no `|` inside.
             element.replace('|', "/"),
@@ -172,12 +176,15 @@ mod tests {
             path: "/volumes",
             painted_ms: 2100.0,
             bytes: 300.0 * 1024.0,
+            verdict: "≤ 2500 ms: met; 35.0 KB over the 265.0 KB budget".to_owned(),
             lighthouse: Some(&failed),
         }];
         let markdown = table(&rows).markdown();
         assert!(
-            markdown
-                .contains("| /volumes | 300.0 KB | 2100 ms | — | not measured: timed out | — |"),
+            markdown.contains(
+                "| /volumes | 300.0 KB | 2100 ms | ≤ 2500 ms: met; 35.0 KB over the 265.0 KB budget \
+                 | — | not measured: timed out | — |"
+            ),
             "{markdown}"
         );
     }

@@ -404,6 +404,7 @@ async fn lighthouse_section(
             path,
             painted_ms,
             bytes,
+            verdict: preset.preset().verdict(painted_ms, bytes),
             lighthouse: reports.iter().find(|r| r.path == path),
         })
         .collect();
