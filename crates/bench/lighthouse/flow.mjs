@@ -37,13 +37,28 @@ const browser = await puppeteer.launch({
   headless: 'new',
   args: ['--no-sandbox', '--disable-dev-shm-usage'],
 });
-try {
+// A tab signed in with the key: it lives in the tab's sessionStorage.
+async function signedInPage() {
   const page = await browser.newPage();
   await page.goto(`${base}/sign-in`);
   await page.waitForSelector('#api-key:not([disabled])');
   await page.type('#api-key', key);
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-testid=identity]');
+  return page;
+}
+
+// Lighthouse can reject a promise nobody awaits once the tab it watches has gone ("Session
+// closed" while it waits for the network to be quiet): that page is reported as not
+// measured, and the flow goes on with the next in a new signed-in tab, instead of node
+// ending with every page after it unmeasured.
+let stray = null;
+process.on('unhandledRejection', (error) => {
+  stray = error;
+});
+
+try {
+  let page = await signedInPage();
 
   const settings = {
     onlyCategories: ['performance'],
@@ -69,12 +84,15 @@ try {
     : { extends: 'lighthouse:default', settings };
 
   for (const path of paths) {
-    await page.goto('about:blank');
-    // The page before has left the network (it preloads other pages' code after its paint).
-    await new Promise((resolve) => setTimeout(resolve, 3000));
     try {
+      if (page.isClosed()) page = await signedInPage();
+      await page.goto('about:blank');
+      // The page before has left the network (it preloads other pages' code after its paint).
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      stray = null;
       const flow = await startFlow(page, { config, name: path });
       await flow.navigate(`${base}${path}`, { name: path });
+      if (stray) throw stray;
       const lhr = (await flow.createFlowResult()).steps[0].lhr;
       const audit = (id) => lhr.audits[id];
       const element = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;

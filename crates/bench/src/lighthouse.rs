@@ -9,7 +9,7 @@
 //! installed in (so that it finds Lighthouse and puppeteer-core).
 
 use crate::report::{kb, Table};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use gpudeck_e2e::demo;
 use gpudeck_server::Config;
 use serde_json::{json, Value};
@@ -89,18 +89,46 @@ pub async fn measure(
         .output()
         .await
         .context("running Lighthouse with node")?;
-    if !output.status.success() {
-        bail!(
-            "Lighthouse's flow failed ({}): {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    String::from_utf8_lossy(&output.stdout)
+    let mut reports: Vec<PageReport> = String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter(|line| line.starts_with('{'))
         .map(PageReport::parse)
+        .collect::<Result<_>>()?;
+    if !output.status.success() {
+        // The pages measured before the flow ended keep their figures; the others say why
+        // they have none, and the felt figures beside them are still reported.
+        let why = format!(
+            "Lighthouse's flow ended ({}): {}",
+            output.status,
+            last_line(&String::from_utf8_lossy(&output.stderr))
+        );
+        eprintln!("  {why}");
+        reports.extend(unmeasured(paths, &reports, &why));
+    }
+    Ok(reports)
+}
+
+/// A report saying `why` for each of `paths` that `reports` lacks.
+fn unmeasured(paths: &[&str], reports: &[PageReport], why: &str) -> Vec<PageReport> {
+    paths
+        .iter()
+        .filter(|path| !reports.iter().any(|r| r.path == **path))
+        .map(|path| PageReport {
+            path: (*path).to_owned(),
+            lcp_ms: None,
+            lcp_element: None,
+            tbt_ms: None,
+            error: Some(why.to_owned()),
+        })
         .collect()
+}
+
+/// The last line of `text` that says something.
+fn last_line(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .rfind(|line| !line.is_empty())
+        .unwrap_or("(nothing on stderr)")
 }
 
 /// One page's figures from both yardsticks.
@@ -167,6 +195,26 @@ mod tests {
         );
         assert_eq!(report.tbt_ms, Some(2019.5));
         assert_eq!(report.error, None);
+    }
+
+    #[test]
+    fn pages_after_the_flow_ended_say_why_and_the_others_keep_their_figures() {
+        let measured = PageReport::parse(r#"{"path":"/machines","lcp_ms":3000.0}"#).unwrap();
+        let missing = unmeasured(
+            &["/machines", "/templates", "/volumes"],
+            std::slice::from_ref(&measured),
+            "Lighthouse's flow ended (exit status: 1): Node.js v20",
+        );
+        let paths: Vec<&str> = missing.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(paths, ["/templates", "/volumes"]);
+        assert!(missing.iter().all(|r| r.lcp_ms.is_none()
+            && r.error.as_deref()
+                == Some("Lighthouse's flow ended (exit status: 1): Node.js v20")));
+        assert_eq!(
+            last_line("Error: boom\n  at x\n\nNode.js v20\n\n"),
+            "Node.js v20"
+        );
+        assert_eq!(last_line(""), "(nothing on stderr)");
     }
 
     #[test]
