@@ -4,8 +4,13 @@
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// Runs `work` right after the next frame is painted: a timer set from an animation frame
-/// callback runs once that frame's paint is done.
+/// Runs `work` right after the next frame is painted.
 pub fn after_the_next_paint(work: impl FnOnce() + 'static) {
-    request_animation_frame(move || set_timeout(work, Duration::ZERO));
+    request_animation_frame(move || after_this_frame(work));
+}
+
+/// From an animation frame callback: runs `work` once this frame is painted (a timer set
+/// during a frame's callbacks runs after its paint).
+pub fn after_this_frame(work: impl FnOnce() + 'static) {
+    set_timeout(work, Duration::ZERO);
 }

@@ -10,6 +10,7 @@ use super::folding::{ranks_of, Folding, Measure};
 use super::rows::{TableBody, TableHeader};
 use super::toolbar::{EmptyStates, TableToolbar};
 use super::windowing::{window_slice, Reach, ROW_HEIGHT};
+use crate::components::after_paint::after_this_frame;
 use crate::components::csv;
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal_with_options;
@@ -330,14 +331,7 @@ pub(super) struct RowWindow {
 impl RowWindow {
     fn new(state: TableState) -> Self {
         let scroll_top = RwSignal::new(0.0f64);
-        let view_height = RwSignal::new(
-            window()
-                .inner_height()
-                .ok()
-                .and_then(|h| h.as_f64())
-                .unwrap_or(900.0)
-                * 0.7,
-        );
+        let view_height = RwSignal::new(window_height().unwrap_or(900.0) * 0.7);
         let row_height = RwSignal::new(ROW_HEIGHT);
         let reach = RwSignal::new(Reach::FirstRow);
         let slice = Memo::new(move |_| {
@@ -382,10 +376,10 @@ impl RowWindow {
                     let first_row = rows.reach.try_get_untracked() == Some(Reach::FirstRow);
                     let measured = rows.row_height.try_get_untracked() != Some(ROW_HEIGHT);
                     if first_row || state.try_wrapped() == Some(true) || measured {
-                        rows.measure_row_height(&scroller);
-                    }
-                    if first_row {
-                        rows.reach_first_screen(&scroller);
+                        let has_row = rows.measure_row_height(&scroller);
+                        if first_row && has_row {
+                            rows.reach_first_screen(&scroller);
+                        }
                     }
                     state.fit_columns(&scroller);
                 });
@@ -400,53 +394,43 @@ impl RowWindow {
         self.measure_row_height(scroller);
     }
 
-    /// The rows' height, from the first one: cards on a phone, two-line rows. A frame
-    /// after a fold the table may be gone (a page left): then nothing is measured.
-    fn measure_row_height(self, scroller: &web_sys::Element) {
+    /// The rows' height, from the first one: cards on a phone, two-line rows; whether
+    /// there was a row to measure. A frame after a fold the table may be gone (a page
+    /// left): then nothing is measured.
+    fn measure_row_height(self, scroller: &web_sys::Element) -> bool {
         let Some(known) = self.row_height.try_get_untracked() else {
-            return;
+            return false;
         };
-        let first_row = scroller
-            .query_selector("tbody tr:not(.spacer)")
-            .ok()
-            .flatten();
-        // Never below the table rows' height, which the stylesheet fixes.
-        if let Some(height) = first_row
-            .map(|row| row.get_bounding_client_rect().height().max(ROW_HEIGHT))
-            .filter(|height| *height != known)
-        {
-            self.row_height.try_set(height);
-        }
-    }
-
-    /// Once the first row is in, the rows on the first screen: those this frame paints.
-    /// The rest of the box's view and the margin follow right after that paint (a timer
-    /// set in a frame's callback runs after the frame).
-    fn reach_first_screen(self, scroller: &web_sys::Element) {
-        let has_row = scroller
+        let Some(first_row) = scroller
             .query_selector("tbody tr:not(.spacer)")
             .ok()
             .flatten()
-            .is_some();
-        if !has_row {
-            return;
+        else {
+            return false;
+        };
+        // Never below the table rows' height, which the stylesheet fixes.
+        let height = first_row
+            .get_bounding_client_rect()
+            .height()
+            .max(ROW_HEIGHT);
+        if height != known {
+            self.row_height.try_set(height);
         }
-        let window_height = window()
-            .inner_height()
-            .ok()
-            .and_then(|h| h.as_f64())
-            .unwrap_or(0.0);
-        let on_screen = window_height - scroller.get_bounding_client_rect().top();
+        true
+    }
+
+    /// Once the first row is in and measured, the rows on the first screen: those this
+    /// frame paints. The rest of the box's view and the margin follow right after that
+    /// paint. Called from an animation frame callback.
+    fn reach_first_screen(self, scroller: &web_sys::Element) {
+        let on_screen = window_height().unwrap_or(0.0) - scroller.get_bounding_client_rect().top();
         let row_height = self.row_height.try_get_untracked().unwrap_or(ROW_HEIGHT);
         self.reach.try_set(Reach::FirstScreen {
             height: on_screen.max(row_height),
         });
-        set_timeout(
-            move || {
-                self.reach.try_set(Reach::Settled);
-            },
-            std::time::Duration::ZERO,
-        );
+        after_this_frame(move || {
+            self.reach.try_set(Reach::Settled);
+        });
     }
 
     fn on_scroll(self, target: &web_sys::Element) {
@@ -459,6 +443,11 @@ impl RowWindow {
         let (first, last, _) = self.slice.get();
         (first..last).collect()
     }
+}
+
+/// The browser window's inner height, in CSS pixels.
+fn window_height() -> Option<f64> {
+    window().inner_height().ok()?.as_f64()
 }
 
 pub fn table_core(mut spec: TableSpec) -> AnyView {
