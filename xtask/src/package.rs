@@ -1,15 +1,18 @@
 //! `cargo xtask package`: the console and the release server in one folder, to copy to
 //! another machine of the same kind and run there with nothing else installed; and the
-//! check that such a copy works from outside the source tree.
+//! check that such a folder works from outside the source tree. Only `package` itself
+//! builds the release server: the check lays out the same folder with the server the test
+//! build made, which is the code the other suites test, compiled without optimising.
 
 use crate::server_process::Started;
 use crate::shell::{cargo, copy_folder, empty_folder, exec, root, step};
+use crate::test_builds::TestBuild;
 use crate::{setup, split};
 use anyhow::{bail, Context, Result};
 use gpudeck_wire::paths;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -43,13 +46,8 @@ pub fn build() -> Result<()> {
     split::build_split_console()?;
     step("building the release server");
     exec(cargo().args(["build", "--release", "--locked", "-p", SERVER]))?;
-    let folder = empty_folder(&package_dir())?;
-    std::fs::copy(
-        root().join("target/release").join(SERVER),
-        folder.join(SERVER),
-    )?;
-    copy_folder(&split::dist_dir(), &folder.join(CONSOLE))?;
-    std::fs::write(folder.join("README.txt"), HOW_TO)?;
+    let folder = package_dir();
+    lay_out(&root().join("target/release").join(SERVER), &folder)?;
     println!(
         "    the package: {} (README.txt says how to start it)",
         folder.display()
@@ -57,16 +55,26 @@ pub fn build() -> Result<()> {
     Ok(())
 }
 
-/// Builds the package, copies it to a folder outside the source tree and starts it there,
-/// forwarding to a demo reference server: it must serve the console, say that it forwards,
-/// and pass a signed-in request on.
+/// Empties `folder` and puts in it the `server` binary, the shipping console and the
+/// README: the package's layout.
+fn lay_out(server: &Path, folder: &Path) -> Result<()> {
+    let folder = empty_folder(folder)?;
+    std::fs::copy(server, folder.join(SERVER))
+        .with_context(|| format!("copying {}", server.display()))?;
+    copy_folder(&split::dist_dir(), &folder.join(CONSOLE))?;
+    std::fs::write(folder.join("README.txt"), HOW_TO)?;
+    Ok(())
+}
+
+/// Lays out the package, with the test build's server, in a folder outside the source
+/// tree and starts it there, forwarding to a demo reference server: it must serve the
+/// console, say that it forwards, and pass a signed-in request on.
 pub fn check() -> Result<()> {
-    build()?;
+    split::build_split_console()?;
+    let server = TestBuild::native()?.binary(SERVER)?.to_owned();
     step("starting the package from a folder outside the source tree");
-    let outside = empty_folder(
-        &std::env::temp_dir().join(format!("gpudeck-package-{}", std::process::id())),
-    )?;
-    copy_folder(&package_dir(), &outside)?;
+    let outside = std::env::temp_dir().join(format!("gpudeck-package-{}", std::process::id()));
+    lay_out(&server, &outside)?;
     let (upstream, alice) = Started::demo()?;
     let packaged = Started::new(
         Command::new(outside.join(SERVER))

@@ -31,22 +31,47 @@ struct Ran {
     output: String,
 }
 
-/// Runs `files`, `lanes` at a time, each through the command `command` makes for it; fails
-/// naming each failed file, after all have run.
+/// Runs `files`, `lanes` at a time, each through the command `command` makes for it; the
+/// files named in `beside` each in a lane of their own besides those (they mostly wait, on
+/// a pace, and would keep a lane from files that compute). Fails naming each failed file,
+/// after all have run.
 pub fn run(
     what: &str,
     files: &[TestFile],
     lanes: usize,
+    beside: &[&str],
     command: impl Fn(&TestFile) -> Command + Sync,
 ) -> Result<()> {
+    let (own_lanes, shared_lanes): (Vec<&TestFile>, Vec<&TestFile>) = files
+        .iter()
+        .partition(|file| beside.contains(&file.name.as_str()));
+    let names: Vec<&str> = own_lanes.iter().map(|file| file.name.as_str()).collect();
     step(&format!(
-        "running {} {what} test files, {lanes} at a time",
-        files.len()
+        "running {} {what} test files, {lanes} at a time{}",
+        shared_lanes.len(),
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(", and beside them {}", names.join(", "))
+        }
     ));
     let started = Instant::now();
-    let ran = at_a_time(lanes, files, |file| run_file(file, command(file)))?;
+    let run_all = |files: &[&TestFile], lanes: usize| {
+        at_a_time(lanes, files, |file| run_file(file, command(file)))
+    };
+    let (own_ran, shared_ran) = std::thread::scope(|scope| {
+        let own = scope.spawn(|| run_all(&own_lanes, own_lanes.len()));
+        let shared = run_all(&shared_lanes, lanes);
+        (own.join().expect("a lane of its own panicked"), shared)
+    });
+    let mut ran: Vec<(&TestFile, Ran)> = own_lanes
+        .into_iter()
+        .zip(own_ran?)
+        .chain(shared_lanes.into_iter().zip(shared_ran?))
+        .collect();
+    ran.sort_by_key(|(file, _)| files.iter().position(|f| f == *file));
     let mut failed = Vec::new();
-    for (file, ran) in files.iter().zip(&ran) {
+    for (file, ran) in &ran {
         println!(
             "\n--- {} ({}): {}",
             file.name,
@@ -209,7 +234,7 @@ mod tests {
             file("runs_none"),
             file("passes_too"),
         ];
-        let error = run("tried", &files, 2, |file| {
+        let error = run("tried", &files, 2, &["fails"], |file| {
             let (summary, code) = match file.name.as_str() {
                 "fails" => ("test result: FAILED. 1 passed; 1 failed; 0 ignored", 1),
                 "runs_none" => ("test result: ok. 0 passed; 0 failed; 2 ignored", 0),
@@ -231,6 +256,39 @@ mod tests {
         for file in &files {
             assert!(ran.join(&file.name).exists(), "{} did not run", file.name);
         }
+        std::fs::remove_dir_all(&ran).unwrap();
+    }
+
+    #[test]
+    fn a_file_beside_the_lanes_runs_while_they_are_taken() {
+        let ran = std::env::temp_dir().join(format!("gpudeck-test-beside-{}", std::process::id()));
+        std::fs::create_dir_all(&ran).unwrap();
+        let file = |name: &str| TestFile {
+            name: name.into(),
+            kind: "test".into(),
+            executable: "sh".into(),
+            folder: ran.clone(),
+        };
+        // "waits" passes only once "signals" has run; "signals" only once "waits" has
+        // started. With one lane, they pass only if "waits" runs beside it.
+        let files = [file("waits"), file("signals")];
+        let passed = "echo 'test result: ok. 1 passed; 0 failed; 0 ignored'";
+        run("tried", &files, 1, &["waits"], |file| {
+            let script = match file.name.as_str() {
+                "waits" => format!(
+                    "touch started; for i in $(seq 100); do [ -e signalled ] && {passed} && \
+                     exit 0; sleep 0.1; done; exit 1"
+                ),
+                _ => format!(
+                    "for i in $(seq 100); do [ -e started ] && touch signalled && {passed} && \
+                     exit 0; sleep 0.1; done; exit 1"
+                ),
+            };
+            let mut command = Command::new("sh");
+            command.args(["-c", &script]).current_dir(&ran);
+            command
+        })
+        .unwrap();
         std::fs::remove_dir_all(&ran).unwrap();
     }
 

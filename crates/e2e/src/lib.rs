@@ -5,6 +5,7 @@
 
 mod forms;
 mod look;
+pub mod offers;
 mod page_errors;
 mod routes;
 mod throttle;
@@ -259,6 +260,14 @@ impl Harness {
         wanted: impl Fn(&str) -> bool,
     ) -> Result<String> {
         let deadline = tokio::time::Instant::now() + patience;
+        // Each look is two WebDriver commands the browser answers: over the minutes of a
+        // wait on the public service's pace, a look every 50 ms kept a fifth of a core
+        // busy, taken from the test files running beside it.
+        let between_looks = if patience > PATIENCE {
+            Duration::from_millis(250)
+        } else {
+            Duration::from_millis(50)
+        };
         loop {
             if let Ok(Some(element)) = self.driver.query(By::Css(css)).nowait().first_opt().await {
                 let shown = element.text().await.unwrap_or_default();
@@ -271,7 +280,7 @@ impl Harness {
             } else if tokio::time::Instant::now() > deadline {
                 bail!("nothing matches {css}");
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(between_looks).await;
         }
     }
 
