@@ -6,7 +6,6 @@
 mod compress;
 mod disk;
 mod e2e;
-mod installs_behind;
 mod merge;
 mod minify;
 mod optimiser;

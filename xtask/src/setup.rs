@@ -2,7 +2,6 @@
 //! Only the package registries are reachable, so every tool comes from crates.io or
 //! Debian's packages (see shared/TOOLCHAIN.md for why these exact versions).
 
-use crate::installs_behind;
 use crate::shell::{cargo, exec, output_of, root, step};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -26,7 +25,7 @@ pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// The marketplace's official command-line client (PyPI), which the native suite runs
 /// against the reference server (shared/spec/neighbours.md cites this version).
 pub const VASTAI_VERSION: &str = "1.9.1";
-/// leptosfmt (crates.io), see [`LEPTOSFMT`].
+/// leptosfmt (crates.io), which formats the markup inside `view!` for the format suite.
 const LEPTOSFMT_VERSION: &str = "0.1.33";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -58,64 +57,17 @@ fn ensure_wasm_target() -> Result<()> {
         .context("the wasm target is needed to build the console")
 }
 
-/// A tool compiled from crates.io with `cargo install --locked`, at an exact version.
-pub struct CargoTool {
-    /// Its crate's name, which is also its command's.
-    pub name: &'static str,
-    version: &'static str,
-    /// What it is for, said when its install fails.
-    what_for: &'static str,
-    /// How long its install takes on the project's machine, said before it starts.
-    takes: &'static str,
-}
-
 /// trunk, for `trunk serve` (development) and the test suite's check that its bundle
 /// builds; `cargo xtask run` does not need it.
-pub const TRUNK: CargoTool = CargoTool {
-    name: "trunk",
-    version: TRUNK_VERSION,
-    what_for: "trunk builds the development console (trunk serve)",
-    takes: "about 7 minutes on 2 cores",
-};
-
-/// leptosfmt, which formats the markup inside `view!` for the format suite.
-pub const LEPTOSFMT: CargoTool = CargoTool {
-    name: "leptosfmt",
-    version: LEPTOSFMT_VERSION,
-    what_for: "leptosfmt checks the markup of view! for the format suite",
-    takes: "about 1 minute on 2 cores",
-};
-
-impl CargoTool {
-    /// Whether its command on the PATH is this version.
-    pub fn is_installed(&self) -> bool {
-        output_of(self.name, &["--version"]).as_deref()
-            == Some(&format!("{} {}", self.name, self.version))
-    }
-
-    /// The arguments of cargo that install it.
-    pub fn install_args(&self) -> [&'static str; 5] {
-        ["install", self.name, "--version", self.version, "--locked"]
-    }
-
-    /// Installs it unless it is there, once any install of it in the background
-    /// (`installs_behind.rs`) has ended.
-    pub fn ensure(&self) -> Result<()> {
-        installs_behind::wait();
-        if self.is_installed() {
-            return Ok(());
-        }
-        step(&format!(
-            "installing {} {} from crates.io ({}, once)",
-            self.name, self.version, self.takes
-        ));
-        exec(cargo().args(self.install_args())).context(self.what_for)
-    }
-}
-
-/// Installs [`TRUNK`] unless it is there.
 pub fn ensure_trunk() -> Result<()> {
-    TRUNK.ensure()
+    if output_of("trunk", &["--version"]).as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing trunk {TRUNK_VERSION} from crates.io (about 10 minutes on 2 cores, once)"
+    ));
+    exec(cargo().args(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
+        .context("trunk builds the development console (trunk serve)")
 }
 
 /// The wasm-bindgen CLI must match the `wasm-bindgen` crate in Cargo.lock exactly.
@@ -303,7 +255,21 @@ pub fn ensure_test_tools() -> Result<()> {
 }
 
 pub fn ensure_leptosfmt() -> Result<()> {
-    LEPTOSFMT.ensure()
+    let wanted = format!("leptosfmt {LEPTOSFMT_VERSION}");
+    if output_of("leptosfmt", &["--version"]).as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing leptosfmt {LEPTOSFMT_VERSION} from crates.io (about 3 minutes on 2 cores, once)"
+    ));
+    exec(cargo().args([
+        "install",
+        "leptosfmt",
+        "--version",
+        LEPTOSFMT_VERSION,
+        "--locked",
+    ]))
+    .context("leptosfmt checks the markup of view! for the format suite")
 }
 
 /// The command `package` (PyPI) installs, at exactly `version`, in the virtual

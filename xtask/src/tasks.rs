@@ -6,7 +6,7 @@ use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
 use crate::shell::{cargo, elapsed, exec, root, step, timed};
 use crate::test_builds::{self, TestBuild};
 use crate::test_files::{self, TestFile};
-use crate::{compress, disk, e2e, installs_behind, package, reuse_check, split};
+use crate::{compress, disk, e2e, package, reuse_check, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -214,63 +214,13 @@ pub fn bench(args: &[String]) -> Result<()> {
 struct Suite {
     name: &'static str,
     what: &'static str,
-    /// The tools compiled from crates.io that only this suite needs: compiled behind the
-    /// suites before it (installs_behind.rs), which is why such suites run last.
-    tools: &'static [&'static setup::CargoTool],
     run: fn() -> Result<()>,
 }
 
 const SUITES: &[Suite] = &[
     Suite {
-        name: "lint",
-        what: "clippy on the native and wasm test builds (also the split build's feature), warnings are errors",
-        tools: &[],
-        run: lint,
-    },
-    Suite {
-        name: "native",
-        what: "unit and server tests (console, wire, server with the official client, xtask)",
-        tools: &[],
-        run: native_tests,
-    },
-    Suite {
-        name: "fuzz",
-        what: "schemathesis against the demo server's OpenAPI document: no 5xx, no answer off the document",
-        tools: &[],
-        run: fuzz,
-    },
-    Suite {
-        name: "wasm",
-        what: "console tests in headless Chromium (wasm-bindgen-test), its two files side by side",
-        tools: &[],
-        run: wasm_tests,
-    },
-    Suite {
-        name: "split",
-        what: "the shipping build (cargo xtask split), and that its kept steps rebuild it byte for byte",
-        tools: &[],
-        run: || {
-            split::build_split_console()?;
-            split::check_optimiser()?;
-            reuse_check::check()
-        },
-    },
-    Suite {
-        name: "package",
-        what: "the package's folder (with the test build's server), started outside the source tree, forwarding",
-        tools: &[],
-        run: package::check,
-    },
-    Suite {
-        name: "e2e",
-        what: "whole-app tests: release console split by route + demo server, driven by WebDriver",
-        tools: &[],
-        run: e2e::run,
-    },
-    Suite {
         name: "format",
         what: "cargo fmt --check, then leptosfmt --check on the view! markup",
-        tools: &[&setup::LEPTOSFMT],
         run: || {
             exec(cargo().args(["fmt", "--all", "--", "--check"]))?;
             setup::ensure_leptosfmt()?;
@@ -281,10 +231,48 @@ const SUITES: &[Suite] = &[
         },
     },
     Suite {
+        name: "lint",
+        what: "clippy on the native and wasm test builds (also the split build's feature), warnings are errors",
+        run: lint,
+    },
+    Suite {
+        name: "native",
+        what: "unit and server tests (console, wire, server with the official client, xtask)",
+        run: native_tests,
+    },
+    Suite {
+        name: "fuzz",
+        what: "schemathesis against the demo server's OpenAPI document: no 5xx, no answer off the document",
+        run: fuzz,
+    },
+    Suite {
+        name: "wasm",
+        what: "console tests in headless Chromium (wasm-bindgen-test), its two files side by side",
+        run: wasm_tests,
+    },
+    Suite {
         name: "dev",
         what: "trunk build of the development bundle that trunk serve serves (unsplit, debug)",
-        tools: &[&setup::TRUNK],
         run: dev_bundle,
+    },
+    Suite {
+        name: "split",
+        what: "the shipping build (cargo xtask split), and that its kept steps rebuild it byte for byte",
+        run: || {
+            split::build_split_console()?;
+            split::check_optimiser()?;
+            reuse_check::check()
+        },
+    },
+    Suite {
+        name: "package",
+        what: "the package's folder (with the test build's server), started outside the source tree, forwarding",
+        run: package::check,
+    },
+    Suite {
+        name: "e2e",
+        what: "whole-app tests: release console split by route + demo server, driven by WebDriver",
+        run: e2e::run,
     },
 ];
 
@@ -537,14 +525,11 @@ pub fn test(args: &[String]) -> Result<()> {
     let started = Instant::now();
     disk::ensure_room(disk::TEST_NEEDS_GIB, "test")?;
     setup::ensure_all(true)?;
-    let suites: Vec<&Suite> = SUITES
+    let mut results = Vec::new();
+    for suite in SUITES
         .iter()
         .filter(|s| only.is_empty() || only.contains(&s.name))
-        .collect();
-    let tools: Vec<&setup::CargoTool> = suites.iter().flat_map(|s| s.tools).copied().collect();
-    installs_behind::start(&tools);
-    let mut results = Vec::new();
-    for suite in suites {
+    {
         step(&format!("{}: {}", suite.name, suite.what));
         let suite_started = Instant::now();
         let outcome = (suite.run)();
