@@ -218,16 +218,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_failed_file_is_named_after_every_file_ran() {
-        let ran = std::env::temp_dir().join(format!("gpudeck-test-files-{}", std::process::id()));
-        std::fs::create_dir_all(&ran).unwrap();
-        let file = |name: &str| TestFile {
+    /// A new scratch folder named after `what`, and a maker of test files run by `sh` in it.
+    fn shell_files(what: &str) -> (PathBuf, impl Fn(&str) -> TestFile) {
+        let folder = std::env::temp_dir().join(format!("gpudeck-{what}-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let inside = folder.clone();
+        let file = move |name: &str| TestFile {
             name: name.into(),
             kind: "test".into(),
             executable: "sh".into(),
-            folder: ran.clone(),
+            folder: inside.clone(),
         };
+        (folder, file)
+    }
+
+    #[test]
+    fn a_failed_file_is_named_after_every_file_ran() {
+        let (ran, file) = shell_files("test-files");
         let files = [
             file("passes"),
             file("fails"),
@@ -261,14 +268,7 @@ mod tests {
 
     #[test]
     fn a_file_beside_the_lanes_runs_while_they_are_taken() {
-        let ran = std::env::temp_dir().join(format!("gpudeck-test-beside-{}", std::process::id()));
-        std::fs::create_dir_all(&ran).unwrap();
-        let file = |name: &str| TestFile {
-            name: name.into(),
-            kind: "test".into(),
-            executable: "sh".into(),
-            folder: ran.clone(),
-        };
+        let (ran, file) = shell_files("test-beside");
         // "waits" passes only once "signals" has run; "signals" only once "waits" has
         // started. With one lane, they pass only if "waits" runs beside it.
         let files = [file("waits"), file("signals")];
