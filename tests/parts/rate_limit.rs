@@ -367,6 +367,9 @@ async fn the_schedule_page_says_while_it_waits_for_the_rate_limit() {
                     {"success": true, "machine_id": 1003, "notifications_sent": 0}]}"#,
                 ),
             ),
+            // The page's reload after the run.
+            ("/api/v0/machines?owner=me", json(200, three_machines())),
+            ("machine_ids", json(200, "[]")),
         ],
     )
     .await;
@@ -394,6 +397,7 @@ async fn the_schedule_page_says_while_it_waits_for_the_rate_limit() {
         .collect();
     assert_eq!(batches.len(), 2);
     assert_eq!(batches[0].body, batches[1].body);
+    windows_read(&fetch, 2).await;
 }
 
 #[wasm_bindgen_test]
@@ -435,7 +439,6 @@ async fn the_machines_bulk_cancel_says_while_it_waits_for_the_rate_limit() {
         .map(|c| c.url)
         .collect();
     assert_eq!(sent.len(), 4, "1001 twice, the others once: {sent:?}");
-    // Else the reload could reach the next test's scripted answers, and take its machines.
     windows_read(&fetch, 2).await;
 }
 
