@@ -16,7 +16,8 @@ use std::process::Command;
 /// How many of the test files that compute run at once. The suite keeps both cores busy
 /// (a second `vmstat` column of 4 % idle): with the three pace-bound files beside them,
 /// two lanes ran the 17 files in 6 min 29 s, three in 6 min 53 s and starved a renderer
-/// into a WebDriver timeout; three lanes taking the pace-bound files in turn, 6 min 38 s.
+/// into a WebDriver timeout; three lanes taking the pace-bound files in turn ran the same
+/// tests, as 16 files with the paced offers inside `listing`, in 6 min 38 s.
 const LANES: usize = 2;
 
 /// The test files that mostly wait on a pace, each in a lane of its own.

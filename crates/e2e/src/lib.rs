@@ -42,6 +42,14 @@ const CHROMIUM_ARGS: &[&str] = &[
 /// How long to wait for the console to show something before failing.
 pub const PATIENCE: Duration = Duration::from_secs(15);
 
+/// Now, in Unix seconds: what the demo database's times are compared with.
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs_f64()
+}
+
 /// How [`Harness::open`] waits for a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PageLoad {

@@ -1,7 +1,7 @@
 //! The Machines page's offer actions (§1.7) as the whole-app tests drive them, and the
 //! offers table as they read it back: shared by the listing tests and the paced ones.
 
-use crate::Harness;
+use crate::{now, Harness};
 
 /// Opens the offer action `key`'s form (`end-offers`, `unlist`, `relist`).
 pub async fn open_offer_action(app: &Harness, key: &str) -> anyhow::Result<()> {
@@ -20,14 +20,6 @@ pub async fn times_in_utc(app: &Harness) -> anyhow::Result<()> {
     }
     app.wait_for_text("#offer-panel .zone", "UTC").await?;
     Ok(())
-}
-
-/// Now, in Unix seconds.
-pub fn now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("after 1970")
-        .as_secs_f64()
 }
 
 /// A whole minute `days` from now: the `datetime-local` value in UTC, the Unix seconds,

@@ -15,9 +15,7 @@ async fn active_windows(
     first: i64,
     last: i64,
 ) -> anyhow::Result<Vec<(i64, i64, f64)>> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs_f64();
+    let now = gpudeck_e2e::now();
     app.db_rows(
         "SELECT id, machine_id, created_at FROM maintenances
          WHERE machine_id BETWEEN ?1 AND ?2 AND cancelled_at IS NULL

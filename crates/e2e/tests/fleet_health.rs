@@ -113,9 +113,7 @@ async fn the_summary_counts_what_the_database_holds() -> anyhow::Result<()> {
     let app = Harness::start_signed_in("fleet_health_counts", "/machines", demo::ALICE_KEY).await?;
     app.find(".fleet-health .health-rule").await?;
     let shown = shown_counts(&app).await?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs_f64();
+    let now = gpudeck_e2e::now();
     let mut wrong = Vec::new();
     let mut held = 0;
     for (rule, sql) in RULES {

@@ -5,9 +5,9 @@
 //! service's pace: `paced_offers.rs`.
 
 use gpudeck_e2e::offers::{
-    minute_in_days, now, offers_between, open_offer_action, terms, times_in_utc, OfferRow,
+    minute_in_days, offers_between, open_offer_action, terms, times_in_utc, OfferRow,
 };
-use gpudeck_e2e::{demo, Harness};
+use gpudeck_e2e::{demo, now, Harness};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 

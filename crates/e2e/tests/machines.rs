@@ -14,9 +14,7 @@ async fn windows_in_db(
     first: i64,
     last: i64,
 ) -> anyhow::Result<(BTreeSet<i64>, usize)> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)?
-        .as_secs_f64();
+    let now = gpudeck_e2e::now();
     let rows = app
         .db_rows(
             "SELECT id, cancelled_at IS NULL AND start_time + duration_hours * 3600 > ?3

@@ -4,20 +4,13 @@
 //! machine, says beforehand how long it takes, shows no refusal, and every window the host
 //! scheduled on the 20 machines is cancelled, and no other.
 
-use gpudeck_e2e::{demo, Config, Harness};
+use gpudeck_e2e::{demo, now, Config, Harness};
 use gpudeck_server::limits::RefusalShape;
 use std::time::Duration;
 use thirtyfour::By;
 
 const FIRST: i64 = 1031;
 const LAST: i64 = 1050;
-
-fn now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("after 1970")
-        .as_secs_f64()
-}
 
 /// Windows not cancelled nor over, the host's own (N5 cancels these): on machines
 /// `FIRST..=LAST`, and elsewhere.

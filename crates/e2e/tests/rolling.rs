@@ -7,7 +7,7 @@
 //! plan in the "notify renters now" mode. A contract-safe plan of 12 machines whose
 //! rentals end at different times then waits for every rental and ends offers first.
 
-use gpudeck_e2e::{demo, Config, Harness};
+use gpudeck_e2e::{demo, now, Config, Harness};
 use gpudeck_server::limits::RefusalShape;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -43,13 +43,6 @@ fn peak(windows: &[(f64, f64)]) -> usize {
         most = most.max(down);
     }
     most as usize
-}
-
-fn now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("after 1970")
-        .as_secs_f64()
 }
 
 /// Tomorrow on the hour (UTC): a plan's earliest start.
