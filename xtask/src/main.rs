@@ -49,6 +49,7 @@ usage: cargo xtask <command>
 ";
 
 fn main() -> ExitCode {
+    shell::forget_how_cargo_ran_xtask();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => tasks::run(&args[1..]),

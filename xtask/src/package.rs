@@ -6,7 +6,7 @@
 
 use crate::server_process::Started;
 use crate::shell::{cargo, copy_folder, empty_folder, exec, root, step};
-use crate::test_builds::TestBuild;
+use crate::test_builds::{TestBuild, SERVER};
 use crate::{setup, split};
 use anyhow::{bail, Context, Result};
 use gpudeck_wire::paths;
@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-const SERVER: &str = "gpudeck-server";
 const CONSOLE: &str = "console";
 
 /// What the folder says about itself.

@@ -1,7 +1,7 @@
 //! Reference servers started by the checks (fuzz, package): their address read from what
 //! they print, and killed when the check is done.
 
-use crate::test_builds::TestBuild;
+use crate::test_builds::{TestBuild, SERVER};
 use anyhow::{Context, Result};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -68,7 +68,7 @@ impl Started {
     pub fn demo() -> Result<(Self, String)> {
         let build = TestBuild::native()?;
         let server = Started::new(
-            Command::new(build.binary("gpudeck-server")?)
+            Command::new(build.binary(SERVER)?)
                 .args(["--memory", "--demo", "--addr", "127.0.0.1:0"])
                 .env("RUST_LOG", "warn"),
         )?;

@@ -85,6 +85,32 @@ pub fn output_of(program: &str, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
+/// Takes out of xtask's environment what `cargo run` put there about xtask itself
+/// (`CARGO_PKG_NAME=xtask`, `CARGO_MANIFEST_DIR`, ...), so that the commands it starts see
+/// the environment a cargo typed by hand sees. ring's build script asks cargo to build it
+/// again when those change: with them, every `cargo xtask test` after a hand-run `cargo
+/// build` compiled ring, rustls, reqwest and the server again, and the other way round.
+/// Called first thing, before any thread starts.
+pub fn forget_how_cargo_ran_xtask() {
+    let about_xtask = |name: &str| {
+        name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_MANIFEST_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_BIN_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+            ]
+            .contains(&name)
+    };
+    let names: Vec<String> = std::env::vars_os()
+        .filter_map(|(name, _)| name.into_string().ok())
+        .filter(|name| about_xtask(name))
+        .collect();
+    for name in names {
+        std::env::remove_var(name);
+    }
+}
+
 pub fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(root());

@@ -60,18 +60,16 @@ pub fn run(args: &[String]) -> Result<()> {
     disk::ensure_room(disk::RUN_NEEDS_GIB, "run")?;
     timed("setting up", || setup::ensure_all(false))?;
     split::build_split_console()?;
-    // A debug build, as the test suites run it: a demo serves one person, and only
-    // `cargo xtask package` needs the release build.
+    // The test build's debug server: a demo serves one person, and only `cargo xtask
+    // package` needs the release build.
     step("building the reference server (debug, as the test suites run it)");
-    timed("cargo build (server)", || {
-        exec(cargo().args(["build", "--locked", "--quiet", "-p", "gpudeck-server"]))
-    })?;
+    let (binary, _) = timed("cargo build (server)", test_builds::server)?;
     println!(
         "\n{}",
         run_took(started.elapsed().as_secs(), setup::yardstick_seconds())
     );
     let address = format!("127.0.0.1:{}", options.port);
-    let mut server = Command::new(root().join("target/debug/gpudeck-server"));
+    let mut server = Command::new(binary);
     server
         .args(["--addr", &address, "--static-dir"])
         .arg(split::dist_dir());
@@ -120,17 +118,14 @@ pub fn serve_api() -> Result<()> {
     setup::ensure_trunk()?;
     let db = root().join("target/demo/gpudeck-dev.sqlite");
     reset_demo_db(&db)?;
-    exec(
-        cargo()
-            .args(["run", "--quiet", "-p", "gpudeck-server", "--"])
-            .args([
-                "--addr",
-                &format!("127.0.0.1:{DEFAULT_PORT}"),
-                "--db",
-                &db.to_string_lossy(),
-                "--demo",
-            ]),
-    )
+    let (binary, _) = test_builds::server()?;
+    exec(Command::new(binary).args([
+        "--addr",
+        &format!("127.0.0.1:{DEFAULT_PORT}"),
+        "--db",
+        &db.to_string_lossy(),
+        "--demo",
+    ]))
 }
 
 fn reset_demo_db(db: &std::path::Path) -> Result<()> {
@@ -232,7 +227,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "lint",
-        what: "clippy on the native and wasm test builds (also the split build's feature), warnings are errors",
+        what: "clippy on the native and wasm test builds (also the split build's feature), warnings are errors; run's server is the tested one",
         run: lint,
     },
     Suite {
@@ -277,7 +272,7 @@ const SUITES: &[Suite] = &[
 ];
 
 /// Clippy, warnings as errors, on both test builds, compiling them for the suites after it
-/// (see test_builds.rs).
+/// (see test_builds.rs); then that the server `run` starts is the one they test.
 fn lint() -> Result<()> {
     let mut diagnostics = TestBuild::native()?.diagnostics;
     for diagnostic in TestBuild::wasm()?.diagnostics {
@@ -292,7 +287,7 @@ fn lint() -> Result<()> {
     if !diagnostics.is_empty() {
         bail!("clippy: {} warnings in the test builds", diagnostics.len());
     }
-    Ok(())
+    test_builds::check_server_is_tested()
 }
 
 /// The native test build's files but the whole-app suite's, two at a time, then the doc

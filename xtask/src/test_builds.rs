@@ -102,6 +102,69 @@ impl TestBuild {
     }
 }
 
+/// The reference server's binary target.
+pub const SERVER: &str = "gpudeck-server";
+
+/// The debug server alone, as the native test build makes it: the same packages, features
+/// and compiler, so that `run` starts the binary the suites test, and a `test` after `run`
+/// finds the server's dependencies compiled. Gives its path and what cargo compiled for it
+/// (nothing when the native test build made it already).
+pub fn server() -> Result<(PathBuf, Vec<String>)> {
+    // `--workspace`: the features every package turns on, as in the test build.
+    let output = with_clippy(cargo())?
+        .args([
+            "build",
+            "--locked",
+            "--message-format=json-render-diagnostics",
+        ])
+        .args(NATIVE)
+        .args(["--bin", SERVER])
+        .stderr(Stdio::inherit())
+        .output()
+        .context("could not start cargo to build the server")?;
+    if !output.status.success() {
+        bail!("the server's build failed ({})", output.status);
+    }
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let build = read_messages(&messages);
+    let server = build.binary(SERVER)?.to_owned();
+    Ok((server, compiled(&messages)))
+}
+
+/// Fails unless the server `run` starts is the one the native test build made (see
+/// [`server`]): a dependency whose features only a dev-dependency turns on would be
+/// compiled twice, and `run` would serve a server the suites did not test.
+pub fn check_server_is_tested() -> Result<()> {
+    let tested = TestBuild::native()?.binary(SERVER)?.to_owned();
+    let (server, compiled) = server()?;
+    if !compiled.is_empty() || server != tested {
+        bail!(
+            "the server `run` builds is not the test build's: cargo compiled {} again \
+             (a dependency's features differ without the dev-dependencies: turn them on in \
+             crates/server/Cargo.toml)",
+            compiled.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The packages cargo compiled rather than found fresh, by name, once each.
+fn compiled(messages: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for line in messages.lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["reason"] == "compiler-artifact" && message["fresh"] == false {
+            let name = message["target"]["name"].as_str().unwrap_or("?").to_owned();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
 /// The doc tests of the workspace's libraries, compiled against the native test build.
 ///
 /// Not `cargo test --doc`: it ignores the console's `doctest = false` and would compile
@@ -252,6 +315,20 @@ mod tests {
             build.diagnostics,
             ["warning: unused variable: `x`\n", "error: linking failed\n"]
         );
+    }
+
+    #[test]
+    fn what_cargo_compiled_is_read_from_its_messages() {
+        let messages = r#"{"reason":"compiler-artifact","target":{"name":"serde"},"fresh":true}
+{"reason":"compiler-artifact","target":{"name":"tower_http"},"fresh":false}
+{"reason":"compiler-artifact","target":{"name":"gpudeck-server"},"fresh":false}
+{"reason":"compiler-artifact","target":{"name":"gpudeck-server"},"fresh":false}
+{"reason":"build-finished","success":true}"#;
+        assert_eq!(compiled(messages), ["tower_http", "gpudeck-server"]);
+        assert!(compiled(
+            r#"{"reason":"compiler-artifact","target":{"name":"serde"},"fresh":true}"#
+        )
+        .is_empty());
     }
 
     #[test]
