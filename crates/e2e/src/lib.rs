@@ -15,6 +15,7 @@ use gpudeck_server::db::DbError;
 use gpudeck_server::RunningServer;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 use tokio::process::{Child, Command};
 
@@ -129,9 +130,7 @@ impl Harness {
         if page_load == PageLoad::Parsed {
             caps.set_page_load_strategy(thirtyfour::PageLoadStrategy::Eager)?;
         }
-        let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps)
-            .await
-            .context("opening a Chromium session through ChromeDriver")?;
+        let driver = open_session(port, caps).await?;
         Ok(Self {
             name,
             server,
@@ -405,6 +404,23 @@ impl Harness {
 
 pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A Chromium session through the ChromeDriver on `port`. On a machine whose two cores the
+/// other test files keep busy, Chromium now and then exits while it starts ("session not
+/// created: Chrome instance exited", once in a new user's first `cargo xtask test`):
+/// nothing of the test has run yet, so it is started once more.
+async fn open_session(port: u16, caps: thirtyfour::ChromeCapabilities) -> Result<WebDriver> {
+    let url = format!("http://127.0.0.1:{port}");
+    match WebDriver::new(&url, caps.clone()).await {
+        Err(error) if matches!(error.as_inner(), WebDriverErrorInner::SessionNotCreated(_)) => {
+            eprintln!("Chromium did not start ({error}); starting it once more");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            WebDriver::new(&url, caps).await
+        }
+        opened => opened,
+    }
+    .context("opening a Chromium session through ChromeDriver")
 }
 
 /// The built console the harness serves: `GPUDECK_DIST`, else `dist/`.
