@@ -137,12 +137,19 @@ pub fn server() -> Result<(PathBuf, Vec<String>)> {
 pub fn check_server_is_tested() -> Result<()> {
     let tested = TestBuild::native()?.binary(SERVER)?.to_owned();
     let (server, compiled) = server()?;
-    if !compiled.is_empty() || server != tested {
+    if !compiled.is_empty() {
         bail!(
             "the server `run` builds is not the test build's: cargo compiled {} again \
              (a dependency's features differ without the dev-dependencies: turn them on in \
              crates/server/Cargo.toml)",
             compiled.join(", ")
+        );
+    }
+    if server != tested {
+        bail!(
+            "`run` would start {}, the test build made {}",
+            server.display(),
+            tested.display()
         );
     }
     Ok(())
