@@ -60,29 +60,39 @@ fn ensure_wasm_target() -> Result<()> {
 /// trunk, for `trunk serve` (development) and the test suite's check that its bundle
 /// builds; `cargo xtask run` does not need it.
 pub fn ensure_trunk() -> Result<()> {
-    if output_of("trunk", &["--version"]).as_deref() == Some(&format!("trunk {TRUNK_VERSION}")) {
+    ensure_unoptimised(
+        "trunk",
+        TRUNK_VERSION,
+        "about 4 minutes",
+        "trunk builds the development console (trunk serve)",
+    )
+}
+
+/// The crate `name` at exactly `version`, installed with `cargo install` unless its command
+/// says it is that version (`takes`: how long the install takes on 2 cores; `what_for`: said
+/// if it fails).
+///
+/// Unoptimised, for tools that only check and develop and ship nothing: that halves their
+/// compile (trunk 3 min 56 s with the crates downloaded, against 7 min 23 s optimised on a
+/// new machine; leptosfmt 34 s against 1 min 16 s), and their work stays quick: trunk hands
+/// the console's build to cargo and wasm-bindgen, and the `dev` suite took 5 s with either
+/// build; leptosfmt checks the markup in 0.8 s instead of 0.2 s. Not wasm-bindgen-cli: it
+/// reads every bundle, and its install is the yardstick of the figures
+/// (docs/performance.md).
+fn ensure_unoptimised(name: &str, version: &str, takes: &str, what_for: &str) -> Result<()> {
+    if output_of(name, &["--version"]).as_deref() == Some(&format!("{name} {version}")) {
         return Ok(());
     }
     step(&format!(
-        "installing trunk {TRUNK_VERSION} from crates.io (about 4 minutes on 2 cores, once)"
+        "installing {name} {version} from crates.io ({takes} on 2 cores, once)"
     ));
-    exec(&mut install_unoptimised("trunk", TRUNK_VERSION))
-        .context("trunk builds the development console (trunk serve)")
-}
-
-/// `cargo install` of a tool that only checks and develops, and ships nothing: unoptimised,
-/// which halves its compile (trunk 3 min 56 s with the crates downloaded, against 7 min
-/// 23 s optimised on a new machine; leptosfmt 34 s against 1 min 16 s). Their work stays quick: trunk hands the console's
-/// build to cargo and wasm-bindgen, and the `dev` suite took 5 s with either build;
-/// leptosfmt checks the markup in 0.8 s instead of 0.2 s. Not wasm-bindgen-cli: it reads
-/// every bundle, and its install is the yardstick of the figures (docs/performance.md).
-fn install_unoptimised(name: &str, version: &str) -> Command {
-    let mut install = cargo();
-    install
-        .args(["install", name, "--version", version, "--locked", "--debug"])
-        // Nobody steps through it in a debugger: no debug info to write and link.
-        .env("CARGO_PROFILE_DEV_DEBUG", "false");
-    install
+    exec(
+        cargo()
+            .args(["install", name, "--version", version, "--locked", "--debug"])
+            // Nobody steps through it in a debugger: no debug info to write and link.
+            .env("CARGO_PROFILE_DEV_DEBUG", "false"),
+    )
+    .with_context(|| what_for.to_owned())
 }
 
 /// The wasm-bindgen CLI must match the `wasm-bindgen` crate in Cargo.lock exactly.
@@ -269,16 +279,14 @@ pub fn ensure_test_tools() -> Result<()> {
     Ok(())
 }
 
+/// leptosfmt, for the format suite.
 pub fn ensure_leptosfmt() -> Result<()> {
-    let wanted = format!("leptosfmt {LEPTOSFMT_VERSION}");
-    if output_of("leptosfmt", &["--version"]).as_deref() == Some(wanted.as_str()) {
-        return Ok(());
-    }
-    step(&format!(
-        "installing leptosfmt {LEPTOSFMT_VERSION} from crates.io (under a minute on 2 cores, once)"
-    ));
-    exec(&mut install_unoptimised("leptosfmt", LEPTOSFMT_VERSION))
-        .context("leptosfmt checks the markup of view! for the format suite")
+    ensure_unoptimised(
+        "leptosfmt",
+        LEPTOSFMT_VERSION,
+        "under a minute",
+        "leptosfmt checks the markup of view! for the format suite",
+    )
 }
 
 /// The command `package` (PyPI) installs, at exactly `version`, in the virtual

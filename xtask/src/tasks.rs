@@ -274,7 +274,9 @@ const SUITES: &[Suite] = &[
 /// Clippy, warnings as errors, on both test builds, compiling them for the suites after it
 /// (see test_builds.rs); then that the server `run` starts is the one they test.
 fn lint() -> Result<()> {
-    let mut diagnostics = TestBuild::native()?.diagnostics;
+    let native = TestBuild::native()?;
+    let tested_server = native.binary(test_builds::SERVER)?.to_owned();
+    let mut diagnostics = native.diagnostics;
     for diagnostic in TestBuild::wasm()?.diagnostics {
         // The console's crates of the workspace are in both builds.
         if !diagnostics.contains(&diagnostic) {
@@ -287,7 +289,7 @@ fn lint() -> Result<()> {
     if !diagnostics.is_empty() {
         bail!("clippy: {} warnings in the test builds", diagnostics.len());
     }
-    test_builds::check_server_is_tested()
+    test_builds::check_server_is_tested(&tested_server)
 }
 
 /// The native test build's files but the whole-app suite's, two at a time, then the doc

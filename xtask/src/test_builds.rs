@@ -131,11 +131,10 @@ pub fn server() -> Result<(PathBuf, Vec<String>)> {
     Ok((server, compiled(&messages)))
 }
 
-/// Fails unless the server `run` starts is the one the native test build made (see
-/// [`server`]): a dependency whose features only a dev-dependency turns on would be
+/// Fails unless the server `run` starts is `tested`, the one the native test build made
+/// (see [`server`]): a dependency whose features only a dev-dependency turns on would be
 /// compiled twice, and `run` would serve a server the suites did not test.
-pub fn check_server_is_tested() -> Result<()> {
-    let tested = TestBuild::native()?.binary(SERVER)?.to_owned();
+pub fn check_server_is_tested(tested: &Path) -> Result<()> {
     let (server, compiled) = server()?;
     if !compiled.is_empty() {
         bail!(
