@@ -275,6 +275,9 @@ impl ApiClient {
                 .reserve(&endpoint, js_sys::Date::now());
             self.wait(paced).await?;
             let (result, retry_after) = self.exchange_once(method, url, query, body.clone()).await;
+            self.pacer
+                .borrow_mut()
+                .answered(&endpoint, js_sys::Date::now());
             let status = result.as_ref().err().and_then(ApiError::status);
             let may_repeat = match status {
                 Some(429) => true,

@@ -163,6 +163,19 @@ impl Pacer {
         slot_free && interval_past
     }
 
+    /// A request to `endpoint` was answered at `now`: a kept pace's next slot is at least
+    /// an interval after it. The service counted the call somewhere between its leaving
+    /// and its answer, and a timer that fired late or a slow network can hold one call
+    /// back longer than the next, so slots spaced only from when calls left would now and
+    /// then arrive too close; counted from the answer, a run that sends one at a time
+    /// never does.
+    pub fn answered(&mut self, endpoint: &Endpoint, now: f64) {
+        if let Some(pace) = self.paces.get_mut(&endpoint.key) {
+            pace.next_slot_ms = pace.next_slot_ms.max(now + pace.interval_ms);
+        }
+        self.note_sent(endpoint, now);
+    }
+
     /// A request to `endpoint` was answered without the client sending it (the served
     /// page sent it before the console's code ran; `first_reads.rs`), the answer taken at
     /// `now`: a pace kept from now on counts its interval from then.
@@ -401,6 +414,29 @@ mod tests {
         quick.keep_public_pace(&n5);
         assert_eq!(quick.reserve(&n5, 0.0), 0.0);
         assert_eq!(quick.reserve(&n5, 0.0), 125.0);
+    }
+
+    #[test]
+    fn a_kept_pace_counts_each_interval_from_the_answer() {
+        let mut pacer = Pacer::default();
+        let n5 = cancel(1001);
+        pacer.keep_public_pace(&n5);
+        assert_eq!(pacer.reserve(&n5, 0.0), 0.0);
+        // The first call's timer fired late and its answer came 700 ms after its slot:
+        // the second waits a whole interval from then, not from the slot.
+        pacer.answered(&n5, 700.0);
+        assert_eq!(pacer.reserve(&n5, 710.0), 2590.0);
+        // A quick answer leaves the slot where it was.
+        pacer.answered(&n5, 3320.0);
+        assert_eq!(pacer.reserve(&n5, 3330.0), 2590.0);
+        // An answer on an endpoint that keeps no pace holds nothing back, but a pace begun
+        // after it counts from it.
+        let n4 = Endpoint::of("POST", &format!("{H}/api/v0/machines/maintenances/batch"));
+        pacer.answered(&n4, 1000.0);
+        assert_eq!(pacer.reserve(&n4, 1000.0), 0.0);
+        pacer.answered(&n4, 1500.0);
+        pacer.keep_public_pace(&n4);
+        assert_eq!(pacer.reserve(&n4, 1600.0), 2000.0);
     }
 
     #[test]

@@ -51,6 +51,14 @@ pub fn now() -> f64 {
         .as_secs_f64()
 }
 
+/// Whether `error` says the element was drawn anew (the page replaced it) since it was found.
+pub fn is_stale(error: &WebDriverError) -> bool {
+    matches!(
+        error.as_inner(),
+        WebDriverErrorInner::StaleElementReference(_)
+    )
+}
+
 /// How [`Harness::open`] waits for a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PageLoad {
@@ -169,10 +177,17 @@ impl Harness {
             .with_context(|| format!("waiting for {css}"))
     }
 
-    /// Clicks the first element matching `css` once it is there.
+    /// Clicks the first element matching `css` once it is there, found again when the page
+    /// drew it anew between finding and clicking (a page that reloads its data after an
+    /// action redraws what shows it; a click on the old element did nothing).
     pub async fn click(&self, css: &str) -> Result<()> {
-        self.find(css).await?.click().await?;
-        Ok(())
+        for _ in 0..10 {
+            match self.find(css).await?.click().await {
+                Err(error) if is_stale(&error) => continue,
+                clicked => return Ok(clicked?),
+            }
+        }
+        bail!("{css} was drawn anew ten times while being clicked")
     }
 
     /// Clicks `element` with Shift held: a table's range selection from the row clicked last.

@@ -35,14 +35,7 @@ async fn checkbox(app: &Harness, machine: i64) -> anyhow::Result<thirtyfour::Web
 async fn click_checkbox(app: &Harness, machine: i64) -> anyhow::Result<()> {
     for _ in 0..10 {
         match checkbox(app, machine).await?.click().await {
-            Err(stale)
-                if matches!(
-                    stale.as_inner(),
-                    thirtyfour::error::WebDriverErrorInner::StaleElementReference(_)
-                ) =>
-            {
-                continue
-            }
+            Err(error) if gpudeck_e2e::is_stale(&error) => continue,
             clicked => return Ok(clicked?),
         }
     }
