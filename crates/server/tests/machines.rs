@@ -1263,6 +1263,11 @@ async fn n7_refusals_change_nothing() {
             json!({"maintenance_ids": too_many}),
             "maintenance_ids must contain at most 100 entries",
         ),
+        // Entries are counted, not distinct ids (a fuzzed 101 copies of one id).
+        (
+            json!({"maintenance_ids": vec![1; 101]}),
+            "maintenance_ids must contain at most 100 entries",
+        ),
         (
             json!({"maintenance_ids": [1, -1]}),
             "No valid maintenance_ids provided",

@@ -68,6 +68,7 @@ impl utoipa::ToSchema for Sdate {}
 #[cfg(feature = "openapi")]
 pub mod schemas {
     use super::{CATEGORY_NOT_PROVIDED, MAX_BATCH};
+    use crate::machine_ids::MACHINE_IDS_PATTERN;
     use crate::machines::MaintenanceCategory;
     use utoipa::openapi::schema::{
         ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
@@ -86,17 +87,25 @@ pub mod schemas {
         id().into()
     }
 
-    /// N4's `machine_ids` and N7's `maintenance_ids`: one id or 1–100 of them (a comma
-    /// string is also read, but not published).
+    /// N4's `machine_ids` and N7's `maintenance_ids`: one id, a string of them (the shared
+    /// parser's, a project rule: published, so that a request the server takes is never
+    /// one its document calls invalid), or an array of 1–100.
     pub fn batch_ids() -> RefOr<Schema> {
         OneOfBuilder::new()
             .item(id())
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(MACHINE_IDS_PATTERN))
+                    .description(Some("Ids separated by commas or spaces, at most 100")),
+            )
             .item(
                 ArrayBuilder::new()
                     .items(id())
                     .min_items(Some(1))
                     .max_items(Some(MAX_BATCH)),
             )
+            .description(Some("1–100 distinct ids; duplicates are dropped"))
             .into()
     }
 
@@ -428,11 +437,16 @@ impl IdListRefusal {
 }
 
 /// 1 to [`MAX_BATCH`] distinct positive ids, duplicates dropped, first-seen order kept.
-/// The ids may come in every form of `machine_ids` (an array, a comma string, one id).
+/// The ids may come in every form of `machine_ids` (an array, a comma string, one id). An
+/// array of more than [`MAX_BATCH`] entries is refused even when fewer are distinct: the
+/// refusal counts entries, and the published schema allows at most that many.
 pub fn batch_ids(input: &Option<Lenient<MachineIdsInput>>) -> Result<Vec<i64>, IdListRefusal> {
     let input = match input {
         None => return Err(IdListRefusal::Empty),
         Some(Lenient::Invalid) => return Err(IdListRefusal::NoneValid),
+        Some(Lenient::Valid(MachineIdsInput::List(ids))) if ids.len() > MAX_BATCH => {
+            return Err(IdListRefusal::TooMany)
+        }
         Some(Lenient::Valid(input)) => input,
     };
     let ids = input.resolve().map_err(|error| match error {
@@ -867,7 +881,8 @@ mod tests {
         assert_eq!(ids(json!([3, 1, 3, 2.0])), Ok(vec![3, 1, 2]));
         assert_eq!(ids(json!("4,5")), Ok(vec![4, 5]));
         assert_eq!(ids(json!(7)), Ok(vec![7]));
-        assert_eq!(ids(json!(vec![7; 150])), Ok(vec![7]));
+        assert_eq!(ids(json!(vec![7; 100])), Ok(vec![7]));
+        assert_eq!(ids(json!(vec![7; 101])), Err(IdListRefusal::TooMany));
         assert_eq!(ids(json!(null)), Err(IdListRefusal::Empty));
         assert_eq!(ids(json!([])), Err(IdListRefusal::Empty));
         assert_eq!(

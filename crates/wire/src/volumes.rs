@@ -144,8 +144,10 @@ pub struct VolumeList {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeleteVolumeRequest {
+    /// The volume, a positive integer, when the query names none; not read when it does.
+    // Published as any value: with the id in the query, no value here is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>, minimum = 1))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<serde_json::Value>))]
     pub id: Option<Lenient<Whole>>,
 }
 
