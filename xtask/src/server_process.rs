@@ -4,6 +4,7 @@
 use crate::test_builds::{TestBuild, SERVER};
 use anyhow::{Context, Result};
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -66,9 +67,13 @@ impl Started {
     /// The debug `gpudeck-server` of the native test build on a free loopback port with the
     /// demo data, in memory, and the demo key of alice (a host and team owner).
     pub fn demo() -> Result<(Self, String)> {
-        let build = TestBuild::native()?;
+        Self::demo_of(TestBuild::native()?.binary(SERVER)?)
+    }
+
+    /// [`Started::demo`] with the server binary at `server`.
+    pub fn demo_of(server: &Path) -> Result<(Self, String)> {
         let server = Started::new(
-            Command::new(build.binary(SERVER)?)
+            Command::new(server)
                 .args(["--memory", "--demo", "--addr", "127.0.0.1:0"])
                 .env("RUST_LOG", "warn"),
         )?;

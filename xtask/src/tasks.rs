@@ -9,8 +9,8 @@ use crate::test_files::{self, TestFile};
 use crate::{compress, disk, e2e, package, reuse_check, split};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const DEFAULT_PORT: u16 = 8787;
@@ -381,10 +381,8 @@ fn dev_bundle() -> Result<()> {
     Ok(())
 }
 
-/// Examples schemathesis generates per operation and test phase.
-const FUZZ_EXAMPLES: &str = "100";
 /// The seed, so a failure can be replayed; `GPUDECK_FUZZ_SEED` picks another.
-const FUZZ_SEED: &str = "1";
+const FUZZ_SEED: u64 = 1;
 /// The whole schemathesis run must end within this.
 const FUZZ_TIME_LIMIT: Duration = Duration::from_secs(300);
 
@@ -398,38 +396,76 @@ impl Drop for KillOnDrop {
     }
 }
 
-/// Starts `gpudeck-server --memory --demo` on a free loopback port and runs schemathesis
-/// with every check against its OpenAPI document, authenticated as the demo's alice.
-fn fuzz_once(seed: &str) -> Result<FuzzRun> {
-    let schemathesis = setup::ensure_schemathesis()?;
-    let (mut server, key) = Started::demo()?;
+/// One of the fuzz suite's schemathesis runs, each of every operation.
+struct FuzzPart {
+    name: &'static str,
+    phases: &'static str,
+    /// Examples per operation and phase.
+    examples: &'static str,
+    /// Added to the suite's seed, so that the runs' examples differ.
+    seed_offset: u64,
+}
+
+/// The fuzz suite's two runs, side by side, each against a demo server of its own.
+/// Schemathesis generates in one Python thread whatever its `--workers`, so one run of
+/// every phase kept one core busy: 136 s with the two cores 60 % busy, 106 s of it
+/// fuzzing. The fuzzing is split between two runs of every operation, 100 examples of each
+/// between them; the examples and coverage phases, which draw the same cases whatever the
+/// seed, run in the first only, and the second draws more fuzzing examples to end with it
+/// (about 80 s). Each run ends with the stateful phase, which follows links between any
+/// operations with the data its run's fuzzing learnt (split by operation instead, the
+/// runs lost 30 of the 141 links; run without fuzzing before it, it covered fewer). One
+/// worker thread each: with two, CPython 3.11's parser now and then failed in hypothesis
+/// ([`PARSER_CRASH`]).
+const FUZZ_PARTS: [FuzzPart; 2] = [
+    FuzzPart {
+        name: "first run",
+        phases: "examples,coverage,fuzzing,stateful",
+        examples: "40",
+        seed_offset: 0,
+    },
+    FuzzPart {
+        name: "second run",
+        phases: "fuzzing,stateful",
+        examples: "60",
+        seed_offset: 1,
+    },
+];
+
+/// Starts the test build's `gpudeck-server --memory --demo` (`server`) on a free loopback
+/// port and runs schemathesis's `part` with every check against its OpenAPI document,
+/// authenticated as the demo's alice. What schemathesis printed is kept, not printed: the
+/// parts run at once.
+fn fuzz_once(schemathesis: &Path, server: &Path, seed: u64, part: &FuzzPart) -> Result<FuzzRun> {
+    let (mut server, key) = Started::demo_of(server)?;
     let url = server.url.clone();
-    let report = root().join("target/fuzz");
+    let report = root().join("target/fuzz").join(part.name.replace(' ', "-"));
     std::fs::create_dir_all(&report)?;
-    println!("    fuzzing {url} (seed {seed}, {FUZZ_EXAMPLES} examples per operation and phase)");
+    let seed = (seed + part.seed_offset).to_string();
+    let mut command = Command::new(schemathesis);
+    command
+        .arg("--config-file")
+        .arg(root().join("crates/server/schemathesis.toml"))
+        .args(["--no-color", "run"])
+        .arg(format!("{url}/api/v0/openapi.json"))
+        .args(["--header", &format!("Authorization: Bearer {key}")])
+        .args(["--phases", part.phases, "--checks", "all"])
+        .args(["--max-examples", part.examples, "--seed", &seed])
+        .args(["--workers", "1", "--request-timeout", "10"])
+        .args(["--report", "junit", "--report-dir"])
+        .arg(&report);
     let mut run = KillOnDrop(
-        Command::new(&schemathesis)
-            .arg("--config-file")
-            .arg(root().join("crates/server/schemathesis.toml"))
-            .args(["--no-color", "run"])
-            .arg(format!("{url}/api/v0/openapi.json"))
-            .args(["--header", &format!("Authorization: Bearer {key}")])
-            .args(["--checks", "all"])
-            .args(["--max-examples", FUZZ_EXAMPLES, "--seed", seed])
-            .args(["--workers", "2", "--request-timeout", "10"])
-            .args(["--report", "junit", "--report-dir"])
-            .arg(&report)
+        command
             .stdout(Stdio::piped())
             .spawn()
             .context("starting schemathesis")?,
     );
     let output = run.0.stdout.take().context("schemathesis's stdout")?;
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(output).lines().map_while(Result::ok) {
-            println!("{line}");
-            let _ = tx.send(line);
-        }
+    let reader = std::thread::spawn(move || {
+        BufReader::new(output)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<String>>()
     });
     let deadline = Instant::now() + FUZZ_TIME_LIMIT;
     let status = loop {
@@ -438,31 +474,30 @@ fn fuzz_once(seed: &str) -> Result<FuzzRun> {
         }
         if Instant::now() > deadline {
             bail!(
-                "schemathesis ran longer than {}",
+                "schemathesis ({}) ran longer than {}",
+                part.name,
                 elapsed(FUZZ_TIME_LIMIT.as_secs())
             );
         }
         std::thread::sleep(Duration::from_millis(200));
     };
+    let lines = reader
+        .join()
+        .map_err(|_| anyhow::anyhow!("reading schemathesis's output failed"))?;
     // The line after "Test cases:" reads "N generated, N passed, ...".
-    let all: Vec<String> = lines.iter().collect();
-    let cases = all
+    let summary = lines
         .iter()
         .skip_while(|l| l.trim() != "Test cases:")
         .nth(1)
         .map(|l| l.trim().to_owned())
         .unwrap_or_else(|| "(no summary)".to_owned());
-    println!(
-        "    fuzz: {cases} (schemathesis {}, seed {seed}); report in target/fuzz",
-        setup::SCHEMATHESIS_VERSION
-    );
     if server.has_stopped()? {
-        bail!("gpudeck-server stopped during the fuzzing");
+        bail!("gpudeck-server stopped during the fuzzing's {}", part.name);
     }
     Ok(FuzzRun {
         passed: status.success(),
-        summary: cases,
-        lines: all,
+        summary,
+        lines,
     })
 }
 
@@ -487,20 +522,77 @@ impl FuzzRun {
     }
 }
 
-/// Fuzzes the demo server (see [`fuzz_once`]); a run that ended only by schemathesis
-/// crashing in Python's parser is run once more with the same seed.
+/// Fuzzes demo servers, the [`FUZZ_PARTS`] at once (see [`fuzz_once`]), then prints each
+/// part's output; a part that ended only by schemathesis crashing in Python's parser runs
+/// once more with the same seed.
 fn fuzz() -> Result<()> {
-    let seed = std::env::var("GPUDECK_FUZZ_SEED").unwrap_or_else(|_| FUZZ_SEED.to_owned());
-    let mut run = fuzz_once(&seed)?;
-    if run.only_the_parser_crashed() {
-        println!(
-            "    schemathesis crashed in Python's parser ({PARSER_CRASH}), not on an answer \
-             of the server: once more, same seed"
-        );
-        run = fuzz_once(&seed)?;
+    let seed = match std::env::var("GPUDECK_FUZZ_SEED") {
+        Ok(seed) => seed
+            .parse()
+            .context("GPUDECK_FUZZ_SEED is not a whole number")?,
+        Err(_) => FUZZ_SEED,
+    };
+    let schemathesis = setup::ensure_schemathesis()?;
+    let server = TestBuild::native()?.binary(test_builds::SERVER)?.to_owned();
+    println!(
+        "    fuzzing demo servers (schemathesis {}, seeds from {seed}, 100 examples per \
+         operation and phase between them): {}",
+        setup::SCHEMATHESIS_VERSION,
+        FUZZ_PARTS.map(|part| part.name).join(", ")
+    );
+    let fuzz_part = |part: &FuzzPart| -> Result<(FuzzRun, u64)> {
+        let started = Instant::now();
+        let mut run = fuzz_once(&schemathesis, &server, seed, part)?;
+        if run.only_the_parser_crashed() {
+            run.lines.push(format!(
+                "    schemathesis crashed in Python's parser ({PARSER_CRASH}), not on an \
+                 answer of the server: once more, same seed"
+            ));
+            let again = fuzz_once(&schemathesis, &server, seed, part)?;
+            run = FuzzRun {
+                lines: [run.lines, again.lines].concat(),
+                ..again
+            };
+        }
+        Ok((run, started.elapsed().as_secs()))
+    };
+    let runs: Vec<Result<(FuzzRun, u64)>> = std::thread::scope(|scope| {
+        let running: Vec<_> = FUZZ_PARTS
+            .iter()
+            .map(|part| scope.spawn(move || fuzz_part(part)))
+            .collect();
+        running
+            .into_iter()
+            .map(|run| run.join().unwrap_or_else(|_| bail!("a fuzz part panicked")))
+            .collect()
+    });
+    let mut failed = Vec::new();
+    for (part, run) in FUZZ_PARTS.iter().zip(runs) {
+        match run {
+            Ok((run, seconds)) => {
+                let verdict = if run.passed { "ok" } else { "FAILED" };
+                println!(
+                    "\n--- fuzz: {} ({}): {verdict}",
+                    part.name,
+                    elapsed(seconds)
+                );
+                for line in &run.lines {
+                    println!("{line}");
+                }
+                println!("    {}: {}", part.name, run.summary);
+                if !run.passed {
+                    failed.push(format!("{} ({})", part.name, run.summary));
+                }
+            }
+            Err(error) => {
+                println!("\n--- fuzz: {}: FAILED\n{error:#}", part.name);
+                failed.push(part.name.to_owned());
+            }
+        }
     }
-    if !run.passed {
-        bail!("schemathesis found problems: {}", run.summary);
+    println!("    reports in target/fuzz");
+    if !failed.is_empty() {
+        bail!("schemathesis found problems: {}", failed.join("; "));
     }
     Ok(())
 }
