@@ -242,7 +242,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "wasm",
-        what: "console tests in headless Chromium (wasm-bindgen-test), its two files side by side",
+        what: "console tests in headless Chromium (wasm-bindgen-test), its three files side by side",
         run: wasm_tests,
     },
     Suite {
@@ -322,17 +322,20 @@ const NATIVE_LANES: usize = 2;
 /// The native test files started first, longest first; the rest follow by name.
 const NATIVE_STARTED_FIRST: [&str; 2] = ["authorization", "official_client"];
 
-/// The console's two wasm test files (`tests/pages`, `tests/parts`), each in its own
-/// wasm-bindgen-test runner and browser, side by side. Two, not one per area: each file
-/// costs its link, and its runner preparing its module and starting Chromium, a few
-/// seconds of one core.
+/// The console's three wasm test files ([`test_files::CONSOLE_WASM_TESTS`]), each in its
+/// own wasm-bindgen-test runner and browser, all at once. Three, not one per area: each
+/// file costs its link, and its runner preparing its module and starting Chromium, about
+/// 6 s of one core; but their tests mostly wait on timers and frames (`tests/parts`, when
+/// it held the fetch layer too, ran 31 s of tests on 6 s of the renderer's CPU), so a
+/// third file beside the two shortens the suite.
 fn wasm_tests() -> Result<()> {
-    for folder in ["tests/pages", "tests/parts"] {
+    for folder in test_files::CONSOLE_WASM_TESTS {
         test_files::check_modules_declared(&root().join(folder))?;
     }
     let files = test_files::in_running_order(TestBuild::wasm()?.files, &[]);
     let scratch = BrowserScratch::new("wasm")?;
-    test_files::run("wasm", &files, 2, &[], |file| {
+    let lanes = test_files::CONSOLE_WASM_TESTS.len();
+    test_files::run("wasm", &files, lanes, &[], |file| {
         let mut command = Command::new("wasm-bindgen-test-runner");
         scratch
             .apply(&mut command)

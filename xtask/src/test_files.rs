@@ -136,6 +136,10 @@ fn run_file(file: &TestFile, mut command: Command) -> Result<Ran> {
     })
 }
 
+/// The console's browser test files, by folder: each page in the whole app, the shared
+/// components, and the fetch layer with the helpers that need the browser.
+pub const CONSOLE_WASM_TESTS: [&str; 3] = ["tests/pages", "tests/parts", "tests/client"];
+
 /// Fails naming each module file in `folder` (a test file made of modules, like
 /// `tests/pages`) that its `main.rs` does not declare: cargo would not compile it, and the
 /// file would pass without its tests.
@@ -320,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_console_wasm_test_files_declare_every_module() {
-        for folder in ["tests/pages", "tests/parts"] {
+        for folder in CONSOLE_WASM_TESTS {
             check_modules_declared(&crate::shell::root().join(folder)).unwrap();
         }
     }
