@@ -254,7 +254,6 @@ pub fn check_optimiser() -> Result<()> {
         println!("    {checked}, as the last check found with the same modules and tools");
         return Ok(());
     }
-    let _ = std::fs::remove_file(&passed);
     let scratch = empty_folder(&split_dir().join("optimiser-check"))?;
     let optimiser = Optimiser::new(&scratch)?;
     for (_, module) in &sample {

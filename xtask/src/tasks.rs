@@ -1,5 +1,6 @@
 //! The commands the README names.
 
+use crate::parallel::at_a_time;
 use crate::scratch::BrowserScratch;
 use crate::server_process::Started;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
@@ -559,16 +560,8 @@ fn fuzz() -> Result<()> {
         }
         Ok((run, started.elapsed().as_secs()))
     };
-    let runs: Vec<Result<(FuzzRun, u64)>> = std::thread::scope(|scope| {
-        let running: Vec<_> = FUZZ_PARTS
-            .iter()
-            .map(|part| scope.spawn(move || fuzz_part(part)))
-            .collect();
-        running
-            .into_iter()
-            .map(|run| run.join().unwrap_or_else(|_| bail!("a fuzz part panicked")))
-            .collect()
-    });
+    // Each part's own error is kept beside the other's output, not returned at once.
+    let runs = at_a_time(FUZZ_PARTS.len(), &FUZZ_PARTS, |part| Ok(fuzz_part(part)))?;
     let mut failed = Vec::new();
     for (part, run) in FUZZ_PARTS.iter().zip(runs) {
         match run {

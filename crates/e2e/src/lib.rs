@@ -52,7 +52,7 @@ pub fn now() -> f64 {
 }
 
 /// Whether `error` says the element was drawn anew (the page replaced it) since it was found.
-pub fn is_stale(error: &WebDriverError) -> bool {
+fn is_stale(error: &WebDriverError) -> bool {
     matches!(
         error.as_inner(),
         WebDriverErrorInner::StaleElementReference(_)
@@ -177,17 +177,26 @@ impl Harness {
             .with_context(|| format!("waiting for {css}"))
     }
 
-    /// Clicks the first element matching `css` once it is there, found again when the page
-    /// drew it anew between finding and clicking (a page that reloads its data after an
-    /// action redraws what shows it; a click on the old element did nothing).
+    /// Clicks the first element matching `css` once it is there (see [`Harness::click_found`]).
     pub async fn click(&self, css: &str) -> Result<()> {
+        self.click_found(css, || self.find(css)).await
+    }
+
+    /// Clicks what `find` finds, found again when the page drew it anew between finding and
+    /// clicking (a page that reloads its data after an action redraws what shows it; a
+    /// click on the old element did nothing). `what` names it if that keeps happening.
+    pub async fn click_found(
+        &self,
+        what: &str,
+        find: impl AsyncFn() -> Result<WebElement>,
+    ) -> Result<()> {
         for _ in 0..10 {
-            match self.find(css).await?.click().await {
+            match find().await?.click().await {
                 Err(error) if is_stale(&error) => continue,
                 clicked => return Ok(clicked?),
             }
         }
-        bail!("{css} was drawn anew ten times while being clicked")
+        bail!("{what} was drawn anew ten times while being clicked")
     }
 
     /// Clicks `element` with Shift held: a table's range selection from the row clicked last.

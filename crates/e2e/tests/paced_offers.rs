@@ -33,13 +33,10 @@ async fn checkbox(app: &Harness, machine: i64) -> anyhow::Result<thirtyfour::Web
 /// Clicks the row checkbox of `machine`, again if the table drew its row anew between
 /// finding and clicking it (it reloads after each run).
 async fn click_checkbox(app: &Harness, machine: i64) -> anyhow::Result<()> {
-    for _ in 0..10 {
-        match checkbox(app, machine).await?.click().await {
-            Err(error) if gpudeck_e2e::is_stale(&error) => continue,
-            clicked => return Ok(clicked?),
-        }
-    }
-    anyhow::bail!("the checkbox of machine {machine} went stale ten times")
+    app.click_found(&format!("the checkbox of machine {machine}"), || {
+        checkbox(app, machine)
+    })
+    .await
 }
 
 /// Confirms the open form, waits up to `within` for its results' heading to read `done`,
