@@ -350,10 +350,11 @@ fn wasm_tests() -> Result<()> {
 
 /// `trunk build` of the unsplit debug bundle, as `trunk serve` builds it, so that the
 /// live-reload loop the README promises does not rot now that `run` needs no trunk. With
-/// the wasm test build's compiler and features (which no code reads), so cargo finds the
-/// console that build compiled instead of compiling it again.
+/// the wasm test build's compiler and features, so that cargo finds the crates that build
+/// compiled instead of compiling them again (checked first).
 fn dev_bundle() -> Result<()> {
     setup::ensure_trunk()?;
+    test_builds::check_dev_build_is_tested()?;
     let dist = root().join("target/dev-dist");
     exec(
         test_builds::with_clippy(Command::new("trunk"))?

@@ -51,19 +51,7 @@ impl TestBuild {
     /// The console's browser test files and what they need (its library and binary). Its
     /// unit tests are left to the native build: they hold no browser test.
     pub fn wasm() -> Result<Self> {
-        Self::build(
-            "wasm",
-            &[
-                "-p",
-                "gpudeck",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--features",
-                "browser-tests",
-                "--test",
-                "*",
-            ],
-        )
+        Self::build("wasm", &[WASM.as_slice(), &["--test", "*"]].concat())
     }
 
     /// The path of the binary target `name`.
@@ -111,25 +99,72 @@ pub const SERVER: &str = "gpudeck-server";
 /// (nothing when the native test build made it already).
 pub fn server() -> Result<(PathBuf, Vec<String>)> {
     // `--workspace`: the features every package turns on, as in the test build.
+    let messages = build_as_tested(
+        "the server",
+        &[NATIVE.as_slice(), &["--bin", SERVER]].concat(),
+    )?;
+    let build = read_messages(&messages);
+    let server = build.binary(SERVER)?.to_owned();
+    Ok((server, compiled(&messages)))
+}
+
+/// `cargo build` of `args` with the test builds' compiler: its JSON messages, the
+/// diagnostics rendered on standard error.
+fn build_as_tested(what: &str, args: &[&str]) -> Result<String> {
     let output = with_clippy(cargo())?
         .args([
             "build",
             "--locked",
             "--message-format=json-render-diagnostics",
         ])
-        .args(NATIVE)
-        .args(["--bin", SERVER])
+        .args(args)
         .stderr(Stdio::inherit())
         .output()
-        .context("could not start cargo to build the server")?;
+        .with_context(|| format!("could not start cargo to build {what}"))?;
     if !output.status.success() {
-        bail!("the server's build failed ({})", output.status);
+        bail!("the build of {what} failed ({})", output.status);
     }
-    let messages = String::from_utf8_lossy(&output.stdout);
-    let build = read_messages(&messages);
-    let server = build.binary(SERVER)?.to_owned();
-    Ok((server, compiled(&messages)))
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
+
+/// Builds the console as `trunk serve` and the `dev` suite build it (debug, unsplit, with
+/// the wasm test build's features), after the wasm test build; fails if that compiled any
+/// crate but the console: a feature that only a dev-dependency turns on makes cargo
+/// compile every crate above it again (serde's `alloc` cost a new machine's first test
+/// 1 min 17 s).
+pub fn check_dev_build_is_tested() -> Result<()> {
+    TestBuild::wasm()?;
+    let messages = build_as_tested(
+        "the development console",
+        &[WASM.as_slice(), &["--bin", CONSOLE]].concat(),
+    )?;
+    let again: Vec<String> = compiled(&messages)
+        .into_iter()
+        .filter(|name| name != CONSOLE)
+        .collect();
+    if !again.is_empty() {
+        bail!(
+            "the development build compiles {} again after the wasm test build (a \
+             dev-dependency of the console turns on features of theirs: turn them on in the \
+             console's `browser-tests` feature, Cargo.toml)",
+            again.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The console's package and binary target.
+const CONSOLE: &str = "gpudeck";
+
+/// The console for the browser with the wasm test build's features.
+const WASM: [&str; 6] = [
+    "-p",
+    CONSOLE,
+    "--target",
+    "wasm32-unknown-unknown",
+    "--features",
+    "browser-tests",
+];
 
 /// Fails unless the server `run` starts is `tested`, the one the native test build made
 /// (see [`server`]): a dependency whose features only a dev-dependency turns on would be
