@@ -1,8 +1,9 @@
-//! The whole-app suite: its test files (from the native test build) run two at a time,
-//! each test file's tests one after another in their own browsers and servers (every one
-//! on free ports). Three files spend most of their time waiting for the public service's
-//! pace (`rolling`: N4 every 2 s; `paced_offers`: N22 (list machine) every 5 s, and N23;
-//! `paced_cancel`: N5 every 2.5 s); each runs in a lane of its own beside the two.
+//! The whole-app suite: the modules of its test target (from the native test build), each
+//! in a process of its own, run two at a time, each module's tests one after another in
+//! their own browsers and servers (every one on free ports). Three modules spend most of
+//! their time waiting for the public service's pace (`rolling`: N4 every 2 s;
+//! `paced_offers`: N22 (list machine) every 5 s, and N23; `paced_cancel`: N5 every 2.5 s);
+//! each runs in a lane of its own beside the two.
 
 use crate::scratch::BrowserScratch;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM};
@@ -13,17 +14,21 @@ use crate::test_files;
 use anyhow::Result;
 use std::process::Command;
 
-/// How many of the test files that compute run at once. The suite keeps both cores busy
+/// The whole-app test target, a module per area (see its `main.rs`).
+const WHOLE_APP_TESTS: &str = "crates/e2e/tests/whole_app";
+
+/// How many of the test modules that compute run at once. The suite keeps both cores busy
 /// (a second `vmstat` column of 4 % idle): with the three pace-bound files beside them,
 /// two lanes ran the 17 files in 6 min 29 s, three in 6 min 53 s and starved a renderer
 /// into a WebDriver timeout; three lanes taking the pace-bound files in turn ran the same
 /// tests, as 16 files with the paced offers inside `listing`, in 6 min 38 s.
 const LANES: usize = 2;
 
-/// The test files that mostly wait on a pace, each in a lane of its own.
+/// The test modules that mostly wait on a pace, each in a lane of its own.
 const PACE_BOUND: [&str; 3] = ["rolling", "paced_offers", "paced_cancel"];
 
-/// The test files started first in the two lanes, longest first; the rest follow by name.
+/// The test modules started first in the two lanes, longest first; the rest follow by
+/// name.
 const STARTED_FIRST: [&str; 3] = ["look", "routes", "sign_in"];
 
 /// Builds and runs the suite against the split build; fails naming each failed file,
@@ -31,8 +36,9 @@ const STARTED_FIRST: [&str; 3] = ["look", "routes", "sign_in"];
 pub fn run() -> Result<()> {
     split::build_split_console()?;
     let build = TestBuild::native()?;
+    test_files::check_modules_declared(&root().join(WHOLE_APP_TESTS))?;
     let files = test_files::in_running_order(
-        build.files_in("crates/e2e").cloned().collect(),
+        test_files::by_module(build.files_in("crates/e2e").cloned().collect())?,
         &STARTED_FIRST,
     );
     let scratch = BrowserScratch::new("e2e")?;
@@ -41,6 +47,7 @@ pub fn run() -> Result<()> {
         scratch
             .apply(&mut command)
             .arg("--test-threads=1")
+            .args(file.selection())
             .current_dir(root().join("crates/e2e"))
             .env("GPUDECK_DIST", split::dist_dir())
             .env("GPUDECK_AXE", setup::axe_core_script())

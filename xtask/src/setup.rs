@@ -277,7 +277,7 @@ pub fn ensure_schemathesis() -> Result<std::path::PathBuf> {
 }
 
 /// The official client `vastai` of [`VASTAI_VERSION`], in the same virtual environment;
-/// `crates/server/tests/official_client.rs` runs it against the reference server.
+/// `crates/server/tests/api/official_client.rs` runs it against the reference server.
 pub fn ensure_vastai() -> Result<std::path::PathBuf> {
     ensure_in_venv("vastai", VASTAI_VERSION, "about 20 s")
 }

@@ -293,11 +293,11 @@ fn lint() -> Result<()> {
     test_builds::check_server_is_tested(&tested_server)
 }
 
-/// The native test build's files but the whole-app suite's, two at a time, then the doc
-/// tests. Of the console, only its library's unit tests (its pure logic): its test files
+/// The native test build's files but the whole-app suite's, two at a time (the server's
+/// test target a module at a time), then the doc tests. Of the console, only its library's unit tests (its pure logic): its test files
 /// need a browser, and run in the wasm suite.
 fn native_tests() -> Result<()> {
-    // The server's tests run the official client too (tests/official_client.rs).
+    // The server's tests run the official client too (tests/api/official_client.rs).
     let vastai = setup::ensure_vastai()?;
     let build = TestBuild::native()?;
     let whole_app = root().join("crates/e2e");
@@ -306,10 +306,12 @@ fn native_tests() -> Result<()> {
         .into_iter()
         .filter(|file| file.folder != whole_app && (file.folder != root() || file.kind == "lib"))
         .collect();
-    let files = test_files::in_running_order(files, &NATIVE_STARTED_FIRST);
+    test_files::check_modules_declared(&root().join(SERVER_TESTS))?;
+    let files = test_files::in_running_order(test_files::by_module(files)?, &NATIVE_STARTED_FIRST);
     test_files::run("native", &files, NATIVE_LANES, &[], |file| {
         let mut command = Command::new(&file.executable);
         command
+            .args(file.selection())
             .current_dir(&file.folder)
             .env("GPUDECK_VASTAI", &vastai);
         command
@@ -317,10 +319,13 @@ fn native_tests() -> Result<()> {
     test_builds::doc_tests()
 }
 
-/// How many native test files run at once.
+/// How many native test files (or modules) run at once.
 const NATIVE_LANES: usize = 2;
 
-/// The native test files started first, longest first; the rest follow by name.
+/// The reference server's test target, a module per area (see its `main.rs`).
+const SERVER_TESTS: &str = "crates/server/tests/api";
+
+/// The native test modules started first, longest first; the rest follow by name.
 const NATIVE_STARTED_FIRST: [&str; 2] = ["authorization", "official_client"];
 
 /// The console's three wasm test files ([`test_files::CONSOLE_WASM_TESTS`]), each in its

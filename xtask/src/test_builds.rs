@@ -312,6 +312,7 @@ fn read_artifact(message: &serde_json::Value, build: &mut TestBuild) {
             .parent()
             .unwrap_or(Path::new(""))
             .to_path_buf(),
+        tests: Vec::new(),
     });
 }
 
@@ -338,6 +339,7 @@ mod tests {
             kind: kind.into(),
             executable: executable.into(),
             folder: "/w/crates/e2e".into(),
+            tests: Vec::new(),
         };
         assert_eq!(
             build.files,

@@ -22,6 +22,76 @@ pub struct TestFile {
     pub executable: PathBuf,
     /// Its package's folder, where cargo would run it.
     pub folder: PathBuf,
+    /// The tests it runs, named exactly; every test of the executable when empty.
+    pub tests: Vec<String>,
+}
+
+impl TestFile {
+    /// What follows the executable so that it runs [`TestFile::tests`] only: libtest's
+    /// `--exact` and their names (nothing, for the whole file).
+    pub fn selection(&self) -> Vec<&str> {
+        if self.tests.is_empty() {
+            return Vec::new();
+        }
+        std::iter::once("--exact")
+            .chain(self.tests.iter().map(String::as_str))
+            .collect()
+    }
+}
+
+/// Each test target of `files` made of a module per area (its tests named
+/// `authorization::…`) as one run per module, named after it and naming its tests exactly;
+/// the other files as they are. Such a target compiles and links its dependencies once,
+/// where a file per area did it once each, and its modules still run side by side, each in
+/// a process of its own as the files did, and fail by name.
+pub fn by_module(files: Vec<TestFile>) -> Result<Vec<TestFile>> {
+    let mut runs = Vec::new();
+    for file in files {
+        if file.kind != "test" {
+            runs.push(file);
+            continue;
+        }
+        let listed = Command::new(&file.executable)
+            .args(["--list", "--format", "terse"])
+            .current_dir(&file.folder)
+            .output()
+            .with_context(|| format!("could not list the tests of {}", file.name))?;
+        if !listed.status.success() {
+            bail!("{} could not list its tests ({})", file.name, listed.status);
+        }
+        runs.extend(modules_of(&file, &String::from_utf8_lossy(&listed.stdout)));
+    }
+    Ok(runs)
+}
+
+/// `file` split by the top modules of the tests `listed` names (libtest's
+/// `--list --format terse`), when every test is in one and there are several; else `file`.
+fn modules_of(file: &TestFile, listed: &str) -> Vec<TestFile> {
+    let tests: Vec<&str> = listed
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .collect();
+    let mut modules: Vec<(&str, Vec<String>)> = Vec::new();
+    for test in &tests {
+        let Some((module, _)) = test.split_once("::") else {
+            return vec![file.clone()];
+        };
+        match modules.iter_mut().find(|(name, _)| *name == module) {
+            Some((_, named)) => named.push((*test).to_owned()),
+            None => modules.push((module, vec![(*test).to_owned()])),
+        }
+    }
+    if modules.len() < 2 {
+        return vec![file.clone()];
+    }
+    modules
+        .into_iter()
+        .map(|(module, tests)| TestFile {
+            name: module.to_owned(),
+            tests,
+            ..file.clone()
+        })
+        .collect()
 }
 
 /// What one test file's run gave.
@@ -202,6 +272,7 @@ mod tests {
             kind: "test".into(),
             executable: PathBuf::new(),
             folder: PathBuf::new(),
+            tests: Vec::new(),
         };
         let order: Vec<String> = in_running_order(
             vec![
@@ -222,6 +293,49 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_target_of_modules_runs_a_module_at_a_time_naming_its_tests() {
+        let file = TestFile {
+            name: "api".into(),
+            kind: "test".into(),
+            executable: "/t/api-1".into(),
+            folder: "/w/crates/server".into(),
+            tests: Vec::new(),
+        };
+        let listed = "team::a_role_is_renamed: test\n\
+                      accounts::a_subaccount_is_listed: test\n\
+                      team::a_member_is_removed: test\n\
+                      team::slow: bench\n";
+        let runs = modules_of(&file, listed);
+        let named: Vec<(&str, Vec<&str>)> = runs
+            .iter()
+            .map(|run| (run.name.as_str(), run.selection()))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                (
+                    "team",
+                    vec![
+                        "--exact",
+                        "team::a_role_is_renamed",
+                        "team::a_member_is_removed"
+                    ]
+                ),
+                (
+                    "accounts",
+                    vec!["--exact", "accounts::a_subaccount_is_listed"]
+                ),
+            ]
+        );
+        assert!(runs.iter().all(|run| run.executable == file.executable));
+        // A test outside any module, or a single module: the file runs whole.
+        let whole = |listed: &str| modules_of(&file, listed) == [file.clone()];
+        assert!(whole("team::a: test\nb: test\n"));
+        assert!(whole("team::a: test\nteam::b: test\n"));
+        assert!(file.selection().is_empty());
+    }
+
     /// A new scratch folder named after `what`, and a maker of test files run by `sh` in it.
     fn shell_files(what: &str) -> (PathBuf, impl Fn(&str) -> TestFile) {
         let folder = std::env::temp_dir().join(format!("gpudeck-{what}-{}", std::process::id()));
@@ -232,6 +346,7 @@ mod tests {
             kind: "test".into(),
             executable: "sh".into(),
             folder: inside.clone(),
+            tests: Vec::new(),
         };
         (folder, file)
     }

@@ -1,4 +1,4 @@
-//! Every page of the console, for the whole-app tests (`tests/routes.rs` opens each cold
+//! Every page of the console, for the whole-app tests (`tests/whole_app/routes.rs` opens each cold
 //! by its address) and the bench (`felt` times each): the route table's pages
 //! (`gpudeck_pages`), as a test opens them.
 

@@ -271,7 +271,7 @@ mod tests {
         );
     }
 
-    /// Every status an operation gives, as `tests/authorization.rs` and the handlers show:
+    /// Every status an operation gives, as `tests/api/authorization.rs` and the handlers show:
     /// the shared refusals are where they belong and nowhere else.
     #[test]
     fn shared_refusals_follow_each_operations_declaration() {

@@ -2,7 +2,7 @@
 //! refusal changes nothing, the secret is shown only on create and rotate, and N33 really
 //! delivers a signed request, received here on a local port.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{plain_app, receiver, Received, TestApp, NOW};

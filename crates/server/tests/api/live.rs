@@ -1,6 +1,6 @@
 //! Real servers on real sockets: concurrency, forwarding, shutdown and the command line.
 
-mod common;
+use crate::common;
 
 use axum::extract::Request;
 use axum::Router;
@@ -45,7 +45,7 @@ async fn call(
     )
 }
 
-// Concurrent writes on a file database: tests/concurrency.rs.
+// Concurrent writes on a file database: concurrency.rs.
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_accepts_on_the_in_memory_database_too() {

@@ -2,7 +2,7 @@
 //! the floor is checked in the database and on N2, and every refusal for its exact words
 //! and for changing nothing.
 
-mod common;
+use crate::common;
 
 use common::TestApp;
 use gpudeck_server::demo::*;

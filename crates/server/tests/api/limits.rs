@@ -1,8 +1,8 @@
 //! Limits: body size, machine_ids per request, string lengths, request target and header
 //! size, JSON nesting, integer ranges, and the optional per-key rate limit. Every refusal
-//! is a JSON `{error, msg}`, never a 5xx. (Request time-outs: tests/http.rs.)
+//! is a JSON `{error, msg}`, never a 5xx. (Request time-outs: http.rs.)
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::{TestApp, NOW};

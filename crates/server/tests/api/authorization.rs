@@ -4,7 +4,7 @@
 //! The one table is [`MATRIX`]; docs/security.md mirrors it. Each cell runs on a fresh
 //! demo database, so the cells do not depend on each other's writes.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use common::{Answer, TestApp, NOW};
@@ -240,7 +240,7 @@ const MATRIX: [(Route, [Cell; 7]); 52] = [
         NO_TEAM,
         (403, "forbidden", "lacks the permission team_write")]),
     // Through the interface no member is ever left without a role, so giving a first one
-    // reaches its conflict (tests/team.rs gives one to a member seeded without).
+    // reaches its conflict (team.rs gives one to a member seeded without).
     (Route::GiveRole, [(409, "role_conflict", "Member already has a role"), NO_KEY, MALFORMED, UNKNOWN,
         (404, "not_found", "Role not found"),
         NO_TEAM,

@@ -1,7 +1,7 @@
 //! Cross-cutting behaviour through the router: paths, errors, limits, CORS, panics,
 //! timeouts, the OpenAPI document and the static console.
 
-mod common;
+use crate::common;
 
 use axum::http::Method;
 use axum::routing::get;

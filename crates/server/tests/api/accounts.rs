@@ -2,7 +2,7 @@
 //! volume offers, the caller's volumes, volume deletion and subaccount creation. Every
 //! write is checked in the database, and every refusal for changing nothing.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, NOW};
 use gpudeck_server::demo::*;

@@ -2,7 +2,7 @@
 //! `Cache-Control: no-store` on every API answer, local or forwarded, for every route of
 //! the OpenAPI document; and which server answers (`GET /api/v0/gpudeck/server`).
 
-mod common;
+use crate::common;
 
 use common::NOW;
 use gpudeck_server::demo::ALICE_KEY;

@@ -1,6 +1,6 @@
 //! The seven operations (and `users/current`) against the demo data, through the router.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, NOW};
 use gpudeck_server::demo::*;
@@ -919,7 +919,7 @@ async fn team_role_refusals() {
         .await
         .error(404, "not_found");
     assert_eq!(msg, "no role named \"a/b <i>c</i>\" in team Alice Compute");
-    // Names longer than 200 characters are refused before any lookup (tests/limits.rs).
+    // Names longer than 200 characters are refused before any lookup (limits.rs).
     let huge = "ü".repeat(5000);
     let msg = app
         .get(&paths::team_role(&huge))

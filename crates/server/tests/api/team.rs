@@ -1,7 +1,7 @@
 //! Team management N13–N19 and N17a on the demo data: each answer (status and body), the
 //! rows it writes, and every refusal with the proof that it changed nothing.
 
-mod common;
+use crate::common;
 
 use common::{Answer, TestApp, NOW};
 use gpudeck_server::demo::*;

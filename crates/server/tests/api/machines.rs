@@ -2,7 +2,7 @@
 //! scheduling and cancelling maintenance windows, and the host flag. Every write is
 //! checked in the database, and every refusal for changing nothing.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, NOW};
 use gpudeck_server::demo::*;

@@ -5,7 +5,7 @@
 //! creations of one subaccount, edits of one team role, invitations against the hourly
 //! quota, and member removals racing role changes.
 
-mod common;
+use crate::common;
 
 use common::NOW;
 use gpudeck_server::defrag::{self, Contract};

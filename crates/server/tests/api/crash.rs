@@ -12,7 +12,7 @@
 //! WAL file before COMMIT returns; a killed process cannot lose it (only a power cut or an
 //! operating-system crash can lose the last transactions, never consistency).
 
-mod common;
+use crate::common;
 
 use gpudeck_server::demo::{ALICE_KEY, ALICE_WEBHOOK, ALICE_WEBHOOK_TYPES, ALICE_WEBHOOK_URL};
 use gpudeck_server::{AppState, Config, DbLocation};

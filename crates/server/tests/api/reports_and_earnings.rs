@@ -2,7 +2,7 @@
 //! demo data, through the router: the answers are checked against the stored rows, and
 //! every refusal for its exact words.
 
-mod common;
+use crate::common;
 
 use common::{TestApp, NOW};
 use gpudeck_server::db::reports::{add_report, NewReport};

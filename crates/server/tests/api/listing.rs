@@ -2,7 +2,7 @@
 //! listings with their defaults, extension, expiry, the client end date, unlisting, rolling
 //! offers and every refusal, each checked in the answer and in the database.
 
-mod common;
+use crate::common;
 
 use common::{Answer, TestApp, NOW};
 use gpudeck_server::demo::*;

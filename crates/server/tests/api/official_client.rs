@@ -10,9 +10,9 @@
 //!
 //! `cargo xtask test` installs the client (`xtask/src/setup.rs`) and passes its path in
 //! `GPUDECK_VASTAI`; run alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test
-//! -p gpudeck-server --test official_client`.
+//! -p gpudeck-server --test api official_client::`.
 
-mod common;
+use crate::common;
 
 use common::NOW;
 use gpudeck_server::demo::*;

@@ -2,7 +2,7 @@
 //! each event of §3.5 on its transition, received by a webhook on a local port, none when
 //! nothing transitions, the verification rule, and every refusal changing nothing.
 
-mod common;
+use crate::common;
 
 use common::{plain_app, receiver, Receiver, TestApp, NOW};
 use gpudeck_server::demo::*;
