@@ -274,6 +274,7 @@ impl ApiClient {
                 .borrow_mut()
                 .reserve(&endpoint, js_sys::Date::now());
             self.wait(paced).await?;
+            self.take_turn(&endpoint).await?;
             let (result, retry_after) = self.exchange_once(method, url, query, body.clone()).await;
             self.pacer
                 .borrow_mut()
@@ -295,6 +296,24 @@ impl ApiClient {
             self.pacer
                 .borrow_mut()
                 .refused(&endpoint, retry_after, js_sys::Date::now());
+        }
+    }
+
+    /// Waits until `endpoint`'s request may leave ([`Pacer::take_turn`]): its slot has
+    /// come, but the one before may have left late. `Aborted` if the page was left.
+    async fn take_turn(&self, endpoint: &Endpoint) -> Result<(), ApiError> {
+        loop {
+            let asked = self
+                .pacer
+                .borrow_mut()
+                .take_turn(endpoint, js_sys::Date::now());
+            match asked {
+                Ok(()) => return Ok(()),
+                Err(ms) => gloo_timers::future::TimeoutFuture::new(ms.ceil() as u32).await,
+            }
+            if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                return Err(ApiError::Aborted);
+            }
         }
     }
 

@@ -91,6 +91,18 @@ pub struct Pacer {
 struct Pace {
     interval_ms: f64,
     next_slot_ms: f64,
+    /// When its last request left ([`Pacer::take_turn`]).
+    left_ms: f64,
+}
+
+impl Pace {
+    fn new(interval_ms: f64, next_slot_ms: f64) -> Self {
+        Self {
+            interval_ms,
+            next_slot_ms,
+            left_ms: f64::NEG_INFINITY,
+        }
+    }
 }
 
 impl Default for Pacer {
@@ -139,10 +151,9 @@ impl Pacer {
             .last_sent_ms
             .get(&endpoint.key)
             .map_or(f64::NEG_INFINITY, |last| last + interval_ms);
-        self.paces.entry(endpoint.key.clone()).or_insert(Pace {
-            interval_ms,
-            next_slot_ms,
-        });
+        self.paces
+            .entry(endpoint.key.clone())
+            .or_insert(Pace::new(interval_ms, next_slot_ms));
     }
 
     /// Whether a request to `endpoint` sent at `now` would neither wait for its pace nor
@@ -174,6 +185,25 @@ impl Pacer {
             pace.next_slot_ms = pace.next_slot_ms.max(now + pace.interval_ms);
         }
         self.note_sent(endpoint, now);
+    }
+
+    /// Whether a request of `endpoint` whose slot has come may leave at `now` (noting that
+    /// it left), or how many ms it must wait still. A kept pace's requests leave at least
+    /// the public interval (and the margin) apart as they really left, not only as their
+    /// slots were planned: a run sends several at once, their slots reserved together, and
+    /// one whose timer fired late would let the next, on time, arrive too close and be
+    /// refused. (Longer waits a refusal asked for are the slots' to keep.)
+    pub fn take_turn(&mut self, endpoint: &Endpoint, now: f64) -> Result<(), f64> {
+        let public = self.public_ms(endpoint);
+        let (Some(pace), Some(public)) = (self.paces.get_mut(&endpoint.key), public) else {
+            return Ok(());
+        };
+        let free_at = pace.left_ms + public + PACE_MARGIN_MS;
+        if now < free_at {
+            return Err(free_at - now);
+        }
+        pace.left_ms = now;
+        Ok(())
     }
 
     /// A request to `endpoint` was answered without the client sending it (the served
@@ -208,10 +238,10 @@ impl Pacer {
             (None, Some(told)) => told,
             (None, None) => UNLISTED_INTERVAL_SECONDS * 1000.0 * self.scale,
         } + PACE_MARGIN_MS;
-        let pace = self.paces.entry(endpoint.key.clone()).or_insert(Pace {
-            interval_ms: 0.0,
-            next_slot_ms: now,
-        });
+        let pace = self
+            .paces
+            .entry(endpoint.key.clone())
+            .or_insert(Pace::new(0.0, now));
         pace.interval_ms = pace.interval_ms.max(interval);
         pace.next_slot_ms = pace.next_slot_ms.max(now + interval);
         pace.interval_ms
@@ -437,6 +467,29 @@ mod tests {
         pacer.answered(&n4, 1500.0);
         pacer.keep_public_pace(&n4);
         assert_eq!(pacer.reserve(&n4, 1600.0), 2000.0);
+    }
+
+    #[test]
+    fn a_kept_pace_spaces_requests_as_they_left_not_as_they_were_planned() {
+        let mut pacer = Pacer::default();
+        let n23 = Endpoint::of("DELETE", &format!("{H}/api/v0/machines/1001/asks/"));
+        pacer.keep_public_pace(&n23);
+        // A run reserves its first two slots together: at once, and an interval later.
+        assert_eq!(pacer.reserve(&n23, 0.0), 0.0);
+        assert_eq!(pacer.reserve(&n23, 0.0), 1900.0);
+        // The first one's timer fired 400 ms late; the second's, on time, waits for the
+        // interval from when the first really left.
+        assert_eq!(pacer.take_turn(&n23, 400.0), Ok(()));
+        assert_eq!(pacer.take_turn(&n23, 1900.0), Err(400.0));
+        assert_eq!(pacer.take_turn(&n23, 2300.0), Ok(()));
+        assert_eq!(pacer.take_turn(&n23, 2300.0), Err(1900.0));
+        // A refusal's longer wait is kept by the slots, not by the turns.
+        pacer.refused(&n23, Some(5.0), 2300.0);
+        assert_eq!(pacer.take_turn(&n23, 4200.0), Ok(()));
+        // An endpoint that keeps no pace is never held back.
+        let other = Endpoint::of("GET", &format!("{H}/api/v0/team/invites/"));
+        assert_eq!(pacer.take_turn(&other, 0.0), Ok(()));
+        assert_eq!(pacer.take_turn(&other, 0.0), Ok(()));
     }
 
     #[test]
