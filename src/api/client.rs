@@ -232,7 +232,7 @@ impl ApiClient {
                         && attempt < MAX_GET_ATTEMPTS =>
                 {
                     gloo_timers::future::TimeoutFuture::new(backoff_ms(attempt)).await;
-                    if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                    if self.is_aborted() {
                         return Err(ApiError::Aborted);
                     }
                     attempt += 1;
@@ -311,10 +311,15 @@ impl ApiClient {
                 Ok(()) => return Ok(()),
                 Err(ms) => gloo_timers::future::TimeoutFuture::new(ms.ceil() as u32).await,
             }
-            if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+            if self.is_aborted() {
                 return Err(ApiError::Aborted);
             }
         }
+    }
+
+    /// Whether the page that owns this client was left (its requests' signal aborted).
+    fn is_aborted(&self) -> bool {
+        self.signal.as_ref().is_some_and(AbortSignal::aborted)
     }
 
     /// Waits `ms` for the rate limit, telling the wait hook; `Aborted` if the page was left.
@@ -330,7 +335,7 @@ impl ApiClient {
         if let Some(hook) = &self.on_wait {
             hook(None);
         }
-        if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+        if self.is_aborted() {
             return Err(ApiError::Aborted);
         }
         Ok(())
@@ -374,9 +379,7 @@ impl ApiClient {
         let in_flight = super::in_flight::InFlight::start();
         let (result, retry_after) = match request.send().await {
             Ok(response) => read_response(response).await,
-            Err(_) if self.signal.as_ref().is_some_and(|s| s.aborted()) => {
-                (Err(ApiError::Aborted), None)
-            }
+            Err(_) if self.is_aborted() => (Err(ApiError::Aborted), None),
             Err(_) => (
                 Err(ApiError::Network(unreachable_hint(&self.base_url))),
                 None,

@@ -294,8 +294,9 @@ fn lint() -> Result<()> {
 }
 
 /// The native test build's files but the whole-app suite's, two at a time (the server's
-/// test target a module at a time), then the doc tests. Of the console, only its library's unit tests (its pure logic): its test files
-/// need a browser, and run in the wasm suite.
+/// test target a module at a time), then the doc tests. Of the console, only its
+/// library's unit tests (its pure logic): its test files need a browser, and run in the
+/// wasm suite.
 fn native_tests() -> Result<()> {
     // The server's tests run the official client too (tests/api/official_client.rs).
     let vastai = setup::ensure_vastai()?;
