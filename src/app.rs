@@ -281,19 +281,3 @@ fn Nav() -> impl IntoView {
         </nav>
     }
 }
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-    use std::collections::BTreeSet;
-
-    /// A page in the table the router does not serve would be a link to nowhere, and the
-    /// build would find no pack for it.
-    #[test]
-    fn the_router_serves_every_page_of_the_route_table() {
-        let routed: BTreeSet<&str> = ROUTED.iter().map(|page| page.address).collect();
-        let table: BTreeSet<&str> = PAGES.iter().map(|page| page.address).collect();
-        assert_eq!(routed, table);
-        assert_eq!(ROUTED.len(), PAGES.len(), "a page is routed twice");
-    }
-}

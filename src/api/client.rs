@@ -1,10 +1,11 @@
 //! Transport: base URL, key, abort signal, and the retry policy.
 
-use super::error::ApiError;
 use super::pacing::{public_pace_scale, Endpoint, Pacer};
 use super::requests::ApiRequest;
-use super::retry::{may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES};
+use super::ApiError;
+use super::{may_send_again, retry_after_seconds, MAX_RATE_LIMIT_RETRIES};
 use gloo_net::http::{Request, RequestBuilder, Response};
+pub use gpudeck_logic::api::client::backoff_ms;
 use gpudeck_wire::paths;
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
@@ -15,12 +16,6 @@ use web_sys::AbortSignal;
 /// writes exactly once, because a write whose answer was lost may still have happened.
 /// (A 429 is waited for by the pacing instead, reads and writes alike.)
 pub const MAX_GET_ATTEMPTS: u32 = 3;
-
-/// Milliseconds to wait before attempt `attempt + 1` (after attempt `attempt` failed):
-/// 400 ms, then 1.2 s.
-pub fn backoff_ms(attempt: u32) -> u32 {
-    400 * 3u32.pow(attempt.saturating_sub(1))
-}
 
 /// What a 401 answer for a key that `users/current` refuses too triggers (another kept
 /// key acts, or sign-out and a detour through sign-in).
@@ -376,7 +371,7 @@ impl ApiClient {
             Ok(request) => request,
             Err(error) => return (Err(error), None),
         };
-        let in_flight = super::in_flight::InFlight::start();
+        let in_flight = super::InFlight::start();
         let (result, retry_after) = match request.send().await {
             Ok(response) => read_response(response).await,
             Err(_) if self.is_aborted() => (Err(ApiError::Aborted), None),
@@ -469,16 +464,4 @@ async fn read_response(response: Response) -> (Result<String, ApiError>, Option<
         return (Err(error), retry_after);
     }
     (Ok(text), None)
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::backoff_ms;
-
-    #[test]
-    fn backoff_grows() {
-        assert_eq!(backoff_ms(1), 400);
-        assert_eq!(backoff_ms(2), 1200);
-        assert!(backoff_ms(3) > backoff_ms(2));
-    }
 }

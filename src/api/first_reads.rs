@@ -8,7 +8,7 @@
 //! offered, and every request is sent as it always is.
 
 use super::client::ApiClient;
-use super::in_flight::InFlight;
+use super::InFlight;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 

@@ -4,23 +4,20 @@
 //! parse JSON themselves.
 
 mod client;
-mod error;
 pub mod first_reads;
-mod in_flight;
 pub mod operations;
-pub mod pacing;
-pub mod requests;
-mod retry;
+
+pub use gpudeck_logic::api::{pacing, requests};
 
 pub use client::{
     backoff_ms, ApiClient, MachinesHook, UnauthorisedHook, WaitHook, MAX_GET_ATTEMPTS,
 };
-pub use error::{ApiError, Outcome, Refusal};
-pub use in_flight::{any_in_flight, InFlight};
-pub use retry::{
+pub use gpudeck_logic::api::in_flight::InFlight;
+pub use gpudeck_logic::api::{
     long_limit, may_send_again, retry_after_seconds, LongLimit, MAX_RATE_LIMIT_RETRIES,
     MAX_RETRY_AFTER_SECONDS,
 };
+pub use gpudeck_logic::api::{ApiError, Outcome, Refusal};
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -50,4 +47,10 @@ pub fn use_api() -> ApiClient {
         }
     });
     client.with_abort_signal(signal)
+}
+
+/// Whether any API request is on its way, or answered and not yet read, or started before
+/// the console's code had arrived and not yet taken.
+pub fn any_in_flight() -> bool {
+    gpudeck_logic::api::in_flight::any_counted() || first_reads::any_on_offer()
 }

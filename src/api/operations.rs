@@ -2,8 +2,8 @@
 //! [`super::requests`] builds and reads its answer.
 
 use super::client::ApiClient;
-use super::error::ApiError;
 use super::requests;
+use super::ApiError;
 use gpudeck_wire::notifications::{
     NotificationPreferences, NotificationType, NotificationTypes, PreferenceMap, SecretRotated,
     Webhook, WebhookCreated, WebhookDeleted, WebhookList, WebhookTested, WebhookUpdated,

@@ -5,18 +5,8 @@
 use crate::components::masked_key::mask_key;
 use crate::routes::ACTING_ACCOUNT;
 use crate::session::{use_session, Session};
-use gpudeck_wire::CurrentUser;
+pub use gpudeck_logic::components::acting_key::account_words;
 use leptos::prelude::*;
-
-/// `alice (alice@example.test)`, as `users/current` reports the account.
-pub fn account_words(user: &CurrentUser) -> String {
-    match (user.username.is_empty(), user.email.is_empty()) {
-        (false, false) => format!("{} ({})", user.username, user.email),
-        (false, true) => user.username.clone(),
-        (true, false) => user.email.clone(),
-        (true, true) => format!("user #{}", user.id),
-    }
-}
 
 /// The acting account in words, following the session.
 pub fn acting_account(session: Session) -> impl Fn() -> String + Copy + Send + Sync + 'static {
@@ -94,27 +84,5 @@ pub fn SwitchOffer(#[prop(optional)] forget: bool) -> impl IntoView {
                 }}
             </ul>
         </Show>
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::account_words;
-    use gpudeck_wire::CurrentUser;
-
-    #[test]
-    fn accounts_are_named_as_users_current_reports_them() {
-        let user = |username: &str, email: &str| CurrentUser {
-            id: 4,
-            username: username.into(),
-            email: email.into(),
-            ..Default::default()
-        };
-        assert_eq!(
-            account_words(&user("dave", "dave@x.test")),
-            "dave (dave@x.test)"
-        );
-        assert_eq!(account_words(&user("", "dave@x.test")), "dave@x.test");
-        assert_eq!(account_words(&user("", "")), "user #4");
     }
 }

@@ -10,20 +10,12 @@
 use crate::api::use_api;
 use crate::components::after_paint::after_the_next_paint;
 use crate::components::session_reads::use_session_reads;
+pub use gpudeck_logic::components::attention::{is_due, REFRESH_AFTER_MS};
 use leptos::prelude::*;
 use std::time::Duration;
 
-/// Fleet-health §1.2: "every 60 s while the page is visible".
-pub const REFRESH_AFTER_MS: f64 = 60_000.0;
-
 /// How often the navigation looks whether the count is due a refresh.
 const LOOK_EVERY: Duration = Duration::from_secs(5);
-
-/// Whether the count is due a refresh: the tab is visible and the latest answer (or, with
-/// none yet, the shell's start) is at least [`REFRESH_AFTER_MS`] old.
-pub fn is_due(since_ms: f64, now_ms: f64, visible: bool) -> bool {
-    visible && now_ms - since_ms >= REFRESH_AFTER_MS
-}
 
 /// `Machines 4`: the count after the Machines link, said in words to assistive tech;
 /// nothing while no machine needs attention or before the first answer. Refreshes the
@@ -74,21 +66,5 @@ pub fn AttentionCount() -> impl IntoView {
                 </span>
             </span>
         })
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_count_is_due_a_refresh_only_when_visible_and_a_minute_old() {
-        assert!(!is_due(1000.0, 1000.0, true), "a page load asks nothing");
-        assert!(!is_due(1000.0, 60_999.0, true));
-        assert!(is_due(1000.0, 61_000.0, true));
-        assert!(
-            !is_due(1000.0, 600_000.0, false),
-            "not while the tab is hidden"
-        );
     }
 }

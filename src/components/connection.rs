@@ -3,18 +3,9 @@
 //! or an unlisting on the wrong one is a real mistake, so the two must never look alike.
 
 use crate::api::use_api;
+pub use gpudeck_logic::components::connection::connection_words;
 use gpudeck_wire::ServerInfo;
 use leptos::prelude::*;
-
-/// What the header says, from the server's own word about itself (`None`: it gave none,
-/// as the public service does not) and the base URL the session talks to.
-pub fn connection_words(info: Option<&ServerInfo>, base_url: &str) -> String {
-    match info {
-        Some(ServerInfo::Demo) => "demo data".to_owned(),
-        Some(ServerInfo::Forwarded { upstream }) => upstream.clone(),
-        Some(ServerInfo::Local) | None => base_url.to_owned(),
-    }
-}
 
 /// The connection, asked once per signed-in shell. Nothing shows until the server has
 /// answered (or failed to), so demo data is never shown as a real account for a moment.
@@ -44,23 +35,5 @@ pub fn Connection(#[prop(into)] base_url: Signal<String>) -> impl IntoView {
                 </span>
             }
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_words_say_demo_data_the_upstream_or_the_base_url() {
-        let base = "https://console.example.com";
-        assert_eq!(connection_words(Some(&ServerInfo::Demo), base), "demo data");
-        let forwarded = ServerInfo::Forwarded {
-            upstream: "console.vast.ai".to_owned(),
-        };
-        assert_eq!(connection_words(Some(&forwarded), base), "console.vast.ai");
-        assert_eq!(connection_words(Some(&ServerInfo::Local), base), base);
-        // A server that does not say (the public service) is named by its address.
-        assert_eq!(connection_words(None, base), base);
     }
 }

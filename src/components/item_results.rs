@@ -6,6 +6,7 @@
 use crate::api::ApiClient;
 use crate::components::words::counted;
 use crate::domain::schedule::{ItemOutcome, ItemResult};
+pub use gpudeck_logic::components::item_results::{one_more_or_less, rate_limit_text};
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -62,23 +63,6 @@ impl RunProgress {
     }
 }
 
-/// The waiting requests after one starts waiting `Some(seconds)` or stops (`None`).
-fn one_more_or_less((count, seconds): (usize, u32), wait: Option<u32>) -> (usize, u32) {
-    match wait {
-        Some(wait) => (count + 1, wait),
-        None => (count.saturating_sub(1), seconds),
-    }
-}
-
-/// What the progress adds while a request waits for the server's rate limit:
-/// `, waiting for the rate limit, 2 s`; nothing otherwise.
-fn rate_limit_text((count, seconds): (usize, u32)) -> String {
-    if count == 0 {
-        return String::new();
-    }
-    format!(", waiting for the rate limit, {seconds} s")
-}
-
 /// The progress of a run while `running`: `Scheduled 3 of 30 machines` over a bar, and the
 /// wait for the rate limit when there is one. `id` names the bar for its label.
 #[component]
@@ -129,27 +113,5 @@ pub fn ItemResults(results: Vec<ItemResult>) -> impl IntoView {
                 })
                 .collect_view()}
         </ul>
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::{one_more_or_less, rate_limit_text};
-
-    #[test]
-    fn the_wait_is_said_while_any_request_waits() {
-        assert_eq!(rate_limit_text((0, 0)), "");
-        let first = one_more_or_less((0, 0), Some(2));
-        assert_eq!(rate_limit_text(first), ", waiting for the rate limit, 2 s");
-        // A second starts waiting, then stops: the first still waits.
-        let both = one_more_or_less(first, Some(1));
-        assert_eq!(rate_limit_text(both), ", waiting for the rate limit, 1 s");
-        let one_left = one_more_or_less(both, None);
-        assert_eq!(
-            rate_limit_text(one_left),
-            ", waiting for the rate limit, 1 s"
-        );
-        assert_eq!(rate_limit_text(one_more_or_less(one_left, None)), "");
-        assert_eq!(one_more_or_less((0, 0), None), (0, 0));
     }
 }

@@ -1,10 +1,11 @@
 //! Views shared by several pages.
 
+pub use gpudeck_logic::components::{calendar, money, words};
+
 pub mod acting_key;
 pub mod after_paint;
 pub mod attention;
 pub mod bar_chart;
-pub mod calendar;
 pub mod category_field;
 pub mod clipboard;
 pub mod confirm;
@@ -17,7 +18,6 @@ pub mod form_field;
 pub mod item_results;
 pub mod machine_ids_field;
 pub mod masked_key;
-pub mod money;
 pub mod narrow_form;
 pub mod occupancy;
 pub mod page;
@@ -31,4 +31,3 @@ pub mod time;
 pub mod timeline;
 pub mod toasts;
 pub mod toggle;
-pub mod words;

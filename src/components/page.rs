@@ -2,6 +2,7 @@
 //! introduction, then the page's own form and view.
 
 use super::page_access::{OutOfReach, OutOfReachNotice, PageAccess, ANY_PAGE};
+pub use gpudeck_logic::components::page::document_title;
 use leptos::prelude::*;
 
 /// Names the browser tab after the page: `Maintenance windows · gpudeck`.
@@ -9,11 +10,6 @@ pub fn set_document_title(page: &str) {
     if let Some(document) = web_sys::window().and_then(|w| w.document()) {
         document.set_title(&document_title(page));
     }
-}
-
-/// The tab title for `page`.
-pub fn document_title(page: &str) -> String {
-    format!("{page} · gpudeck")
 }
 
 #[component]
@@ -47,16 +43,5 @@ pub fn Page(
             {children()}
             {follow_title}
         </section>
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    #[test]
-    fn the_tab_names_the_page_then_the_console() {
-        assert_eq!(
-            super::document_title("Maintenance windows"),
-            "Maintenance windows · gpudeck"
-        );
     }
 }

@@ -5,14 +5,9 @@
 //! a form's problems, and a team role being edited.
 //! Pages import these; no page imports another.
 
-pub mod bulk;
+pub use gpudeck_logic::domain::{
+    bulk, earnings, form_problem, health, listing, offer_terms, reports, role, schedule,
+};
+
 pub mod cancellation;
-pub mod earnings;
 pub mod fleet;
-pub mod form_problem;
-pub mod health;
-pub mod listing;
-pub mod offer_terms;
-pub mod reports;
-pub mod role;
-pub mod schedule;

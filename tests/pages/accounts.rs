@@ -1,7 +1,7 @@
 //! The accounts and team area: role addresses (encoded by the browser), then each page
 //! mounted in the whole app against a scripted `fetch`. The pure functions (key masking,
-//! money, id checks, the CSV key rule, the permission grid, role counts) are unit tests
-//! next to their code (`cargo test -p gpudeck --lib`).
+//! money, id checks, the permission grid, role counts) are unit tests in `crates/logic`
+//! (`cargo test -p gpudeck-logic`); the CSV key rule is in `tests/parts/table_model.rs`.
 
 use crate::support::*;
 use gpudeck::app::App;

@@ -1,6 +1,6 @@
 //! The fleet's pieces in a real browser: the occupancy strip, the schedule form's rules
 //! (each named next to its field, nothing sent), its preview's overlap warning, and the
-//! fleet loaded again after a run. The rules themselves are unit tests in `src/domain/schedule.rs`.
+//! fleet loaded again after a run. The rules themselves are unit tests in `crates/logic/src/domain/schedule.rs`.
 
 use crate::support::*;
 use gpudeck::app::App;

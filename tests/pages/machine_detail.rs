@@ -1,7 +1,7 @@
 //! One machine's page in a real browser: its findings with their severity and actions,
 //! its renters' reports newest first (messages as text), what it earned with the chart's
 //! words and table, and the not-found state for a machine not among the caller's. The
-//! rules behind them are unit tests (`src/domain/health`, `reports`, `earnings`).
+//! rules behind them are unit tests (`crates/logic/src/domain/health`, `reports`, `earnings`).
 
 use crate::support::*;
 use gpudeck::app::App;

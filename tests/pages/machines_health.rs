@@ -1,7 +1,7 @@
 //! The Machines page's fleet health in a real browser (fleet-health §1.2): the summary's
 //! counts per rule from N1's answer, each filtering the table to its machines, the Health
 //! column's worst finding, and "List again…" for machines left unlisted. The rules
-//! themselves are unit tests in `src/domain/health/`.
+//! themselves are unit tests in `crates/logic/src/domain/health/`.
 
 use crate::support::*;
 use gpudeck::app::App;

@@ -1,6 +1,6 @@
 //! The Machines table's listing column in a real browser (§1.7, offers and rental
 //! contracts): each machine's stage, with whether it is listed and until when and when
-//! its rentals end in its tooltip. The stage rule itself is unit-tested in `src/domain/listing.rs`.
+//! its rentals end in its tooltip. The stage rule itself is unit-tested in `crates/logic/src/domain/listing.rs`.
 
 use crate::support::*;
 use gpudeck::app::App;

@@ -2,7 +2,7 @@
 //! grid and raw JSON keep what the editor does not recognise, constraints are checked
 //! before anything is sent, the changes are listed before saving, N19's three methods,
 //! invitations with and without N17a, and keeping a second key. The rules themselves are
-//! unit tests next to their code (`src/pages/team/*_model.rs`).
+//! unit tests next to their code (`crates/logic/src/pages/team/`).
 
 use crate::support::*;
 use gpudeck::app::App;

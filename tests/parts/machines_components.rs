@@ -1,7 +1,7 @@
 //! The machines area's shared pieces in a real browser: the machine-ids field, the data
 //! table (sort, filter, empty states, windowing at 10,000 rows), the timeline, and the
-//! Machines page's rehearsal of its table. The CSV
-//! text and the sort order are unit tests in `src/components/data_table/columns.rs`.
+//! Machines page's rehearsal of its table. The CSV text and the sort order are in
+//! `table_model.rs`.
 
 use crate::support::*;
 use gpudeck::components::data_table::{Column, DataTable};

@@ -9,5 +9,7 @@ mod support;
 mod building_blocks;
 mod components;
 mod machines_components;
+mod routing;
+mod table_model;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

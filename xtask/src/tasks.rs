@@ -233,7 +233,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "native",
-        what: "unit and server tests (console, wire, server with the official client, xtask)",
+        what: "unit and server tests (the console's logic, wire, server, with the official client; xtask)",
         run: native_tests,
     },
     Suite {
@@ -273,13 +273,15 @@ const SUITES: &[Suite] = &[
 ];
 
 /// Clippy, warnings as errors, on both test builds, compiling them for the suites after it
-/// (see test_builds.rs); then that the server `run` starts is the one they test.
+/// (see test_builds.rs), and on the split build (the console's `split` feature); then that
+/// the server `run` starts is the one they test.
 fn lint() -> Result<()> {
     let native = TestBuild::native()?;
     let tested_server = native.binary(test_builds::SERVER)?.to_owned();
     let mut diagnostics = native.diagnostics;
-    for diagnostic in TestBuild::wasm()?.diagnostics {
-        // The console's crates of the workspace are in both builds.
+    let console = [TestBuild::wasm()?.diagnostics, split::diagnostics()?].concat();
+    for diagnostic in console {
+        // The crates of the console's tree are in the wasm builds and the native one.
         if !diagnostics.contains(&diagnostic) {
             diagnostics.push(diagnostic);
         }
@@ -294,9 +296,8 @@ fn lint() -> Result<()> {
 }
 
 /// The native test build's files but the whole-app suite's, two at a time (the server's
-/// test target a module at a time), then the doc tests. Of the console, only its
-/// library's unit tests (its pure logic): its test files need a browser, and run in the
-/// wasm suite.
+/// test target a module at a time), then the doc tests. The console's logic is tested here
+/// (`gpudeck-logic`); its own test files need a browser, and run in the wasm suite.
 fn native_tests() -> Result<()> {
     // The server's tests run the official client too (tests/api/official_client.rs).
     let vastai = setup::ensure_vastai()?;
@@ -305,7 +306,7 @@ fn native_tests() -> Result<()> {
     let files: Vec<TestFile> = build
         .files
         .into_iter()
-        .filter(|file| file.folder != whole_app && (file.folder != root() || file.kind == "lib"))
+        .filter(|file| file.folder != whole_app)
         .collect();
     test_files::check_modules_declared(&root().join(SERVER_TESTS))?;
     let files = test_files::in_running_order(test_files::by_module(files)?, &NATIVE_STARTED_FIRST);

@@ -18,11 +18,11 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The native build's packages and features. The console's `split` feature is on, so that
-/// clippy reads its lazy routes (`src/split.rs`, the only code the feature gates, which
-/// has no target of its own) here, and the code without them in the wasm build: each
-/// once, with no clippy check of every dependency beside the builds for that feature.
-const NATIVE: [&str; 3] = ["--workspace", "--features", "gpudeck/split"];
+/// The native build's packages: all of them, though the console has no native test target
+/// (its pure logic is `gpudeck-logic`'s), so that features resolve as when the console is
+/// in the build. The console is compiled only for wasm: clippy reads it in the wasm test
+/// build, and its `split` feature (`src/split.rs`) in the split build ([`crate::split::diagnostics`]).
+const NATIVE: [&str; 1] = ["--workspace"];
 
 /// What one test build made and said.
 #[derive(Debug, Default, PartialEq)]
@@ -39,17 +39,15 @@ pub struct TestBuild {
 impl TestBuild {
     /// Every test target of every workspace package, natively: the unit tests of
     /// libraries and binaries, and the test files. A plain binary is built where a test
-    /// file needs it (the server's). Of the console, only its library's unit tests: its
-    /// binary and its browser test files are not for this target, and would compile its
-    /// library a second time (see its `Cargo.toml`).
+    /// file needs it (the server's). Nothing of the console: its tests need a browser (see
+    /// its `Cargo.toml`), and what needs none is `gpudeck-logic`'s.
     pub fn native() -> Result<Self> {
         // Not `--all-targets`: `--benches` takes every binary (their `bench` flag is on by
         // default), the console's among them.
         Self::build("native", &[NATIVE.as_slice(), &["--tests"]].concat())
     }
 
-    /// The console's browser test files and what they need (its library and binary). Its
-    /// unit tests are left to the native build: they hold no browser test.
+    /// The console's browser test files and what they need (its library and binary).
     pub fn wasm() -> Result<Self> {
         Self::build("wasm", &[WASM.as_slice(), &["--test", "*"]].concat())
     }
@@ -106,6 +104,24 @@ pub fn server() -> Result<(PathBuf, Vec<String>)> {
     let build = read_messages(&messages);
     let server = build.binary(SERVER)?.to_owned();
     Ok((server, compiled(&messages)))
+}
+
+/// The warnings and errors `cargo`, a build of the workspace's crates with clippy
+/// ([`with_clippy`]), prints for them, as rendered, once each; fails if the build does.
+pub fn diagnostics_of(what: &str, mut cargo: Command) -> Result<Vec<String>> {
+    let output = cargo
+        .arg("--message-format=json")
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("could not start cargo to build {what}"))?;
+    let build = read_messages(&String::from_utf8_lossy(&output.stdout));
+    if !output.status.success() {
+        for diagnostic in &build.diagnostics {
+            eprint!("{diagnostic}");
+        }
+        bail!("the build of {what} failed ({})", output.status);
+    }
+    Ok(build.diagnostics)
 }
 
 /// `cargo build` of `args` with the test builds' compiler: its JSON messages, the

@@ -9,16 +9,14 @@
 //! generic component pages use and `view` the non-generic core that puts the rows on
 //! screen, from its `toolbar` and its `rows` (header, rows, cells).
 
+pub use gpudeck_logic::components::data_table::{filtering, folding, selection, windowing};
+
 pub mod columns;
 pub mod erased;
-pub mod filtering;
-pub mod folding;
 mod rows;
-pub mod selection;
 mod shell;
 mod toolbar;
 mod view;
-pub mod windowing;
 
 pub use columns::{csv_of, Column, RowFilter, SortKey};
 pub use shell::DataTable;

@@ -21,47 +21,13 @@ use crate::components::timeline::{category_class, category_key, MaintenanceTimel
 use crate::components::toasts::use_toasts;
 use crate::domain::cancellation::cancelled_text;
 use crate::domain::fleet::load_fleet;
+pub use gpudeck_logic::pages::machines::maintenance::*;
 use gpudeck_wire::machine_ids::format_machine_ids;
 use gpudeck_wire::maintenance::HOUR;
 use gpudeck_wire::{MachineIdsError, MaintenanceCategory, MaintenanceWindow};
 use leptos::prelude::*;
 use leptos_router::hooks::query_signal;
 use std::sync::Arc;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Upcoming,
-    Ongoing,
-}
-
-impl Status {
-    /// Active windows only come in two kinds; finished ones are not listed.
-    pub fn of(window: &MaintenanceWindow, now: f64) -> Status {
-        Status::of_times(window.start_time, now)
-    }
-
-    fn of_times(start: f64, now: f64) -> Status {
-        if now < start {
-            Status::Upcoming
-        } else {
-            Status::Ongoing
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Upcoming => "Upcoming",
-            Status::Ongoing => "Ongoing",
-        }
-    }
-
-    fn param(self) -> &'static str {
-        match self {
-            Status::Upcoming => "upcoming",
-            Status::Ongoing => "ongoing",
-        }
-    }
-}
 
 #[derive(Clone)]
 struct Loaded {
@@ -699,19 +665,4 @@ fn columns(
             }
         }),
     ]
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::Status;
-
-    #[test]
-    fn a_window_is_upcoming_until_it_starts_then_ongoing() {
-        let start = 1_800_000_000.0;
-        assert_eq!(Status::of_times(start, start - 1.0), Status::Upcoming);
-        assert_eq!(Status::of_times(start, start), Status::Ongoing);
-        assert_eq!(Status::of_times(start, start + 3600.0), Status::Ongoing);
-        assert_eq!(Status::Upcoming.label(), "Upcoming");
-        assert_eq!(Status::Ongoing.param(), "ongoing");
-    }
 }

@@ -53,7 +53,7 @@ pub async fn rehearse(form: WeakOwner, waiting: Signal<bool>) -> bool {
 }
 
 /// The made-up fleet, decoded as the page decodes N1's answer and the windows.
-fn rehearsal_fleet() -> Result<Fleet, crate::api::ApiError> {
+pub fn rehearsal_fleet() -> Result<Fleet, crate::api::ApiError> {
     let api = ApiClient::new("", "");
     let machines = api.machines_from(MACHINES)?;
     let windows = api.maintenances_from(&[WINDOWS.to_owned()])?;
@@ -78,21 +78,4 @@ pub fn build_off_screen() -> Option<(web_sys::Element, impl Mountable)> {
         .build();
     built.mount(&stage, None);
     Some((stage, built))
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-    use crate::pages::machines::fleet_rows;
-
-    #[test]
-    fn the_made_up_fleet_decodes_as_the_page_decodes_the_service() {
-        let fleet = rehearsal_fleet().expect("the rehearsal's fleet decodes");
-        let health = FleetHealth::judge(&fleet.machines, &fleet.windows, None, fleet.at);
-        let rows = fleet_rows(&fleet.machines, &fleet.windows, &health);
-        let hostnames: Vec<&str> = rows.iter().map(|r| r.machine.hostname.as_str()).collect();
-        assert_eq!(hostnames, ["rehearsal-1", "rehearsal-2"]);
-        assert_eq!(rows.iter().map(|r| r.active).collect::<Vec<_>>(), [2, 0]);
-        assert_eq!(rows[0].next, Some((1.0, 7201.0)));
-    }
 }

@@ -8,9 +8,10 @@
 
 mod form;
 mod preferences;
-pub mod rules;
 mod secret;
 mod webhooks;
+
+pub use gpudeck_logic::pages::notifications::rules;
 
 use crate::components::page::Page;
 use crate::components::resource_view::{use_api_resource, with_loaded, ResourceView};

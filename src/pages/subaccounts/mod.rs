@@ -4,7 +4,8 @@
 //! that says so.
 
 mod create;
-pub mod rules;
+
+pub use gpudeck_logic::pages::subaccounts::rules;
 
 use crate::components::data_table::{Column, DataTable};
 use crate::components::masked_key::MaskedKey;
@@ -91,57 +92,5 @@ pub fn SubaccountsPage() -> impl IntoView {
                 })}
             <CreateSubaccount on_created=Callback::new(move |()| data.refetch()) />
         </Page>
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::subaccount_columns;
-    use crate::components::data_table::csv_of;
-    use gpudeck_wire::Subaccount;
-    use leptos::prelude::*;
-
-    const FULL_KEY: &str = "0123456789abcdef0123456789abcdef";
-
-    fn subaccount(id: i64, email: &str, key: &str) -> Subaccount {
-        Subaccount {
-            id,
-            email: email.into(),
-            api_key: key.into(),
-            balance: 1200.75,
-            username: Some(format!("user{id}")),
-            host_only: Some(id == 11),
-        }
-    }
-
-    #[test]
-    fn the_csv_leaves_keys_out_unless_asked_to_include_them() {
-        let owner = Owner::new();
-        owner.with(|| {
-            let include = RwSignal::new(false);
-            let columns = subaccount_columns(include.into());
-            let rows = [
-                subaccount(11, "a@x.test", FULL_KEY),
-                subaccount(12, "=cmd@x.test", "k2k2k2k2k2k2k2k2k2"),
-            ];
-            let picked: Vec<&Subaccount> = rows.iter().collect();
-
-            let without = csv_of(&columns, &picked);
-            assert_eq!(
-                without,
-                "Id,Username,Email,Type,Balance\r\n11,user11,a@x.test,Host,\"$1,200.75\"\r\n12,user12,'=cmd@x.test,Client,\"$1,200.75\"\r\n"
-            );
-            assert!(!without.contains(FULL_KEY));
-
-            include.set(true);
-            let with = csv_of(&columns, &picked);
-            assert_eq!(
-                with.lines().next(),
-                Some("Id,Username,Email,Type,Balance,API key"),
-                "{with}"
-            );
-            assert!(with.contains(&format!(",{FULL_KEY}\r\n")));
-            assert!(with.contains(",k2k2k2k2k2k2k2k2k2\r\n"));
-        });
     }
 }

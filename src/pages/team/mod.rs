@@ -1,8 +1,9 @@
 //! The team area: its roles (list, one role, the editor) and its members.
 
+pub use gpudeck_logic::pages::team::member_model;
+
 pub mod access;
 pub mod invitations;
-pub mod member_model;
 pub mod members;
 pub mod role;
 pub mod role_editor;

@@ -17,6 +17,7 @@ use crate::domain::role::{
     constraint_problem, group_words, ConstraintDraft, RoleDiff, RoleDraft, RoleSummary, RouteDraft,
 };
 use crate::routes::{role_name_of, role_path, TEAM_ROLES};
+pub use gpudeck_logic::pages::team::role_editor::*;
 use gpudeck_wire::permissions::{Access, ConstraintOperator, UnrecognisedPart};
 use gpudeck_wire::{PermissionGroup, TeamRoleEntry};
 use leptos::prelude::*;
@@ -84,22 +85,6 @@ impl Start {
             }),
         })
     }
-}
-
-/// `manager copy`, or `manager copy 2`, … : a name no role has yet.
-pub fn copy_name(name: &str, roles: &[TeamRoleEntry]) -> String {
-    let taken = |candidate: &str| roles.iter().any(|r| r.name == candidate);
-    let base: String = format!("{name} copy").chars().take(44).collect();
-    (1..)
-        .map(|n| {
-            if n == 1 {
-                base.clone()
-            } else {
-                format!("{base} {n}")
-            }
-        })
-        .find(|candidate| !taken(candidate))
-        .unwrap_or(base)
 }
 
 #[component]
@@ -800,27 +785,5 @@ fn KeptParts(#[prop(into)] parts: Signal<Vec<UnrecognisedPart>>) -> impl IntoVie
                 </dl>
             </section>
         </Show>
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::copy_name;
-    use gpudeck_wire::TeamRoleEntry;
-
-    #[test]
-    fn a_copy_gets_a_name_no_role_has() {
-        let role = |name: &str| TeamRoleEntry {
-            id: 1,
-            name: name.into(),
-            permissions: serde_json::json!({}),
-            identifier: None,
-        };
-        assert_eq!(copy_name("manager", &[role("manager")]), "manager copy");
-        assert_eq!(
-            copy_name("manager", &[role("manager"), role("manager copy")]),
-            "manager copy 2"
-        );
-        assert!(copy_name(&"x".repeat(50), &[]).chars().count() <= 50);
     }
 }

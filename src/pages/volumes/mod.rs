@@ -6,10 +6,10 @@
 //! The page's parts: [`OfferSearch`] (the offers' table), [`AcceptFields`] (what the
 //! accept form holds), [`AcceptForm`], [`VolumeCreated`] (its result) and [`MyVolumes`].
 
-pub mod filters;
 mod mine;
 mod offers;
-pub mod rules;
+
+pub use gpudeck_logic::pages::volumes::{filters, rules};
 
 use crate::api::{ApiError, Refusal};
 use crate::components::clipboard::CopyButton;

@@ -1,8 +1,8 @@
 //! The Machines page's fleet-health summary against the demo database (issue 55): each
 //! count the page shows for a rule whose condition is one of a machine's own rows equals
 //! that condition counted here with SQL, independently of the API, of N1's wire form and
-//! of the console's rules (`src/domain/health`, unit-tested at each threshold's edges). A
-//! rule that holds no machine has no count on the page.
+//! of the console's rules (`crates/logic/src/domain/health`, unit-tested at each
+//! threshold's edges). A rule that holds no machine has no count on the page.
 //!
 //! The rules that need the rentals, the derived disk figures or the rest of the fleet
 //! (rentals outlast the listing, idle while listed, disk low, under the requirements,

@@ -22,21 +22,13 @@ use crate::domain::earnings::MachineEarned;
 use crate::domain::fleet::{load_fleet, Fleet};
 use crate::domain::reports::newest_first;
 use crate::routes::MACHINES;
+pub use gpudeck_logic::pages::machines::detail::machine_id_of;
 use gpudeck_wire::earnings::day_of;
 use gpudeck_wire::reads::MACHINE_EARNINGS_DAYS;
 use gpudeck_wire::Machine;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
-
-/// The machine id of the address's segment: a whole number above 0, digits only.
-pub fn machine_id_of(segment: &str) -> Option<i64> {
-    let digits = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
-    digits
-        .then(|| segment.parse().ok())
-        .flatten()
-        .filter(|id| *id > 0)
-}
 
 /// What the page says, and its tab, of an address naming none of the caller's machines.
 const NOT_FOUND: &str = "No such machine";
@@ -213,27 +205,5 @@ fn not_found_at(segment: &str) -> impl IntoView {
                 </A>
             </p>
         </div>
-    }
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::machine_id_of;
-
-    #[test]
-    fn the_address_names_a_machine_by_its_whole_id() {
-        assert_eq!(machine_id_of("1037"), Some(1037));
-        for not_an_id in [
-            "",
-            "0",
-            "-5",
-            "+5",
-            "1e3",
-            "10.0",
-            "schedule",
-            "9999999999999999999",
-        ] {
-            assert_eq!(machine_id_of(not_an_id), None, "{not_an_id}");
-        }
     }
 }

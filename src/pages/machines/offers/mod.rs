@@ -7,9 +7,10 @@
 
 pub mod end_offers;
 pub mod relist;
-pub mod rules;
 pub mod run;
 pub mod unlist;
+
+pub use gpudeck_logic::pages::machines::offers::rules;
 
 use end_offers::{EndOffersPanel, EndOffersState};
 use gpudeck_wire::Machine;

@@ -22,16 +22,16 @@
 //! planner's request, the kept plan) and [`contract_safe`] (the two modes).
 
 mod contract_run;
-mod contract_safe;
 mod form;
 mod offer_steps;
 mod plan;
 mod results;
-mod rules;
 mod send;
 mod state;
 mod table;
 mod violations;
+
+use gpudeck_logic::pages::machines::rolling::{contract_safe, rules};
 
 use crate::components::item_results::{RunProgress, RunProgressBar};
 use crate::components::page::Page;

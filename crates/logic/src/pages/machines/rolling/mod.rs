@@ -1,0 +1,3 @@
+pub mod contract_safe;
+pub mod offer_steps;
+pub mod rules;

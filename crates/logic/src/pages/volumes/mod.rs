@@ -1,0 +1,3 @@
+pub mod filters;
+pub mod mine;
+pub mod rules;
