@@ -301,10 +301,28 @@ pub fn ensure_leptosfmt() -> Result<()> {
     )
 }
 
+/// Installs the suites' Python tools (schemathesis, the official client) on a thread of its
+/// own, so that their downloads overlap the test builds' compiles rather than wait at the
+/// start of the `native` and `fuzz` suites; a suite that asks for one first waits for this
+/// (one install into the virtual environment at a time). Join it before exiting: a pip
+/// stopped halfway would leave a package half installed. A failure is left to the suite
+/// that needs the tool, which installs it again and says why.
+pub fn install_python_tools_behind() -> std::thread::JoinHandle<()> {
+    std::thread::spawn(|| {
+        let _ = ensure_vastai();
+        let _ = ensure_schemathesis();
+    })
+}
+
 /// The command `package` (PyPI) installs, at exactly `version`, in the virtual
 /// environment under ~/.cache/gpudeck/venv: installed from PyPI when missing or at
 /// another version; returns its path.
 fn ensure_in_venv(package: &str, version: &str, takes: &str) -> Result<std::path::PathBuf> {
+    // One pip at a time in the environment (see `install_python_tools_behind`).
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _installing = INSTALLING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let venv = venv_dir();
     let command = venv.join("bin").join(package);
     let python = venv.join("bin/python");

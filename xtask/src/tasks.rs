@@ -618,11 +618,16 @@ pub fn test(args: &[String]) -> Result<()> {
     let started = Instant::now();
     disk::ensure_room(disk::TEST_NEEDS_GIB, "test")?;
     setup::ensure_all(true)?;
-    let mut results = Vec::new();
-    for suite in SUITES
+    let selected: Vec<&Suite> = SUITES
         .iter()
         .filter(|s| only.is_empty() || only.contains(&s.name))
-    {
+        .collect();
+    let python_tools = selected
+        .iter()
+        .any(|s| s.name == "native" || s.name == "fuzz")
+        .then(setup::install_python_tools_behind);
+    let mut results = Vec::new();
+    for suite in selected {
         step(&format!("{}: {}", suite.name, suite.what));
         let suite_started = Instant::now();
         let outcome = (suite.run)();
@@ -648,6 +653,9 @@ pub fn test(args: &[String]) -> Result<()> {
         .map(|(suite, _, _)| suite.name)
         .collect();
     println!("    total {}", elapsed(started.elapsed().as_secs()));
+    if let Some(installing) = python_tools {
+        let _ = installing.join();
+    }
     if failed.is_empty() {
         Ok(())
     } else {

@@ -6,7 +6,9 @@
 //!   and `e2e` suites run what the native build made, the `wasm` suite what the wasm build
 //!   made. A suite that finds its build already made only waits for cargo to say so.
 //! - One command per target keeps one feature resolution: two commands selecting different
-//!   packages resolve features differently and compile the shared crates twice.
+//!   packages resolve features differently and compile the shared crates twice. The one
+//!   exception is xtask, built alone as `cargo xtask` builds it, so that its dependencies
+//!   are compiled once, with its own features ([`XTASK`]).
 //! - Clippy compiling spares a second pass over every dependency: `cargo clippy` checks
 //!   them, writing metadata a build cannot use.
 //! - Warnings stay warnings while compiling, so that one unused name does not stop the
@@ -18,11 +20,18 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The native build's packages: all of them, though the console has no native test target
-/// (its pure logic is `gpudeck-logic`'s), so that features resolve as when the console is
-/// in the build. The console is compiled only for wasm: clippy reads it in the wasm test
-/// build, and its `split` feature (`src/split.rs`) in the split build ([`crate::split::diagnostics`]).
-const NATIVE: [&str; 1] = ["--workspace"];
+/// The native build's packages: all but xtask ([`XTASK`]), the console among them though it
+/// has no native test target (its pure logic is `gpudeck-logic`'s), so that features
+/// resolve as when the console is in the build. The console is compiled only for wasm:
+/// clippy reads it in the wasm test build, and its `split` feature (`src/split.rs`) in the
+/// split build ([`crate::split::diagnostics`]).
+const NATIVE: [&str; 3] = ["--workspace", "--exclude", "xtask"];
+
+/// xtask's tests, built on their own: `cargo xtask` builds xtask alone, whose features
+/// resolve apart from the workspace's (serde without `rc`, syn without `full`, ...), so in
+/// the workspace's build its dependencies were compiled a second time (about 25 s of CPU on
+/// a new machine). Alone, they are the ones `cargo xtask` compiled.
+const XTASK: [&str; 2] = ["-p", "xtask"];
 
 /// What one test build made and said.
 #[derive(Debug, Default, PartialEq)]
@@ -37,14 +46,24 @@ pub struct TestBuild {
 }
 
 impl TestBuild {
-    /// Every test target of every workspace package, natively: the unit tests of
-    /// libraries and binaries, and the test files. A plain binary is built where a test
-    /// file needs it (the server's). Nothing of the console: its tests need a browser (see
-    /// its `Cargo.toml`), and what needs none is `gpudeck-logic`'s.
+    /// Every test target of every workspace package, natively (xtask's in a build of its
+    /// own, see [`XTASK`]): the unit tests of libraries and binaries, and the test files.
+    /// A plain binary is built where a test file needs it (the server's). Nothing of the
+    /// console: its tests need a browser (see its `Cargo.toml`), and what needs none is
+    /// `gpudeck-logic`'s.
     pub fn native() -> Result<Self> {
         // Not `--all-targets`: `--benches` takes every binary (their `bench` flag is on by
         // default), the console's among them.
-        Self::build("native", &[NATIVE.as_slice(), &["--tests"]].concat())
+        let mut build = Self::build("native", &[NATIVE.as_slice(), &["--tests"]].concat())?;
+        let xtask = Self::build("xtask", &[XTASK.as_slice(), &["--tests"]].concat())?;
+        build.files.extend(xtask.files);
+        build.binaries.extend(xtask.binaries);
+        for diagnostic in xtask.diagnostics {
+            if !build.diagnostics.contains(&diagnostic) {
+                build.diagnostics.push(diagnostic);
+            }
+        }
+        Ok(build)
     }
 
     /// The console's browser test files and what they need (its library and binary).
