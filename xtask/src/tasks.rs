@@ -228,7 +228,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "lint",
-        what: "clippy on the native and wasm test builds (also the split build's feature), warnings are errors; run's server is the tested one",
+        what: "clippy on the native and wasm test builds and the split build, warnings are errors; run's server is the tested one",
         run: lint,
     },
     Suite {
