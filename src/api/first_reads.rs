@@ -65,8 +65,7 @@ pub fn abandon() {
 
 /// Whether an answer started early is still on offer (sent, or answered but not taken).
 pub fn any_on_offer() -> bool {
-    // (The native unit tests have no script to ask.)
-    cfg!(target_arch = "wasm32") && answers_waiting().unwrap_or(false)
+    answers_waiting().unwrap_or(false)
 }
 
 /// The text of the 2xx answer to the request `method url?query body`, when it was started

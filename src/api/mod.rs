@@ -1,7 +1,8 @@
 //! The typed fetch layer: one client, one async function per operation, one error type.
 //!
 //! Pages call [`use_api`] and the functions in [`operations`]; they never build URLs or
-//! parse JSON themselves.
+//! parse JSON themselves. The requests' forms, the error type, pacing and when to send
+//! again need no browser: they are `gpudeck_logic::api`'s, re-exported here.
 
 mod client;
 pub mod first_reads;

@@ -7,7 +7,8 @@
 //! [`windowing`] which rows are in view, [`folding`] the width policy (ranked columns
 //! folded into each row's detail when the table is wider than its box); `shell` is the
 //! generic component pages use and `view` the non-generic core that puts the rows on
-//! screen, from its `toolbar` and its `rows` (header, rows, cells).
+//! screen, from its `toolbar` and its `rows` (header, rows, cells). The four models that
+//! need no browser are `gpudeck_logic::components::data_table`'s.
 
 pub use gpudeck_logic::components::data_table::{filtering, folding, selection, windowing};
 
