@@ -5,8 +5,9 @@
 //! The modules mirror the console's (`src/`), which re-exports them under the same paths:
 //! `domain` (what more than one page knows), `api` (the pure half of the fetch layer:
 //! request forms, outcome classes, pacing), `components` (the words, numbers and models of
-//! the shared views, the data table's among them), `pages` (each page's own rules) and
-//! `decimal`. A console module with a pure half names it at its top.
+//! the shared views, the data table's among them), `pages` (each page's own rules),
+//! `routes` (addresses), `session` (the keys kept), `served_sign_in` (the served page's
+//! form) and `decimal`. A console module with a pure half names it at its top.
 
 pub mod api;
 pub mod components;
