@@ -7,7 +7,7 @@
 //! here fails the test, so the next operation cannot skip it.
 //!
 //! `cargo xtask test` installs the client and passes its path in `GPUDECK_VASTAI`; run
-//! alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test -p gpudeck --lib
+//! alone: `GPUDECK_VASTAI=~/.cache/gpudeck/venv/bin/vastai cargo test -p gpudeck-logic
 //! parity`.
 
 use crate::api::requests::{self, ApiRequest};
