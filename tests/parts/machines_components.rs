@@ -4,6 +4,7 @@
 //! `table_model.rs`.
 
 use crate::support::*;
+use crate::table_model::{host_columns, Host};
 use gpudeck::components::data_table::{Column, DataTable};
 use gpudeck::components::machine_ids_field::{MachineIdsField, SavedSets};
 use gpudeck::components::timeline::{Layout, MaintenanceTimeline};
@@ -108,13 +109,6 @@ async fn saved_sets_keep_ids_only_in_local_storage() {
     local_storage().remove_item("gpudeck.machine-sets").unwrap();
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct Host {
-    id: i64,
-    name: String,
-    gpus: i64,
-}
-
 fn hosts(n: i64) -> Vec<Host> {
     (1..=n)
         .map(|id| Host {
@@ -123,19 +117,6 @@ fn hosts(n: i64) -> Vec<Host> {
             gpus: id % 8 + 1,
         })
         .collect()
-}
-
-fn host_columns() -> Vec<Column<Host>> {
-    vec![
-        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
-        Column::text("name", "Name", |h: &Host| h.name.clone()),
-        Column::number(
-            "gpus",
-            "GPUs",
-            |h: &Host| h.gpus as f64,
-            |h| h.gpus.to_string(),
-        ),
-    ]
 }
 
 fn mount_table(rows: RwSignal<Vec<Host>>) -> Mounted {

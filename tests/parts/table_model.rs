@@ -2,6 +2,30 @@
 //! CSV, and the subaccounts table's CSV. They hold Leptos' views and signals, so they are
 //! tested in the browser rather than with the pure logic (`gpudeck_logic`).
 
+use gpudeck::components::data_table::Column;
+
+/// A row of the tables here and in `machines_components`: a host with its GPUs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Host {
+    pub id: i64,
+    pub name: String,
+    pub gpus: i64,
+}
+
+/// The columns of [`Host`]: its id and GPUs as numbers, its name as text.
+pub fn host_columns() -> Vec<Column<Host>> {
+    vec![
+        Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
+        Column::text("name", "Name", |h: &Host| h.name.clone()),
+        Column::number(
+            "gpus",
+            "GPUs",
+            |h: &Host| h.gpus as f64,
+            |h| h.gpus.to_string(),
+        ),
+    ]
+}
+
 mod erased {
     use gpudeck::components::data_table::erased::*;
     use gpudeck::components::data_table::RowFilter;
@@ -99,31 +123,12 @@ mod erased {
 }
 
 mod columns {
+    use super::{host_columns, Host};
     use gpudeck::components::data_table::columns::*;
     use leptos::prelude::*;
     use std::cmp::Ordering;
     use std::sync::Arc;
     use wasm_bindgen_test::*;
-
-    #[derive(Clone, Debug, PartialEq)]
-    struct Host {
-        id: i64,
-        name: String,
-        gpus: i64,
-    }
-
-    fn host_columns() -> Vec<Column<Host>> {
-        vec![
-            Column::number("id", "Id", |h: &Host| h.id as f64, |h| h.id.to_string()),
-            Column::text("name", "Name", |h: &Host| h.name.clone()),
-            Column::number(
-                "gpus",
-                "GPUs",
-                |h: &Host| h.gpus as f64,
-                |h| h.gpus.to_string(),
-            ),
-        ]
-    }
 
     fn host(id: i64, name: &str, gpus: i64) -> Host {
         Host {

@@ -276,16 +276,12 @@ const SUITES: &[Suite] = &[
 /// (see test_builds.rs), and on the split build (the console's `split` feature); then that
 /// the server `run` starts is the one they test.
 fn lint() -> Result<()> {
-    let native = TestBuild::native()?;
-    let tested_server = native.binary(test_builds::SERVER)?.to_owned();
-    let mut diagnostics = native.diagnostics;
-    let console = [TestBuild::wasm()?.diagnostics, split::diagnostics()?].concat();
-    for diagnostic in console {
-        // The crates of the console's tree are in the wasm builds and the native one.
-        if !diagnostics.contains(&diagnostic) {
-            diagnostics.push(diagnostic);
-        }
-    }
+    let mut builds = TestBuild::native()?;
+    let tested_server = builds.binary(test_builds::SERVER)?.to_owned();
+    // The crates of the console's tree are in the wasm builds and the native one.
+    builds.add_diagnostics(TestBuild::wasm()?.diagnostics);
+    builds.add_diagnostics(split::diagnostics()?);
+    let diagnostics = builds.diagnostics;
     for diagnostic in &diagnostics {
         eprint!("{diagnostic}");
     }

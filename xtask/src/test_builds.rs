@@ -58,11 +58,7 @@ impl TestBuild {
         let xtask = Self::build("xtask", &[XTASK.as_slice(), &["--tests"]].concat())?;
         build.files.extend(xtask.files);
         build.binaries.extend(xtask.binaries);
-        for diagnostic in xtask.diagnostics {
-            if !build.diagnostics.contains(&diagnostic) {
-                build.diagnostics.push(diagnostic);
-            }
-        }
+        build.add_diagnostics(xtask.diagnostics);
         Ok(build)
     }
 
@@ -87,23 +83,23 @@ impl TestBuild {
     }
 
     fn build(what: &str, args: &[&str]) -> Result<Self> {
-        let output = with_clippy(cargo())?
-            .args(["test", "--no-run", "--message-format=json"])
-            .args(args)
-            .stderr(Stdio::inherit())
-            .output()
-            .context("could not start cargo to build the test files")?;
-        let build = read_messages(&String::from_utf8_lossy(&output.stdout));
-        if !output.status.success() {
-            for diagnostic in &build.diagnostics {
-                eprint!("{diagnostic}");
-            }
-            bail!("the {what} test build failed ({})", output.status);
-        }
+        let mut cargo = with_clippy(cargo())?;
+        cargo.args(["test", "--no-run"]).args(args);
+        let build = made_by(&format!("the {what} test files"), cargo)?;
         if build.files.is_empty() {
             bail!("the {what} test build made no test file");
         }
         Ok(build)
+    }
+
+    /// Takes `more` diagnostics, leaving out those it holds already (a crate in two builds
+    /// says the same once).
+    pub fn add_diagnostics(&mut self, more: Vec<String>) {
+        for diagnostic in more {
+            if !self.diagnostics.contains(&diagnostic) {
+                self.diagnostics.push(diagnostic);
+            }
+        }
     }
 }
 
@@ -127,7 +123,13 @@ pub fn server() -> Result<(PathBuf, Vec<String>)> {
 
 /// The warnings and errors `cargo`, a build of the workspace's crates with clippy
 /// ([`with_clippy`]), prints for them, as rendered, once each; fails if the build does.
-pub fn diagnostics_of(what: &str, mut cargo: Command) -> Result<Vec<String>> {
+pub fn diagnostics_of(what: &str, cargo: Command) -> Result<Vec<String>> {
+    Ok(made_by(what, cargo)?.diagnostics)
+}
+
+/// What `cargo`, a build, made and said, read from its JSON messages; fails, showing its
+/// diagnostics, if the build does.
+fn made_by(what: &str, mut cargo: Command) -> Result<TestBuild> {
     let output = cargo
         .arg("--message-format=json")
         .stderr(Stdio::inherit())
@@ -140,7 +142,7 @@ pub fn diagnostics_of(what: &str, mut cargo: Command) -> Result<Vec<String>> {
         }
         bail!("the build of {what} failed ({})", output.status);
     }
-    Ok(build.diagnostics)
+    Ok(build)
 }
 
 /// `cargo build` of `args` with the test builds' compiler: its JSON messages, the
