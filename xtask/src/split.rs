@@ -19,7 +19,7 @@ use crate::served_page::Page;
 use crate::shell::{
     cargo, copy_folder, empty_folder, exec, exec_quiet, output_of, root, step, timed,
 };
-use crate::{compress, merge, minify, setup, test_builds};
+use crate::{compress, merge, minify, setup};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hasher};
@@ -142,35 +142,26 @@ fn build(wasm: &Path, page: &Page, dist: &Path, reuse: &Reuse) -> Result<Built> 
 const SPLIT_RUSTFLAGS: &str = "-C link-args=--emit-relocs";
 
 /// `cargo build` of the console with its `split` feature, keeping relocations; returns the
-/// wasm file (nothing is compiled when the sources are unchanged).
+/// wasm file (nothing is compiled when the sources are unchanged). Plain rustc, not
+/// clippy-driver: clippy turns MIR optimisations off, which would change the bytes shipped;
+/// the `lint` suite reads this feature in a debug build
+/// ([`crate::test_builds::split_feature_diagnostics`]).
 pub fn compile() -> Result<PathBuf> {
-    exec(&mut compile_command()?)?;
-    Ok(split_dir().join(format!("wasm32-unknown-unknown/wasm-release/{NAME}.wasm")))
-}
-
-/// The warnings of the split build's crates, as cargo renders them: the `lint` suite reads
-/// the console's `split` feature (`src/split.rs`) here, the one build that turns it on.
-/// Compiles the build when it is not made yet (the `split` suite would).
-pub fn diagnostics() -> Result<Vec<String>> {
-    test_builds::diagnostics_of("the split console", compile_command()?)
-}
-
-/// The release wasm build of the console with its `split` feature, compiled with clippy as
-/// the test builds are, so that its warnings are the `lint` suite's.
-fn compile_command() -> Result<Command> {
-    let mut cargo = test_builds::with_clippy(cargo())?;
-    cargo
-        .args(["build", "--locked", "--bin", NAME, "--features", "split"])
-        .args([
-            "--profile",
-            "wasm-release",
-            "--target",
-            "wasm32-unknown-unknown",
-        ])
-        .arg("--target-dir")
-        .arg(split_dir())
-        .env("RUSTFLAGS", SPLIT_RUSTFLAGS);
-    Ok(cargo)
+    let target_dir = split_dir();
+    exec(
+        cargo()
+            .args(["build", "--locked", "--bin", NAME, "--features", "split"])
+            .args([
+                "--profile",
+                "wasm-release",
+                "--target",
+                "wasm32-unknown-unknown",
+            ])
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .env("RUSTFLAGS", SPLIT_RUSTFLAGS),
+    )?;
+    Ok(target_dir.join(format!("wasm32-unknown-unknown/wasm-release/{NAME}.wasm")))
 }
 
 /// wasm-split: the main module (for wasm-bindgen), one module per split point and shared

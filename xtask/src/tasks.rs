@@ -228,7 +228,7 @@ const SUITES: &[Suite] = &[
     },
     Suite {
         name: "lint",
-        what: "clippy on the native and wasm test builds and the split build, warnings are errors; run's server is the tested one",
+        what: "clippy on the native and wasm test builds (also the split feature), warnings are errors; run's server is the tested one",
         run: lint,
     },
     Suite {
@@ -273,14 +273,14 @@ const SUITES: &[Suite] = &[
 ];
 
 /// Clippy, warnings as errors, on both test builds, compiling them for the suites after it
-/// (see test_builds.rs), and on the split build (the console's `split` feature); then that
-/// the server `run` starts is the one they test.
+/// (see test_builds.rs), and on the console with its `split` feature; then that the server
+/// `run` starts is the one they test.
 fn lint() -> Result<()> {
     let mut builds = TestBuild::native()?;
     let tested_server = builds.binary(test_builds::SERVER)?.to_owned();
     // The crates of the console's tree are in the wasm builds and the native one.
     builds.add_diagnostics(TestBuild::wasm()?.diagnostics);
-    builds.add_diagnostics(split::diagnostics()?);
+    builds.add_diagnostics(test_builds::split_feature_diagnostics()?);
     let diagnostics = builds.diagnostics;
     for diagnostic in &diagnostics {
         eprint!("{diagnostic}");

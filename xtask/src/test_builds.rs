@@ -23,8 +23,8 @@ use std::process::{Command, Stdio};
 /// The native build's packages: all but xtask ([`XTASK`]), the console among them though it
 /// has no native test target (its pure logic is `gpudeck-logic`'s), so that features
 /// resolve as when the console is in the build. The console is compiled only for wasm:
-/// clippy reads it in the wasm test build, and its `split` feature (`src/split.rs`) in the
-/// split build ([`crate::split::diagnostics`]).
+/// clippy reads it in the wasm test build, and its `split` feature (`src/split.rs`) in a
+/// build of its own ([`split_feature_diagnostics`]).
 const NATIVE: [&str; 3] = ["--workspace", "--exclude", "xtask"];
 
 /// xtask's tests, built on their own: `cargo xtask` builds xtask alone, whose features
@@ -121,10 +121,22 @@ pub fn server() -> Result<(PathBuf, Vec<String>)> {
     Ok((server, compiled(&messages)))
 }
 
-/// The warnings and errors `cargo`, a build of the workspace's crates with clippy
-/// ([`with_clippy`]), prints for them, as rendered, once each; fails if the build does.
-pub fn diagnostics_of(what: &str, cargo: Command) -> Result<Vec<String>> {
-    Ok(made_by(what, cargo)?.diagnostics)
+/// The warnings of the console's library with its `split` feature (`src/split.rs`, the
+/// lazy routes), which no test build turns on: a debug wasm build through clippy, after the
+/// wasm test build, whose crates it finds compiled (only the console is compiled again).
+/// Not the shipping build itself: clippy-driver turns MIR optimisations off, so its bytes
+/// would not be rustc's.
+pub fn split_feature_diagnostics() -> Result<Vec<String>> {
+    let mut cargo = with_clippy(cargo())?;
+    cargo.args(["build", "--locked", "--lib"]).args([
+        "-p",
+        CONSOLE,
+        "--target",
+        "wasm32-unknown-unknown",
+        "--features",
+        "browser-tests,split",
+    ]);
+    Ok(made_by("the console with its split feature", cargo)?.diagnostics)
 }
 
 /// What `cargo`, a build, made and said, read from its JSON messages; fails, showing its
